@@ -1,0 +1,78 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Parley",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "parley", targets: ["ParleyCLI"]),
+        .library(name: "ParleyNode", targets: ["ParleyNode"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        .target(name: "ParleyCrypto", dependencies: ["CSodium"], swiftSettings: strict),
+        .target(
+            name: "ParleyCore",
+            dependencies: ["ParleyCrypto", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ParleyStore",
+            dependencies: ["ParleyCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ParleyTransport",
+            dependencies: [
+                "ParleyCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ParleyNode",
+            dependencies: [
+                "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTransport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ParleyCLI",
+            dependencies: [
+                "ParleyNode",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "ParleyTestKit",
+            dependencies: ["ParleyCore", "ParleyNode", "ParleyTransport"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto"], swiftSettings: strict),
+        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore"], swiftSettings: strict),
+        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore"], swiftSettings: strict),
+        .testTarget(name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyTestKit"], swiftSettings: strict),
+        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import ParleyCrypto
+import ParleyNode
+
+struct Contacts: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Name the peers you talk to.", subcommands: [Add.self, List.self])
+}
+
+extension Contacts {
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a contact from its .pub file or its id.")
+
+        @Argument(help: "A FILE.pub, or the peer's 64-digit hex id.")
+        var key: String
+
+        @Option(help: "The name to use for this peer in commands.")
+        var name: String
+
+        @Option(help: "Where the peer listens, HOST:PORT, if it is not found by announcements.")
+        var addr: String?
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            let id: String
+            if FileManager.default.fileExists(atPath: key) {
+                id = try IdentityFile.loadPublic(path: key).key.hex
+            } else if key.count == 64, Hex.isHexPrefix(key) {
+                id = key.lowercased()
+            } else {
+                throw CLIError("'\(key)' is neither a .pub file nor a 64-digit peer id")
+            }
+            try await runRequest(.contactsAdd(peer: id, name: name, address: addr), options: options, as: ContactView.self) {
+                "added \($0.name) \($0.id.prefix(12))"
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List contacts.")
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await runRequest(.contactsList, options: options, as: [ContactView].self) { contacts in
+                contacts.isEmpty ? "(no contacts)" : contacts.map { "\($0.name)\t\($0.id)\t\($0.address ?? "-")" }.joined(separator: "\n")
+            }
+        }
+    }
+}

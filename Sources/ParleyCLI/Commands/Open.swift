@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import ParleyNode
+
+struct Open: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Chat interactively: messages and polls appear live.",
+        discussion: "Type text to send it. Commands: /poll QUESTION, /vote POLL up|down, /results POLL, /quit.")
+
+    @Argument(help: "The chat (id prefix or title).")
+    var chat: String
+
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        let watcher = try await options.client()
+        try await watcher.connection.send(try ControlClient.encode(ControlRequest.watch(chat: chat)))
+        print("chat \(chat): type a message, or /poll QUESTION, /vote POLL up|down, /results POLL, /quit")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await showEvents(from: watcher) }
+            group.addTask { try await readCommands() }
+            _ = try await group.next() // input ended (/quit, EOF) or the node went away
+            group.cancelAll()
+        }
+        await watcher.close()
+    }
+
+    private func showEvents(from watcher: ControlClient) async throws {
+        for try await line in watcher.connection.lines {
+            let event = try JSONDecoder().decode(WatchEvent.self, from: Data(line.utf8))
+            if let message = event.message { print(Render.line(message)) }
+            if let poll = event.poll { print(Render.poll(poll)) }
+            if event.message == nil, event.poll == nil,
+               let failure = try? JSONDecoder().decode(ControlResponse<String>.self, from: Data(line.utf8)), let error = failure.error {
+                throw CLIError(error)
+            }
+            fflush(stdout)
+        }
+        throw CLIError("the node closed the connection")
+    }
+
+    private func readCommands() async throws {
+        for await line in StandardInput.lines() {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { continue }
+            if text == "/quit" { return }
+            do { try await execute(text) } catch { print("error: \(error)") }
+            fflush(stdout)
+        }
+    }
+
+    private func execute(_ text: String) async throws {
+        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let request: ControlRequest
+        switch words[0] {
+        case "/poll":
+            let question = text.dropFirst("/poll".count).trimmingCharacters(in: .whitespaces)
+            request = .pollCreate(chat: chat, question: question)
+        case "/vote":
+            guard words.count == 3 else { throw CLIError("usage: /vote POLL up|down") }
+            request = .pollVote(chat: chat, poll: words[1], choice: words[2])
+        case "/results":
+            guard words.count == 2 else { throw CLIError("usage: /results POLL") }
+            let client = try await options.client()
+            let poll = try await client.call(.pollResults(chat: chat, poll: words[1]), as: PollResultsView.self)
+            await client.close()
+            print(Render.poll(poll))
+            return
+        default:
+            guard !text.hasPrefix("/") else { throw CLIError("unknown command \(words[0]); try /poll, /vote, /results, /quit") }
+            request = .send(chat: chat, text: text, tag: nil, refs: [])
+        }
+        let client = try await options.client()
+        do { _ = try await client.call(request, as: MessageView.self) } catch {
+            await client.close()
+            throw error
+        }
+        await client.close()
+    }
+}
+
+/// Lines of standard input as an async sequence; a plain thread does the blocking reads.
+enum StandardInput {
+    static func lines() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        let reader = Thread {
+            while let line = readLine() { continuation.yield(line) }
+            continuation.finish()
+        }
+        reader.start()
+        return stream
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ParleyNode
+import ParleyTransport
+
+/// Talks to a running node over its control socket (`DIR/control.sock`), one JSON line each way.
+struct ControlClient {
+    static func socketPath(dataDirectory: String) -> String { "\(dataDirectory)/control.sock" }
+
+    let connection: LineClient
+    let dataDirectory: String
+
+    static func connect(dataDirectory: String) async throws -> ControlClient {
+        let path = socketPath(dataDirectory: dataDirectory)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("no node is running with data directory \(dataDirectory) (start one with 'parley node --data \(dataDirectory) …')")
+        }
+        do {
+            return ControlClient(connection: try await LineClient.connect(path: path), dataDirectory: dataDirectory)
+        } catch {
+            throw CLIError("cannot reach the node in \(dataDirectory): \(error)")
+        }
+    }
+
+    /// Sends one request and decodes the `result` of its response, or throws the node's error.
+    func call<Result: Codable & Sendable>(_ request: ControlRequest, as type: Result.Type) async throws -> Result {
+        try await connection.send(try Self.encode(request))
+        for try await line in connection.lines {
+            let response = try JSONDecoder().decode(ControlResponse<Result>.self, from: Data(line.utf8))
+            guard response.ok, let result = response.result else { throw CLIError(response.error ?? "the node gave no answer") }
+            return result
+        }
+        throw CLIError("the node closed the connection without answering")
+    }
+
+    func close() async { await connection.close() }
+
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// A one-line failure for the person at the terminal; ArgumentParser prints it and exits 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs one request against the node in `options` and prints the result as JSON or text.
+func runRequest<Result: Codable & Sendable>(
+    _ request: ControlRequest, options: ClientOptions, as type: Result.Type, text: (Result) -> String
+) async throws {
+    let client = try await options.client()
+    let result: Result
+    do { result = try await client.call(request, as: type) } catch {
+        await client.close()
+        throw error
+    }
+    await client.close()
+    print(options.json ? try ControlClient.encode(result) : text(result))
+}

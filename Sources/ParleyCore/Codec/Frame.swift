@@ -1,0 +1,142 @@
+import NIOCore
+import ParleyCrypto
+
+/// What travels inside an encrypted data packet; a packet carries one or more frames.
+public enum Frame: Sendable, Hashable {
+    /// A signed message (its full wire encoding).
+    case message([UInt8])
+    /// "These messages are durably stored here."
+    case ack([MessageID])
+    /// A chat's signed invite.
+    case invite([UInt8])
+    case inviteAck(ChatID)
+    /// Anti-entropy: the sender's contiguous sequence per author in a chat.
+    case syncRequest(chat: ChatID, vector: [PeerID: UInt64])
+    /// Ends a sync reply; `more` asks the requester to ask again.
+    case syncEnd(chat: ChatID, more: Bool)
+    /// "Send me this chat's invite": a message arrived for a chat this peer does not know.
+    case needInvite(ChatID)
+
+    enum Kind: UInt8 {
+        case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite
+    }
+
+    /// Frame header: type (1 byte) and body length (4 bytes).
+    public static let headerBytes = 5
+    public static let maxAcksPerFrame = 1024
+
+    public var encodedCount: Int { Self.headerBytes + bodyCount }
+
+    private var bodyCount: Int {
+        switch self {
+        case let .message(bytes), let .invite(bytes): bytes.count
+        case let .ack(ids): ids.count * 32
+        case .inviteAck, .needInvite: 32
+        case let .syncRequest(_, vector): 32 + 2 + vector.count * 40
+        case .syncEnd: 33
+        }
+    }
+
+    func write(to buffer: inout ByteBuffer) {
+        switch self {
+        case let .message(bytes): header(.message, &buffer); buffer.writeBytes(bytes)
+        case let .invite(bytes): header(.invite, &buffer); buffer.writeBytes(bytes)
+        case let .ack(ids):
+            header(.ack, &buffer)
+            for id in ids { buffer.writeBytes(id.rawRepresentation) }
+        case let .inviteAck(chat): header(.inviteAck, &buffer); buffer.writeBytes(chat.rawRepresentation)
+        case let .needInvite(chat): header(.needInvite, &buffer); buffer.writeBytes(chat.rawRepresentation)
+        case let .syncRequest(chat, vector):
+            header(.syncRequest, &buffer)
+            buffer.writeBytes(chat.rawRepresentation)
+            buffer.writeInteger(UInt16(vector.count), endianness: .big)
+            for (peer, sequence) in vector.sorted(by: { $0.key < $1.key }) {
+                buffer.writeBytes(peer.rawRepresentation)
+                buffer.writeInteger(sequence, endianness: .big)
+            }
+        case let .syncEnd(chat, more):
+            header(.syncEnd, &buffer)
+            buffer.writeBytes(chat.rawRepresentation)
+            buffer.writeInteger(UInt8(more ? 1 : 0))
+        }
+    }
+
+    private func header(_ kind: Kind, _ buffer: inout ByteBuffer) {
+        buffer.writeInteger(kind.rawValue)
+        buffer.writeInteger(UInt32(bodyCount), endianness: .big)
+    }
+
+    public static func encode(_ frames: [Frame]) -> [UInt8] {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(frames.reduce(0) { $0 + $1.encodedCount })
+        for frame in frames { frame.write(to: &buffer) }
+        return Array(buffer.readableBytesView)
+    }
+
+    /// Decodes every frame of a packet; any malformed frame rejects the whole packet.
+    public static func decodeAll(_ bytes: [UInt8]) throws(CoreError) -> [Frame] {
+        var buffer = ByteBuffer(bytes: bytes)
+        var frames: [Frame] = []
+        while buffer.readableBytes > 0 {
+            let rawKind = try buffer.readU8("frame type")
+            let length = Int(try buffer.readU32("frame length"))
+            var body = ByteBuffer(bytes: try buffer.readExactly(length, "frame body"))
+            guard let kind = Kind(rawValue: rawKind) else { throw .malformed("unknown frame type \(rawKind)") }
+            frames.append(try decode(kind, &body))
+            try body.expectFullyRead("frame")
+        }
+        return frames
+    }
+
+    private static func decode(_ kind: Kind, _ body: inout ByteBuffer) throws(CoreError) -> Frame {
+        switch kind {
+        case .message: return .message(try body.readExactly(body.readableBytes, "message"))
+        case .invite: return .invite(try body.readExactly(body.readableBytes, "invite"))
+        case .ack:
+            guard body.readableBytes % 32 == 0, body.readableBytes / 32 <= maxAcksPerFrame else {
+                throw .malformed("ack frame length")
+            }
+            var ids: [MessageID] = []
+            while body.readableBytes > 0 { ids.append(try body.readDigest("ack id")) }
+            return .ack(ids)
+        case .inviteAck: return .inviteAck(try body.readDigest("chat"))
+        case .needInvite: return .needInvite(try body.readDigest("chat"))
+        case .syncRequest:
+            let chat = try body.readDigest("chat")
+            let count = Int(try body.readU16("vector count"))
+            var vector: [PeerID: UInt64] = [:]
+            for _ in 0..<count {
+                let peer = try body.readPeer("vector peer")
+                vector[peer] = try body.readU64("vector sequence")
+            }
+            return .syncRequest(chat: chat, vector: vector)
+        case .syncEnd:
+            let chat = try body.readDigest("chat")
+            return .syncEnd(chat: chat, more: try body.readU8("more") != 0)
+        }
+    }
+}
+
+extension Frame {
+    /// Plaintext budget per datagram: fits a 1500-byte Ethernet MTU with IP/UDP/packet overhead.
+    public static let datagramBudget = 1_200
+
+    /// Packs frames into as few packet plaintexts as fit the budget; a larger frame travels alone
+    /// (up to `Packet.maxDatagramBytes`, left to IP fragmentation).
+    public static func pack(_ frames: [Frame], budget: Int = datagramBudget) -> [[UInt8]] {
+        var packets: [[UInt8]] = []
+        var pending: [Frame] = []
+        var size = 0
+        for frame in frames {
+            if size + frame.encodedCount > budget, !pending.isEmpty {
+                packets.append(encode(pending))
+                pending.removeAll(keepingCapacity: true)
+                size = 0
+            }
+            pending.append(frame)
+            size += frame.encodedCount
+        }
+        if !pending.isEmpty { packets.append(encode(pending)) }
+        return packets
+    }
+}

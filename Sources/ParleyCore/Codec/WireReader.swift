@@ -1,0 +1,69 @@
+import NIOCore
+import ParleyCrypto
+
+/// Bounds-checked reads for the decoders: every short read is a `CoreError.malformed`, never a trap.
+extension ByteBuffer {
+    mutating func readU8(_ field: String) throws(CoreError) -> UInt8 {
+        guard let value = readInteger(as: UInt8.self) else { throw .malformed("truncated at \(field)") }
+        return value
+    }
+
+    mutating func readU16(_ field: String) throws(CoreError) -> UInt16 {
+        guard let value = readInteger(endianness: .big, as: UInt16.self) else { throw .malformed("truncated at \(field)") }
+        return value
+    }
+
+    mutating func readU32(_ field: String) throws(CoreError) -> UInt32 {
+        guard let value = readInteger(endianness: .big, as: UInt32.self) else { throw .malformed("truncated at \(field)") }
+        return value
+    }
+
+    mutating func readU64(_ field: String) throws(CoreError) -> UInt64 {
+        guard let value = readInteger(endianness: .big, as: UInt64.self) else { throw .malformed("truncated at \(field)") }
+        return value
+    }
+
+    mutating func readI64(_ field: String) throws(CoreError) -> Int64 {
+        guard let value = readInteger(endianness: .big, as: Int64.self) else { throw .malformed("truncated at \(field)") }
+        return value
+    }
+
+    mutating func readExactly(_ count: Int, _ field: String) throws(CoreError) -> [UInt8] {
+        guard count >= 0, let bytes = readBytes(length: count) else { throw .malformed("truncated at \(field)") }
+        return bytes
+    }
+
+    mutating func readDigest(_ field: String) throws(CoreError) -> Digest32 {
+        try Digest32(rawRepresentation: readExactly(Digest32.byteCount, field))
+    }
+
+    mutating func readPeer(_ field: String) throws(CoreError) -> PeerID {
+        let bytes = try readExactly(PeerID.byteCount, field)
+        do { return try PeerID(rawRepresentation: bytes) } catch { throw .malformed(error.description) }
+    }
+
+    mutating func readSignature(_ field: String) throws(CoreError) -> ParleyCrypto.Signature {
+        let bytes = try readExactly(ParleyCrypto.Signature.byteCount, field)
+        do { return try ParleyCrypto.Signature(rawRepresentation: bytes) } catch { throw .malformed(error.description) }
+    }
+
+    /// A UTF-8 string behind a one-byte length.
+    mutating func readShortString(_ field: String) throws(CoreError) -> String {
+        let length = Int(try readU8("\(field) length"))
+        let bytes = try readExactly(length, field)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformed("\(field) is not UTF-8") }
+        return text
+    }
+
+    mutating func writeShortString(_ text: String) {
+        let bytes = Array(text.utf8)
+        precondition(bytes.count <= 255, "callers validate lengths before encoding")
+        writeInteger(UInt8(bytes.count))
+        writeBytes(bytes)
+    }
+
+    func expectFullyRead(_ what: String) throws(CoreError) {
+        guard readableBytes == 0 else { throw .malformed("\(readableBytes) trailing bytes after \(what)") }
+    }
+}
+

@@ -1,0 +1,36 @@
+/// A message's type, as in BBM: "Text", "Poll", "PollVoteUp", … Any 1–64 byte UTF-8 word; unknown tags are stored, not shown.
+public struct Tag: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public static let maxByteCount = 64
+    public let rawValue: String
+
+    public init(_ rawValue: String) throws(CoreError) {
+        let count = rawValue.utf8.count
+        guard count > 0 else { throw .invalid("a tag cannot be empty") }
+        guard count <= Self.maxByteCount else { throw .tooLarge("tag", limit: Self.maxByteCount, actual: count) }
+        guard !rawValue.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalid("a tag cannot contain control characters")
+        }
+        self.rawValue = rawValue
+    }
+
+    private init(known: String) { rawValue = known }
+
+    public static let text = Tag(known: "Text")
+    public static let poll = Tag(known: "Poll")
+    public static let pollVoteUp = Tag(known: "PollVoteUp")
+    public static let pollVoteDown = Tag(known: "PollVoteDown")
+
+    public var description: String { rawValue }
+    public static func < (lhs: Tag, rhs: Tag) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A BBM-style Chat Message Reference: the referenced message's id and the tag the reference carries.
+public struct MessageReference: Hashable, Sendable {
+    public let id: MessageID
+    public let tag: Tag
+
+    public init(id: MessageID, tag: Tag) {
+        self.id = id
+        self.tag = tag
+    }
+}

@@ -1,0 +1,63 @@
+/// A yes/no vote as the tally sees it.
+public enum VoteChoice: String, Hashable, Sendable, Codable {
+    case up, down
+
+    public var tag: Tag { self == .up ? .pollVoteUp : .pollVoteDown }
+
+    public init?(tag: Tag) {
+        switch tag {
+        case .pollVoteUp: self = .up
+        case .pollVoteDown: self = .down
+        default: return nil
+        }
+    }
+}
+
+/// The result of a BBM-style yes/no poll: one ballot per author.
+public struct PollTally: Hashable, Sendable {
+    public struct Ballot: Hashable, Sendable {
+        public let voter: PeerID
+        public let choice: VoteChoice
+        public let message: MessageID
+    }
+
+    public let poll: MessageID
+    public let up: Int
+    public let down: Int
+    /// Counted ballots, sorted by voter.
+    public let ballots: [Ballot]
+
+    public func choice(of voter: PeerID) -> VoteChoice? { ballots.first { $0.voter == voter }?.choice }
+}
+
+/// The tally rule: a pure function of the set of messages, so every peer that holds the same
+/// messages computes the same result, whatever order they arrived in and whoever floods votes.
+public enum PollRules {
+    /// - Parameters:
+    ///   - poll: the referenced message; if it is not a "Poll", nothing counts.
+    ///   - candidates: messages that reference the poll (any order, duplicates allowed).
+    public static func tally(poll: Message, candidates: some Sequence<Message>) -> PollTally {
+        guard poll.tag == .poll else { return PollTally(poll: poll.id, up: 0, down: 0, ballots: []) }
+        var latest: [PeerID: Message] = [:]
+        for vote in candidates where counts(vote, for: poll) {
+            if let current = latest[vote.author], !isLater(vote, than: current) { continue }
+            latest[vote.author] = vote
+        }
+        let ballots = latest.values
+            .compactMap { vote in VoteChoice(tag: vote.tag).map { PollTally.Ballot(voter: vote.author, choice: $0, message: vote.id) } }
+            .sorted { $0.voter < $1.voter }
+        let up = ballots.count { $0.choice == .up }
+        return PollTally(poll: poll.id, up: up, down: ballots.count - up, ballots: ballots)
+    }
+
+    /// A vote counts only in its poll's chat, with a vote tag, and through a reference that carries that tag.
+    static func counts(_ vote: Message, for poll: Message) -> Bool {
+        vote.chat == poll.chat && VoteChoice(tag: vote.tag) != nil
+            && vote.references.contains(MessageReference(id: poll.id, tag: vote.tag))
+    }
+
+    /// Latest by Lamport clock; equal clocks from one author fall back to the larger message id.
+    static func isLater(_ lhs: Message, than rhs: Message) -> Bool {
+        (lhs.lamport, lhs.id) > (rhs.lamport, rhs.id)
+    }
+}

@@ -1,0 +1,163 @@
+import NIOCore
+public import ParleyCrypto
+
+/// Every session and half-open handshake of one node: the handshake state machine over values.
+/// It does no I/O; callers send the datagrams it returns. See docs/PROTOCOL.md §Handshake.
+public struct SessionTable: Sendable {
+    public struct Configuration: Sendable {
+        /// A handshake's timestamp must be this close to our wall clock.
+        public var freshnessMillis: Int64 = 120_000
+        /// Sessions older than this are replaced by a new handshake (fresh ephemeral keys).
+        public var rekeyAfter: Duration = .seconds(600)
+        /// A handshake that got no answer in this time may be retried.
+        public var handshakeTimeout: Duration = .seconds(1)
+        public init() {}
+    }
+
+    struct Initiation: Sendable {
+        let peer: PeerID
+        let ephemeral: EphemeralKeyPair
+        let address: PeerAddress
+        let startedAt: Duration
+    }
+
+    public let identity: Identity
+    public var configuration: Configuration
+    private var sessions: [UInt32: Session] = [:]
+    private var current: [PeerID: UInt32] = [:]
+    private var initiations: [UInt32: Initiation] = [:]
+    private var seenEphemerals: [AgreementPublicKey: Duration] = [:]
+
+    public init(identity: Identity, configuration: Configuration = .init()) {
+        self.identity = identity
+        self.configuration = configuration
+    }
+
+    public func session(for peer: PeerID) -> Session? { current[peer].flatMap { sessions[$0] } }
+    public var connectedPeers: [PeerID] { Array(current.keys) }
+
+    /// Whether a new handshake should start now: no usable session, none pending, or the session is old.
+    public func needsHandshake(with peer: PeerID, now: Duration) -> Bool {
+        if let pending = initiations.values.first(where: { $0.peer == peer }),
+           now - pending.startedAt < configuration.handshakeTimeout {
+            return false
+        }
+        guard let session = session(for: peer) else { return true }
+        return now - session.establishedAt >= configuration.rekeyAfter
+    }
+
+    /// Starts a handshake with `peer` at `address`.
+    public mutating func initiate(with peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) throws(CryptoError) -> Datagram {
+        initiations = initiations.filter { $0.value.peer != peer }
+        let ephemeral = try EphemeralKeyPair.generate()
+        let index = freshIndex()
+        let signature = identity.signature(
+            for: Transcript.handshakeInit(ephemeral: ephemeral.publicKey, responder: peer, timestampMillis: wallMillis))
+        let payload = identity.publicKey.rawRepresentation + Transcript.bigEndian(wallMillis) + signature.rawRepresentation
+        let sealed = try peer.agreementKey().seal(payload)
+        initiations[index] = Initiation(peer: peer, ephemeral: ephemeral, address: address, startedAt: now)
+        return Datagram(address: address, bytes: Packet.handshakeInit(senderIndex: index, ephemeral: ephemeral.publicKey, sealed: sealed).encoded())
+    }
+
+    /// Responder side: authenticates the initiator, creates the session and returns the response.
+    public mutating func handleInit(
+        senderIndex: UInt32, ephemeral: AgreementPublicKey, sealed: [UInt8], from address: PeerAddress, now: Duration, wallMillis: Int64
+    ) throws(ProtocolRejection) -> (peer: PeerID, response: Datagram) {
+        let payload: [UInt8]
+        do { payload = try identity.openSealed(sealed) } catch { throw .decryptFailed }
+        guard payload.count == 32 + 8 + 64 else { throw .malformed }
+        var buffer = ByteBuffer(bytes: payload)
+        guard let initiator = try? buffer.readPeer("initiator"), let timestamp = try? buffer.readI64("timestamp"),
+              let signature = try? buffer.readSignature("signature")
+        else { throw .malformed }
+        guard abs(timestamp - wallMillis) <= configuration.freshnessMillis else { throw .stale }
+        do {
+            try initiator.verify(signature, for: Transcript.handshakeInit(ephemeral: ephemeral, responder: identity.publicKey, timestampMillis: timestamp))
+        } catch { throw .badSignature }
+        pruneSeenEphemerals(now: now)
+        guard seenEphemerals[ephemeral] == nil else { throw .replayed }
+        seenEphemerals[ephemeral] = now
+
+        let own: EphemeralKeyPair
+        let keys: SessionKeys
+        do {
+            own = try EphemeralKeyPair.generate()
+            keys = try own.sessionKeys(initiator: false, peer: ephemeral)
+        } catch { throw .decryptFailed }
+        let index = freshIndex()
+        let responseSignature = identity.signature(for: Transcript.handshakeResponse(
+            responderEphemeral: own.publicKey, initiatorEphemeral: ephemeral, initiator: initiator, responder: identity.publicKey))
+        let header = Packet.responseHeader(senderIndex: index, receiverIndex: senderIndex, ephemeral: own.publicKey)
+        let sealedSignature = keys.send.seal(responseSignature.rawRepresentation, counter: 0, associatedData: header)
+        install(Session(peer: initiator, localIndex: index, remoteIndex: senderIndex, keys: keys, address: address, establishedAt: now))
+        return (initiator, Datagram(address: address, bytes: header + sealedSignature))
+    }
+
+    /// Initiator side: checks the responder's signature and installs the session.
+    public mutating func handleResponse(
+        senderIndex: UInt32, receiverIndex: UInt32, ephemeral: AgreementPublicKey, sealed: [UInt8], from address: PeerAddress, now: Duration
+    ) throws(ProtocolRejection) -> PeerID {
+        guard let initiation = initiations[receiverIndex] else { throw .unknownSession }
+        let keys: SessionKeys
+        do { keys = try initiation.ephemeral.sessionKeys(initiator: true, peer: ephemeral) } catch { throw .decryptFailed }
+        let header = Packet.responseHeader(senderIndex: senderIndex, receiverIndex: receiverIndex, ephemeral: ephemeral)
+        let signatureBytes: [UInt8]
+        do { signatureBytes = try keys.receive.open(sealed, counter: 0, associatedData: header) } catch { throw .decryptFailed }
+        guard let signature = try? ParleyCrypto.Signature(rawRepresentation: signatureBytes) else { throw .malformed }
+        do {
+            try initiation.peer.verify(signature, for: Transcript.handshakeResponse(
+                responderEphemeral: ephemeral, initiatorEphemeral: initiation.ephemeral.publicKey,
+                initiator: identity.publicKey, responder: initiation.peer))
+        } catch { throw .badSignature }
+        initiations[receiverIndex] = nil
+        install(Session(peer: initiation.peer, localIndex: receiverIndex, remoteIndex: senderIndex, keys: keys, address: address, establishedAt: now))
+        return initiation.peer
+    }
+
+    /// Seals `plaintext` for the peer's current session; nil when there is none yet.
+    public mutating func seal(_ plaintext: [UInt8], for peer: PeerID) -> Datagram? {
+        guard let index = current[peer], var session = sessions[index] else { return nil }
+        let bytes = session.seal(plaintext)
+        sessions[index] = session
+        return Datagram(address: session.address, bytes: bytes)
+    }
+
+    /// Opens a data packet; the peer's address follows its latest authenticated packet.
+    public mutating func open(
+        receiverIndex: UInt32, counter: UInt64, sealed: [UInt8], from address: PeerAddress
+    ) throws(ProtocolRejection) -> (peer: PeerID, plaintext: [UInt8]) {
+        guard var session = sessions[receiverIndex] else { throw .unknownSession }
+        let plaintext = try session.open(counter: counter, sealed: sealed)
+        session.address = address
+        sessions[receiverIndex] = session
+        return (session.peer, plaintext)
+    }
+
+    /// Drops a peer's sessions, e.g. when it is known to have restarted.
+    public mutating func forget(_ peer: PeerID) {
+        sessions = sessions.filter { $0.value.peer != peer }
+        current[peer] = nil
+    }
+
+    /// Keeps the new session current and at most two older ones, so packets in flight on them still open.
+    private mutating func install(_ session: Session) {
+        sessions[session.localIndex] = session
+        current[session.peer] = session.localIndex
+        let older = sessions.values.filter { $0.peer == session.peer && $0.localIndex != session.localIndex }
+            .sorted { $0.establishedAt > $1.establishedAt }
+        for stale in older.dropFirst(2) { sessions[stale.localIndex] = nil }
+    }
+
+    private mutating func pruneSeenEphemerals(now: Duration) {
+        let horizon = Duration.milliseconds(2 * configuration.freshnessMillis)
+        if seenEphemerals.count > 1024 { seenEphemerals = seenEphemerals.filter { now - $0.value < horizon } }
+    }
+
+    private func freshIndex() -> UInt32 {
+        while true {
+            let bytes = secureRandomBytes(count: 4)
+            let index = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            if index != 0, sessions[index] == nil, initiations[index] == nil { return index }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import NIOCore
+import ParleyCrypto
+
+/// The exact bytes each signature covers. The ASCII labels separate the domains so a signature
+/// made for one purpose can never be replayed as another.
+enum Transcript {
+    static func handshakeInit(ephemeral: AgreementPublicKey, responder: PeerID, timestampMillis: Int64) -> [UInt8] {
+        Array("parley/1 handshake init".utf8) + ephemeral.rawRepresentation + responder.rawRepresentation
+            + bigEndian(timestampMillis)
+    }
+
+    static func handshakeResponse(
+        responderEphemeral: AgreementPublicKey, initiatorEphemeral: AgreementPublicKey, initiator: PeerID, responder: PeerID
+    ) -> [UInt8] {
+        Array("parley/1 handshake response".utf8) + responderEphemeral.rawRepresentation
+            + initiatorEphemeral.rawRepresentation + initiator.rawRepresentation + responder.rawRepresentation
+    }
+
+    static func announce(peer: PeerID, timestampMillis: Int64) -> [UInt8] {
+        Array("parley/1 announce".utf8) + peer.rawRepresentation + bigEndian(timestampMillis)
+    }
+
+    static func bigEndian(_ value: Int64) -> [UInt8] {
+        var buffer = ByteBuffer()
+        buffer.writeInteger(value, endianness: .big)
+        return Array(buffer.readableBytesView)
+    }
+}
+
+/// Signed announcements: how a node says "this key listens at my source address".
+public enum Announcement {
+    public static let freshness: Int64 = 120_000
+
+    public static func make(identity: Identity, wallMillis: Int64) -> Packet {
+        let signature = identity.signature(for: Transcript.announce(peer: identity.publicKey, timestampMillis: wallMillis))
+        return .announce(peer: identity.publicKey, timestampMillis: wallMillis, signature: signature)
+    }
+
+    /// Throws unless the signature verifies and the timestamp is within ±2 minutes of `wallMillis`.
+    public static func verify(peer: PeerID, timestampMillis: Int64, signature: ParleyCrypto.Signature, wallMillis: Int64) throws(ProtocolRejection) {
+        guard abs(timestampMillis - wallMillis) <= freshness else { throw .stale }
+        do { try peer.verify(signature, for: Transcript.announce(peer: peer, timestampMillis: timestampMillis)) } catch {
+            throw .badSignature
+        }
+    }
+}
+
+/// Why an inbound datagram was dropped. Each case is a counter in `parley status`.
+public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
+    case malformed
+    case unsupportedVersion
+    case badSignature
+    case decryptFailed
+    case replayed
+    case stale
+    case unknownSession
+    case notMember
+    case unknownChat
+    case notForUs
+    case rateLimited
+}

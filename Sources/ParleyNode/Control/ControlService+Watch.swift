@@ -1,0 +1,33 @@
+import ParleyCore
+import ParleyStore
+
+extension ControlService {
+    /// Streams a chat live: the latest messages first, then each new one as it is stored.
+    /// Text messages come as message events; a poll, and every vote on it, as the poll's current tally.
+    public func watch(chat text: String, backlog: Int = 50, emit: @Sendable (String) async throws -> Void) async throws {
+        let chat = try resolveChat(text)
+        var last: Int64 = 0
+        var first = true
+        for try await _ in node.store.observe(MessageCriteria(chat: chat, limit: 1)) {
+            let fresh = try node.store.messages(matching: MessageCriteria(chat: chat, limit: first ? backlog : nil, afterLocalNumber: last))
+            first = false
+            let names = try names()
+            var polls: [MessageID] = []
+            for stored in fresh {
+                last = max(last, stored.localNumber)
+                let message = stored.message
+                switch message.tag {
+                case .text: try await emit(Self.encode(WatchEvent(message: MessageView(stored, names: names))))
+                case .poll: polls.append(message.id)
+                default:
+                    if VoteChoice(tag: message.tag) != nil { polls += message.references.map(\.id) }
+                }
+            }
+            var shown = Set<MessageID>()
+            for poll in polls where shown.insert(poll).inserted {
+                guard let view = try? pollView(chat: chat, poll: poll) else { continue } // a vote on a message that is not (yet) a poll
+                try await emit(Self.encode(WatchEvent(poll: view)))
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import ParleyCore
+import ParleyCrypto
+import ParleyStore
+
+/// Answers control requests for one node: resolves what the user typed, calls the node API,
+/// and renders one JSON response line. Errors become `{"ok":false,"error":…}`, never a crash.
+public struct ControlService: Sendable {
+    public let node: Node
+    /// How this node's own user is shown (the key file's name).
+    public let selfName: String
+
+    public init(node: Node, selfName: String) {
+        self.node = node
+        self.selfName = selfName
+    }
+
+    /// Handles one request line and returns the response line.
+    public func respond(to line: String) async -> String {
+        let request: ControlRequest
+        do { request = try JSONDecoder().decode(ControlRequest.self, from: Data(line.utf8)) } catch {
+            return Self.encode(ControlResponse<String>.failure("bad request: \(error.localizedDescription)"))
+        }
+        do { return try await handle(request) } catch {
+            return Self.encode(ControlResponse<String>.failure(String(describing: error)))
+        }
+    }
+
+    private func handle(_ request: ControlRequest) async throws -> String {
+        let store = node.store
+        switch request {
+        case .status:
+            return Self.ok(await node.status())
+        case let .contactsAdd(peer, name, address):
+            let key = try PeerID(rawRepresentation: Hex.decode(peer))
+            guard key != node.me else { throw NodeError.invalid("that is your own key") }
+            let parsed = try address.map { try PeerAddress(parsing: $0) }
+            try await store.addContact(Contact(peer: key, name: name, address: parsed))
+            if let parsed { await node.learnAddress(parsed, for: key) }
+            return Self.ok(ContactView(id: key.hex, name: name, address: parsed?.description))
+        case .contactsList:
+            return Self.ok(try store.contacts().map { ContactView(id: $0.peer.hex, name: $0.name, address: $0.address?.description) })
+        case let .chatCreate(title, members):
+            let peers = try members.map { try resolvePeer($0) }
+            let invite = try await node.createChat(title: title, members: peers)
+            let summary = try store.chats().first { $0.invite.id == invite.id }
+            guard let summary else { throw NodeError.notFound("chat vanished after creation") }
+            return Self.ok(ChatView(summary, names: try names()))
+        case .chatList:
+            let names = try names()
+            return Self.ok(try store.chats().map { ChatView($0, names: names) })
+        case let .send(chat, text, tag, refs):
+            let chatID = try resolveChat(chat)
+            let references = try refs.map { try resolveReference($0, chat: chatID) }
+            let stored = try await node.send(chat: chatID, tag: try Tag(tag ?? "Text"), content: Array(text.utf8), references: references)
+            return Self.ok(MessageView(stored, names: try names()))
+        case let .messages(chat, tag, ref, refTag, limit):
+            let chatID = try resolveChat(chat)
+            if let limit, limit <= 0 { throw NodeError.invalid("--limit must be positive") }
+            let criteria = MessageCriteria(
+                chat: chatID, tag: try tag.map { try Tag($0) }, referencing: try ref.map { try store.resolveMessage(prefix: $0, in: chatID) },
+                referenceTag: try refTag.map { try Tag($0) }, limit: limit)
+            let names = try names()
+            return Self.ok(try store.messages(matching: criteria).map { MessageView($0, names: names) })
+        case let .pollCreate(chat, question):
+            let stored = try await node.createPoll(chat: try resolveChat(chat), question: question)
+            return Self.ok(MessageView(stored, names: try names()))
+        case let .pollVote(chat, poll, choice):
+            guard let vote = VoteChoice(rawValue: choice.lowercased()) else { throw NodeError.invalid("a vote is 'up' or 'down', not '\(choice)'") }
+            let chatID = try resolveChat(chat)
+            let stored = try await node.vote(chat: chatID, poll: try store.resolveMessage(prefix: poll, in: chatID), choice: vote)
+            return Self.ok(MessageView(stored, names: try names()))
+        case let .pollResults(chat, poll):
+            let chatID = try resolveChat(chat)
+            return Self.ok(try pollView(chat: chatID, poll: try store.resolveMessage(prefix: poll, in: chatID)))
+        case let .localGet(message, key):
+            let id = try store.resolveMessage(prefix: message, in: nil)
+            return Self.ok(LocalDataView(message: id.hex, key: key, value: try store.localData(message: id, key: key)))
+        case let .localSet(message, key, value):
+            let id = try store.resolveMessage(prefix: message, in: nil)
+            try await store.setLocalData(message: id, key: key, value: value)
+            return Self.ok(LocalDataView(message: id.hex, key: key, value: value))
+        case .watch:
+            throw NodeError.invalid("watch is a streaming request; use the watch connection")
+        }
+    }
+
+    func pollView(chat: ChatID, poll: MessageID) throws -> PollResultsView {
+        let (stored, tally) = try node.pollResults(chat: chat, poll: poll)
+        let myVote = try node.store.localData(message: poll, key: LocalDataKey.pollVote)
+        return PollResultsView(poll: stored, tally: tally, names: try names(), myVote: myVote)
+    }
+
+    // MARK: Resolution of what the user typed
+
+    func names() throws -> [PeerID: String] {
+        var names = try node.store.contacts().reduce(into: [PeerID: String]()) { $0[$1.peer] = $1.name }
+        names[node.me] = selfName
+        return names
+    }
+
+    /// A contact name, a full 64-digit id, or a unique id prefix among contacts.
+    func resolvePeer(_ text: String) throws -> PeerID {
+        let contacts = try node.store.contacts()
+        if let contact = contacts.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) { return contact.peer }
+        if text.count == 64, let key = try? PeerID(rawRepresentation: Hex.decode(text)) { return key }
+        let matches = Hex.isHexPrefix(text) ? contacts.filter { $0.peer.hex.hasPrefix(text.lowercased()) } : []
+        guard matches.count == 1 else {
+            throw NodeError.notFound(matches.isEmpty
+                ? "unknown peer '\(text)': add it first with 'parley contacts add FILE.pub --name NAME'"
+                : "peer prefix '\(text)' is ambiguous: matches \(matches.map(\.name).joined(separator: ", "))")
+        }
+        return matches[0].peer
+    }
+
+    /// A chat id prefix, or an exact (case-insensitive) title.
+    func resolveChat(_ text: String) throws -> ChatID {
+        if Hex.isHexPrefix(text), let id = try? node.store.resolveChat(prefix: text) { return id }
+        let titled = try node.store.chats().filter { $0.invite.title.caseInsensitiveCompare(text) == .orderedSame }
+        if titled.count == 1 { return titled[0].invite.id }
+        if titled.count > 1 { throw NodeError.notFound("several chats are titled '\(text)'; use the chat id") }
+        return try node.store.resolveChat(prefix: text) // rethrows the store's precise error
+    }
+
+    /// "MESSAGE[:TAG]"; without a tag the reference carries the referenced message's tag.
+    func resolveReference(_ text: String, chat: ChatID) throws -> MessageReference {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        let id = try node.store.resolveMessage(prefix: parts[0], in: chat)
+        if parts.count == 2 { return MessageReference(id: id, tag: try Tag(parts[1])) }
+        guard let referenced = try node.store.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
+        return MessageReference(id: id, tag: referenced.message.tag)
+    }
+
+    static func ok(_ value: some Codable & Sendable) -> String { encode(ControlResponse.success(value)) }
+
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return #"{"ok":false,"error":"response could not be encoded"}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,107 @@
+public import ParleyCore
+public import ParleyStore
+
+/// JSON shapes of the control socket and of `--json` output. Ids are full lower-case hex.
+public struct MessageView: Codable, Sendable, Hashable {
+    public struct Reference: Codable, Sendable, Hashable {
+        public let id: String
+        public let tag: String
+    }
+
+    public let id: String
+    public let chat: String
+    public let author: String
+    public let authorName: String?
+    public let sequence: UInt64
+    public let lamport: UInt64
+    public let timestampMillis: Int64
+    public let tag: String
+    public let text: String
+    public let references: [Reference]
+    public let localNumber: Int64
+    public let state: String
+    public let deliveredTo: Int
+
+    public init(_ stored: StoredMessage, names: [PeerID: String]) {
+        let message = stored.message
+        id = message.id.hex
+        chat = message.chat.hex
+        author = message.author.hex
+        authorName = names[message.author]
+        sequence = message.sequence
+        lamport = message.lamport
+        timestampMillis = message.timestampMillis
+        tag = message.tag.rawValue
+        text = message.text
+        references = message.references.map { Reference(id: $0.id.hex, tag: $0.tag.rawValue) }
+        localNumber = stored.localNumber
+        state = stored.state.rawValue
+        deliveredTo = stored.deliveredTo
+    }
+}
+
+public struct MemberView: Codable, Sendable, Hashable {
+    public let id: String
+    public let name: String?
+}
+
+public struct ChatView: Codable, Sendable, Hashable {
+    public let id: String
+    public let title: String
+    public let creator: String
+    public let members: [MemberView]
+    public let messageCount: Int
+    public let lastMessage: MessageView?
+
+    public init(_ summary: ChatSummary, names: [PeerID: String]) {
+        id = summary.invite.id.hex
+        title = summary.invite.title
+        creator = summary.invite.creator.hex
+        members = summary.invite.members.map { MemberView(id: $0.hex, name: names[$0]) }
+        messageCount = summary.messageCount
+        lastMessage = summary.lastMessage.map { MessageView($0, names: names) }
+    }
+}
+
+public struct VoterView: Codable, Sendable, Hashable {
+    public let id: String
+    public let name: String?
+    public let vote: String
+}
+
+public struct PollResultsView: Codable, Sendable, Hashable {
+    public let id: String
+    public let chat: String
+    public let question: String
+    public let author: String
+    public let authorName: String?
+    public let up: Int
+    public let down: Int
+    public let voters: [VoterView]
+    /// This user's vote as recorded in the poll's local data.
+    public let myVote: String?
+
+    public init(poll: StoredMessage, tally: PollTally, names: [PeerID: String], myVote: String?) {
+        id = poll.message.id.hex
+        chat = poll.message.chat.hex
+        question = poll.message.text
+        author = poll.message.author.hex
+        authorName = names[poll.message.author]
+        up = tally.up
+        down = tally.down
+        voters = tally.ballots.map { VoterView(id: $0.voter.hex, name: names[$0.voter], vote: $0.choice.rawValue) }
+        self.myVote = myVote
+    }
+}
+
+public struct ContactView: Codable, Sendable, Hashable {
+    public let id: String
+    public let name: String
+    public let address: String?
+}
+
+public struct LocalDataView: Codable, Sendable, Hashable {
+    public let message: String
+    public let key: String
+    public let value: String?
+}

@@ -1,0 +1,158 @@
+import Logging
+import ParleyCore
+import ParleyCrypto
+import ParleyStore
+
+/// The receive path, built for bursts: one engine hop to decrypt the whole batch, signature checks
+/// spread over the cores, one store transaction for every message in it, then one ack per peer.
+extension Node {
+    func process(_ batch: [Datagram]) async throws {
+        let now = clock.now
+        let opened = await engine.open(batch, now: now, wallMillis: clock.wallMillis)
+        await send(opened.replies)
+        for peer in Set(opened.established + opened.announced) { try await greet(peer) }
+
+        var replies: [PeerID: [Frame]] = [:]
+        var incoming: [(peer: PeerID, bytes: [UInt8])] = []
+        var acked: [(MessageID, PeerID)] = []
+        for (peer, frames) in opened.frames {
+            for frame in frames {
+                switch frame {
+                case let .message(bytes): incoming.append((peer, bytes))
+                case let .invite(bytes): replies[peer, default: []] += try await receiveInvite(bytes, from: peer)
+                case let .inviteAck(chat): _ = await engine.acknowledge([.invite(chat, to: peer)])
+                case let .ack(ids): acked += ids.map { ($0, peer) }
+                case let .syncRequest(chat, vector): replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
+                case let .syncEnd(chat, more): if more { replies[peer, default: []] += try syncRequest(chat: chat) }
+                case let .needInvite(chat):
+                    if let invite = try store.chat(chat), invite.isMember(peer) { replies[peer, default: []].append(.invite(invite.encoded)) }
+                }
+            }
+        }
+        for (peer, frames) in try await receiveMessages(incoming) { replies[peer, default: []] += frames }
+        try await recordAcks(acked)
+        for (peer, frames) in replies { await send(frames, to: peer) }
+    }
+
+    /// Verifies, stores (one transaction) and acknowledges a burst of messages.
+    private func receiveMessages(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async throws -> [PeerID: [Frame]] {
+        guard !incoming.isEmpty else { return [:] }
+        let verified = await Self.decodeAndVerify(incoming)
+        if verified.rejected.malformed > 0 { await engine.reject(.malformed, count: verified.rejected.malformed) }
+        if verified.rejected.badSignature > 0 { await engine.reject(.badSignature, count: verified.rejected.badSignature) }
+        let outcomes = try await store.insert(verified.messages.map(\.message), receivedAtMillis: clock.wallMillis, ownAuthor: me)
+        var replies: [PeerID: [Frame]] = [:]
+        var acks: [PeerID: [MessageID]] = [:]
+        var unknownChats: [PeerID: Set<ChatID>] = [:]
+        for ((message, peer), outcome) in zip(verified.messages, outcomes) {
+            switch outcome {
+            case let .inserted(stored):
+                chatState.observe(chat: message.chat, lamport: stored.message.lamport)
+                acks[peer, default: []].append(message.id)
+            case .duplicate:
+                acks[peer, default: []].append(message.id)
+            case .unknownChat:
+                await engine.reject(.unknownChat)
+                unknownChats[peer, default: []].insert(message.chat)
+            case .notMember:
+                await engine.reject(.notMember)
+            }
+        }
+        for (peer, ids) in acks {
+            for chunk in stride(from: 0, to: ids.count, by: Frame.maxAcksPerFrame) {
+                replies[peer, default: []].append(.ack(Array(ids[chunk..<min(chunk + Frame.maxAcksPerFrame, ids.count)])))
+            }
+        }
+        for (peer, chats) in unknownChats { replies[peer, default: []] += chats.map { .needInvite($0) } }
+        return replies
+    }
+
+    struct Verified: Sendable {
+        var messages: [(message: Message, peer: PeerID)] = []
+        var rejected = (malformed: 0, badSignature: 0)
+    }
+
+    /// Ed25519 checks dominate the receive cost, so large bursts are split across the cores.
+    static func decodeAndVerify(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async -> Verified {
+        let workers = incoming.count >= 64 ? max(1, min(ProcessInfoCores.count, 8)) : 1
+        let chunkSize = (incoming.count + workers - 1) / workers
+        return await withTaskGroup(of: Verified.self) { group in
+            for start in stride(from: 0, to: incoming.count, by: chunkSize) {
+                let chunk = Array(incoming[start..<min(start + chunkSize, incoming.count)])
+                group.addTask { verify(chunk) }
+            }
+            var all = Verified()
+            for await part in group {
+                all.messages += part.messages
+                all.rejected.malformed += part.rejected.malformed
+                all.rejected.badSignature += part.rejected.badSignature
+            }
+            return all
+        }
+    }
+
+    private static func verify(_ chunk: [(peer: PeerID, bytes: [UInt8])]) -> Verified {
+        var result = Verified()
+        var seen = Set<MessageID>()
+        for (peer, bytes) in chunk {
+            guard let message = try? Message(decoding: bytes) else { result.rejected.malformed += 1; continue }
+            guard seen.insert(message.id).inserted else { continue }
+            do { try message.verifySignature() } catch { result.rejected.badSignature += 1; continue }
+            result.messages.append((message, peer))
+        }
+        return result
+    }
+
+    private func receiveInvite(_ bytes: [UInt8], from peer: PeerID) async throws -> [Frame] {
+        let invite: ChatInvite
+        do { invite = try ChatInvite(decoding: bytes) } catch {
+            await engine.reject(error.isUnsupportedVersion ? .unsupportedVersion : .badSignature)
+            return []
+        }
+        guard invite.isMember(me), invite.isMember(peer) else {
+            await engine.reject(.notMember)
+            return []
+        }
+        if try await store.saveChat(invite, joinedAtMillis: clock.wallMillis) {
+            logger.info("joined chat", metadata: ["chat": "\(invite.id.shortHex)", "creator": "\(invite.creator.shortHex)"])
+            for member in invite.members where member != me && member != peer {
+                await send(try syncRequest(chat: invite.id), to: member)
+            }
+        }
+        return [.inviteAck(invite.id)] + (try syncRequest(chat: invite.id))
+    }
+
+    private func recordAcks(_ acked: [(MessageID, PeerID)]) async throws {
+        guard !acked.isEmpty else { return }
+        let awaited = await engine.acknowledge(acked.map { .message($0.0, to: $0.1) })
+        let deliveries = awaited.compactMap { key -> (message: MessageID, peer: PeerID)? in
+            if case let .message(id, peer) = key { return (id, peer) }
+            return nil
+        }
+        if !deliveries.isEmpty { _ = try await store.recordDeliveries(deliveries) }
+    }
+
+    /// A newly reachable peer: sync every chat we share with it, which also flushes its session.
+    private func greet(_ peer: PeerID) async throws {
+        var frames: [Frame] = []
+        for summary in try store.chats() where summary.invite.isMember(peer) {
+            frames += try syncRequest(chat: summary.invite.id)
+        }
+        if !frames.isEmpty { await send(frames, to: peer) }
+    }
+}
+
+/// Number of cores to spread signature checks over.
+enum ProcessInfoCores {
+    static let count: Int = {
+        #if canImport(Glibc)
+        Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        #else
+        2
+        #endif
+    }()
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

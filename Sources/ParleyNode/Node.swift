@@ -1,0 +1,99 @@
+public import Logging
+public import ParleyCore
+public import ParleyCrypto
+public import ParleyStore
+
+/// A Parley peer: wires the protocol state (`NodeEngine`), the store and a datagram transport.
+///
+/// `run()` serves until cancelled; the API methods may be called concurrently with it.
+public final class Node: Sendable {
+    public let configuration: NodeConfiguration
+    public let store: MessageStore
+    let transport: any DatagramTransport
+    let clock: any NodeClock
+    let logger: Logger
+    let engine: NodeEngine
+    let chatState: ChatStateCache
+
+    public var me: PeerID { configuration.identity.publicKey }
+    public var identity: Identity { configuration.identity }
+    public var localAddress: PeerAddress { transport.localAddress }
+
+    public init(
+        configuration: NodeConfiguration, store: MessageStore, transport: any DatagramTransport,
+        clock: any NodeClock = SystemClock(), logger: Logger = Logger(label: "parley.node")
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.transport = transport
+        self.clock = clock
+        self.logger = logger
+        engine = NodeEngine(identity: configuration.identity, maxWaiting: configuration.maxQueuedFramesPerPeer)
+        chatState = ChatStateCache()
+    }
+
+    /// Receives and reacts to datagrams, and runs the timers, until the task is cancelled.
+    public func run() async throws {
+        try await resumeRetransmits()
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await self.receiveLoop() }
+            group.addTask { try await self.timerLoop() }
+        }
+    }
+
+    /// Stops the transport, which ends `run()`'s receive loop.
+    public func shutdown() async { await transport.close() }
+
+    private func receiveLoop() async {
+        for await batch in transport.inbound {
+            do { try await process(batch) } catch {
+                logger.warning("dropped an inbound batch", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    private func timerLoop() async throws {
+        var lastSync = Duration.zero - configuration.syncInterval
+        var lastAnnounce = Duration.zero - configuration.announceInterval
+        while !Task.isCancelled {
+            let now = clock.now
+            await send(await engine.tick(now: now, wallMillis: clock.wallMillis))
+            if now - lastAnnounce >= configuration.announceInterval {
+                lastAnnounce = now
+                await announce()
+            }
+            if now - lastSync >= configuration.syncInterval {
+                lastSync = now
+                try await syncAllChats()
+            }
+            try await clock.sleep(for: configuration.tick)
+        }
+    }
+
+    func send(_ datagrams: [Datagram]) async {
+        guard !datagrams.isEmpty else { return }
+        await transport.send(datagrams)
+    }
+
+    /// Seals and sends frames to one peer (queued until a session exists).
+    func send(_ frames: [Frame], to peer: PeerID) async {
+        await send(await engine.datagrams(frames, to: peer, now: clock.now, wallMillis: clock.wallMillis))
+    }
+
+    private func announce() async {
+        let packet = Announcement.make(identity: identity, wallMillis: clock.wallMillis).encoded()
+        var targets = configuration.bootstrapPeers
+        if configuration.discovery, let group = transport.discoveryTarget { targets.append(group) }
+        await send(targets.map { Datagram(address: $0, bytes: packet) })
+    }
+
+    /// After a restart, own messages not yet acknowledged by every member are pushed again.
+    private func resumeRetransmits() async throws {
+        let now = clock.now
+        for (message, missing) in try store.undelivered(author: me) {
+            for peer in missing {
+                _ = await engine.reliable(.message(message.encoded), key: .message(message.id, to: peer), to: peer, now: now, wallMillis: clock.wallMillis)
+            }
+        }
+    }
+}

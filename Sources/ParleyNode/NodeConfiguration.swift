@@ -1,0 +1,25 @@
+public import ParleyCore
+public import ParleyCrypto
+
+/// Everything a node is started with. Timings are tunable so tests can run fast.
+public struct NodeConfiguration: Sendable {
+    public var identity: Identity
+    /// Addresses to announce ourselves to at start and periodically (`--peer`).
+    public var bootstrapPeers: [PeerAddress]
+    public var discovery: Bool
+    /// How often the timers run (retransmits, handshake retries).
+    public var tick: Duration = .milliseconds(50)
+    /// How often each chat is reconciled with each member.
+    public var syncInterval: Duration = .seconds(2)
+    public var announceInterval: Duration = .seconds(5)
+    /// Messages in one sync reply before the requester must ask again.
+    public var syncBatch = 512
+    /// Frames held for a peer with no session yet.
+    public var maxQueuedFramesPerPeer = 20_000
+
+    public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {
+        self.identity = identity
+        self.bootstrapPeers = bootstrapPeers
+        self.discovery = discovery
+    }
+}

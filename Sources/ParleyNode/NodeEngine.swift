@@ -1,0 +1,153 @@
+import Logging
+import ParleyCore
+import ParleyCrypto
+
+/// Items the node pushes reliably and retransmits until acknowledged.
+enum OutboundKey: Hashable, Sendable {
+    case message(MessageID, to: PeerID)
+    case invite(ChatID, to: PeerID)
+}
+
+/// The node's protocol state: sessions, peer addresses, frames waiting for a session, retransmits
+/// and rejection counters. One actor, so every datagram sees a consistent state; it does no I/O.
+actor NodeEngine {
+    private var sessions: SessionTable
+    private var addresses: [PeerID: PeerAddress] = [:]
+    private var waiting: [PeerID: [Frame]] = [:]
+    private var retransmits = RetransmitQueue<OutboundKey, Frame>()
+    private(set) var rejections: [ProtocolRejection: Int] = [:]
+    private(set) var datagramsIn = 0
+    private(set) var datagramsOut = 0
+    private let maxWaiting: Int
+
+    init(identity: Identity, maxWaiting: Int) {
+        sessions = SessionTable(identity: identity)
+        self.maxWaiting = maxWaiting
+    }
+
+    var me: PeerID { sessions.identity.publicKey }
+
+    func reject(_ reason: ProtocolRejection, count: Int = 1) { rejections[reason, default: 0] += count }
+
+    func learnAddress(_ address: PeerAddress, for peer: PeerID) {
+        guard peer != me else { return }
+        addresses[peer] = address
+    }
+
+    func address(of peer: PeerID) -> PeerAddress? { sessions.session(for: peer)?.address ?? addresses[peer] }
+    func isConnected(_ peer: PeerID) -> Bool { sessions.session(for: peer) != nil }
+    var knownPeers: [PeerID: PeerAddress] { addresses }
+    var connectedPeers: [PeerID] { sessions.connectedPeers }
+    var pendingRetransmits: Int { retransmits.count }
+
+    // MARK: Inbound
+
+    struct Opened: Sendable {
+        var frames: [(peer: PeerID, frames: [Frame])] = []
+        var replies: [Datagram] = []
+        var established: [PeerID] = []
+        var announced: [PeerID] = []
+    }
+
+    /// Authenticates and decrypts a batch; handshakes are answered here.
+    func open(_ batch: [Datagram], now: Duration, wallMillis: Int64) -> Opened {
+        var opened = Opened()
+        datagramsIn += batch.count
+        for datagram in batch {
+            let packet: Packet
+            do { packet = try Packet(decoding: datagram.bytes) } catch {
+                reject(error.isUnsupportedVersion ? .unsupportedVersion : .malformed)
+                continue
+            }
+            do {
+                switch packet {
+                case let .data(index, counter, sealed):
+                    let (peer, plaintext) = try sessions.open(receiverIndex: index, counter: counter, sealed: sealed, from: datagram.address)
+                    addresses[peer] = datagram.address
+                    do { opened.frames.append((peer, try Frame.decodeAll(plaintext))) } catch { reject(.malformed) }
+                case let .handshakeInit(index, ephemeral, sealed):
+                    let (peer, response) = try sessions.handleInit(
+                        senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: datagram.address, now: now, wallMillis: wallMillis)
+                    addresses[peer] = datagram.address
+                    opened.replies.append(response)
+                    opened.established.append(peer)
+                case let .handshakeResponse(sender, receiver, ephemeral, sealed):
+                    let peer = try sessions.handleResponse(
+                        senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed, from: datagram.address, now: now)
+                    addresses[peer] = datagram.address
+                    opened.established.append(peer)
+                case let .announce(peer, timestamp, signature):
+                    guard peer != me else { continue }
+                    try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: wallMillis)
+                    if addresses[peer] != datagram.address || !isConnected(peer) { opened.announced.append(peer) }
+                    addresses[peer] = datagram.address
+                }
+            } catch {
+                reject(error as? ProtocolRejection ?? .malformed)
+            }
+        }
+        for peer in Set(opened.established) { opened.replies += flushWaiting(for: peer) }
+        datagramsOut += opened.replies.count
+        return opened
+    }
+
+    // MARK: Outbound
+
+    /// Seals frames for `peer`, or holds them and starts a handshake when there is no session yet.
+    func datagrams(_ frames: [Frame], to peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {
+        guard !frames.isEmpty, peer != me else { return [] }
+        var out: [Datagram] = []
+        if sessions.session(for: peer) != nil {
+            for plaintext in Frame.pack(frames) {
+                if let datagram = sessions.seal(plaintext, for: peer) { out.append(datagram) }
+            }
+        } else {
+            var queue = waiting[peer, default: []]
+            queue.append(contentsOf: frames)
+            if queue.count > maxWaiting { queue.removeFirst(queue.count - maxWaiting) } // sync repairs what is dropped
+            waiting[peer] = queue
+        }
+        out += handshakeIfNeeded(with: peer, now: now, wallMillis: wallMillis)
+        datagramsOut += out.count
+        return out
+    }
+
+    /// Sends a frame now and keeps retransmitting it until `acknowledge(key)`.
+    func reliable(_ frame: Frame, key: OutboundKey, to peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {
+        retransmits.track(key, payload: frame, now: now)
+        return datagrams([frame], to: peer, now: now, wallMillis: wallMillis)
+    }
+
+    /// Returns which keys were still awaited.
+    func acknowledge(_ keys: [OutboundKey]) -> [OutboundKey] { keys.filter { retransmits.acknowledge($0) } }
+
+    /// Retransmits due items and retries handshakes for peers with waiting frames.
+    func tick(now: Duration, wallMillis: Int64) -> [Datagram] {
+        var byPeer: [PeerID: [Frame]] = [:]
+        for (key, frame) in retransmits.takeDue(now: now) {
+            switch key {
+            case let .message(_, peer), let .invite(_, peer): byPeer[peer, default: []].append(frame)
+            }
+        }
+        var out: [Datagram] = []
+        for (peer, frames) in byPeer where sessions.session(for: peer) != nil {
+            out += datagrams(frames, to: peer, now: now, wallMillis: wallMillis)
+        }
+        for peer in waiting.keys { out += handshakeIfNeeded(with: peer, now: now, wallMillis: wallMillis) }
+        datagramsOut += out.count
+        return out
+    }
+
+    func handshakeIfNeeded(with peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {
+        guard let address = address(of: peer), sessions.needsHandshake(with: peer, now: now) else { return [] }
+        do { return [try sessions.initiate(with: peer, at: address, now: now, wallMillis: wallMillis)] } catch {
+            reject(.badSignature) // the peer's key cannot be converted for key agreement: it is not a valid identity
+            return []
+        }
+    }
+
+    private func flushWaiting(for peer: PeerID) -> [Datagram] {
+        guard let frames = waiting.removeValue(forKey: peer) else { return [] }
+        return Frame.pack(frames).compactMap { sessions.seal($0, for: peer) }
+    }
+}

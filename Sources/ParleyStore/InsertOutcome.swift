@@ -1,0 +1,14 @@
+/// What `MessageStore.insert` did with one message of a batch.
+public enum InsertOutcome: Sendable, Hashable {
+    case inserted(StoredMessage)
+    /// Already stored, or another message holds its (chat, author, sequence): the first one wins.
+    case duplicate
+    /// The chat has not been joined on this node.
+    case unknownChat
+    /// The author is not a member of the chat.
+    case notMember
+    /// Its sequence number or Lamport clock is above 2^63 - 1, which no honest peer reaches and SQLite cannot hold.
+    case outOfRange
+
+    public var storedMessage: StoredMessage? { if case let .inserted(stored) = self { stored } else { nil } }
+}

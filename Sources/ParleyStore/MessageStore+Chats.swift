@@ -1,0 +1,55 @@
+internal import Foundation
+internal import GRDB
+public import ParleyCore
+
+extension MessageStore {
+    /// Stores a joined chat and its members. Returns false, changing nothing, if it was already stored.
+    public func saveChat(_ invite: ChatInvite, joinedAtMillis: Int64) async throws(StoreError) -> Bool {
+        try await write("saving chat \(invite.id.shortHex)") { db in
+            if try ChatRecord.exists(db, key: invite.id.blob) { return false }
+            try ChatRecord(
+                id: invite.id.blob, creator: invite.creator.blob, title: invite.title,
+                createdAtMillis: invite.createdAtMillis, invite: Data(invite.encoded), joinedAtMillis: joinedAtMillis
+            ).insert(db)
+            for member in invite.members {
+                try ChatMemberRecord(chatId: invite.id.blob, peerId: member.blob).insert(db)
+            }
+            return true
+        }
+    }
+
+    /// The invite of a joined chat, re-verified from its signed encoding.
+    public func chat(_ id: ChatID) throws(StoreError) -> ChatInvite? {
+        let record = try read("reading chat \(id.shortHex)") { db in try ChatRecord.fetchOne(db, key: id.blob) }
+        return try record.map { record throws(StoreError) in try Self.invite(record) }
+    }
+
+    /// Every joined chat with its message count and latest arrival, sorted by title then id.
+    public func chats() throws(StoreError) -> [ChatSummary] {
+        try read("listing chats") { db in
+            let records = try ChatRecord.order(ChatRecord.Columns.title, ChatRecord.Columns.id).fetchAll(db)
+            return try records.map { record in
+                let count = try MessageRecord.filter { $0.chatId == record.id }.fetchCount(db)
+                let last = try Self.fetchStored(
+                    db, "WHERE m.chat_id = ? ORDER BY m.local_number DESC LIMIT 1", [record.id]
+                ).first
+                return ChatSummary(invite: try Self.invite(record), messageCount: count, lastMessage: last)
+            }
+        }
+    }
+
+    /// The chat whose id starts with `prefix` (hex, any case, any length).
+    public func resolveChat(prefix: String) throws(StoreError) -> ChatID {
+        let range = try IDPrefix(prefix)
+        let matches = try read("resolving chat prefix '\(prefix)'") { db in
+            try range.matches(db, table: ChatRecord.databaseTableName)
+        }
+        return try range.unique(matches, kind: "chat")
+    }
+
+    static func invite(_ record: ChatRecord) throws(StoreError) -> ChatInvite {
+        do { return try ChatInvite(decoding: Array(record.invite)) } catch {
+            throw .corrupt("chat \(record.id.hexPrefix) has an invalid invite: \(error)")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+internal import GRDB
+public import ParleyCore
+
+extension MessageStore {
+    /// The messages matching `criteria`, by local number ascending; with a limit, the latest `limit`.
+    public func messages(matching criteria: MessageCriteria) throws(StoreError) -> [StoredMessage] {
+        try read("querying messages of chat \(criteria.chat.shortHex)") { db in try Self.fetch(criteria, db) }
+    }
+
+    public func message(_ id: MessageID) throws(StoreError) -> StoredMessage? {
+        try read("reading message \(id.shortHex)") { db in
+            try Self.fetchStored(db, "WHERE m.id = ?", [id.blob]).first
+        }
+    }
+
+    /// The message whose id starts with `prefix` (hex, any case, any length), optionally within one chat.
+    public func resolveMessage(prefix: String, in chat: ChatID?) throws(StoreError) -> MessageID {
+        let range = try IDPrefix(prefix)
+        let matches = try read("resolving message prefix '\(prefix)'") { db in
+            if let chat {
+                try range.matches(db, table: MessageRecord.databaseTableName, filter: "AND chat_id = ?", arguments: [chat.blob])
+            } else {
+                try range.matches(db, table: MessageRecord.databaseTableName)
+            }
+        }
+        return try range.unique(matches, kind: "message")
+    }
+
+    /// One SQL query per criteria shape, each answered by an index (see the schema):
+    /// by reference → `message_refs_by_target` or `message_refs_by_tag`, then primary-key lookups;
+    /// by tag → `messages_by_tag`; the whole chat → the (chat_id, local_number) unique index.
+    static func fetch(_ criteria: MessageCriteria, _ db: Database) throws -> [StoredMessage] {
+        var conditions: [String]
+        var arguments: StatementArguments = []
+        if criteria.referencing != nil || criteria.referenceTag != nil {
+            var refConditions = ["r.chat_id = ?"]
+            arguments += [criteria.chat.blob]
+            if let target = criteria.referencing {
+                refConditions.append("r.ref_id = ?")
+                arguments += [target.blob]
+            }
+            if let referenceTag = criteria.referenceTag {
+                refConditions.append("r.ref_tag = ?")
+                arguments += [referenceTag.rawValue]
+            }
+            if let tag = criteria.tag {
+                refConditions.append("r.msg_tag = ?")
+                arguments += [tag.rawValue]
+            }
+            let candidates = "SELECT r.message_id FROM message_refs r WHERE \(refConditions.joined(separator: " AND "))"
+            conditions = ["m.id IN (\(candidates))"]
+        } else {
+            conditions = ["m.chat_id = ?"]
+            arguments += [criteria.chat.blob]
+            if let tag = criteria.tag {
+                conditions.append("m.tag = ?")
+                arguments += [tag.rawValue]
+            }
+        }
+        if let after = criteria.afterLocalNumber {
+            conditions.append("m.local_number > ?")
+            arguments += [after]
+        }
+        var tail = "WHERE \(conditions.joined(separator: " AND "))"
+        guard let limit = criteria.limit else {
+            return try fetchStored(db, tail + " ORDER BY m.local_number", arguments)
+        }
+        // The latest `limit`, read backwards from the end of the index, then put back in order.
+        tail += " ORDER BY m.local_number DESC LIMIT ?"
+        arguments += [max(0, limit)]
+        return try fetchStored(db, tail, arguments).reversed()
+    }
+}

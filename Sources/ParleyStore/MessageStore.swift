@@ -1,0 +1,86 @@
+public import ParleyCore
+internal import GRDB
+
+/// The node's durable memory: joined chats, every message it holds, sync heads, deliveries, contacts and
+/// private local data. A `Sendable` value around one GRDB writer; each write method is one transaction
+/// that keeps the invariants, so a burst of datagrams costs one commit.
+public struct MessageStore: Sendable {
+    private let writer: any DatabaseWriter
+    /// The file path, or ":memory:", for error messages.
+    let location: String
+
+    /// Opens (creating if needed) the store at `path` in WAL mode.
+    ///
+    /// Throws, and leaves the file alone, if it is not SQLite or was written by a newer Parley.
+    public static func open(path: String) throws(StoreError) -> MessageStore {
+        var configuration = makeConfiguration()
+        // With WAL, NORMAL survives a process crash (only a power loss can undo the last commits),
+        // and a commit costs no fsync: "durable before acknowledged" means committed.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let pool: DatabasePool
+        do { pool = try DatabasePool(path: path, configuration: configuration) } catch {
+            throw openingError(error, path: path)
+        }
+        return try MessageStore(writer: pool, location: path)
+    }
+
+    /// A private store that disappears with the value: for tests and throwaway nodes.
+    public static func inMemory() throws(StoreError) -> MessageStore {
+        let queue: DatabaseQueue
+        do { queue = try DatabaseQueue(configuration: makeConfiguration()) } catch {
+            throw openingError(error, path: ":memory:")
+        }
+        return try MessageStore(writer: queue, location: ":memory:")
+    }
+
+    private init(writer: any DatabaseWriter, location: String) throws(StoreError) {
+        self.writer = writer
+        self.location = location
+        let migrator = Self.migrator
+        do {
+            // Refuse a schema we do not know before touching it: a newer Parley may rely on tables
+            // or invariants this one would break.
+            let unknown = try writer.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+            guard unknown.isEmpty else { throw StoreError.newerSchema(path: location, migrations: Array(unknown)) }
+            try migrator.migrate(writer)
+        } catch {
+            throw Self.openingError(error, path: location)
+        }
+    }
+
+    private static func makeConfiguration() -> Configuration {
+        var configuration = Configuration()
+        // Another process (the CLI next to a running node) may hold the write lock for a moment.
+        configuration.busyMode = .timeout(5)
+        configuration.label = "ParleyStore"
+        return configuration
+    }
+
+    private static func openingError(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notADatabase(path: path)
+            default: return .cannotOpen(path: path, reason: error.message ?? error.description)
+            }
+        }
+        return .cannotOpen(path: path, reason: String(describing: error))
+    }
+
+    // MARK: Access
+
+    /// A read on a consistent snapshot, with GRDB errors turned into `StoreError`.
+    func read<T>(_ context: @autoclosure () -> String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try writer.read(body) } catch { throw .database(context(), error) }
+    }
+
+    /// One write transaction: it commits as a whole or not at all.
+    func write<T: Sendable>(
+        _ context: String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(StoreError) -> T {
+        do { return try await writer.write(body) } catch { throw .database(context, error) }
+    }
+
+    /// The reader that observations run on.
+    var observationReader: any DatabaseReader { writer }
+}

@@ -1,0 +1,21 @@
+internal import Foundation
+import ParleyCore
+import ParleyCrypto
+
+// Ids and keys are 32-byte BLOBs: half the size of hex, and byte order is their `Comparable` order.
+
+extension Digest32 {
+    var blob: Data { Data(rawRepresentation) }
+
+    static func fromBlob(_ blob: Data, _ what: String) throws(StoreError) -> Digest32 {
+        do { return try Digest32(rawRepresentation: blob) } catch { throw .corrupt("\(what): \(error)") }
+    }
+}
+
+extension SigningPublicKey {
+    var blob: Data { Data(rawRepresentation) }
+
+    static func fromBlob(_ blob: Data, _ what: String) throws(StoreError) -> SigningPublicKey {
+        do { return try SigningPublicKey(rawRepresentation: blob) } catch { throw .corrupt("\(what): \(error)") }
+    }
+}

@@ -1,0 +1,34 @@
+public import ParleyCore
+
+/// A message as this node holds it: the signed message plus what only this node knows about it.
+public struct StoredMessage: Sendable, Hashable, Identifiable {
+    public let message: Message
+    /// Per-chat arrival order on this node: 1, 2, 3… Never sent; differs between peers.
+    public let localNumber: Int64
+    public let receivedAtMillis: Int64
+    public let state: DeliveryState
+    /// How many other members acknowledged it (own messages only).
+    public let deliveredTo: Int
+
+    public var id: MessageID { message.id }
+
+    public init(message: Message, localNumber: Int64, receivedAtMillis: Int64, state: DeliveryState, deliveredTo: Int) {
+        self.message = message
+        self.localNumber = localNumber
+        self.receivedAtMillis = receivedAtMillis
+        self.state = state
+        self.deliveredTo = deliveredTo
+    }
+}
+
+/// Where a message stands: own messages go pending → sent → delivered; others' are received.
+public enum DeliveryState: String, Sendable, Codable {
+    /// Stored, not yet handed to the transport.
+    case pending
+    /// Sent at least once, not yet acknowledged by every other member.
+    case sent
+    /// Acknowledged by every other member.
+    case delivered
+    /// Written by someone else.
+    case received
+}

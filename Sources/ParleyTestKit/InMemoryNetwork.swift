@@ -1,0 +1,115 @@
+public import ParleyCore
+import Synchronization
+
+/// A simulated LAN for in-process peers: datagrams are dropped, duplicated and reordered at
+/// the configured rates, from a seeded generator so a failing run can be replayed.
+public final class InMemoryNetwork: Sendable {
+    public struct Conditions: Sendable {
+        public var lossRate: Double
+        public var duplicateRate: Double
+        public var reorder: Bool
+
+        public init(lossRate: Double = 0, duplicateRate: Double = 0, reorder: Bool = false) {
+            self.lossRate = lossRate
+            self.duplicateRate = duplicateRate
+            self.reorder = reorder
+        }
+    }
+
+    private struct State {
+        var endpoints: [PeerAddress: AsyncStream<[Datagram]>.Continuation] = [:]
+        var random: SplitMix64
+        var conditions: Conditions
+        var nextPort: UInt16 = 10_000
+        var delivered = 0
+        var dropped = 0
+    }
+
+    private let state: Mutex<State>
+
+    public init(conditions: Conditions = .init(), seed: UInt64 = 1) {
+        state = Mutex(State(random: SplitMix64(seed: seed), conditions: conditions))
+    }
+
+    public var conditions: Conditions {
+        get { state.withLock { $0.conditions } }
+        set { state.withLock { $0.conditions = newValue } }
+    }
+
+    public var counts: (delivered: Int, dropped: Int) { state.withLock { ($0.delivered, $0.dropped) } }
+
+    /// A new endpoint with its own address on this network.
+    public func makeTransport() -> InMemoryTransport {
+        let (stream, continuation) = AsyncStream<[Datagram]>.makeStream()
+        let address = state.withLock { state in
+            let address = PeerAddress(host: "10.99.0.1", port: state.nextPort)
+            state.nextPort += 1
+            state.endpoints[address] = continuation
+            return address
+        }
+        return InMemoryTransport(network: self, localAddress: address, inbound: stream)
+    }
+
+    func deliver(_ batch: [Datagram], from source: PeerAddress) {
+        let deliveries: [(AsyncStream<[Datagram]>.Continuation, [Datagram])] = state.withLock { state in
+            var byDestination: [PeerAddress: [Datagram]] = [:]
+            for datagram in batch {
+                guard state.endpoints[datagram.address] != nil else { continue }
+                if state.random.nextUnit() < state.conditions.lossRate {
+                    state.dropped += 1
+                    continue
+                }
+                let copies = state.random.nextUnit() < state.conditions.duplicateRate ? 2 : 1
+                for _ in 0..<copies {
+                    byDestination[datagram.address, default: []].append(Datagram(address: source, bytes: datagram.bytes))
+                    state.delivered += 1
+                }
+            }
+            return byDestination.compactMap { destination, datagrams in
+                guard let continuation = state.endpoints[destination] else { return nil }
+                var datagrams = datagrams
+                if state.conditions.reorder { state.random.shuffle(&datagrams) }
+                return (continuation, datagrams)
+            }
+        }
+        for (continuation, datagrams) in deliveries { continuation.yield(datagrams) }
+    }
+
+    func detach(_ address: PeerAddress) {
+        state.withLock { $0.endpoints.removeValue(forKey: address) }?.finish()
+    }
+}
+
+/// One peer's endpoint on an `InMemoryNetwork`.
+public struct InMemoryTransport: DatagramTransport {
+    let network: InMemoryNetwork
+    public let localAddress: PeerAddress
+    public let inbound: AsyncStream<[Datagram]>
+    public var discoveryTarget: PeerAddress? { nil }
+
+    public func send(_ batch: [Datagram]) async { network.deliver(batch, from: localAddress) }
+    public func close() async { network.detach(localAddress) }
+}
+
+/// A small seeded generator (SplitMix64): reproducible loss patterns.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    mutating func shuffle<T>(_ items: inout [T]) {
+        guard items.count > 1 else { return }
+        for index in stride(from: items.count - 1, to: 0, by: -1) {
+            items.swapAt(index, Int(next() % UInt64(index + 1)))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+# Shared by the sample scripts: build once, make keys, start and stop nodes on 127.0.0.1.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+ensure_build() {
+  if ! pkg-config --exists libsodium 2>/dev/null; then
+    echo "installing libsodium-dev…" >&2
+    if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libsodium-dev pkg-config >/dev/null
+    else sudo apt-get update -qq && sudo apt-get install -y -qq libsodium-dev pkg-config >/dev/null; fi
+  fi
+  swift build --product parley >&2
+  PARLEY="$(swift build --show-bin-path)/parley"
+}
+
+ensure_key() {
+  local name=$1
+  [ -f "keys/$name.key" ] || "$PARLEY" keygen "$name" --dir keys >/dev/null
+}
+
+DEMO_DIR="$(mktemp -d "${TMPDIR:-/tmp}/parley-demo.XXXXXX")"
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$DEMO_DIR"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start_node NAME PORT PEER_PORT…
+start_node() {
+  local name=$1 port=$2; shift 2
+  local peers=()
+  for p in "$@"; do peers+=(--peer "127.0.0.1:$p"); done
+  "$PARLEY" node --key "keys/$name.key" --data "$DEMO_DIR/$name" --listen "127.0.0.1:$port" "${peers[@]}" \
+    --log-level warning >"$DEMO_DIR/$name.log" 2>&1 &
+  PIDS+=($!)
+  for _ in $(seq 1 100); do [ -S "$DEMO_DIR/$name/control.sock" ] && return 0; sleep 0.1; done
+  echo "node $name did not start:" >&2; cat "$DEMO_DIR/$name.log" >&2; exit 1
+}
+
+as() { local name=$1; shift; "$PARLEY" "$@" --data "$DEMO_DIR/$name"; }
+
+# wait_for NAME COMMAND… : retries a command until it succeeds (at most 10 s).
+wait_for() {
+  local name=$1; shift
+  for _ in $(seq 1 100); do as "$name" "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  as "$name" "$@"
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Alice, Bob and Carol run three nodes on this machine. Alice creates a poll, each votes over
+# encrypted UDP, then every node computes the tally from its own store: the three agree.
+source "$(dirname "$0")/lib.sh"
+ensure_build
+for n in alice bob carol; do ensure_key "$n"; done
+
+start_node alice 47101 47102 47103
+start_node bob 47102 47101 47103
+start_node carol 47103 47101 47102
+for me in alice bob carol; do
+  for other in alice bob carol; do
+    [ "$me" = "$other" ] || as "$me" contacts add "keys/$other.pub" --name "$other" >/dev/null
+  done
+done
+
+chat=$(as alice chat create "Lunch" --member bob --member carol)
+echo "alice created chat ${chat:0:12}"
+poll=$(as alice poll create "$chat" "Pizza on Friday?")
+echo "alice asks: Pizza on Friday?  (poll ${poll:0:12})"
+wait_for bob poll results "$chat" "$poll"
+wait_for carol poll results "$chat" "$poll"
+
+as alice poll vote "$chat" "$poll" up >/dev/null && echo "alice votes up"
+as bob poll vote "$chat" "$poll" up >/dev/null && echo "bob votes up"
+as carol poll vote "$chat" "$poll" down >/dev/null && echo "carol votes down"
+if as bob poll vote "$chat" "$poll" down 2>/dev/null; then echo "bob's second vote was accepted?!" >&2; exit 1
+else echo "bob tries to vote again: refused"; fi
+
+# Each node tallies on its own; wait until all three have all three votes.
+for n in alice bob carol; do
+  for _ in $(seq 1 100); do
+    as "$n" poll results "$chat" "$poll" --json | grep -q '"down":1,.*"up":2' && break
+    sleep 0.1
+  done
+done
+echo
+for n in alice bob carol; do
+  echo "== $n's tally"
+  as "$n" poll results "$chat" "$poll"
+done
+a=$(as alice poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//')
+b=$(as bob poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//')
+c=$(as carol poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//')
+if [ "$a" = "$b" ] && [ "$b" = "$c" ]; then echo; echo "all three peers agree: up 2, down 1"
+else echo "peers disagree" >&2; exit 1; fi
