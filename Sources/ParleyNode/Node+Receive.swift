@@ -56,6 +56,8 @@ extension Node {
                 unknownChats[peer, default: []].insert(message.chat)
             case .notMember:
                 await engine.reject(.notMember)
+            case .outOfRange:
+                await engine.reject(.malformed)
             }
         }
         for (peer, ids) in acks {

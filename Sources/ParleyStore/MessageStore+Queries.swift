@@ -26,12 +26,25 @@ extension MessageStore {
         return try range.unique(matches, kind: "message")
     }
 
-    /// One SQL query per criteria shape, each answered by an index (see the schema):
-    /// by reference → `message_refs_by_target` or `message_refs_by_tag`, then primary-key lookups;
-    /// by tag → `messages_by_tag`; the whole chat → the (chat_id, local_number) unique index.
     static func fetch(_ criteria: MessageCriteria, _ db: Database) throws -> [StoredMessage] {
+        let query = CriteriaQuery(criteria)
+        let found = try fetchStored(db, query.tail, query.arguments)
+        return query.newestFirst ? found.reversed() : found
+    }
+}
+
+/// The SQL for a criteria query: one shape per combination, each answered by an index (see the schema).
+/// By reference → `message_refs_by_target` or `message_refs_by_tag`, then primary-key lookups;
+/// by tag → `messages_by_tag`; the whole chat → the (chat_id, local_number) unique index.
+struct CriteriaQuery {
+    /// What follows `SELECT … FROM messages m`.
+    private(set) var tail: String
+    private(set) var arguments: StatementArguments = []
+    /// With a limit the latest rows are read backwards from the end of the index, then put back in order.
+    let newestFirst: Bool
+
+    init(_ criteria: MessageCriteria) {
         var conditions: [String]
-        var arguments: StatementArguments = []
         if criteria.referencing != nil || criteria.referenceTag != nil {
             var refConditions = ["r.chat_id = ?"]
             arguments += [criteria.chat.blob]
@@ -61,13 +74,14 @@ extension MessageStore {
             conditions.append("m.local_number > ?")
             arguments += [after]
         }
-        var tail = "WHERE \(conditions.joined(separator: " AND "))"
-        guard let limit = criteria.limit else {
-            return try fetchStored(db, tail + " ORDER BY m.local_number", arguments)
+        tail = "WHERE \(conditions.joined(separator: " AND "))"
+        if let limit = criteria.limit {
+            tail += " ORDER BY m.local_number DESC LIMIT ?"
+            arguments += [max(0, limit)]
+            newestFirst = true
+        } else {
+            tail += " ORDER BY m.local_number"
+            newestFirst = false
         }
-        // The latest `limit`, read backwards from the end of the index, then put back in order.
-        tail += " ORDER BY m.local_number DESC LIMIT ?"
-        arguments += [max(0, limit)]
-        return try fetchStored(db, tail, arguments).reversed()
     }
 }

@@ -1,4 +1,3 @@
-public import ParleyCore
 internal import GRDB
 
 /// The node's durable memory: joined chats, every message it holds, sync heads, deliveries, contacts and

@@ -53,10 +53,8 @@ final class DatagramBatchHandler: ChannelInboundHandler {
 
     private func peerAddress(for socketAddress: SocketAddress) -> PeerAddress? {
         if let known = addresses[socketAddress] { return known }
-        guard let host = socketAddress.ipAddress, let port = socketAddress.port, let port = UInt16(exactly: port)
-        else { return nil }
+        guard let address = PeerAddress(socketAddress) else { return nil }
         if addresses.count >= Self.maxCachedAddresses { addresses.removeAll(keepingCapacity: true) }
-        let address = PeerAddress(host: host, port: port)
         addresses[socketAddress] = address
         return address
     }

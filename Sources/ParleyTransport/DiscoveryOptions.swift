@@ -23,8 +23,8 @@ public struct DiscoveryOptions: Hashable, Sendable {
         guard (1...65535).contains(port) else {
             throw .badAddress("\(group):\(port)", reason: "the discovery port must be 1–65535")
         }
-        guard let address = try? SocketAddress(ipAddress: group, port: port), case let .v4(v4) = address,
-            Self.isMulticast(v4.address.sin_addr.s_addr)
+        guard let address = try? SocketAddress(ipAddress: group, port: port),
+            let octets = IPv4Octets(group), (224...239).contains(octets.bytes.0)
         else {
             throw .badAddress(group, reason: "not an IPv4 multicast group (224.0.0.0/4)")
         }
@@ -51,10 +51,5 @@ public struct DiscoveryOptions: Hashable, Sendable {
             return device
         }
         throw .discoveryFailed("no IPv4 interface to discover on")
-    }
-
-    /// True for 224.0.0.0/4; `s_addr` is in network byte order.
-    private static func isMulticast(_ networkOrder: UInt32) -> Bool {
-        UInt32(bigEndian: networkOrder) >> 28 == 0xE
     }
 }

@@ -51,7 +51,7 @@ struct NodeCommand: AsyncParsableCommand {
         let socketPath = "\(data)/control.sock"
         let server = try await ControlServer.start(service: service, socketPath: socketPath)
         print("parley node \(identity.publicKey.hex) listening on \(transport.localAddress) (data \(data))")
-        fflush(stdout)
+        fflush(nil)
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await node.run() }

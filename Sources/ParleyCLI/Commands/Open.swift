@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParleyTransport
 import Foundation
 import ParleyNode
 
@@ -34,7 +35,7 @@ struct Open: AsyncParsableCommand {
                let failure = try? JSONDecoder().decode(ControlResponse<String>.self, from: Data(line.utf8)), let error = failure.error {
                 throw CLIError(error)
             }
-            fflush(stdout)
+            fflush(nil)
         }
         throw CLIError("the node closed the connection")
     }
@@ -45,7 +46,7 @@ struct Open: AsyncParsableCommand {
             guard !text.isEmpty else { continue }
             if text == "/quit" { return }
             do { try await execute(text) } catch { print("error: \(error)") }
-            fflush(stdout)
+            fflush(nil)
         }
     }
 

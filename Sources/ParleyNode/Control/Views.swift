@@ -1,3 +1,4 @@
+import ParleyCrypto
 public import ParleyCore
 public import ParleyStore
 

@@ -1,0 +1,19 @@
+internal import GRDB
+
+// Hooks for tests and debugging, kept internal: they bypass the store's invariants.
+extension MessageStore {
+    /// SQLite's plan for a criteria query, one line per step ("SEARCH r USING INDEX …").
+    func queryPlan(_ criteria: MessageCriteria) throws(StoreError) -> [String] {
+        let query = CriteriaQuery(criteria)
+        return try read("explaining a query") { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN SELECT \(Self.storedMessageSelection) \(query.tail)", arguments: query.arguments
+            ).map { $0["detail"] as String }
+        }
+    }
+
+    /// Runs raw SQL in a write transaction: lets tests fake a store from a newer Parley.
+    func executeUnchecked(_ sql: String) async throws(StoreError) {
+        try await write("running raw SQL") { db in try db.execute(sql: sql) }
+    }
+}

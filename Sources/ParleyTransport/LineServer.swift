@@ -1,0 +1,130 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The node's local control socket: a Unix-domain stream socket speaking newline-delimited lines.
+///
+/// `start` binds the socket (owner-only, mode 0600) and `run()` serves it, calling the handler for each
+/// connection concurrently, until `close()` or cancellation. Open connections are cancelled when the
+/// server stops.
+public final class LineServer: Sendable {
+    public typealias Handler = @Sendable (LineConnection) async -> Void
+
+    public let path: String
+
+    private enum State { case ready, running, finished }
+
+    private let serverChannel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>
+    private let socketFile: SocketFile
+    private let handler: Handler
+    private let state = Mutex(State.ready)
+
+    private init(
+        path: String,
+        serverChannel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>,
+        socketFile: SocketFile,
+        handler: @escaping Handler
+    ) {
+        self.path = path
+        self.serverChannel = serverChannel
+        self.socketFile = socketFile
+        self.handler = handler
+    }
+
+    /// Binds the socket at `path`, first removing a stale socket file nobody listens on. Fails if
+    /// another server is listening there, or if something other than a socket is in the way.
+    public static func start(
+        path: String,
+        eventLoopGroup: MultiThreadedEventLoopGroup = .singleton,
+        handler: @escaping Handler
+    ) async throws(TransportError) -> LineServer {
+        switch SocketFile.kind(of: path) {
+        case .missing:
+            break
+        case .other:
+            throw .cannotListen(on: path, reason: "a file that is not a socket is in the way")
+        case .socket:
+            if await isListening(path, eventLoopGroup: eventLoopGroup) {
+                throw .cannotListen(on: path, reason: "another process is already listening there")
+            }
+            try SocketFile.unlinkStale(path)
+        }
+
+        let serverChannel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>
+        RestrictiveUmask.enter()
+        do {
+            serverChannel = try await ServerBootstrap(group: eventLoopGroup)
+                .bind(unixDomainSocketPath: path) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NewlineFrameDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(NewlineFrameEncoder()))
+                        return try NIOAsyncChannel<String, String>(wrappingChannelSynchronously: channel)
+                    }
+                }
+        } catch {
+            RestrictiveUmask.leave()
+            throw .cannotListen(on: path, reason: TransportError.reason(for: error))
+        }
+        RestrictiveUmask.leave()
+
+        let socketFile: SocketFile
+        do {
+            socketFile = try SocketFile(securing: path)
+        } catch {
+            try? await serverChannel.channel.close()
+            throw error
+        }
+        return LineServer(path: path, serverChannel: serverChannel, socketFile: socketFile, handler: handler)
+    }
+
+    /// Serves connections until `close()` is called or the task is cancelled. Can be called once.
+    public func run() async throws {
+        let canRun = state.withLock { state in
+            guard state == .ready else { return false }
+            state = .running
+            return true
+        }
+        guard canRun else { throw TransportError.alreadyRunning }
+        defer { finish() }
+
+        let handler = self.handler
+        try await withThrowingDiscardingTaskGroup { group in
+            try await serverChannel.executeThenClose { connections in
+                for try await connection in connections {
+                    group.addTask { await Self.serve(connection, with: handler) }
+                }
+            }
+            // No more connections are coming: stop the ones still open.
+            group.cancelAll()
+        }
+    }
+
+    /// Stops accepting, ends `run()`, and removes the socket file.
+    public func close() async {
+        try? await serverChannel.channel.close()
+        finish()
+    }
+
+    private func finish() {
+        state.withLock { $0 = .finished }
+        socketFile.remove()
+    }
+
+    private static func serve(_ connection: NIOAsyncChannel<String, String>, with handler: Handler) async {
+        // One connection's failure (a reset, an over-long line) must not take the server down.
+        try? await connection.executeThenClose { inbound, outbound in
+            await handler(LineConnection(inbound: inbound, outbound: outbound))
+        }
+    }
+
+    /// Whether a live server accepts connections at `path`; a refused connection means a stale file.
+    private static func isListening(_ path: String, eventLoopGroup: MultiThreadedEventLoopGroup) async -> Bool {
+        guard
+            let channel = try? await ClientBootstrap(group: eventLoopGroup)
+                .connectTimeout(.seconds(2))
+                .connect(unixDomainSocketPath: path).get()
+        else { return false }
+        try? await channel.close()
+        return true
+    }
+}

@@ -1,0 +1,77 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The filesystem side of a Unix-domain socket: what is at the path, owner-only permissions, and
+/// removing the file only while it is still ours (another server may have replaced it since).
+struct SocketFile: Sendable {
+    enum Kind { case missing, socket, other }
+
+    let path: String
+    private let device: UInt64
+    private let inode: UInt64
+
+    /// Records the identity of the socket we just bound and makes it owner-only (0600).
+    init(securing path: String) throws(TransportError) {
+        guard chmod(path, 0o600) == 0 else {
+            throw .cannotListen(on: path, reason: "cannot restrict permissions: " + TransportError.reason(errno: errno))
+        }
+        guard let status = Self.status(of: path) else {
+            throw .cannotListen(on: path, reason: "the socket file vanished after bind")
+        }
+        self.path = path
+        self.device = UInt64(status.st_dev)
+        self.inode = UInt64(status.st_ino)
+    }
+
+    static func kind(of path: String) -> Kind {
+        guard let status = status(of: path) else { return .missing }
+        return status.st_mode & S_IFMT == S_IFSOCK ? .socket : .other
+    }
+
+    static func unlinkStale(_ path: String) throws(TransportError) {
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw .cannotListen(on: path, reason: "cannot remove stale socket: " + TransportError.reason(errno: errno))
+        }
+    }
+
+    /// Removes the socket file if it is still the one we bound.
+    func remove() {
+        guard let status = Self.status(of: path), UInt64(status.st_dev) == device, UInt64(status.st_ino) == inode
+        else { return }
+        unlink(path)
+    }
+
+    private static func status(of path: String) -> stat? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status : nil
+    }
+}
+
+/// A umask of 077 while a socket is bound, so the file never exists with looser permissions.
+///
+/// The umask is per process: nested or concurrent binds share one tightening, and the saved value is
+/// restored when the last one ends. Files other threads create meanwhile only come out more private.
+enum RestrictiveUmask {
+    private static let state = Mutex<(depth: Int, saved: mode_t)>((0, 0))
+
+    static func enter() {
+        state.withLock { state in
+            if state.depth == 0 { state.saved = umask(0o077) }
+            state.depth += 1
+        }
+    }
+
+    static func leave() {
+        state.withLock { state in
+            state.depth -= 1
+            if state.depth == 0 { umask(state.saved) }
+        }
+    }
+}

@@ -1,0 +1,259 @@
+import NIOCore
+import NIOPosix
+import ParleyCore
+import Synchronization
+
+/// The node's network: one UDP socket for everything, plus a multicast listener when LAN discovery is on.
+///
+/// Sending is best effort, like UDP itself. `send` returns once the kernel has taken the whole batch,
+/// so a caller that awaits it is slowed to what the socket accepts rather than queueing without bound;
+/// datagrams the network then loses are the protocol's to retransmit. A datagram that cannot be sent
+/// (unresolvable host, wrong address family, a socket error) is counted in `statistics`, never thrown.
+///
+/// Socket errors never end the transport: read-side errors are swallowed by `DatagramBatchHandler`,
+/// and if a write error makes NIO close the socket anyway (it does for e.g. EACCES or ENETUNREACH),
+/// the socket is bound again on the same address. `inbound` ends only on `close()`, or if that rebind fails.
+public final class UDPTransport: DatagramTransport {
+    public let localAddress: PeerAddress
+    public let discoveryTarget: PeerAddress?
+    public let inbound: AsyncStream<[Datagram]>
+
+    /// How many batches `inbound` holds for a slow consumer before dropping new ones.
+    public static let inboundBufferBatches = 4096
+
+    private enum State {
+        case open(main: any Channel, discovery: (any Channel)?)
+        case closed
+    }
+
+    private let state: Mutex<State>
+    private let continuation: AsyncStream<[Datagram]>.Continuation
+    private let factory: DatagramChannelFactory
+    private let boundAddress: SocketAddress
+    private let resolver = AddressResolver()
+    private let counters: TransportCounters
+
+    public var statistics: TransportStatistics { counters.snapshot }
+
+    private init(
+        main: any Channel,
+        discovery: (any Channel)?,
+        boundAddress: SocketAddress,
+        localAddress: PeerAddress,
+        discoveryTarget: PeerAddress?,
+        stream: AsyncStream<[Datagram]>,
+        factory: DatagramChannelFactory
+    ) {
+        self.state = Mutex(.open(main: main, discovery: discovery))
+        self.boundAddress = boundAddress
+        self.localAddress = localAddress
+        self.discoveryTarget = discoveryTarget
+        self.inbound = stream
+        self.continuation = factory.continuation
+        self.counters = factory.counters
+        self.factory = factory
+    }
+
+    deinit {
+        // A transport dropped without `close()` must not leak its sockets.
+        if case let .open(main, discovery) = state.withLock({ $0 }) {
+            main.close(promise: nil)
+            discovery?.close(promise: nil)
+        }
+        continuation.finish()
+    }
+
+    /// Binds a UDP socket on `host:port` (port 0 picks a free one) and, with `discovery`, joins its
+    /// multicast group.
+    public static func bind(
+        host: String,
+        port: Int,
+        discovery: DiscoveryOptions? = nil,
+        eventLoopGroup: MultiThreadedEventLoopGroup = .singleton
+    ) async throws(TransportError) -> UDPTransport {
+        let shown = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        guard (0...65535).contains(port) else { throw .badAddress(shown, reason: "the port must be 0–65535") }
+        let address = try await resolve(host: host, port: port, shown: shown)
+
+        var group: SocketAddress?
+        var device: NIONetworkDevice?
+        if let discovery {
+            guard case .v4 = address else {
+                throw .badAddress(shown, reason: "LAN discovery needs an IPv4 listen address")
+            }
+            group = try discovery.groupAddress()
+            device = try discovery.device()
+        }
+
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: [Datagram].self,
+            bufferingPolicy: .bufferingOldest(inboundBufferBatches)
+        )
+        let factory = DatagramChannelFactory(
+            eventLoopGroup: eventLoopGroup,
+            continuation: continuation,
+            counters: TransportCounters(),
+            multicastInterface: device?.address
+        )
+
+        let main: any Channel
+        do {
+            main = try await factory.bindMain(to: address).get()
+        } catch {
+            continuation.finish()
+            throw .cannotListen(on: shown, reason: TransportError.reason(for: error))
+        }
+
+        var discoveryChannel: (any Channel)?
+        if let group, let device {
+            do {
+                discoveryChannel = try await factory.bindDiscovery(group: group, device: device).get()
+            } catch {
+                try? await main.close()
+                continuation.finish()
+                throw .discoveryFailed(
+                    "cannot join \(group.ipAddress ?? "?") on port \(group.port ?? 0) via \(device.name): "
+                        + TransportError.reason(for: error)
+                )
+            }
+        }
+
+        guard let bound = main.localAddress, let local = PeerAddress(bound) else {
+            try? await main.close()
+            try? await discoveryChannel?.close()
+            continuation.finish()
+            throw .cannotListen(on: shown, reason: "the socket has no local address")
+        }
+        let transport = UDPTransport(
+            main: main,
+            discovery: discoveryChannel,
+            boundAddress: bound,
+            localAddress: local,
+            discoveryTarget: group.flatMap(PeerAddress.init),
+            stream: stream,
+            factory: factory
+        )
+        transport.watch(main)
+        return transport
+    }
+
+    public func send(_ batch: [Datagram]) async {
+        guard !batch.isEmpty else { return }
+        guard let channel = state.withLock({ if case let .open(main, _) = $0 { main } else { nil } }) else {
+            counters.sendFailures.increment(by: batch.count)
+            return
+        }
+        var envelopes: [AddressedEnvelope<ByteBuffer>] = []
+        envelopes.reserveCapacity(batch.count)
+        for datagram in batch {
+            // An IPv4 socket cannot reach an IPv6 peer; NIO would close the socket on the EAFNOSUPPORT.
+            guard let remote = await resolver.resolve(datagram.address),
+                !(boundAddress.protocol == .inet && remote.protocol == .inet6)
+            else {
+                counters.sendFailures.increment()
+                continue
+            }
+            envelopes.append(AddressedEnvelope(remoteAddress: remote, data: ByteBuffer(bytes: datagram.bytes)))
+        }
+        guard !envelopes.isEmpty else { return }
+        let counters = self.counters
+        let outgoing = envelopes
+        let written = channel.eventLoop.flatSubmit {
+            Self.write(outgoing, to: channel, counters: counters)
+        }
+        try? await written.get()
+    }
+
+    public func close() async {
+        let channels: [any Channel] = state.withLock { state in
+            guard case let .open(main, discovery) = state else { return [] }
+            state = .closed
+            return [main] + (discovery.map { [$0] } ?? [])
+        }
+        for channel in channels {
+            try? await channel.close()
+        }
+        // After the channels, so datagrams read before closing are yielded first.
+        continuation.finish()
+    }
+
+    /// Writes every datagram and flushes once; the future completes when the kernel has taken them all.
+    private static func write(
+        _ envelopes: [AddressedEnvelope<ByteBuffer>],
+        to channel: any Channel,
+        counters: TransportCounters
+    ) -> EventLoopFuture<Void> {
+        let eventLoop = channel.eventLoop
+        var results: [EventLoopFuture<Void>] = []
+        results.reserveCapacity(envelopes.count)
+        for envelope in envelopes {
+            let promise = eventLoop.makePromise(of: Void.self)
+            channel.write(envelope, promise: promise)
+            results.append(promise.futureResult)
+        }
+        channel.flush()
+        return EventLoopFuture.whenAllComplete(results, on: eventLoop).map { outcomes in
+            let failed = outcomes.count { if case .failure = $0 { true } else { false } }
+            counters.sendFailures.increment(by: failed)
+            counters.datagramsSent.increment(by: outcomes.count - failed)
+        }
+    }
+
+    private static func resolve(host: String, port: Int, shown: String) async throws(TransportError) -> SocketAddress {
+        if let literal = try? SocketAddress(ipAddress: host, port: port) { return literal }
+        do {
+            return try await NIOThreadPool.singleton.runIfActive {
+                try SocketAddress.makeAddressResolvingHost(host, port: port)
+            }
+        } catch {
+            throw .badAddress(shown, reason: TransportError.reason(for: error))
+        }
+    }
+}
+
+// MARK: - Keeping the socket alive
+
+extension UDPTransport {
+    /// Rebinds the main socket if it closes while the transport is open.
+    private func watch(_ channel: any Channel) {
+        channel.closeFuture.whenComplete { [weak self] _ in
+            self?.mainChannelClosed(channel)
+        }
+    }
+
+    private func mainChannelClosed(_ channel: any Channel) {
+        let isCurrent = state.withLock { state in
+            if case let .open(main, _) = state { main === channel } else { false }
+        }
+        guard isCurrent else { return }
+        factory.bindMain(to: boundAddress).whenComplete { [weak self] result in
+            self?.replace(channel, with: result)
+        }
+    }
+
+    private func replace(_ dead: any Channel, with result: Result<any Channel, any Error>) {
+        switch result {
+        case let .success(fresh):
+            let adopted = state.withLock { state in
+                guard case let .open(main, discovery) = state, main === dead else { return false }
+                state = .open(main: fresh, discovery: discovery)
+                return true
+            }
+            if adopted {
+                counters.rebinds.increment()
+                watch(fresh)
+            } else {
+                fresh.close(promise: nil)
+            }
+        case .failure:
+            // Without a socket there is nothing left to do; ending `inbound` tells the node.
+            let discovery = state.withLock { state -> (any Channel)? in
+                guard case let .open(main, discovery) = state, main === dead else { return nil }
+                state = .closed
+                return discovery
+            }
+            discovery?.close(promise: nil)
+            continuation.finish()
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ParleyCore
+import ParleyCrypto
+import Testing
+
+struct MessageCodecTests {
+    @Test func roundTripsASignedMessageWithReferences() throws {
+        let poll = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, tag: .poll, text: "Pizza?")
+        let vote = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 2)
+        let decoded = try Message(decoding: vote.encoded)
+        #expect(decoded == vote)
+        #expect(decoded.references == [MessageReference(id: poll.id, tag: .pollVoteUp)])
+        #expect(decoded.id == (try MessageID(rawRepresentation: BLAKE2b.hash256(vote.encoded))))
+        try decoded.verifySignature()
+    }
+
+    @Test func pinsTheEncodingOfAKnownMessage() throws {
+        // A fixed identity and fields give fixed bytes: the id is a test vector for other implementations.
+        let message = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: "hi")
+        #expect(message.encoded.count == 1 + 1 + 32 + 32 + 8 + 8 + 8 + 5 + 1 + 4 + 2 + 64)
+        #expect(Array(message.encoded.prefix(2)) == [1, 1])
+        #expect(message.id.hex == MessageCodecTests.knownMessageID)
+    }
+
+    static let knownMessageID = "KNOWN"
+
+    @Test func rejectsEveryTruncation() throws {
+        let message = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: "hello")
+        for length in 0..<message.encoded.count {
+            #expect(throws: CoreError.self) { try Message(decoding: Array(message.encoded.prefix(length))) }
+        }
+        #expect(throws: CoreError.self) { try Message(decoding: message.encoded + [0]) }
+    }
+
+    @Test func rejectsAnotherVersion() throws {
+        var bytes = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1).encoded
+        bytes[0] = 2
+        #expect(throws: CoreError.unsupportedVersion(2)) { try Message(decoding: bytes) }
+    }
+
+    @Test func detectsATamperedBodyOrForgedAuthor() throws {
+        let message = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: "up")
+        var bytes = message.encoded
+        bytes[bytes.count - 70] ^= 1 // inside the content
+        let tampered = try Message(decoding: bytes)
+        #expect(throws: CryptoError.badSignature) { try tampered.verifySignature() }
+        #expect(tampered.id != message.id)
+    }
+
+    @Test func refusesOversizedContentAndTooManyReferences() throws {
+        let big = String(repeating: "x", count: Message.maxContentBytes + 1)
+        #expect(throws: CoreError.tooLarge("message content", limit: Message.maxContentBytes, actual: Message.maxContentBytes + 1)) {
+            try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: big)
+        }
+        let refs = (0..<33).map { _ in MessageReference(id: Fixtures.invite.id, tag: .text) }
+        #expect(throws: CoreError.self) { try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, refs: refs) }
+        #expect(throws: CoreError.self) { try Fixtures.message(Fixtures.alice, seq: 0, lamport: 1) }
+    }
+
+    @Test func refusesToSignForSomeoneElse() throws {
+        let draft = MessageDraft(
+            chat: Fixtures.invite.id, author: Fixtures.bob.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text, content: [])
+        #expect(throws: CoreError.self) { try draft.signed(by: Fixtures.alice) }
+    }
+
+    @Test(arguments: ["", String(repeating: "t", count: 65), "bad\u{7}tag"])
+    func rejectsInvalidTags(_ text: String) {
+        #expect(throws: CoreError.self) { try Tag(text) }
+    }
+
+    @Test func invitesRoundTripAndRejectForgery() throws {
+        let invite = Fixtures.invite
+        let decoded = try ChatInvite(decoding: invite.encoded)
+        #expect(decoded == invite)
+        #expect(decoded.members.count == 3)
+        #expect(decoded.isMember(Fixtures.carol.publicKey))
+        #expect(!decoded.isMember(Fixtures.mallory.publicKey))
+        var forged = invite.encoded
+        forged[40] ^= 1
+        #expect(throws: CoreError.self) { try ChatInvite(decoding: forged) }
+        #expect(throws: CoreError.self) { try ChatInvite(decoding: Array(invite.encoded.dropLast())) }
+    }
+}

@@ -1,0 +1,161 @@
+import ParleyCore
+import ParleyCrypto
+import Testing
+
+struct ReplayWindowTests {
+    @Test func acceptsEachCounterOnceAndRejectsTooOldOnes() {
+        var window = ReplayWindow()
+        var accepted: Bool
+        accepted = window.accept(1)
+        #expect(accepted)
+        accepted = window.accept(1)
+        #expect(!accepted)
+        accepted = window.accept(3)
+        #expect(accepted)
+        accepted = window.accept(2)
+        #expect(accepted) // reordered but new
+        accepted = window.accept(2)
+        #expect(!accepted)
+        accepted = window.accept(5000)
+        #expect(accepted)
+        accepted = window.accept(5000 - ReplayWindow.size)
+        #expect(!accepted) // fell behind the window
+        accepted = window.accept(5000 - ReplayWindow.size + 1)
+        #expect(accepted)
+    }
+}
+
+struct HandshakeTests {
+    let alice = Fixtures.alice, bob = Fixtures.bob
+    let aliceAddress = PeerAddress(host: "10.0.0.1", port: 1), bobAddress = PeerAddress(host: "10.0.0.2", port: 2)
+
+    /// Runs a full handshake and returns both tables.
+    func handshake() throws -> (SessionTable, SessionTable) {
+        var a = SessionTable(identity: alice)
+        var b = SessionTable(identity: bob)
+        let initDatagram = try a.initiate(with: bob.publicKey, at: bobAddress, now: .zero, wallMillis: 1_000)
+        guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else {
+            Issue.record("not an init"); return (a, b)
+        }
+        let (peer, response) = try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
+        #expect(peer == alice.publicKey)
+        guard case let .handshakeResponse(sender, receiver, responderEphemeral, sealedSignature) = try Packet(decoding: response.bytes) else {
+            Issue.record("not a response"); return (a, b)
+        }
+        let responder = try a.handleResponse(
+            senderIndex: sender, receiverIndex: receiver, ephemeral: responderEphemeral, sealed: sealedSignature, from: bobAddress, now: .zero)
+        #expect(responder == bob.publicKey)
+        return (a, b)
+    }
+
+    @Test func establishesASessionBothWaysAndRejectsReplays() throws {
+        var (a, b) = try handshake()
+        let sealedByAlice = a.seal(Frame.encode([.needInvite(Fixtures.invite.id)]), for: bob.publicKey)
+        let datagram = try #require(sealedByAlice)
+        guard case let .data(index, counter, sealed) = try Packet(decoding: datagram.bytes) else { Issue.record("not data"); return }
+        let opened = try b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress)
+        #expect(opened.peer == alice.publicKey)
+        #expect(try Frame.decodeAll(opened.plaintext) == [.needInvite(Fixtures.invite.id)])
+        #expect(throws: ProtocolRejection.replayed) { try b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress) }
+        var tampered = sealed
+        tampered[0] ^= 1
+        #expect(throws: ProtocolRejection.decryptFailed) { try b.open(receiverIndex: index, counter: counter + 1, sealed: tampered, from: aliceAddress) }
+        let sealedByBob = b.seal(Frame.encode([.inviteAck(Fixtures.invite.id)]), for: alice.publicKey)
+        let reply = try #require(sealedByBob)
+        guard case let .data(i2, c2, s2) = try Packet(decoding: reply.bytes) else { Issue.record("not data"); return }
+        #expect(try a.open(receiverIndex: i2, counter: c2, sealed: s2, from: bobAddress).peer == bob.publicKey)
+    }
+
+    @Test func rejectsAReplayedOrStaleInitAndAnInitForSomeoneElse() throws {
+        var a = SessionTable(identity: alice)
+        var b = SessionTable(identity: bob)
+        let initDatagram = try a.initiate(with: bob.publicKey, at: bobAddress, now: .zero, wallMillis: 1_000)
+        guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else { return }
+        _ = try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
+        #expect(throws: ProtocolRejection.replayed) {
+            try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
+        }
+        var late = SessionTable(identity: bob)
+        #expect(throws: ProtocolRejection.stale) {
+            try late.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000 + 121_000)
+        }
+        var carol = SessionTable(identity: Fixtures.carol)
+        #expect(throws: ProtocolRejection.decryptFailed) {
+            try carol.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
+        }
+    }
+
+    @Test func packetDecoderRejectsGarbageWithoutCrashing() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<300 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            _ = try? Packet(decoding: bytes)
+            _ = try? Frame.decodeAll(bytes)
+            _ = try? Message(decoding: bytes)
+        }
+        #expect(throws: CoreError.unsupportedVersion(9)) { try Packet(decoding: [9, 3, 0, 0]) }
+        #expect(throws: CoreError.self) { try Packet(decoding: [1, 3, 0, 0, 0, 1]) }
+    }
+
+    @Test func announcementsVerifyAndExpire() throws {
+        guard case let .announce(peer, timestamp, signature) = Announcement.make(identity: alice, wallMillis: 10_000) else { return }
+        try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: 10_500)
+        #expect(throws: ProtocolRejection.stale) {
+            try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: 10_000 + 200_000)
+        }
+        #expect(throws: ProtocolRejection.badSignature) {
+            try Announcement.verify(peer: bob.publicKey, timestampMillis: timestamp, signature: signature, wallMillis: 10_000)
+        }
+    }
+}
+
+struct FramePackingTests {
+    @Test func packsSmallFramesTogetherAndBigOnesAlone() throws {
+        let small = Frame.ack([Fixtures.invite.id])
+        let big = Frame.message([UInt8](repeating: 1, count: 5_000))
+        let packets = Frame.pack([small, small, big, small])
+        #expect(packets.count == 3)
+        let decoded = try packets.flatMap { try Frame.decodeAll($0) }
+        #expect(decoded == [small, small, big, small])
+        #expect(packets.allSatisfy { $0.count <= Frame.datagramBudget || $0.count == big.encodedCount })
+    }
+
+    @Test func syncFramesRoundTrip() throws {
+        let frames: [Frame] = [
+            .syncRequest(chat: Fixtures.invite.id, vector: [Fixtures.alice.publicKey: 3, Fixtures.bob.publicKey: 0]),
+            .syncEnd(chat: Fixtures.invite.id, more: true),
+            .invite(Fixtures.invite.encoded),
+        ]
+        #expect(try Frame.decodeAll(Frame.encode(frames)) == frames)
+    }
+}
+
+struct RetransmitQueueTests {
+    @Test func backsOffUntilAcknowledged() {
+        var queue = RetransmitQueue<Int, String>()
+        queue.track(1, payload: "m", now: .zero)
+        let due1 = queue.takeDue(now: .milliseconds(100))
+        #expect(due1.isEmpty)
+        let due2 = queue.takeDue(now: .milliseconds(200))
+        #expect(due2.map(\.key) == [1])
+        let due3 = queue.takeDue(now: .milliseconds(500))
+        #expect(due3.isEmpty) // next after 400 ms more
+        let due4 = queue.takeDue(now: .milliseconds(600))
+        #expect(due4.map(\.key) == [1])
+        let first = queue.acknowledge(1)
+        #expect(first)
+        let due5 = queue.takeDue(now: .seconds(60))
+        #expect(due5.isEmpty)
+        let second = queue.acknowledge(1)
+        #expect(!second)
+    }
+
+    @Test func givesUpAfterTheLastAttempt() {
+        var queue = RetransmitQueue<Int, String>()
+        queue.track(1, payload: "m", now: .zero)
+        var sends = 0
+        for second in 1...200 { sends += queue.takeDue(now: .seconds(second)).count }
+        #expect(sends == queue.configuration.maxAttempts - 1)
+        #expect(queue.count == 0)
+    }
+}

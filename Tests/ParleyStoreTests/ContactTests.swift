@@ -1,0 +1,45 @@
+import Foundation
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyStore
+import Testing
+
+@Suite struct ContactTests {
+    @Test func addsUpdatesAndFindsContacts() async throws {
+        let store = try MessageStore.inMemory()
+        let bob = try Identity.generate().publicKey
+        let carol = try Identity.generate().publicKey
+
+        try await store.addContact(Contact(peer: carol, name: "carol"))
+        try await store.addContact(Contact(peer: bob, name: "Bob", address: PeerAddress(host: "::1", port: 4000)))
+        try await store.addContact(Contact(peer: bob, name: "Bobby", address: PeerAddress(host: "::1", port: 4001)))
+
+        #expect(try store.contacts().map(\.name) == ["Bobby", "carol"])
+        #expect(try store.contact(named: "BOBBY")?.address == PeerAddress(host: "::1", port: 4001))
+        #expect(try store.contact(named: "Bob") == nil)
+        #expect(try store.contact(peer: carol)?.name == "carol")
+    }
+
+    @Test func refusesANameUsedByAnotherPeerIgnoringCase() async throws {
+        let store = try MessageStore.inMemory()
+        let bob = try Identity.generate().publicKey
+        let impostor = try Identity.generate().publicKey
+        try await store.addContact(Contact(peer: bob, name: "Bob"))
+
+        let error = await #expect(throws: StoreError.self) { try await store.addContact(Contact(peer: impostor, name: "bob")) }
+
+        #expect(error?.isNameTaken == true)
+        #expect(error?.description.contains("the contact name 'bob' is already used by peer") == true)
+        #expect(try store.contact(named: "bob")?.peer == bob)
+    }
+
+    @Test func encodesThePeerAsHex() throws {
+        let bob = try Identity.generate().publicKey
+        let contact = Contact(peer: bob, name: "Bob", address: PeerAddress(host: "127.0.0.1", port: 9))
+
+        let json = try JSONEncoder().encode(contact)
+
+        #expect(String(decoding: json, as: UTF8.self).contains("\"\(bob.hex)\""))
+        #expect(try JSONDecoder().decode(Contact.self, from: json) == contact)
+    }
+}

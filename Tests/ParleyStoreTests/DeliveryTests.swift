@@ -1,0 +1,86 @@
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyStore
+import Testing
+
+@Suite struct DeliveryTests {
+    @Test func ownMessageGoesPendingSentDelivered() async throws {
+        // Given Alice's message in a chat with Bob and Carol
+        let f = try await StoreFixture.make()
+        let mine = try f.message(by: f.alice, seq: 1)
+        try await f.insert(mine)
+
+        // When it is sent, then acknowledged by Bob (twice), then by Carol
+        try await f.store.markSent([mine.id])
+        #expect(try f.store.message(mine.id)?.state == .sent)
+        let afterBob = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey), (mine.id, f.bob.publicKey)])
+        #expect(afterBob == [mine.id: 1])
+        #expect(try f.store.message(mine.id)?.state == .sent)
+        let afterCarol = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)])
+
+        // Then it is delivered to both
+        #expect(afterCarol == [mine.id: 2])
+        let stored = try #require(try f.store.message(mine.id))
+        #expect(stored.state == .delivered)
+        #expect(stored.deliveredTo == 2)
+    }
+
+    @Test func ignoresAcksFromOutsidersAndTheAuthorAndForUnknownMessages() async throws {
+        let f = try await StoreFixture.make()
+        let mine = try f.message(by: f.alice, seq: 1)
+        let unknown = try f.message(by: f.alice, seq: 2)
+        try await f.insert(mine)
+
+        let counts = try await f.store.recordDeliveries([
+            (mine.id, try Identity.generate().publicKey), (mine.id, f.alice.publicKey), (unknown.id, f.bob.publicKey),
+        ])
+
+        #expect(counts == [mine.id: 0])
+        #expect(try f.store.message(mine.id)?.state == .pending)
+    }
+
+    @Test func anAckBeforeMarkSentStillCounts() async throws {
+        let f = try await StoreFixture.make()
+        let mine = try f.message(by: f.alice, seq: 1)
+        try await f.insert(mine)
+
+        _ = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey)])
+        #expect(try f.store.message(mine.id)?.state == .sent)
+        _ = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)])
+        try await f.store.markSent([mine.id])
+        #expect(try f.store.message(mine.id)?.state == .delivered)
+    }
+
+    @Test func aChatOfOneIsDeliveredOnceSent() async throws {
+        let f = try await StoreFixture.make()
+        let solo = try ChatInvite.create(by: f.alice, title: "notes", members: [], createdAtMillis: 0)
+        _ = try await f.store.saveChat(solo, joinedAtMillis: 0)
+        let note = try f.message(by: f.alice, seq: 1, in: solo.id)
+        try await f.insert(note)
+
+        try await f.store.markSent([note.id])
+
+        #expect(try f.store.message(note.id)?.state == .delivered)
+        #expect(try f.store.undelivered(author: f.alice.publicKey).isEmpty)
+    }
+
+    @Test func listsUndeliveredOwnMessagesWithMissingMembers() async throws {
+        // Given three own messages: one fully acked, one acked by Bob, one never sent; and Bob's own
+        let f = try await StoreFixture.make()
+        let done = try f.message(by: f.alice, seq: 1)
+        let half = try f.message(by: f.alice, seq: 2)
+        let fresh = try f.message(by: f.alice, seq: 3)
+        try await f.insert(done, half, fresh, f.message(by: f.bob, seq: 1))
+        try await f.store.markSent([done.id, half.id])
+        _ = try await f.store.recordDeliveries([
+            (done.id, f.bob.publicKey), (done.id, f.carol.publicKey), (half.id, f.bob.publicKey),
+        ])
+
+        // When listing what still needs retransmission
+        let pending = try f.store.undelivered(author: f.alice.publicKey)
+
+        // Then the incomplete ones come back, in order, naming who has not acknowledged
+        #expect(pending.map(\.message) == [half, fresh])
+        #expect(pending.map(\.missing) == [[f.carol.publicKey], [f.bob.publicKey, f.carol.publicKey].sorted()])
+    }
+}
