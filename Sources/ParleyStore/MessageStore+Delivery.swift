@@ -17,18 +17,18 @@ extension MessageStore {
         }
     }
 
-    /// Records acknowledgements in one transaction (repeats are harmless) and returns each known
-    /// message's delivered count. A message is delivered once every other member acknowledged it.
-    /// Acks from non-members or from the author, and for unknown messages, are ignored.
+    /// Records acknowledgements of own messages in one transaction (repeats are harmless) and returns
+    /// each known message's delivered count. A message is delivered once every other member acknowledged
+    /// it. Acks from non-members or from the author, and for unknown or others' messages, are ignored.
     public func recordDeliveries(_ acks: [(message: MessageID, peer: PeerID)]) async throws(StoreError) -> [MessageID: Int] {
         if acks.isEmpty { return [:] }
-        let pairs = acks.map { (message: $0.message, peer: $0.peer) }
         return try await write("recording \(acks.count) acknowledgement(s)") { db in
             var members = MemberCounts()
             var counts: [MessageID: Int] = [:]
-            for ack in pairs {
+            for ack in acks {
                 guard let record = try MessageRecord.fetchOne(db, key: ack.message.blob) else { continue }
-                if ack.peer.blob != record.author, try members.contains(ack.peer, in: record.chatId, db) {
+                if record.state != .received, ack.peer.blob != record.author,
+                   try members.contains(ack.peer, in: record.chatId, db) {
                     try DeliveryRecord(messageId: record.id, peerId: ack.peer.blob).insert(db, onConflict: .ignore)
                 }
                 let delivered = try DeliveryRecord.filter { $0.messageId == record.id }.fetchCount(db)

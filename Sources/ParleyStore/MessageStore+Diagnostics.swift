@@ -12,6 +12,11 @@ extension MessageStore {
         }
     }
 
+    /// The value of a PRAGMA on a reading connection (each connection is configured alike).
+    func pragma(_ name: String) throws(StoreError) -> String? {
+        try read("reading PRAGMA \(name)") { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
+    }
+
     /// Runs raw SQL in a write transaction: lets tests fake a store from a newer Parley.
     func executeUnchecked(_ sql: String) async throws(StoreError) {
         try await write("running raw SQL") { db in try db.execute(sql: sql) }

@@ -21,9 +21,10 @@ struct IPv4Octets: Sendable {
         bytes = (values[0], values[1], values[2], values[3])
     }
 
-    /// `s_addr` holds the address in network byte order.
+    /// The address in network byte order, as `in_addr` holds it. (Its one field, `s_addr`, is not
+    /// reachable by name here: NIO's C shim owns the declaration.)
     var inAddr: in_addr {
         let hostOrder = UInt32(bytes.0) << 24 | UInt32(bytes.1) << 16 | UInt32(bytes.2) << 8 | UInt32(bytes.3)
-        return in_addr(s_addr: hostOrder.bigEndian)
+        return unsafeBitCast(hostOrder.bigEndian, to: in_addr.self)
     }
 }

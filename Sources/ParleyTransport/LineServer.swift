@@ -77,7 +77,7 @@ public final class LineServer: Sendable {
         return LineServer(path: path, serverChannel: serverChannel, socketFile: socketFile, handler: handler)
     }
 
-    /// Serves connections until `close()` is called or the task is cancelled. Can be called once.
+    /// Serves connections until `close()` is called or the task is cancelled, then returns. Can be called once.
     public func run() async throws {
         let canRun = state.withLock { state in
             guard state == .ready else { return false }
@@ -88,14 +88,18 @@ public final class LineServer: Sendable {
         defer { finish() }
 
         let handler = self.handler
-        try await withThrowingDiscardingTaskGroup { group in
-            try await serverChannel.executeThenClose { connections in
-                for try await connection in connections {
-                    group.addTask { await Self.serve(connection, with: handler) }
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await serverChannel.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await Self.serve(connection, with: handler) }
+                    }
                 }
+                // No more connections are coming: stop the ones still open.
+                group.cancelAll()
             }
-            // No more connections are coming: stop the ones still open.
-            group.cancelAll()
+        } catch is CancellationError {
+            // Cancellation is how a supervisor stops the server; it is not a failure.
         }
     }
 

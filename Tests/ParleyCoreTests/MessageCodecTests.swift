@@ -21,7 +21,7 @@ struct MessageCodecTests {
         #expect(message.id.hex == MessageCodecTests.knownMessageID)
     }
 
-    static let knownMessageID = "KNOWN"
+    static let knownMessageID = "9488ce85f36a73c268f7bfd6062308d01897e2261d3910cec2b8076788f1bb9d"
 
     @Test func rejectsEveryTruncation() throws {
         let message = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: "hello")
@@ -40,7 +40,7 @@ struct MessageCodecTests {
     @Test func detectsATamperedBodyOrForgedAuthor() throws {
         let message = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: "up")
         var bytes = message.encoded
-        bytes[bytes.count - 70] ^= 1 // inside the content
+        bytes[bytes.count - 65] ^= 1 // the last content byte, just before the signature
         let tampered = try Message(decoding: bytes)
         #expect(throws: CryptoError.badSignature) { try tampered.verifySignature() }
         #expect(tampered.id != message.id)

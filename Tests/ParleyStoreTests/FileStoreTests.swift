@@ -75,3 +75,15 @@ import Testing
         #expect(error?.description.hasPrefix("cannot open store at /nonexistent-dir-for-parley/x.sqlite") == true)
     }
 }
+
+@Suite struct DurabilityTests {
+    @Test func fileStoreUsesWALWithNormalSync() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try MessageStore.open(path: directory.path("parley.sqlite"))
+
+        #expect(try store.pragma("journal_mode") == "wal")
+        #expect(try store.pragma("synchronous") == "1") // NORMAL
+        #expect(try store.pragma("foreign_keys") == "1")
+    }
+}

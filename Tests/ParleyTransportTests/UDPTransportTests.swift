@@ -125,11 +125,12 @@ import Testing
         await first.close()
     }
 
-    @Test(arguments: [("127.0.0.1", 70_000), ("not an address!", 7001)])
-    func rejectsABadListenAddress(host: String, port: Int) async {
-        await #expect(throws: TransportError.self) {
-            _ = try await UDPTransport.bind(host: host, port: port)
+    @Test(arguments: [70_000, -1])
+    func rejectsAPortOutOfRange(port: Int) async {
+        let error = await #expect(throws: TransportError.self) {
+            _ = try await UDPTransport.bind(host: "127.0.0.1", port: port)
         }
+        #expect(error?.description.contains("the port must be 0–65535") == true)
     }
 }
 

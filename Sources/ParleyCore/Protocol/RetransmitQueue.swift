@@ -35,12 +35,12 @@ public struct RetransmitQueue<Key: Hashable & Sendable, Payload: Sendable>: Send
     public mutating func takeDue(now: Duration) -> [(key: Key, payload: Payload)] {
         var due: [(key: Key, payload: Payload)] = []
         for (key, var entry) in entries where entry.due <= now {
-            due.append((key, entry.payload))
-            entry.attempts += 1
-            if entry.attempts > configuration.maxAttempts {
+            guard entry.attempts < configuration.maxAttempts else {
                 entries[key] = nil
                 continue
             }
+            due.append((key, entry.payload))
+            entry.attempts += 1
             let backoff = configuration.initialDelay * (1 << min(entry.attempts - 1, 20))
             entry.due = now + min(backoff, configuration.maxDelay)
             entries[key] = entry

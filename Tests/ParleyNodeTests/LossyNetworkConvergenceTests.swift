@@ -1,0 +1,145 @@
+import ParleyCore
+import ParleyCrypto
+import ParleyNode
+import ParleyStore
+import ParleyTestKit
+import Testing
+
+/// Three in-process peers on a network that drops, duplicates and reorders datagrams.
+struct LossyNetworkConvergenceTests {
+    struct Peer {
+        let identity: Identity
+        let node: Node
+    }
+
+    static func makePeers(_ network: InMemoryNetwork, count: Int) throws -> [Peer] {
+        try (0..<count).map { _ in
+            let identity = try Identity.generate()
+            var configuration = NodeConfiguration(identity: identity)
+            configuration.tick = .milliseconds(10)
+            configuration.syncInterval = .milliseconds(150)
+            let node = Node(configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
+            return Peer(identity: identity, node: node)
+        }
+    }
+
+    /// Runs the peers while `body` works, then stops them.
+    static func running(_ peers: [Peer], _ body: @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for peer in peers { group.addTask { try await peer.node.run() } }
+            do { try await body() } catch {
+                group.cancelAll()
+                throw error
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Polls `condition` every 50 ms for at most `seconds`; the bound keeps a broken build from hanging.
+    static func eventually(within seconds: Int = 30, _ condition: () async throws -> Bool) async throws -> Bool {
+        for _ in 0..<(seconds * 20) {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    @Test func threePeersConvergeOnMessagesAndTalliesDespiteLossAndReordering() async throws {
+        // Given a network losing 20% of datagrams, duplicating 5% and reordering
+        let network = InMemoryNetwork(conditions: .init(lossRate: 0.2, duplicateRate: 0.05, reorder: true), seed: 7)
+        let peers = try Self.makePeers(network, count: 3)
+        for peer in peers {
+            for other in peers where other.identity.publicKey != peer.identity.publicKey {
+                await peer.node.learnAddress(other.node.localAddress, for: other.identity.publicKey)
+            }
+        }
+        try await Self.running(peers) {
+            // When alice creates a chat and a poll, everyone chats and votes, bob twice
+            let invite = try await peers[0].node.createChat(title: "Lunch", members: peers.dropFirst().map(\.identity.publicKey))
+            let poll = try await peers[0].node.createPoll(chat: invite.id, question: "Pizza?")
+            for (index, peer) in peers.enumerated() {
+                let joined = try await Self.eventually { try peer.node.store.message(poll.message.id) != nil }
+                #expect(joined, "peer \(index) never received the poll")
+                for n in 0..<20 { _ = try await peer.node.sendText(chat: invite.id, "message \(n) from \(index)") }
+            }
+            _ = try await peers[0].node.vote(chat: invite.id, poll: poll.message.id, choice: .up)
+            _ = try await peers[1].node.vote(chat: invite.id, poll: poll.message.id, choice: .up)
+            _ = try await peers[2].node.vote(chat: invite.id, poll: poll.message.id, choice: .down)
+            await #expect(throws: NodeError.self) {
+                try await peers[1].node.vote(chat: invite.id, poll: poll.message.id, choice: .down)
+            }
+
+            // Then every peer holds the same 64 messages and computes the same tally
+            let expected = 1 + 60 + 3
+            for (index, peer) in peers.enumerated() {
+                let complete = try await Self.eventually {
+                    try peer.node.store.messages(matching: MessageCriteria(chat: invite.id)).count == expected
+                }
+                #expect(complete, "peer \(index) did not converge")
+            }
+            let ids = try peers.map { try Set($0.node.store.messages(matching: MessageCriteria(chat: invite.id)).map(\.message.id)) }
+            #expect(ids[0] == ids[1] && ids[1] == ids[2])
+            let tallies = try peers.map { try $0.node.pollResults(chat: invite.id, poll: poll.message.id).tally }
+            #expect(tallies.allSatisfy { $0 == tallies[0] })
+            #expect((tallies[0].up, tallies[0].down) == (2, 1))
+            // and the sender sees its messages delivered to both members
+            let delivered = try await Self.eventually {
+                try peers[0].node.store.message(poll.message.id)?.state == .delivered
+            }
+            #expect(delivered)
+        }
+        #expect(network.counts.dropped > 0, "the network was supposed to lose datagrams")
+    }
+
+    @Test func aMemberThatWasOfflineCatchesUpFromAnotherMemberNotTheAuthor() async throws {
+        // Given alice and bob chat while carol's node does not exist yet
+        let network = InMemoryNetwork()
+        let peers = try Self.makePeers(network, count: 2)
+        let (alice, bob) = (peers[0], peers[1])
+        let carolIdentity = try Identity.generate()
+        await alice.node.learnAddress(bob.node.localAddress, for: bob.identity.publicKey)
+        let invite = try await alice.node.createChat(title: "Later", members: [bob.identity.publicKey, carolIdentity.publicKey])
+        try await Self.running(peers) {
+            for n in 0..<30 { _ = try await alice.node.sendText(chat: invite.id, "early \(n)") }
+            let bobHasAll = try await Self.eventually {
+                try bob.node.store.messages(matching: MessageCriteria(chat: invite.id)).count == 30
+            }
+            #expect(bobHasAll)
+            // When alice goes away and carol comes up, knowing only bob
+            await alice.node.shutdown()
+            var configuration = NodeConfiguration(identity: carolIdentity)
+            configuration.syncInterval = .milliseconds(150)
+            let carol = Node(configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
+            await carol.learnAddress(bob.node.localAddress, for: bob.identity.publicKey)
+            await bob.node.learnAddress(carol.localAddress, for: carolIdentity.publicKey)
+            try await Self.running([Peer(identity: carolIdentity, node: carol)]) {
+                // Then carol gets the chat's invite and all of alice's messages from bob
+                let caught = try await Self.eventually {
+                    (try? carol.store.messages(matching: MessageCriteria(chat: invite.id)).count) == 30
+                }
+                #expect(caught)
+            }
+        }
+    }
+
+    @Test func rejectsMessagesFromANonMemberAndCountsThem() async throws {
+        let network = InMemoryNetwork()
+        let peers = try Self.makePeers(network, count: 2)
+        await peers[1].node.learnAddress(peers[0].node.localAddress, for: peers[0].identity.publicKey)
+        await peers[0].node.learnAddress(peers[1].node.localAddress, for: peers[1].identity.publicKey)
+        // Given a chat between peer 0 and someone else, and peer 1 who is not a member
+        let outsider = try Identity.generate()
+        let invite = try await peers[0].node.createChat(title: "Private", members: [outsider.publicKey])
+        try await Self.running(peers) {
+            // When peer 1 forges its way in with a message signed by itself for that chat
+            let forged = try MessageDraft(
+                chat: invite.id, author: peers[1].identity.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text,
+                content: Array("let me in".utf8)
+            ).signed(by: peers[1].identity)
+            let outcome = try await peers[0].node.store.insert([forged], receivedAtMillis: 0, ownAuthor: peers[0].identity.publicKey)
+            // Then the store refuses it
+            #expect(outcome == [.notMember])
+            #expect(try peers[0].node.store.messages(matching: MessageCriteria(chat: invite.id)).isEmpty)
+        }
+    }
+}
