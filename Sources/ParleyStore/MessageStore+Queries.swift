@@ -85,3 +85,19 @@ struct CriteriaQuery {
         }
     }
 }
+
+extension MessageStore {
+    /// Every stored-message query selects the row plus its delivery count (from the `deliveries` primary key).
+    static let storedMessageSelection =
+        "m.*, (SELECT COUNT(*) FROM deliveries d WHERE d.message_id = m.id) AS delivered_to FROM messages m"
+
+    /// Runs `SELECT <stored message> <tail>` where `tail` filters and orders `messages m`.
+    static func fetchStored(_ db: Database, _ tail: String, _ arguments: StatementArguments) throws -> [StoredMessage] {
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(storedMessageSelection) \(tail)", arguments: arguments)
+        var result: [StoredMessage] = []
+        while let row = try rows.next() {
+            result.append(try MessageRecord(row: row).storedMessage(deliveredTo: row["delivered_to"]))
+        }
+        return result
+    }
+}

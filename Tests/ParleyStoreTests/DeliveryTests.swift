@@ -25,18 +25,21 @@ import Testing
         #expect(stored.deliveredTo == 2)
     }
 
-    @Test func ignoresAcksFromOutsidersAndTheAuthorAndForUnknownMessages() async throws {
+    @Test func ignoresAcksFromOutsidersTheAuthorAndForMessagesNotOurs() async throws {
         let f = try await StoreFixture.make()
         let mine = try f.message(by: f.alice, seq: 1)
         let unknown = try f.message(by: f.alice, seq: 2)
-        try await f.insert(mine)
+        let bobs = try f.message(by: f.bob, seq: 1)
+        try await f.insert(mine, bobs)
 
         let counts = try await f.store.recordDeliveries([
             (mine.id, try Identity.generate().publicKey), (mine.id, f.alice.publicKey), (unknown.id, f.bob.publicKey),
+            (bobs.id, f.carol.publicKey),
         ])
 
-        #expect(counts == [mine.id: 0])
+        #expect(counts == [mine.id: 0, bobs.id: 0])
         #expect(try f.store.message(mine.id)?.state == .pending)
+        #expect(try f.store.message(bobs.id)?.state == .received)
     }
 
     @Test func anAckBeforeMarkSentStillCounts() async throws {

@@ -1,7 +1,5 @@
 internal import Foundation
-internal import GRDB
 import ParleyCore
-import ParleyCrypto
 
 extension MessageRecord {
     /// A new row for `message`. The caller has checked that sequence and Lamport fit in an Int64.
@@ -17,9 +15,9 @@ extension MessageRecord {
     func decodedMessage() throws(StoreError) -> Message {
         let message: Message
         do { message = try Message(decoding: Array(encoded)) } catch {
-            throw .corrupt("message \(Data(id).hexPrefix) does not decode: \(error)")
+            throw .corrupt("message \(id.hexPrefix) does not decode: \(error)")
         }
-        guard message.id.blob == id else { throw .corrupt("message \(Data(id).hexPrefix) does not match its id") }
+        guard message.id.blob == id else { throw .corrupt("message \(id.hexPrefix) does not match its id") }
         return message
     }
 
@@ -28,25 +26,4 @@ extension MessageRecord {
             message: try decodedMessage(), localNumber: localNumber, receivedAtMillis: receivedAtMillis,
             state: state, deliveredTo: deliveredTo)
     }
-}
-
-extension MessageStore {
-    /// Every stored-message query selects the row plus its delivery count (from the `deliveries` primary key).
-    static let storedMessageSelection =
-        "m.*, (SELECT COUNT(*) FROM deliveries d WHERE d.message_id = m.id) AS delivered_to FROM messages m"
-
-    /// Runs `SELECT <stored message> <tail>` where `tail` filters and orders `messages m`.
-    static func fetchStored(_ db: Database, _ tail: String, _ arguments: StatementArguments) throws -> [StoredMessage] {
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(storedMessageSelection) \(tail)", arguments: arguments)
-        var result: [StoredMessage] = []
-        while let row = try rows.next() {
-            result.append(try MessageRecord(row: row).storedMessage(deliveredTo: row["delivered_to"]))
-        }
-        return result
-    }
-}
-
-extension Data {
-    /// The first bytes in hex, for error messages about rows whose id may itself be bad.
-    var hexPrefix: String { Hex.encode(prefix(6)) }
 }

@@ -19,3 +19,8 @@ extension SigningPublicKey {
         do { return try SigningPublicKey(rawRepresentation: blob) } catch { throw .corrupt("\(what): \(error)") }
     }
 }
+
+extension Data {
+    /// The first bytes in hex, for error messages about rows whose id may itself be bad.
+    var hexPrefix: String { Hex.encode(prefix(6)) }
+}
