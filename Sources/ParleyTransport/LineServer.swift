@@ -14,19 +14,25 @@ public final class LineServer: Sendable {
 
     private enum State { case ready, running, finished }
 
-    private let serverChannel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>
+    /// Accepted connections come out raw and are wrapped in `NIOAsyncChannel` only once `run()` takes
+    /// them: NIO traps if a wrapped channel is dropped unserved, which happens to connections still
+    /// queued when the server stops (swift-nio#2637).
+    private let serverChannel: NIOAsyncChannel<any Channel, Never>
+    private let connections: ChannelRegistry
     private let socketFile: SocketFile
     private let handler: Handler
     private let state = Mutex(State.ready)
 
     private init(
         path: String,
-        serverChannel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>,
+        serverChannel: NIOAsyncChannel<any Channel, Never>,
+        connections: ChannelRegistry,
         socketFile: SocketFile,
         handler: @escaping Handler
     ) {
         self.path = path
         self.serverChannel = serverChannel
+        self.connections = connections
         self.socketFile = socketFile
         self.handler = handler
     }
@@ -50,15 +56,19 @@ public final class LineServer: Sendable {
             try SocketFile.unlinkStale(path)
         }
 
-        let serverChannel: NIOAsyncChannel<NIOAsyncChannel<String, String>, Never>
+        let connections = ChannelRegistry()
+        let serverChannel: NIOAsyncChannel<any Channel, Never>
         RestrictiveUmask.enter()
         do {
             serverChannel = try await ServerBootstrap(group: eventLoopGroup)
+                // Nothing is read until `serve` has put the async handler in place.
+                .childChannelOption(.autoRead, value: false)
                 .bind(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NewlineFrameDecoder()))
                         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(NewlineFrameEncoder()))
-                        return try NIOAsyncChannel<String, String>(wrappingChannelSynchronously: channel)
+                        connections.add(channel)
+                        return channel
                     }
                 }
         } catch {
@@ -74,7 +84,13 @@ public final class LineServer: Sendable {
             try? await serverChannel.channel.close()
             throw error
         }
-        return LineServer(path: path, serverChannel: serverChannel, socketFile: socketFile, handler: handler)
+        return LineServer(
+            path: path,
+            serverChannel: serverChannel,
+            connections: connections,
+            socketFile: socketFile,
+            handler: handler
+        )
     }
 
     /// Serves connections until `close()` is called or the task is cancelled, then returns. Can be called once.
@@ -103,7 +119,7 @@ public final class LineServer: Sendable {
         }
     }
 
-    /// Stops accepting, ends `run()`, and removes the socket file.
+    /// Stops accepting, closes open connections, ends `run()`, and removes the socket file.
     public func close() async {
         try? await serverChannel.channel.close()
         finish()
@@ -111,13 +127,23 @@ public final class LineServer: Sendable {
 
     private func finish() {
         state.withLock { $0 = .finished }
+        connections.closeAll()
         socketFile.remove()
     }
 
-    private static func serve(_ connection: NIOAsyncChannel<String, String>, with handler: Handler) async {
+    private static func serve(_ channel: any Channel, with handler: Handler) async {
         // One connection's failure (a reset, an over-long line) must not take the server down.
-        try? await connection.executeThenClose { inbound, outbound in
-            await handler(LineConnection(inbound: inbound, outbound: outbound))
+        do {
+            let connection = try await channel.eventLoop.submit {
+                let connection = try NIOAsyncChannel<String, String>(wrappingChannelSynchronously: channel)
+                channel.read()
+                return connection
+            }.get()
+            try await connection.executeThenClose { inbound, outbound in
+                await handler(LineConnection(inbound: inbound, outbound: outbound))
+            }
+        } catch {
+            channel.close(promise: nil)
         }
     }
 
