@@ -136,7 +136,8 @@ public final class LineServer: Sendable {
         do {
             let connection = try await channel.eventLoop.submit {
                 let connection = try NIOAsyncChannel<String, String>(wrappingChannelSynchronously: channel)
-                channel.read()
+                // From here the async handler paces reads to the consumer.
+                try channel.syncOptions?.setOption(.autoRead, value: true)
                 return connection
             }.get()
             try await connection.executeThenClose { inbound, outbound in
