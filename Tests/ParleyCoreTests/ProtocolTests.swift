@@ -103,6 +103,10 @@ struct HandshakeTests {
         #expect(throws: ProtocolRejection.stale) {
             try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: 10_000 + 200_000)
         }
+        // An extreme timestamp is stale, not an arithmetic trap (it is checked before the signature).
+        #expect(throws: ProtocolRejection.stale) {
+            try Announcement.verify(peer: peer, timestampMillis: .min, signature: signature, wallMillis: 10_000)
+        }
         #expect(throws: ProtocolRejection.badSignature) {
             try Announcement.verify(peer: bob.publicKey, timestampMillis: timestamp, signature: signature, wallMillis: 10_000)
         }

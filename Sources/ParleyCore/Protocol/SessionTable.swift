@@ -70,7 +70,7 @@ public struct SessionTable: Sendable {
         guard let initiator = try? buffer.readPeer("initiator"), let timestamp = try? buffer.readI64("timestamp"),
               let signature = try? buffer.readSignature("signature")
         else { throw .malformed }
-        guard abs(timestamp - wallMillis) <= configuration.freshnessMillis else { throw .stale }
+        guard Freshness.isWithin(timestamp, of: wallMillis, tolerance: configuration.freshnessMillis) else { throw .stale }
         do {
             try initiator.verify(signature, for: Transcript.handshakeInit(ephemeral: ephemeral, responder: identity.publicKey, timestampMillis: timestamp))
         } catch { throw .badSignature }

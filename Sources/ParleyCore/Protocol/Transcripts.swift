@@ -38,7 +38,7 @@ public enum Announcement {
 
     /// Throws unless the signature verifies and the timestamp is within ±2 minutes of `wallMillis`.
     public static func verify(peer: PeerID, timestampMillis: Int64, signature: ParleyCrypto.Signature, wallMillis: Int64) throws(ProtocolRejection) {
-        guard abs(timestampMillis - wallMillis) <= freshness else { throw .stale }
+        guard Freshness.isWithin(timestampMillis, of: wallMillis, tolerance: freshness) else { throw .stale }
         do { try peer.verify(signature, for: Transcript.announce(peer: peer, timestampMillis: timestampMillis)) } catch {
             throw .badSignature
         }
@@ -58,4 +58,12 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     case unknownChat
     case notForUs
     case rateLimited
+}
+
+/// Timestamps come from the network before any signature is checked: compare without overflow.
+enum Freshness {
+    static func isWithin(_ timestamp: Int64, of now: Int64, tolerance: Int64) -> Bool {
+        let (difference, overflow) = timestamp.subtractingReportingOverflow(now)
+        return !overflow && difference.magnitude <= UInt64(tolerance)
+    }
 }
