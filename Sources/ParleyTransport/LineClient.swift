@@ -4,14 +4,11 @@ import NIOPosix
 /// The client end of a `LineServer`: connects to the node's control socket and exchanges lines.
 public final class LineClient: Sendable {
     public let path: String
+    private let connection: LineConnection
 
-    private let channel: any Channel
-    private let inboundLines: LineStreamHandler.Lines
-
-    private init(path: String, channel: any Channel, lines: LineStreamHandler.Lines) {
+    private init(path: String, connection: LineConnection) {
         self.path = path
-        self.channel = channel
-        self.inboundLines = lines
+        self.connection = connection
     }
 
     /// Connects to the socket at `path`. The error names the path and the reason, such as
@@ -20,45 +17,29 @@ public final class LineClient: Sendable {
         path: String,
         eventLoopGroup: MultiThreadedEventLoopGroup = .singleton
     ) async throws(TransportError) -> LineClient {
-        struct Connected: Sendable {
-            let channel: any Channel
-            let lines: LineStreamHandler.Lines
-        }
         do {
-            let connected = try await ClientBootstrap(group: eventLoopGroup)
+            let connection = try await ClientBootstrap(group: eventLoopGroup)
                 .connectTimeout(.seconds(5))
                 .connect(unixDomainSocketPath: path) { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NewlineFrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(NewlineFrameEncoder()))
-                        return Connected(channel: channel, lines: try LineStreamHandler.install(on: channel))
-                    }
+                    channel.eventLoop.makeCompletedFuture { try LineConnection.configure(channel) }
                 }
-            return LineClient(path: path, channel: connected.channel, lines: connected.lines)
+            return LineClient(path: path, connection: connection)
         } catch {
             throw .cannotConnect(to: path, reason: TransportError.reason(for: error))
         }
     }
 
     /// The lines received, without their "\n". Ends when the server closes the connection; throws
-    /// `TransportError` `lineTooLong` for an over-long line. Iterate it once only.
-    public var lines: some AsyncSequence<String, any Error> { inboundLines }
+    /// `TransportError` (`isLineTooLong`) for an over-long line. It can be iterated again to continue
+    /// where the last loop stopped, but by one task at a time.
+    public var lines: some AsyncSequence<String, any Error> { connection.lines }
 
     /// Sends `line` followed by "\n"; returns once it is handed to the kernel.
     public func send(_ line: String) async throws(TransportError) {
-        try NewlineFrameEncoder.check(line)
-        do {
-            try await channel.writeAndFlush(line)
-        } catch {
-            throw .sendFailed(TransportError.reason(for: error))
-        }
+        try await connection.send(line)
     }
 
     public func close() async {
-        try? await channel.close()
-    }
-
-    deinit {
-        channel.close(promise: nil)
+        await connection.close()
     }
 }

@@ -1,29 +1,45 @@
 import NIOCore
 
-/// One accepted control connection: newline-framed text in both directions.
-///
-/// Valid only inside the `LineServer` handler it was passed to; the connection closes when the
-/// handler returns.
-public struct LineConnection: Sendable {
-    private let inbound: NIOAsyncChannelInboundStream<String>
-    private let outbound: NIOAsyncChannelOutboundWriter<String>
+/// A control-socket connection: newline-framed text in both directions. The server hands one to its
+/// handler per client; `LineClient` wraps one.
+public final class LineConnection: Sendable {
+    private let channel: any Channel
+    private let inboundLines: LineSequence
 
-    init(inbound: NIOAsyncChannelInboundStream<String>, outbound: NIOAsyncChannelOutboundWriter<String>) {
-        self.inbound = inbound
-        self.outbound = outbound
+    private init(channel: any Channel, lines: LineSequence) {
+        self.channel = channel
+        self.inboundLines = lines
     }
 
-    /// The lines received, without their "\n". Ends when the peer closes; throws `TransportError`
-    /// `lineTooLong` if the peer sends an over-long line. Iterate it once only.
-    public var lines: some AsyncSequence<String, any Error> { inbound }
+    /// Sets up line framing on a fresh channel. Call on its event loop, before it reads anything.
+    static func configure(_ channel: any Channel) throws -> LineConnection {
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NewlineFrameDecoder()))
+        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(NewlineFrameEncoder()))
+        return LineConnection(channel: channel, lines: try LineStreamHandler.install(on: channel))
+    }
 
-    /// Sends `line` followed by "\n", waiting while the peer is slow to read.
+    /// The lines received, without their "\n". Ends when the peer stops sending; throws
+    /// `TransportError` (`isLineTooLong`) if the peer sends an over-long line. It can be iterated
+    /// again to continue where the last loop stopped, but by one task at a time.
+    public var lines: some AsyncSequence<String, any Error> { inboundLines }
+
+    /// Sends `line` followed by "\n", returning once it is handed to the kernel (so a peer that does
+    /// not read slows the sender down rather than filling memory).
     public func send(_ line: String) async throws(TransportError) {
         try NewlineFrameEncoder.check(line)
         do {
-            try await outbound.write(line)
+            try await channel.writeAndFlush(line)
         } catch {
             throw .sendFailed(TransportError.reason(for: error))
         }
+    }
+
+    public func close() async {
+        try? await channel.close()
+    }
+
+    deinit {
+        // A connection dropped without `close()` must not leak its socket.
+        channel.close(promise: nil)
     }
 }

@@ -5,8 +5,8 @@ import Synchronization
 /// The node's local control socket: a Unix-domain stream socket speaking newline-delimited lines.
 ///
 /// `start` binds the socket (owner-only, mode 0600) and `run()` serves it, calling the handler for each
-/// connection concurrently, until `close()` or cancellation. Open connections are cancelled when the
-/// server stops.
+/// connection concurrently, until `close()` or cancellation. Stopping closes every open connection.
+/// A connection is closed when its handler returns.
 public final class LineServer: Sendable {
     public typealias Handler = @Sendable (LineConnection) async -> Void
 
@@ -14,10 +14,8 @@ public final class LineServer: Sendable {
 
     private enum State { case ready, running, finished }
 
-    /// Accepted connections come out raw and are wrapped in `NIOAsyncChannel` only once `run()` takes
-    /// them: NIO traps if a wrapped channel is dropped unserved, which happens to connections still
-    /// queued when the server stops (swift-nio#2637).
-    private let serverChannel: NIOAsyncChannel<any Channel, Never>
+    private let serverChannel: NIOAsyncChannel<LineConnection, Never>
+    /// Every accepted connection, including any still queued for `run()`, so stopping can close them.
     private let connections: ChannelRegistry
     private let socketFile: SocketFile
     private let handler: Handler
@@ -25,7 +23,7 @@ public final class LineServer: Sendable {
 
     private init(
         path: String,
-        serverChannel: NIOAsyncChannel<any Channel, Never>,
+        serverChannel: NIOAsyncChannel<LineConnection, Never>,
         connections: ChannelRegistry,
         socketFile: SocketFile,
         handler: @escaping Handler
@@ -57,18 +55,18 @@ public final class LineServer: Sendable {
         }
 
         let connections = ChannelRegistry()
-        let serverChannel: NIOAsyncChannel<any Channel, Never>
+        let serverChannel: NIOAsyncChannel<LineConnection, Never>
         RestrictiveUmask.enter()
         do {
+            // Connections are not wrapped in `NIOAsyncChannel`: NIO traps when one is dropped unserved,
+            // as happens to connections still queued when a server stops (swift-nio#2637).
             serverChannel = try await ServerBootstrap(group: eventLoopGroup)
-                // Nothing is read until `serve` has put the async handler in place.
-                .childChannelOption(.autoRead, value: false)
+                // A client may shut down its sending side and still wait for the answer.
+                .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .bind(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NewlineFrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(NewlineFrameEncoder()))
                         connections.add(channel)
-                        return channel
+                        return try LineConnection.configure(channel)
                     }
                 }
         } catch {
@@ -82,6 +80,7 @@ public final class LineServer: Sendable {
             socketFile = try SocketFile(securing: path)
         } catch {
             try? await serverChannel.channel.close()
+            connections.closeAll()
             throw error
         }
         return LineServer(
@@ -93,7 +92,8 @@ public final class LineServer: Sendable {
         )
     }
 
-    /// Serves connections until `close()` is called or the task is cancelled, then returns. Can be called once.
+    /// Serves connections until `close()` is called or the task is cancelled, then returns. Can be
+    /// called once.
     public func run() async throws {
         let canRun = state.withLock { state in
             guard state == .ready else { return false }
@@ -106,9 +106,12 @@ public final class LineServer: Sendable {
         let handler = self.handler
         do {
             try await withThrowingDiscardingTaskGroup { group in
-                try await serverChannel.executeThenClose { connections in
-                    for try await connection in connections {
-                        group.addTask { await Self.serve(connection, with: handler) }
+                try await serverChannel.executeThenClose { accepted in
+                    for try await connection in accepted {
+                        group.addTask {
+                            await handler(connection)
+                            await connection.close()
+                        }
                     }
                 }
                 // No more connections are coming: stop the ones still open.
@@ -129,23 +132,6 @@ public final class LineServer: Sendable {
         state.withLock { $0 = .finished }
         connections.closeAll()
         socketFile.remove()
-    }
-
-    private static func serve(_ channel: any Channel, with handler: Handler) async {
-        // One connection's failure (a reset, an over-long line) must not take the server down.
-        do {
-            let connection = try await channel.eventLoop.submit {
-                let connection = try NIOAsyncChannel<String, String>(wrappingChannelSynchronously: channel)
-                // From here the async handler paces reads to the consumer.
-                try channel.syncOptions?.setOption(.autoRead, value: true)
-                return connection
-            }.get()
-            try await connection.executeThenClose { inbound, outbound in
-                await handler(LineConnection(inbound: inbound, outbound: outbound))
-            }
-        } catch {
-            channel.close(promise: nil)
-        }
     }
 
     /// Whether a live server accepts connections at `path`; a refused connection means a stale file.

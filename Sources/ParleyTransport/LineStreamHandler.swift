@@ -1,54 +1,74 @@
 import NIOCore
 
-/// Feeds decoded lines into an async sequence for `LineClient`, pausing socket reads while the
-/// consumer is behind so that memory stays bounded.
+/// Feeds decoded lines to a `LineSequence`. The sequence ends at end of input and fails on a framing
+/// error, after which the connection is closed.
 final class LineStreamHandler: ChannelInboundHandler {
     typealias InboundIn = String
-    typealias Lines = NIOThrowingAsyncSequenceProducer<
-        String, any Error, NIOAsyncSequenceProducerBackPressureStrategies.HighLowWatermark, ReadResumer
-    >
 
-    /// Turns reading back on once the consumer has caught up.
-    struct ReadResumer: NIOAsyncSequenceProducerDelegate {
-        let channel: any Channel
+    private let continuation: AsyncThrowingStream<String, any Error>.Continuation
+    private let pacer: ReadPacer
 
-        func produceMore() {
-            channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
-        }
-
-        func didTerminate() {}
+    private init(continuation: AsyncThrowingStream<String, any Error>.Continuation, pacer: ReadPacer) {
+        self.continuation = continuation
+        self.pacer = pacer
     }
 
-    private let source: Lines.Source
-
-    private init(source: Lines.Source) {
-        self.source = source
-    }
-
-    /// Adds the handler to `channel`'s pipeline and returns the sequence it feeds. Call on the event loop.
-    static func install(on channel: any Channel) throws -> Lines {
-        let made = Lines.makeSequence(
-            backPressureStrategy: .init(lowWatermark: 2, highWatermark: 64),
-            finishOnDeinit: false,
-            delegate: ReadResumer(channel: channel)
-        )
-        try channel.pipeline.syncOperations.addHandler(LineStreamHandler(source: made.source))
-        return made.sequence
+    /// Adds the handler to `channel`'s pipeline and returns the lines it feeds. Call on the event loop.
+    static func install(on channel: any Channel) throws -> LineSequence {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
+        let pacer = ReadPacer(channel: channel)
+        try channel.pipeline.syncOperations.addHandler(LineStreamHandler(continuation: continuation, pacer: pacer))
+        return LineSequence(stream: stream, pacer: pacer)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .stopProducing = source.yield(Self.unwrapInboundIn(data)) {
-            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        continuation.yield(Self.unwrapInboundIn(data))
+        pacer.lineBuffered()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // The peer is done sending but may still be waiting for our answer.
+        if case ChannelEvent.inputClosed = event {
+            continuation.finish()
         }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        source.finish()
+        continuation.finish()
         context.fireChannelInactive()
     }
 
+    func handlerRemoved(context: ChannelHandlerContext) {
+        continuation.finish()
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        source.finish(error)
+        continuation.finish(throwing: error)
         context.close(promise: nil)
+    }
+}
+
+/// The lines of a connection. Unlike NIO's single-iterator sequences it may be iterated again (one
+/// iterator at a time), so a client can read one answer per request with `for try await`.
+struct LineSequence: AsyncSequence, Sendable {
+    typealias Element = String
+
+    fileprivate let stream: AsyncThrowingStream<String, any Error>
+    fileprivate let pacer: ReadPacer
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        fileprivate var base: AsyncThrowingStream<String, any Error>.Iterator
+        fileprivate let pacer: ReadPacer
+
+        mutating func next() async throws -> String? {
+            let line = try await base.next()
+            if line != nil { pacer.lineConsumed() }
+            return line
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator(), pacer: pacer)
     }
 }

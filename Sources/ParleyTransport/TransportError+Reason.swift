@@ -23,6 +23,8 @@ extension TransportError {
             case let .unknown(host, _): return "cannot resolve host \"\(host)\""
             case .unsupported: return "unsupported address family"
             }
+        case let error as NIOMulticastNotSupportedError:
+            return "interface \(error.device.name) does not support multicast"
         case ChannelError.ioOnClosedChannel, ChannelError.alreadyClosed:
             return "connection closed"
         default:

@@ -11,7 +11,7 @@ import Synchronization
 /// (unresolvable host, wrong address family, a socket error) is counted in `statistics`, never thrown.
 ///
 /// Socket errors never end the transport: read-side errors are swallowed by `DatagramBatchHandler`,
-/// and if a write error makes NIO close the socket anyway (it does for e.g. EACCES or ENETUNREACH),
+/// and if a write error makes NIO close the socket anyway (it does for EINVAL, EACCES, ENETUNREACH…),
 /// the socket is bound again on the same address. `inbound` ends only on `close()`, or if that rebind fails.
 public final class UDPTransport: DatagramTransport {
     public let localAddress: PeerAddress
@@ -21,17 +21,18 @@ public final class UDPTransport: DatagramTransport {
     /// How many batches `inbound` holds for a slow consumer before dropping new ones.
     public static let inboundBufferBatches = 4096
 
-    private enum State {
+    enum State {
         case open(main: any Channel, discovery: (any Channel)?)
         case closed
     }
 
-    private let state: Mutex<State>
-    private let continuation: AsyncStream<[Datagram]>.Continuation
-    private let factory: DatagramChannelFactory
-    private let boundAddress: SocketAddress
+    let state: Mutex<State>
+    let continuation: AsyncStream<[Datagram]>.Continuation
+    let factory: DatagramChannelFactory
+    /// The address actually bound (real port), where a replacement socket binds too.
+    let boundAddress: SocketAddress
+    let counters: TransportCounters
     private let resolver = AddressResolver()
-    private let counters: TransportCounters
 
     public var statistics: TransportStatistics { counters.snapshot }
 
@@ -145,11 +146,17 @@ public final class UDPTransport: DatagramTransport {
         }
         var envelopes: [AddressedEnvelope<ByteBuffer>] = []
         envelopes.reserveCapacity(batch.count)
+        // A batch mostly goes to a few peers: look each up once.
+        var remotes: [PeerAddress: SocketAddress?] = [:]
         for datagram in batch {
-            // An IPv4 socket cannot reach an IPv6 peer; NIO would close the socket on the EAFNOSUPPORT.
-            guard let remote = await resolver.resolve(datagram.address),
-                !(boundAddress.protocol == .inet && remote.protocol == .inet6)
-            else {
+            let remote: SocketAddress?
+            if let known = remotes[datagram.address] {
+                remote = known
+            } else {
+                remote = await usableAddress(for: datagram.address)
+                remotes[datagram.address] = remote
+            }
+            guard let remote else {
                 counters.sendFailures.increment()
                 continue
             }
@@ -175,6 +182,14 @@ public final class UDPTransport: DatagramTransport {
         }
         // After the channels, so datagrams read before closing are yielded first.
         continuation.finish()
+    }
+
+    /// The socket address for `peer`, or nil if it cannot be resolved or reached from our socket.
+    private func usableAddress(for peer: PeerAddress) async -> SocketAddress? {
+        guard let remote = await resolver.resolve(peer) else { return nil }
+        // An IPv4 socket cannot reach an IPv6 peer, and NIO would close the socket on the EAFNOSUPPORT.
+        if boundAddress.protocol == .inet && remote.protocol == .inet6 { return nil }
+        return remote
     }
 
     /// Writes every datagram and flushes once; the future completes when the kernel has taken them all.
@@ -207,53 +222,6 @@ public final class UDPTransport: DatagramTransport {
             }
         } catch {
             throw .badAddress(shown, reason: TransportError.reason(for: error))
-        }
-    }
-}
-
-// MARK: - Keeping the socket alive
-
-extension UDPTransport {
-    /// Rebinds the main socket if it closes while the transport is open.
-    private func watch(_ channel: any Channel) {
-        channel.closeFuture.whenComplete { [weak self] _ in
-            self?.mainChannelClosed(channel)
-        }
-    }
-
-    private func mainChannelClosed(_ channel: any Channel) {
-        let isCurrent = state.withLock { state in
-            if case let .open(main, _) = state { main === channel } else { false }
-        }
-        guard isCurrent else { return }
-        factory.bindMain(to: boundAddress).whenComplete { [weak self] result in
-            self?.replace(channel, with: result)
-        }
-    }
-
-    private func replace(_ dead: any Channel, with result: Result<any Channel, any Error>) {
-        switch result {
-        case let .success(fresh):
-            let adopted = state.withLock { state in
-                guard case let .open(main, discovery) = state, main === dead else { return false }
-                state = .open(main: fresh, discovery: discovery)
-                return true
-            }
-            if adopted {
-                counters.rebinds.increment()
-                watch(fresh)
-            } else {
-                fresh.close(promise: nil)
-            }
-        case .failure:
-            // Without a socket there is nothing left to do; ending `inbound` tells the node.
-            let discovery = state.withLock { state -> (any Channel)? in
-                guard case let .open(main, discovery) = state, main === dead else { return nil }
-                state = .closed
-                return discovery
-            }
-            discovery?.close(promise: nil)
-            continuation.finish()
         }
     }
 }

@@ -1,3 +1,6 @@
+import Foundation
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -47,6 +50,11 @@ final class RawUnixSocket {
         return true
     }
 
+    /// Tells the peer we are done sending, while still reading its answer.
+    func shutdownWriting() {
+        shutdown(descriptor, CInt(SHUT_WR))
+    }
+
     /// Reads until end of stream (or a reset); what the peer sent before closing.
     func readToEnd() -> [UInt8] {
         var received: [UInt8] = []
@@ -59,4 +67,17 @@ final class RawUnixSocket {
     }
 
     deinit { close(descriptor) }
+}
+
+/// Binds a socket at `path` and closes it without removing the file, as a crashed node would.
+func leaveStaleSocket(at path: String) throws {
+    let socket = try #require(RawUnixSocket(path: path, bind: true))
+    withExtendedLifetime(socket) {}
+}
+
+/// A fresh path for a socket in its own temporary directory (short: socket paths are limited to ~100 bytes).
+func temporarySocketPath() throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory.appendingPathComponent("node.sock").path
 }

@@ -1,8 +1,17 @@
+import Foundation
 import ParleyCore
 import ParleyTransport
 import Testing
 
-@Suite struct UDPTransportTests {
+@Suite(.timeLimit(.minutes(1))) struct UDPTransportTests {
+    /// Whether the kernel grants the transport's 4 MiB socket buffers (Linux caps them at rmem_max).
+    static let kernelAllowsLargeSocketBuffers: Bool = {
+        guard let text = try? String(contentsOfFile: "/proc/sys/net/core/rmem_max", encoding: .utf8),
+            let limit = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return false }
+        return limit >= 4 << 20
+    }()
+
     @Test func deliversADatagramBetweenTwoTransportsOnLoopback() async throws {
         let alice = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
         let bob = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
@@ -33,12 +42,17 @@ import Testing
         await sender.send(burst)
         let received = await receive(burst.count, from: receiver)
 
-        // The 4 MiB receive buffer holds the whole burst, so loopback loses nothing.
-        #expect(received.datagrams.count == burst.count)
+        if Self.kernelAllowsLargeSocketBuffers {
+            // The 4 MiB receive buffer holds the whole burst, so loopback loses nothing.
+            #expect(received.datagrams.count == burst.count)
+        } else {
+            // Where rmem_max caps the buffer low, UDP may drop some of a burst; the protocol retransmits.
+            #expect(received.datagrams.count >= burst.count * 9 / 10)
+        }
         #expect(received.datagrams.allSatisfy { $0.bytes.count == 200 && $0.address == sender.localAddress })
         #expect(received.batchSizes.contains { $0 > 1 }, "batch sizes: \(received.batchSizes)")
         #expect(sender.statistics.datagramsSent == burst.count)
-        #expect(receiver.statistics.datagramsReceived == burst.count)
+        #expect(receiver.statistics.datagramsReceived == received.datagrams.count)
 
         await sender.close()
         await receiver.close()
