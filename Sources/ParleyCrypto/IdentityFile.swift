@@ -36,8 +36,12 @@ public enum IdentityFile {
         return (key, fields.count > 2 ? String(fields[2]) : nil)
     }
 
-    /// Writes `NAME.key` (0600, never overwritten) and `NAME.pub` in `directory`.
+    /// Writes `NAME.key` (0600) and `NAME.pub` in `directory`. Neither is ever overwritten, and
+    /// nothing is written when either exists, so a refusal never leaves half an identity behind.
     public static func write(_ identity: Identity, name: String, directory: String) throws(CryptoError) {
+        for path in ["\(directory)/\(name).key", "\(directory)/\(name).pub"] where access(path, F_OK) == 0 {
+            throw .keyFile(path: path, reason: "already exists; refusing to overwrite a key")
+        }
         let seedHex = identity.seed.withPointer { Hex.encode(UnsafeBufferPointer(start: $0, count: Identity.seedByteCount)) }
         try create(path: "\(directory)/\(name).key", mode: 0o600, text: "\(secretPrefix) \(seedHex)\n")
         try create(path: "\(directory)/\(name).pub", mode: 0o644, text: "\(publicPrefix) \(identity.publicKey.hex) \(name)\n")
