@@ -23,9 +23,9 @@ struct ControlClient {
 
     /// Sends one request and decodes the `result` of its response, or throws the node's error.
     func call<Result: Codable & Sendable>(_ request: ControlRequest, as type: Result.Type) async throws -> Result {
-        try await connection.send(try Self.encode(request))
+        try await connection.send(try ControlJSON.encode(request))
         for try await line in connection.lines {
-            let response = try JSONDecoder().decode(ControlResponse<Result>.self, from: Data(line.utf8))
+            let response = try ControlJSON.decode(ControlResponse<Result>.self, from: line)
             guard response.ok, let result = response.result else { throw CLIError(response.error ?? "the node gave no answer") }
             return result
         }
@@ -34,10 +34,19 @@ struct ControlClient {
 
     func close() async { await connection.close() }
 
-    static func encode(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    /// Connects, asks once, and hangs up, whatever the outcome.
+    static func callOnce<Result: Codable & Sendable>(
+        _ request: ControlRequest, options: ClientOptions, as type: Result.Type
+    ) async throws -> Result {
+        let client = try await options.client()
+        do {
+            let result = try await client.call(request, as: type)
+            await client.close()
+            return result
+        } catch {
+            await client.close()
+            throw error
+        }
     }
 }
 
@@ -51,12 +60,6 @@ struct CLIError: Error, CustomStringConvertible {
 func runRequest<Result: Codable & Sendable>(
     _ request: ControlRequest, options: ClientOptions, as type: Result.Type, text: (Result) -> String
 ) async throws {
-    let client = try await options.client()
-    let result: Result
-    do { result = try await client.call(request, as: type) } catch {
-        await client.close()
-        throw error
-    }
-    await client.close()
-    print(options.json ? try ControlClient.encode(result) : text(result))
+    let result = try await ControlClient.callOnce(request, options: options, as: type)
+    print(options.json ? try ControlJSON.encode(result) : text(result))
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCrypto
 import Logging
 public import ParleyCore
@@ -51,10 +52,7 @@ extension Node {
     /// Votes once. The `pollVote` local data guards against a second vote from this user;
     /// the tally rule alone would also count only the latest vote per author.
     public func vote(chat: ChatID, poll: MessageID, choice: VoteChoice) async throws -> StoredMessage {
-        guard let stored = try store.message(poll), stored.message.chat == chat else {
-            throw NodeError.notFound("no message \(poll.shortHex) in this chat")
-        }
-        guard stored.message.tag == .poll else { throw NodeError.notAPoll(poll) }
+        _ = try requirePoll(poll, in: chat)
         if let previous = try store.localData(message: poll, key: LocalDataKey.pollVote) {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
@@ -65,16 +63,21 @@ extension Node {
 
     /// The tally, computed from the criteria queries on the poll's references, never from counters kept aside.
     public func pollResults(chat: ChatID, poll: MessageID) throws -> (poll: StoredMessage, tally: PollTally) {
-        guard let stored = try store.message(poll), stored.message.chat == chat else {
-            throw NodeError.notFound("no message \(poll.shortHex) in this chat")
-        }
-        guard stored.message.tag == .poll else { throw NodeError.notAPoll(poll) }
+        let stored = try requirePoll(poll, in: chat)
         var votes: [Message] = []
         for tag: Tag in [.pollVoteUp, .pollVoteDown] {
             let criteria = MessageCriteria(chat: chat, tag: tag, referencing: poll, referenceTag: tag)
             votes += try store.messages(matching: criteria).map(\.message)
         }
         return (stored, PollRules.tally(poll: stored.message, candidates: votes))
+    }
+
+    private func requirePoll(_ poll: MessageID, in chat: ChatID) throws -> StoredMessage {
+        guard let stored = try store.message(poll), stored.message.chat == chat else {
+            throw NodeError.notFound("no message \(poll.shortHex) in this chat")
+        }
+        guard stored.message.tag == .poll else { throw NodeError.notAPoll(poll) }
+        return stored
     }
 
     /// Protocol health: rejection counters, datagrams, peers.
@@ -111,5 +114,3 @@ public struct NodeStatus: Sendable, Codable, Hashable {
     public let knownPeers: [String: String]
     public let pendingRetransmits: Int
 }
-
-import Foundation

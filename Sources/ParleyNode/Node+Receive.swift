@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ParleyCore
 import ParleyCrypto
@@ -15,6 +16,7 @@ extension Node {
         var replies: [PeerID: [Frame]] = [:]
         var incoming: [(peer: PeerID, bytes: [UInt8])] = []
         var acked: [(MessageID, PeerID)] = []
+        var continuations: [(peer: PeerID, chat: ChatID)] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -23,13 +25,15 @@ extension Node {
                 case let .inviteAck(chat): _ = await engine.acknowledge([.invite(chat, to: peer)])
                 case let .ack(ids): acked += ids.map { ($0, peer) }
                 case let .syncRequest(chat, vector): replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
-                case let .syncEnd(chat, more): if more { replies[peer, default: []] += try syncRequest(chat: chat) }
+                case let .syncEnd(chat, more): if more { continuations.append((peer, chat)) }
                 case let .needInvite(chat):
                     if let invite = try store.chat(chat), invite.isMember(peer) { replies[peer, default: []].append(.invite(invite.encoded)) }
                 }
             }
         }
         for (peer, frames) in try await receiveMessages(incoming) { replies[peer, default: []] += frames }
+        // Built only now, so the vector already covers the messages this batch stored.
+        for (peer, chat) in continuations { replies[peer, default: []] += try syncRequest(chat: chat) }
         try await recordAcks(acked)
         for (peer, frames) in replies { await send(frames, to: peer) }
     }
@@ -44,6 +48,7 @@ extension Node {
         var replies: [PeerID: [Frame]] = [:]
         var acks: [PeerID: [MessageID]] = [:]
         var unknownChats: [PeerID: Set<ChatID>] = [:]
+        var rejected: [ProtocolRejection: Int] = [:]
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
             switch outcome {
             case let .inserted(stored):
@@ -52,14 +57,15 @@ extension Node {
             case .duplicate:
                 acks[peer, default: []].append(message.id)
             case .unknownChat:
-                await engine.reject(.unknownChat)
+                rejected[.unknownChat, default: 0] += 1
                 unknownChats[peer, default: []].insert(message.chat)
             case .notMember:
-                await engine.reject(.notMember)
+                rejected[.notMember, default: 0] += 1
             case .outOfRange:
-                await engine.reject(.malformed)
+                rejected[.malformed, default: 0] += 1
             }
         }
+        for (reason, count) in rejected { await engine.reject(reason, count: count) }
         for (peer, ids) in acks {
             for chunk in stride(from: 0, to: ids.count, by: Frame.maxAcksPerFrame) {
                 replies[peer, default: []].append(.ack(Array(ids[chunk..<min(chunk + Frame.maxAcksPerFrame, ids.count)])))
@@ -76,7 +82,7 @@ extension Node {
 
     /// Ed25519 checks dominate the receive cost, so large bursts are split across the cores.
     static func decodeAndVerify(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async -> Verified {
-        let workers = incoming.count >= 64 ? max(1, min(ProcessInfoCores.count, 8)) : 1
+        let workers = incoming.count >= 64 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
         let chunkSize = (incoming.count + workers - 1) / workers
         return await withTaskGroup(of: Verified.self) { group in
             for start in stride(from: 0, to: incoming.count, by: chunkSize) {
@@ -143,18 +149,3 @@ extension Node {
         if !frames.isEmpty { await send(frames, to: peer) }
     }
 }
-
-/// Number of cores to spread signature checks over.
-enum ProcessInfoCores {
-    static let count: Int = {
-        #if canImport(Glibc)
-        Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        #else
-        2
-        #endif
-    }()
-}
-
-#if canImport(Glibc)
-import Glibc
-#endif

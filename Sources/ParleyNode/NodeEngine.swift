@@ -83,7 +83,7 @@ actor NodeEngine {
                     addresses[peer] = datagram.address
                 }
             } catch {
-                reject(error as? ProtocolRejection ?? .malformed)
+                reject(error)
             }
         }
         for peer in Set(opened.established) { opened.replies += flushWaiting(for: peer) }
@@ -98,9 +98,7 @@ actor NodeEngine {
         guard !frames.isEmpty, peer != me else { return [] }
         var out: [Datagram] = []
         if sessions.session(for: peer) != nil {
-            for plaintext in Frame.pack(frames) {
-                if let datagram = sessions.seal(plaintext, for: peer) { out.append(datagram) }
-            }
+            out = seal(frames, for: peer)
         } else {
             var queue = waiting[peer, default: []]
             queue.append(contentsOf: frames)
@@ -148,6 +146,11 @@ actor NodeEngine {
 
     private func flushWaiting(for peer: PeerID) -> [Datagram] {
         guard let frames = waiting.removeValue(forKey: peer) else { return [] }
-        return Frame.pack(frames).compactMap { sessions.seal($0, for: peer) }
+        return seal(frames, for: peer)
+    }
+
+    /// Packs frames into datagram-sized plaintexts and seals each for the peer's current session.
+    private func seal(_ frames: [Frame], for peer: PeerID) -> [Datagram] {
+        Frame.pack(frames).compactMap { sessions.seal($0, for: peer) }
     }
 }

@@ -4,15 +4,10 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) final class LineConnectionTests {
     /// Each test gets its own directory for the socket, removed afterwards.
-    private let path: String
+    private let socket: TemporarySocket
+    private var path: String { socket.path }
 
-    init() throws {
-        path = try temporarySocketPath()
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
-    }
+    init() throws { socket = try TemporarySocket() }
 
     /// Starts a server whose handler reports every line it gets, then answers "got N" once input ends.
     private func startCountingServer(path: String) async throws -> (LineServer, AsyncStream<[String]>) {

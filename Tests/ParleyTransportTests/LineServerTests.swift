@@ -4,15 +4,10 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) final class LineServerTests {
     /// Each test gets its own directory for the socket, removed afterwards.
-    private let path: String
+    private let socket: TemporarySocket
+    private var path: String { socket.path }
 
-    init() throws {
-        path = try temporarySocketPath()
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
-    }
+    init() throws { socket = try TemporarySocket() }
 
     @Test func exchangesLinesBothWays() async throws {
         // The handler echoes each line upper-cased, then says goodbye when the client is done.

@@ -81,3 +81,12 @@ func temporarySocketPath() throws -> String {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory.appendingPathComponent("node.sock").path
 }
+
+/// A socket path in its own temporary directory, removed with the suite instance that owns it.
+final class TemporarySocket {
+    let path: String
+
+    init() throws { path = try temporarySocketPath() }
+
+    deinit { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+}

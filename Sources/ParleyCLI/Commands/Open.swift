@@ -15,7 +15,7 @@ struct Open: AsyncParsableCommand {
 
     func run() async throws {
         let watcher = try await options.client()
-        try await watcher.connection.send(try ControlClient.encode(ControlRequest.watch(chat: chat)))
+        try await watcher.connection.send(try ControlJSON.encode(ControlRequest.watch(chat: chat)))
         print("chat \(chat): type a message, or /poll QUESTION, /vote POLL up|down, /results POLL, /quit")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await showEvents(from: watcher) }
@@ -28,11 +28,11 @@ struct Open: AsyncParsableCommand {
 
     private func showEvents(from watcher: ControlClient) async throws {
         for try await line in watcher.connection.lines {
-            let event = try JSONDecoder().decode(WatchEvent.self, from: Data(line.utf8))
+            let event = try ControlJSON.decode(WatchEvent.self, from: line)
             if let message = event.message { print(Render.line(message)) }
             if let poll = event.poll { print(Render.poll(poll)) }
             if event.message == nil, event.poll == nil,
-               let failure = try? JSONDecoder().decode(ControlResponse<String>.self, from: Data(line.utf8)), let error = failure.error {
+               let failure = try? ControlJSON.decode(ControlResponse<String>.self, from: line), let error = failure.error {
                 throw CLIError(error)
             }
             fflush(nil)
@@ -62,21 +62,13 @@ struct Open: AsyncParsableCommand {
             request = .pollVote(chat: chat, poll: words[1], choice: words[2])
         case "/results":
             guard words.count == 2 else { throw CLIError("usage: /results POLL") }
-            let client = try await options.client()
-            let poll = try await client.call(.pollResults(chat: chat, poll: words[1]), as: PollResultsView.self)
-            await client.close()
-            print(Render.poll(poll))
+            print(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: words[1]), options: options, as: PollResultsView.self)))
             return
         default:
             guard !text.hasPrefix("/") else { throw CLIError("unknown command \(words[0]); try /poll, /vote, /results, /quit") }
             request = .send(chat: chat, text: text, tag: nil, refs: [])
         }
-        let client = try await options.client()
-        do { _ = try await client.call(request, as: MessageView.self) } catch {
-            await client.close()
-            throw error
-        }
-        await client.close()
+        _ = try await ControlClient.callOnce(request, options: options, as: MessageView.self)
     }
 }
 

@@ -23,6 +23,9 @@ public enum Packet: Sendable, Hashable {
     public static let maxDatagramBytes = 65_000
 
     public func encoded() -> [UInt8] {
+        if case let .data(receiverIndex, counter, sealed) = self {
+            return Self.dataHeader(receiverIndex: receiverIndex, counter: counter) + sealed
+        }
         var buffer = ByteBuffer()
         buffer.writeInteger(WireVersion.current)
         switch self {
@@ -37,10 +40,8 @@ public enum Packet: Sendable, Hashable {
             buffer.writeInteger(receiverIndex, endianness: .big)
             buffer.writeBytes(ephemeral.rawRepresentation)
             buffer.writeBytes(sealed)
-        case let .data(receiverIndex, counter, sealed):
-            buffer.writeBytes(Self.dataHeader(receiverIndex: receiverIndex, counter: counter))
-            buffer.writeBytes(sealed)
-            return Array(buffer.readableBytesView.dropFirst()) // header already carries the version
+        case .data:
+            break // returned above: its header doubles as AEAD associated data
         case let .announce(peer, timestamp, signature):
             buffer.writeInteger(Kind.announce.rawValue)
             buffer.writeBytes(peer.rawRepresentation)
@@ -62,7 +63,7 @@ public enum Packet: Sendable, Hashable {
 
     /// The clear bytes of a handshake response before its sealed part: its AEAD associated data.
     public static func responseHeader(senderIndex: UInt32, receiverIndex: UInt32, ephemeral: AgreementPublicKey) -> [UInt8] {
-        Array(Packet.handshakeResponse(senderIndex: senderIndex, receiverIndex: receiverIndex, ephemeral: ephemeral, sealed: []).encoded())
+        Packet.handshakeResponse(senderIndex: senderIndex, receiverIndex: receiverIndex, ephemeral: ephemeral, sealed: []).encoded()
     }
 
     public init(decoding bytes: [UInt8]) throws(CoreError) {

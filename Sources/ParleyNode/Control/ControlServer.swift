@@ -1,4 +1,3 @@
-import Foundation
 import ParleyTransport
 
 /// Serves the control socket: a Unix-domain socket in the data directory, mode 0600, so only
@@ -10,13 +9,17 @@ public struct ControlServer: Sendable {
         let server = try await LineServer.start(path: socketPath) { connection in
             do {
                 for try await line in connection.lines {
-                    if let request = try? JSONDecoder().decode(ControlRequest.self, from: Data(line.utf8)), case let .watch(chat) = request {
+                    switch ControlService.parse(line) {
+                    case let .failure(failure):
+                        try await connection.send(failure.line)
+                    case let .success(.watch(chat)):
                         do { try await service.watch(chat: chat) { try await connection.send($0) } } catch {
-                            try? await connection.send(ControlService.encode(ControlResponse<String>.failure(String(describing: error))))
+                            try? await connection.send(ControlService.failure(String(describing: error)))
                         }
                         return
+                    case let .success(request):
+                        try await connection.send(await service.respond(to: request))
                     }
-                    try await connection.send(await service.respond(to: line))
                 }
             } catch {
                 // The client went away mid-answer: nothing to report to anyone.

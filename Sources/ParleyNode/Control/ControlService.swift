@@ -15,14 +15,17 @@ public struct ControlService: Sendable {
         self.selfName = selfName
     }
 
-    /// Handles one request line and returns the response line.
-    public func respond(to line: String) async -> String {
-        let request: ControlRequest
-        do { request = try JSONDecoder().decode(ControlRequest.self, from: Data(line.utf8)) } catch {
-            return Self.encode(ControlResponse<String>.failure("bad request: \(error.localizedDescription)"))
+    /// Parses one request line; a line that is not a request gets a failure response to send back.
+    public static func parse(_ line: String) -> Result<ControlRequest, ControlFailure> {
+        do { return .success(try ControlJSON.decode(ControlRequest.self, from: line)) } catch {
+            return .failure(ControlFailure(line: failure("bad request: \(error.localizedDescription)")))
         }
+    }
+
+    /// Handles one request and returns the response line.
+    public func respond(to request: ControlRequest) async -> String {
         do { return try await handle(request) } catch {
-            return Self.encode(ControlResponse<String>.failure(String(describing: error)))
+            return Self.failure(String(describing: error))
         }
     }
 
@@ -132,11 +135,14 @@ public struct ControlService: Sendable {
     }
 
     static func ok(_ value: some Codable & Sendable) -> String { encode(ControlResponse.success(value)) }
+    static func failure(_ message: String) -> String { encode(ControlResponse<String>.failure(message)) }
 
     static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return #"{"ok":false,"error":"response could not be encoded"}"# }
-        return String(decoding: data, as: UTF8.self)
+        (try? ControlJSON.encode(value)) ?? #"{"ok":false,"error":"response could not be encoded"}"#
     }
+}
+
+/// A response line reporting a request that could not be parsed.
+public struct ControlFailure: Error {
+    public let line: String
 }
