@@ -55,10 +55,19 @@ public enum IdentityFile {
         }
         defer { close(fd) }
         let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { writeAll(fd, $0) }
         guard written == bytes.count, fchmod(fd, mode) == 0 else {
             throw .keyFile(path: path, reason: "cannot write it (\(errnoText()))")
         }
+    }
+
+    /// `write(2)` under a name that does not clash with this type's `write`.
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, bytes.baseAddress, bytes.count)
+        #else
+        Darwin.write(fd, bytes.baseAddress, bytes.count)
+        #endif
     }
 
     private static func readText(_ path: String) throws(CryptoError) -> String {

@@ -11,6 +11,8 @@ final class ChatStateCache: Sendable {
     }
 
     private let counters = Mutex<[ChatID: Counters]>([:])
+    /// The store keeps clocks as SQLite integers.
+    static let maxLamport = UInt64(Int64.max)
 
     /// Reserves the next (sequence, lamport) pair for an own message in `chat`.
     func reserve(chat: ChatID, author: PeerID, store: MessageStore) throws -> (sequence: UInt64, lamport: UInt64) {
@@ -18,7 +20,8 @@ final class ChatStateCache: Sendable {
             nextSequence: store.nextSequence(chat: chat, author: author), lamport: store.maxLamport(chat: chat))
         return counters.withLock { all in
             var entry = all[chat] ?? loaded
-            entry.lamport += 1
+            // Saturates: a member that posts the largest clock must not stop everyone else sending.
+            entry.lamport = min(entry.lamport, Self.maxLamport - 1) + 1
             let reserved = (entry.nextSequence, entry.lamport)
             entry.nextSequence += 1
             all[chat] = entry

@@ -21,11 +21,12 @@ extension Node {
     public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws -> StoredMessage {
         guard let invite = try store.chat(chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
         guard invite.isMember(me) else { throw NodeError.notAMember(chat) }
-        let (sequence, lamport) = try chatState.reserve(chat: chat, author: me, store: store)
-        let message = try MessageDraft(
-            chat: chat, author: me, sequence: sequence, lamport: lamport, timestampMillis: clock.wallMillis,
-            tag: tag, content: content, references: references
-        ).signed(by: identity)
+        var draft = MessageDraft(
+            chat: chat, author: me, sequence: 1, lamport: 1, timestampMillis: clock.wallMillis,
+            tag: tag, content: content, references: references)
+        try draft.validateLimits() // before reserving, so a refused message leaves no sequence gap
+        (draft.sequence, draft.lamport) = try chatState.reserve(chat: chat, author: me, store: store)
+        let message = try draft.signed(by: identity)
         let outcome = try await store.insert([message], receivedAtMillis: clock.wallMillis, ownAuthor: me)
         guard case let .inserted(stored)? = outcome.first else {
             throw NodeError.invalid("message \(message.id.shortHex) could not be stored: \(String(describing: outcome.first))")
@@ -53,12 +54,16 @@ extension Node {
     /// the tally rule alone would also count only the latest vote per author.
     public func vote(chat: ChatID, poll: MessageID, choice: VoteChoice) async throws -> StoredMessage {
         _ = try requirePoll(poll, in: chat)
-        if let previous = try store.localData(message: poll, key: LocalDataKey.pollVote) {
+        // Claimed before sending, atomically, so two concurrent votes cannot both pass.
+        if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: choice.rawValue) {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
-        let vote = try await send(chat: chat, tag: choice.tag, content: [], references: [MessageReference(id: poll, tag: choice.tag)])
-        try await store.setLocalData(message: poll, key: LocalDataKey.pollVote, value: choice.rawValue)
-        return vote
+        do {
+            return try await send(chat: chat, tag: choice.tag, content: [], references: [MessageReference(id: poll, tag: choice.tag)])
+        } catch {
+            try? await store.setLocalData(message: poll, key: LocalDataKey.pollVote, value: nil)
+            throw error
+        }
     }
 
     /// The tally, computed from the criteria queries on the poll's references, never from counters kept aside.
@@ -91,6 +96,12 @@ extension Node {
             connectedPeers: await engine.connectedPeers.map(\.hex).sorted(),
             knownPeers: await engine.knownPeers.reduce(into: [:]) { $0[$1.key.hex] = $1.value.description },
             pendingRetransmits: await engine.pendingRetransmits)
+    }
+
+    /// Saves a contact (whose invites are then accepted) and, if given, where to reach it.
+    public func addContact(_ contact: Contact) async throws {
+        try await store.addContact(contact)
+        if let address = contact.address { await engine.learnAddress(address, for: contact.peer) }
     }
 
     /// Addresses learned outside the protocol (contacts' `--addr`).

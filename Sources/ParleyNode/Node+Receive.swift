@@ -33,7 +33,7 @@ extension Node {
         }
         for (peer, frames) in try await receiveMessages(incoming) { replies[peer, default: []] += frames }
         // Built only now, so the vector already covers the messages this batch stored.
-        for (peer, chat) in continuations { replies[peer, default: []] += try syncRequest(chat: chat) }
+        for (peer, chat) in continuations { replies[peer, default: []] += try syncContinuation(chat: chat, with: peer) }
         try await recordAcks(acked)
         for (peer, frames) in replies { await send(frames, to: peer) }
     }
@@ -114,11 +114,17 @@ extension Node {
     private func receiveInvite(_ bytes: [UInt8], from peer: PeerID) async throws -> [Frame] {
         let invite: ChatInvite
         do { invite = try ChatInvite(decoding: bytes) } catch {
-            await engine.reject(error.isUnsupportedVersion ? .unsupportedVersion : .badSignature)
+            await engine.reject(error.isUnsupportedVersion ? .unsupportedVersion : error.isBadSignature ? .badSignature : .malformed)
             return []
         }
         guard invite.isMember(me), invite.isMember(peer) else {
             await engine.reject(.notMember)
+            return []
+        }
+        // Not acknowledged: once the creator becomes a contact, the next message in the chat
+        // triggers `needInvite` and the invite is accepted then.
+        guard try configuration.invitePolicy == .anyone || invite.creator == me || store.contact(peer: invite.creator) != nil else {
+            await engine.reject(.uninvited)
             return []
         }
         if try await store.saveChat(invite, joinedAtMillis: clock.wallMillis) {
@@ -130,14 +136,12 @@ extension Node {
         return [.inviteAck(invite.id)] + (try syncRequest(chat: invite.id))
     }
 
+    /// Every ack is recorded, not only awaited ones: a member that got a message by sync after the
+    /// retransmits gave up still moves it to delivered. The store ignores acks for others' messages.
     private func recordAcks(_ acked: [(MessageID, PeerID)]) async throws {
         guard !acked.isEmpty else { return }
-        let awaited = await engine.acknowledge(acked.map { .message($0.0, to: $0.1) })
-        let deliveries = awaited.compactMap { key -> (message: MessageID, peer: PeerID)? in
-            if case let .message(id, peer) = key { return (id, peer) }
-            return nil
-        }
-        if !deliveries.isEmpty { _ = try await store.recordDeliveries(deliveries) }
+        _ = await engine.acknowledge(acked.map { .message($0.0, to: $0.1) })
+        _ = try await store.recordDeliveries(acked.map { (message: $0.0, peer: $0.1) })
     }
 
     /// A newly reachable peer: sync every chat we share with it, which also flushes its session.

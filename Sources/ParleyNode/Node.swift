@@ -14,6 +14,7 @@ public final class Node: Sendable {
     let logger: Logger
     let engine: NodeEngine
     let chatState: ChatStateCache
+    let syncProgress = SyncProgress()
 
     public var me: PeerID { configuration.identity.publicKey }
     public var identity: Identity { configuration.identity }
@@ -64,7 +65,9 @@ public final class Node: Sendable {
             }
             if now - lastSync >= configuration.syncInterval {
                 lastSync = now
-                try await syncAllChats()
+                do { try await syncAllChats() } catch {
+                    logger.warning("periodic sync failed; retrying next interval", metadata: ["error": "\(error)"])
+                }
             }
             try await clock.sleep(for: configuration.tick)
         }

@@ -16,10 +16,18 @@ public struct NodeConfiguration: Sendable {
     public var syncBatch = 512
     /// Frames held for a peer with no session yet.
     public var maxQueuedFramesPerPeer = 20_000
+    /// Whose chat invites are accepted.
+    public var invitePolicy: InvitePolicy = .contacts
 
     public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {
         self.identity = identity
         self.bootstrapPeers = bootstrapPeers
         self.discovery = discovery
     }
+}
+
+/// Who may add this node to a chat. With `.contacts`, a stranger cannot pull you into a chat
+/// (the invite is counted as `uninvited` and ignored until you add its creator as a contact).
+public enum InvitePolicy: String, Sendable, CaseIterable {
+    case contacts, anyone
 }

@@ -13,6 +13,10 @@ enum OutboundKey: Hashable, Sendable {
 actor NodeEngine {
     private var sessions: SessionTable
     private var addresses: [PeerID: PeerAddress] = [:]
+    /// The newest announce timestamp accepted per peer: an announce is accepted only if newer,
+    /// so a replayed one cannot redirect a peer's traffic.
+    private var announcedAt: [PeerID: Int64] = [:]
+    private static let maxRememberedPeers = 4_096
     private var waiting: [PeerID: [Frame]] = [:]
     private var retransmits = RetransmitQueue<OutboundKey, Frame>()
     private(set) var rejections: [ProtocolRejection: Int] = [:]
@@ -31,7 +35,16 @@ actor NodeEngine {
 
     func learnAddress(_ address: PeerAddress, for peer: PeerID) {
         guard peer != me else { return }
-        addresses[peer] = address
+        remember(&addresses, address, for: peer)
+    }
+
+    /// Bounded per-peer maps: anyone can mint identities, so an entry may be evicted (a peer that
+    /// speaks again is simply learned again).
+    private func remember<Value>(_ map: inout [PeerID: Value], _ value: Value, for peer: PeerID) {
+        if map[peer] == nil, map.count >= Self.maxRememberedPeers, let victim = map.keys.first(where: { !isConnected($0) }) {
+            map[victim] = nil
+        }
+        map[peer] = value
     }
 
     func address(of peer: PeerID) -> PeerAddress? { sessions.session(for: peer)?.address ?? addresses[peer] }
@@ -59,28 +72,30 @@ actor NodeEngine {
                 reject(error.isUnsupportedVersion ? .unsupportedVersion : .malformed)
                 continue
             }
-            do {
+            do throws(ProtocolRejection) {
                 switch packet {
                 case let .data(index, counter, sealed):
                     let (peer, plaintext) = try sessions.open(receiverIndex: index, counter: counter, sealed: sealed, from: datagram.address)
-                    addresses[peer] = datagram.address
+                    remember(&addresses, datagram.address, for: peer)
                     do { opened.frames.append((peer, try Frame.decodeAll(plaintext))) } catch { reject(.malformed) }
                 case let .handshakeInit(index, ephemeral, sealed):
                     let (peer, response) = try sessions.handleInit(
                         senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: datagram.address, now: now, wallMillis: wallMillis)
-                    addresses[peer] = datagram.address
+                    remember(&addresses, datagram.address, for: peer)
                     opened.replies.append(response)
                     opened.established.append(peer)
                 case let .handshakeResponse(sender, receiver, ephemeral, sealed):
                     let peer = try sessions.handleResponse(
                         senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed, from: datagram.address, now: now)
-                    addresses[peer] = datagram.address
+                    remember(&addresses, datagram.address, for: peer)
                     opened.established.append(peer)
                 case let .announce(peer, timestamp, signature):
                     guard peer != me else { continue }
                     try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: wallMillis)
+                    guard timestamp > announcedAt[peer, default: .min] else { throw ProtocolRejection.replayed }
+                    remember(&announcedAt, timestamp, for: peer)
                     if addresses[peer] != datagram.address || !isConnected(peer) { opened.announced.append(peer) }
-                    addresses[peer] = datagram.address
+                    remember(&addresses, datagram.address, for: peer)
                 }
             } catch {
                 reject(error)
@@ -108,6 +123,17 @@ actor NodeEngine {
         out += handshakeIfNeeded(with: peer, now: now, wallMillis: wallMillis)
         datagramsOut += out.count
         return out
+    }
+
+    /// Seals frames when a session exists; otherwise only starts a handshake and drops the frames
+    /// (for frames that are rebuilt on establishment anyway, such as sync requests).
+    func datagramsIfConnected(_ frames: [Frame], to peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {
+        guard isConnected(peer) else {
+            let out = handshakeIfNeeded(with: peer, now: now, wallMillis: wallMillis)
+            datagramsOut += out.count
+            return out
+        }
+        return datagrams(frames, to: peer, now: now, wallMillis: wallMillis)
     }
 
     /// Sends a frame now and keeps retransmitting it until `acknowledge(key)`.

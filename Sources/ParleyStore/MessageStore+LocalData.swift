@@ -22,6 +22,19 @@ extension MessageStore {
         }
     }
 
+    /// Sets a value only if the key has none, atomically; returns the value already there otherwise.
+    /// Two concurrent callers cannot both win (the double-vote guard rests on this).
+    public func claimLocalData(message: MessageID, key: String, value: String) async throws(StoreError) -> String? {
+        try await write("claiming local data '\(key)' of message \(message.shortHex)") { db in
+            guard try MessageRecord.exists(db, key: message.blob) else { throw StoreError.unknownMessage(message.hex) }
+            if let existing = try LocalDataRecord.fetchOne(db, key: ["message_id": message.blob, "key": key]) {
+                return existing.value
+            }
+            try LocalDataRecord(messageId: message.blob, key: key, value: value).insert(db)
+            return nil
+        }
+    }
+
     public func allLocalData(message: MessageID) throws(StoreError) -> [String: String] {
         let records = try read("reading local data of message \(message.shortHex)") { db in
             try LocalDataRecord.filter { $0.messageId == message.blob }.fetchAll(db)

@@ -4,28 +4,59 @@ public import ParleyCore
 
 // What anti-entropy sync needs: all answered from `author_heads` or the (chat, author, seq) index.
 extension MessageStore {
-    /// For each author, the highest sequence number up to which this node holds every message.
-    /// Authors with a gap at sequence 1 are left out (nothing contiguous yet).
-    public func versionVector(chat: ChatID) throws(StoreError) -> [PeerID: UInt64] {
-        try heads(chat: chat, "reading the version vector of chat \(chat.shortHex)") { $0.contiguousSeq }
+    /// What this node holds of each author's messages: the sync request's vector.
+    /// Gaps are read from the (chat, author, seq) index only for authors that have any.
+    public func versionVector(chat: ChatID) throws(StoreError) -> [PeerID: AuthorHoldings] {
+        try read("reading the version vector of chat \(chat.shortHex)") { db in
+            var vector: [PeerID: AuthorHoldings] = [:]
+            for head in try AuthorHeadRecord.filter({ $0.chatId == chat.blob }).fetchAll(db) where head.maxSeq > 0 {
+                let author = try PeerID.fromBlob(head.author, "author")
+                guard head.maxSeq > head.contiguousSeq else {
+                    vector[author] = .contiguous(UInt64(head.contiguousSeq))
+                    continue
+                }
+                // Bounded scan: past it, the rest is summarised as "not claimed" and simply resent.
+                let heldAbove = try Int64.fetchCursor(
+                    db, sql: "SELECT seq FROM messages WHERE chat_id = ? AND author = ? AND seq > ? ORDER BY seq LIMIT 4096",
+                    arguments: [chat.blob, head.author, head.contiguousSeq])
+                var builder = AuthorHoldingsBuilder(contiguous: UInt64(head.contiguousSeq))
+                while let sequence = try heldAbove.next(), builder.add(UInt64(sequence)) {}
+                vector[author] = builder.holdings
+            }
+            return vector
+        }
     }
 
     /// For each author, the highest sequence number held, gaps or not: lets a responder see who has more.
     public func authorsWithMessages(chat: ChatID) throws(StoreError) -> [PeerID: UInt64] {
-        try heads(chat: chat, "reading author heads of chat \(chat.shortHex)") { $0.maxSeq }
+        let records = try read("reading author heads of chat \(chat.shortHex)") { db in
+            try AuthorHeadRecord.filter { $0.chatId == chat.blob }.fetchAll(db)
+        }
+        var result: [PeerID: UInt64] = [:]
+        for record in records where record.maxSeq > 0 {
+            result[try PeerID.fromBlob(record.author, "author")] = UInt64(record.maxSeq)
+        }
+        return result
     }
 
-    /// The author's messages after `afterSequence`, ascending by sequence, at most `limit`.
-    public func messages(chat: ChatID, author: PeerID, afterSequence: UInt64, limit: Int) throws(StoreError) -> [Message] {
-        guard limit > 0, afterSequence < UInt64(Int64.max) else { return [] }
-        let records = try read("reading messages of \(author.shortHex) in chat \(chat.shortHex)") { db in
-            try MessageRecord
-                .filter { $0.chatId == chat.blob && $0.author == author.blob && $0.seq > Int64(afterSequence) }
-                .order(MessageRecord.Columns.seq)
-                .limit(limit)
-                .fetchAll(db)
+    /// The author's messages whose sequence lies in `ranges` (ascending), in sequence order, at most `limit`.
+    public func messages(
+        chat: ChatID, author: PeerID, in ranges: [ClosedRange<UInt64>], limit: Int
+    ) throws(StoreError) -> [Message] {
+        var remaining = limit
+        var found: [Message] = []
+        for range in ranges where remaining > 0 {
+            let low = Int64(clamping: range.lowerBound), high = Int64(clamping: range.upperBound)
+            let limit = remaining
+            let records = try read("reading messages of \(author.shortHex) in chat \(chat.shortHex)") { db in
+                try MessageRecord.fetchAll(db, sql: """
+                    SELECT * FROM messages WHERE chat_id = ? AND author = ? AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?
+                    """, arguments: [chat.blob, author.blob, low, high, limit])
+            }
+            remaining -= records.count
+            found += try records.map { record throws(StoreError) in try record.decodedMessage() }
         }
-        return try records.map { record throws(StoreError) in try record.decodedMessage() }
+        return found
     }
 
     /// The sequence number the author's next message in this chat takes: max + 1, starting at 1.
@@ -42,18 +73,5 @@ extension MessageStore {
             try Int64.fetchOne(db, sql: "SELECT MAX(lamport) FROM messages WHERE chat_id = ?", arguments: [chat.blob])
         }
         return UInt64(max ?? 0)
-    }
-
-    private func heads(
-        chat: ChatID, _ context: String, _ value: @escaping (AuthorHeadRecord) -> Int64
-    ) throws(StoreError) -> [PeerID: UInt64] {
-        let records = try read(context) { db in
-            try AuthorHeadRecord.filter { $0.chatId == chat.blob }.fetchAll(db)
-        }
-        var result: [PeerID: UInt64] = [:]
-        for record in records where value(record) > 0 {
-            result[try PeerID.fromBlob(record.author, "author")] = UInt64(value(record))
-        }
-        return result
     }
 }

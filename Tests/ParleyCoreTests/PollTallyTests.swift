@@ -30,12 +30,22 @@ struct PollTallyTests {
         #expect(forward == backward)
     }
 
-    @Test func equalLamportClocksBreakTiesByMessageIdTheSameEverywhere() throws {
-        let a = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 7)
-        let b = try Fixtures.vote(Fixtures.bob, .down, on: poll, seq: 2, lamport: 7)
+    @Test func equalLamportClocksFallBackToTheAuthorsSequence() throws {
+        // Given bob's clock saturated: two votes with the same Lamport, the later one down
+        let first = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: UInt64(Int64.max))
+        let second = try Fixtures.vote(Fixtures.bob, .down, on: poll, seq: 2, lamport: UInt64(Int64.max))
+        // Then the later sequence wins, in either order
+        #expect(PollRules.tally(poll: poll, candidates: [first, second]).choice(of: Fixtures.bob.publicKey) == .down)
+        #expect(PollRules.tally(poll: poll, candidates: [second, first]).choice(of: Fixtures.bob.publicKey) == .down)
+    }
+
+    @Test func anEquivocatingAuthorResolvesByMessageIdTheSameEverywhere() throws {
+        // Given two different votes with the same sequence and clock (only a hostile author makes these)
+        let a = try Fixtures.vote(Fixtures.mallory, .up, on: poll, seq: 1, lamport: 7)
+        let b = try Fixtures.vote(Fixtures.mallory, .down, on: poll, seq: 1, lamport: 7)
         let expected: VoteChoice = a.id > b.id ? .up : .down
-        #expect(PollRules.tally(poll: poll, candidates: [a, b]).choice(of: Fixtures.bob.publicKey) == expected)
-        #expect(PollRules.tally(poll: poll, candidates: [b, a]).choice(of: Fixtures.bob.publicKey) == expected)
+        #expect(PollRules.tally(poll: poll, candidates: [a, b]).choice(of: Fixtures.mallory.publicKey) == expected)
+        #expect(PollRules.tally(poll: poll, candidates: [b, a]).choice(of: Fixtures.mallory.publicKey) == expected)
     }
 
     @Test func votesOnAMessageThatIsNotAPollCountNowhere() throws {

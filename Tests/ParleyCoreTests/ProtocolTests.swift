@@ -126,7 +126,10 @@ struct FramePackingTests {
 
     @Test func syncFramesRoundTrip() throws {
         let frames: [Frame] = [
-            .syncRequest(chat: Fixtures.invite.id, vector: [Fixtures.alice.publicKey: 3, Fixtures.bob.publicKey: 0]),
+            .syncRequest(chat: Fixtures.invite.id, vector: [
+                Fixtures.alice.publicKey: .contiguous(3),
+                Fixtures.bob.publicKey: try AuthorHoldings(highest: 9, missing: [2...4, 7...8]),
+            ]),
             .syncEnd(chat: Fixtures.invite.id, more: true),
             .invite(Fixtures.invite.encoded),
         ]

@@ -31,7 +31,8 @@ struct WireConfidentialityTests {
         let tap = CapturingTransport(network.makeTransport())
         let aliceNode = Node(configuration: NodeConfiguration(identity: alice), store: try MessageStore.inMemory(), transport: tap)
         let bobNode = Node(configuration: NodeConfiguration(identity: bob), store: try MessageStore.inMemory(), transport: network.makeTransport())
-        await aliceNode.learnAddress(bobNode.localAddress, for: bob.publicKey)
+        try await aliceNode.addContact(Contact(peer: bob.publicKey, name: "bob", address: bobNode.localAddress))
+        try await bobNode.addContact(Contact(peer: alice.publicKey, name: "alice"))
         let secret = "the launch code is 0000-SWORDFISH"
         let question = "Should we tell Mallory?"
 

@@ -31,7 +31,7 @@ import Testing
         #expect(all[0].state == .sent)
         #expect(all[0].deliveredTo == 1)
         #expect(try reopened.messages(matching: MessageCriteria(chat: f.chat, referencing: mine.id)).map(\.message) == [theirs])
-        #expect(try reopened.versionVector(chat: f.chat) == [f.alice.publicKey: 1, f.bob.publicKey: 1])
+        #expect(try reopened.versionVector(chat: f.chat) == [f.alice.publicKey: .contiguous(1), f.bob.publicKey: .contiguous(1)])
         #expect(try reopened.localData(message: theirs.id, key: "read") == "1")
         #expect(try reopened.contact(named: "bob")?.peer == f.bob.publicKey)
         #expect(try reopened.undelivered(author: f.alice.publicKey).map(\.missing) == [[f.carol.publicKey]])

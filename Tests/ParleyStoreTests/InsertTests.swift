@@ -81,31 +81,46 @@ import Testing
         #expect(try f.store.messages(matching: MessageCriteria(chat: f.chat)).map(\.localNumber) == [1, 2, 3])
     }
 
-    @Test func versionVectorCountsOnlyContiguousSequences() async throws {
-        // Given Bob's 1, 2, 4, 5 (3 missing) and Carol's 2 only
+    @Test func versionVectorListsTheGapsOfEachAuthor() async throws {
+        // Given Bob's 1, 2, 4, 5, 8 (3, 6 and 7 missing) and Carol's 2 only
         let f = try await StoreFixture.make()
         try await f.insert(
             f.message(by: f.bob, seq: 1), f.message(by: f.bob, seq: 2), f.message(by: f.bob, seq: 4),
-            f.message(by: f.bob, seq: 5), f.message(by: f.carol, seq: 2))
-        #expect(try f.store.versionVector(chat: f.chat) == [f.bob.publicKey: 2])
-        #expect(try f.store.authorsWithMessages(chat: f.chat) == [f.bob.publicKey: 5, f.carol.publicKey: 2])
+            f.message(by: f.bob, seq: 5), f.message(by: f.bob, seq: 8), f.message(by: f.carol, seq: 2))
+        #expect(try f.store.versionVector(chat: f.chat) == [
+            f.bob.publicKey: try AuthorHoldings(highest: 8, missing: [3...3, 6...7]),
+            f.carol.publicKey: try AuthorHoldings(highest: 2, missing: [1...1]),
+        ])
+        #expect(try f.store.authorsWithMessages(chat: f.chat) == [f.bob.publicKey: 8, f.carol.publicKey: 2])
 
         // When the gaps are filled
-        try await f.insert(f.message(by: f.bob, seq: 3), f.message(by: f.carol, seq: 1))
+        try await f.insert(f.message(by: f.bob, seq: 3), f.message(by: f.bob, seq: 6), f.message(by: f.bob, seq: 7), f.message(by: f.carol, seq: 1))
 
-        // Then the heads jump over everything that is now contiguous
-        #expect(try f.store.versionVector(chat: f.chat) == [f.bob.publicKey: 5, f.carol.publicKey: 2])
+        // Then every author is contiguous again
+        #expect(try f.store.versionVector(chat: f.chat) == [f.bob.publicKey: .contiguous(8), f.carol.publicKey: .contiguous(2)])
     }
 
-    @Test func servesAnAuthorsMessagesAfterASequence() async throws {
+    @Test func versionVectorSummarisesMoreGapsThanTheLimit() async throws {
+        // Given Bob's odd sequences 1, 3, …, 41: twenty gaps
         let f = try await StoreFixture.make()
-        for seq in [4, 1, 3, 2] as [UInt64] { try await f.insert(f.message(by: f.bob, seq: seq)) }
+        for seq in stride(from: 1, through: 41, by: 2) { try await f.insert(f.message(by: f.bob, seq: UInt64(seq))) }
+
+        // Then the vector lists the first 16 gaps and claims nothing past the held run that follows them
+        let holdings = try #require(try f.store.versionVector(chat: f.chat)[f.bob.publicKey])
+        #expect(holdings.missing.count == AuthorHoldings.maxMissingRanges)
+        #expect(holdings.missing.last == 32...32)
+        #expect(holdings.highest == 33)
+    }
+
+    @Test func servesAnAuthorsMessagesInRanges() async throws {
+        let f = try await StoreFixture.make()
+        for seq in [4, 1, 3, 2, 7] as [UInt64] { try await f.insert(f.message(by: f.bob, seq: seq)) }
         try await f.insert(f.message(by: f.carol, seq: 1))
 
-        let page = try f.store.messages(chat: f.chat, author: f.bob.publicKey, afterSequence: 1, limit: 2)
-
-        #expect(page.map(\.sequence) == [2, 3])
-        #expect(try f.store.messages(chat: f.chat, author: f.bob.publicKey, afterSequence: 4, limit: 10).isEmpty)
+        let page = try f.store.messages(chat: f.chat, author: f.bob.publicKey, in: [2...3, 5...9], limit: 10)
+        #expect(page.map(\.sequence) == [2, 3, 7])
+        #expect(try f.store.messages(chat: f.chat, author: f.bob.publicKey, in: [2...3, 5...9], limit: 2).map(\.sequence) == [2, 3])
+        #expect(try f.store.messages(chat: f.chat, author: f.bob.publicKey, in: [8...100], limit: 10).isEmpty)
     }
 
     @Test func nextSequenceAndMaxLamport() async throws {

@@ -26,6 +26,9 @@ struct NodeCommand: AsyncParsableCommand {
     @Flag(help: "Find peers on the LAN with signed multicast announcements.")
     var discover = false
 
+    @Option(help: "Whose chat invites to accept: contacts (default) or anyone.")
+    var acceptInvites: InvitePolicy = .contacts
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
 
@@ -41,8 +44,10 @@ struct NodeCommand: AsyncParsableCommand {
         let store = try MessageStore.open(path: "\(data)/parley.sqlite")
         let discovery = discover ? DiscoveryOptions(interfaceAddress: listenAddress.host) : nil
         let transport = try await UDPTransport.bind(host: listenAddress.host, port: Int(listenAddress.port), discovery: discovery)
+        var configuration = NodeConfiguration(identity: identity, bootstrapPeers: bootstrap, discovery: discover)
+        configuration.invitePolicy = acceptInvites
         let node = Node(
-            configuration: NodeConfiguration(identity: identity, bootstrapPeers: bootstrap, discovery: discover),
+            configuration: configuration,
             store: store, transport: transport, logger: logger)
         for contact in try store.contacts() {
             if let address = contact.address { await node.learnAddress(address, for: contact.peer) }
@@ -65,3 +70,5 @@ struct NodeCommand: AsyncParsableCommand {
         logger.info("stopped")
     }
 }
+
+extension InvitePolicy: ExpressibleByArgument {}

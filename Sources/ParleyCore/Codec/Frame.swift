@@ -10,8 +10,8 @@ public enum Frame: Sendable, Hashable {
     /// A chat's signed invite.
     case invite([UInt8])
     case inviteAck(ChatID)
-    /// Anti-entropy: the sender's contiguous sequence per author in a chat.
-    case syncRequest(chat: ChatID, vector: [PeerID: UInt64])
+    /// Anti-entropy: what the sender holds of each author's messages in a chat.
+    case syncRequest(chat: ChatID, vector: [PeerID: AuthorHoldings])
     /// Ends a sync reply; `more` asks the requester to ask again.
     case syncEnd(chat: ChatID, more: Bool)
     /// "Send me this chat's invite": a message arrived for a chat this peer does not know.
@@ -32,7 +32,7 @@ public enum Frame: Sendable, Hashable {
         case let .message(bytes), let .invite(bytes): bytes.count
         case let .ack(ids): ids.count * 32
         case .inviteAck, .needInvite: 32
-        case let .syncRequest(_, vector): 32 + 2 + vector.count * 40
+        case let .syncRequest(_, vector): 32 + 2 + vector.values.reduce(0) { $0 + 32 + $1.encodedCount }
         case .syncEnd: 33
         }
     }
@@ -50,9 +50,14 @@ public enum Frame: Sendable, Hashable {
             header(.syncRequest, &buffer)
             buffer.writeBytes(chat.rawRepresentation)
             buffer.writeInteger(UInt16(vector.count), endianness: .big)
-            for (peer, sequence) in vector.sorted(by: { $0.key < $1.key }) {
+            for (peer, holdings) in vector.sorted(by: { $0.key < $1.key }) {
                 buffer.writeBytes(peer.rawRepresentation)
-                buffer.writeInteger(sequence, endianness: .big)
+                buffer.writeInteger(holdings.highest, endianness: .big)
+                buffer.writeInteger(UInt8(holdings.missing.count))
+                for range in holdings.missing {
+                    buffer.writeInteger(range.lowerBound, endianness: .big)
+                    buffer.writeInteger(range.upperBound, endianness: .big)
+                }
             }
         case let .syncEnd(chat, more):
             header(.syncEnd, &buffer)
@@ -104,10 +109,21 @@ public enum Frame: Sendable, Hashable {
         case .syncRequest:
             let chat = try body.readDigest("chat")
             let count = Int(try body.readU16("vector count"))
-            var vector: [PeerID: UInt64] = [:]
+            var vector: [PeerID: AuthorHoldings] = [:]
             for _ in 0..<count {
                 let peer = try body.readPeer("vector peer")
-                vector[peer] = try body.readU64("vector sequence")
+                let highest = try body.readU64("vector sequence")
+                let rangeCount = Int(try body.readU8("missing range count"))
+                guard rangeCount <= AuthorHoldings.maxMissingRanges else { throw .malformed("too many missing ranges") }
+                var missing: [ClosedRange<UInt64>] = []
+                for _ in 0..<rangeCount {
+                    let low = try body.readU64("missing range start"), high = try body.readU64("missing range end")
+                    guard low <= high else { throw .malformed("missing range ends before it starts") }
+                    missing.append(low...high)
+                }
+                guard vector.updateValue(try AuthorHoldings(highest: highest, missing: missing), forKey: peer) == nil else {
+                    throw .malformed("a sync vector names an author twice")
+                }
             }
             return .syncRequest(chat: chat, vector: vector)
         case .syncEnd:

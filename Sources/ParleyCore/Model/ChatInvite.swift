@@ -55,7 +55,7 @@ public struct ChatInvite: Hashable, Sendable, Identifiable {
         }
         try Self.validate(title: title, members: members, nonce: nonce)
         do { try creator.verify(signature, for: Array(bytes.dropLast(ParleyCrypto.Signature.byteCount))) } catch {
-            throw .invalid("chat invite signature does not verify")
+            throw .badSignature("chat invite")
         }
         self.init(
             creator: creator, createdAtMillis: createdAt, nonce: nonce, title: title, members: members,

@@ -60,7 +60,8 @@ extension MessageDraft {
         return Message(draft: self, signature: signature, encoded: encoded, id: .hashing(encoded))
     }
 
-    func validateLimits() throws(CoreError) {
+    /// Throws when the content or references exceed the limits, or the sequence is 0.
+    public func validateLimits() throws(CoreError) {
         guard content.count <= Message.maxContentBytes else {
             throw .tooLarge("message content", limit: Message.maxContentBytes, actual: content.count)
         }

@@ -56,8 +56,9 @@ public enum PollRules {
             && vote.references.contains(MessageReference(id: poll.id, tag: vote.tag))
     }
 
-    /// Latest by Lamport clock; equal clocks from one author fall back to the larger message id.
+    /// Latest by Lamport clock, then by the author's own sequence (clocks saturate at 2^63 − 1),
+    /// then by the larger message id, so even an equivocating author resolves the same everywhere.
     static func isLater(_ lhs: Message, than rhs: Message) -> Bool {
-        (lhs.lamport, lhs.id) > (rhs.lamport, rhs.id)
+        (lhs.lamport, lhs.sequence, lhs.id) > (rhs.lamport, rhs.sequence, rhs.id)
     }
 }

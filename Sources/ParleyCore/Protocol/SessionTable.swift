@@ -11,6 +11,11 @@ public struct SessionTable: Sendable {
         public var rekeyAfter: Duration = .seconds(600)
         /// A handshake that got no answer in this time may be retried.
         public var handshakeTimeout: Duration = .seconds(1)
+        /// Peers with a session at once; past it, the peer whose session is oldest is dropped
+        /// (it re-handshakes when it next speaks), so strangers cannot grow memory without bound.
+        public var maxPeers = 1_024
+        /// Handshake ephemerals remembered against replay; when full, new handshakes are refused.
+        public var maxRememberedEphemerals = 65_536
         public init() {}
     }
 
@@ -76,6 +81,7 @@ public struct SessionTable: Sendable {
         } catch { throw .badSignature }
         pruneSeenEphemerals(now: now)
         guard seenEphemerals[ephemeral] == nil else { throw .replayed }
+        guard seenEphemerals.count < configuration.maxRememberedEphemerals else { throw .rateLimited }
         seenEphemerals[ephemeral] = now
 
         let own: EphemeralKeyPair
@@ -146,6 +152,10 @@ public struct SessionTable: Sendable {
         let older = sessions.values.filter { $0.peer == session.peer && $0.localIndex != session.localIndex }
             .sorted { $0.establishedAt > $1.establishedAt }
         for stale in older.dropFirst(2) { sessions[stale.localIndex] = nil }
+        if current.count > configuration.maxPeers, let oldest = current.keys.filter({ $0 != session.peer })
+            .min(by: { (self.session(for: $0)?.establishedAt ?? .zero) < (self.session(for: $1)?.establishedAt ?? .zero) }) {
+            forget(oldest)
+        }
     }
 
     private mutating func pruneSeenEphemerals(now: Duration) {

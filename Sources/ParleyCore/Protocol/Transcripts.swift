@@ -56,7 +56,8 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     case unknownSession
     case notMember
     case unknownChat
-    case notForUs
+    /// A chat invite whose creator is not a contact (see `InvitePolicy`).
+    case uninvited
     case rateLimited
 }
 

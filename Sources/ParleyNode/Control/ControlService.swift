@@ -38,8 +38,7 @@ public struct ControlService: Sendable {
             let key = try PeerID(rawRepresentation: Hex.decode(peer))
             guard key != node.me else { throw NodeError.invalid("that is your own key") }
             let parsed = try address.map { try PeerAddress(parsing: $0) }
-            try await store.addContact(Contact(peer: key, name: name, address: parsed))
-            if let parsed { await node.learnAddress(parsed, for: key) }
+            try await node.addContact(Contact(peer: key, name: name, address: parsed))
             return Self.ok(ContactView(id: key.hex, name: name, address: parsed?.description))
         case .contactsList:
             return Self.ok(try store.contacts().map { ContactView(id: $0.peer.hex, name: $0.name, address: $0.address?.description) })
