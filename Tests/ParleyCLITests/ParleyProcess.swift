@@ -37,22 +37,38 @@ struct ParleyBinary {
     func keygen(_ name: String) throws -> String { try run(["keygen", name, "--dir", workspace + "/keys"]) }
     func data(_ name: String) -> String { workspace + "/" + name }
 
-    /// Starts `parley node` and waits (at most 10 s) for its control socket.
+    /// Starts `parley node` on 127.0.0.1 and waits (at most 10 s) for its control socket.
     func startNode(_ name: String, port: Int, peers: [Int]) throws -> Process {
+        try startNode(name, listen: "127.0.0.1:\(port)", options: peers.flatMap { ["--peer", "127.0.0.1:\($0)"] })
+    }
+
+    /// Starts `parley node`, through `launcher` when given (e.g. `ip netns exec NS`), and waits at most
+    /// 10 s for its control socket; throws with the node's log if it does not come up.
+    func startNode(_ name: String, listen: String, options: [String], launcher: [String] = []) throws -> Process {
+        let log = "\(workspace)/\(name).log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = ["node", "--key", "\(workspace)/keys/\(name).key", "--data", data(name), "--listen", "127.0.0.1:\(port)",
-                             "--log-level", "warning"] + peers.flatMap { ["--peer", "127.0.0.1:\($0)"] }
+        let command = launcher + [Self.path, "node", "--key", "\(workspace)/keys/\(name).key", "--data", data(name),
+                                  "--listen", listen, "--log-level", "warning"] + options
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: log)
         try process.run()
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: data(name) + "/control.sock") {
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: data(name) + "/control.sock") {
+            guard process.isRunning, Date() < deadline else {
+                process.terminateAndWait()
+                let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                throw CommandFailed(arguments: Array(command.dropFirst(launcher.count + 1)), status: process.terminationStatus, stderr: output)
+            }
             Thread.sleep(forTimeInterval: 0.1)
         }
         return process
     }
 
     /// `parley ARGS --data DIR`
+    @discardableResult
     func client(_ name: String, _ arguments: [String]) throws -> String { try run(arguments + ["--data", data(name)]) }
 
     /// Retries until `condition` holds on the command's output, at most `seconds`.
@@ -63,6 +79,18 @@ struct ParleyBinary {
             Thread.sleep(forTimeInterval: 0.1)
         }
         return false
+    }
+}
+
+extension Process {
+    /// Sends SIGTERM, then SIGKILL if the process is still running 5 s later; returns once it has exited.
+    func terminateAndWait() {
+        guard isRunning else { return }
+        terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if isRunning { kill(processIdentifier, SIGKILL) }
+        waitUntilExit()
     }
 }
 

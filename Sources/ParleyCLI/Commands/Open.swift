@@ -16,7 +16,7 @@ struct Open: AsyncParsableCommand {
     func run() async throws {
         let watcher = try await options.client()
         try await watcher.connection.send(try ControlJSON.encode(ControlRequest.watch(chat: chat)))
-        print("chat \(chat): type a message, or /poll QUESTION, /vote POLL up|down, /results POLL, /quit")
+        show("chat \(chat): type a message, or /poll QUESTION, /vote POLL up|down, /results POLL, /quit")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await showEvents(from: watcher) }
             group.addTask { try await readCommands() }
@@ -29,13 +29,12 @@ struct Open: AsyncParsableCommand {
     private func showEvents(from watcher: ControlClient) async throws {
         for try await line in watcher.connection.lines {
             let event = try ControlJSON.decode(WatchEvent.self, from: line)
-            if let message = event.message { print(Render.line(message)) }
-            if let poll = event.poll { print(Render.poll(poll)) }
+            if let message = event.message { show(Render.line(message)) }
+            if let poll = event.poll { show(Render.poll(poll)) }
             if event.message == nil, event.poll == nil,
                let failure = try? ControlJSON.decode(ControlResponse<String>.self, from: line), let error = failure.error {
                 throw CLIError(error)
             }
-            fflush(nil)
         }
         throw CLIError("the node closed the connection")
     }
@@ -45,8 +44,7 @@ struct Open: AsyncParsableCommand {
             let text = line.trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { continue }
             if text == "/quit" { return }
-            do { try await execute(text) } catch { print("error: \(error)") }
-            fflush(nil)
+            do { try await execute(text) } catch { show("error: \(error)") }
         }
     }
 
@@ -62,7 +60,7 @@ struct Open: AsyncParsableCommand {
             request = .pollVote(chat: chat, poll: words[1], choice: words[2])
         case "/results":
             guard words.count == 2 else { throw CLIError("usage: /results POLL") }
-            print(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: words[1]), options: options, as: PollResultsView.self)))
+            show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: words[1]), options: options, as: PollResultsView.self)))
             return
         default:
             guard !text.hasPrefix("/") else { throw CLIError("unknown command \(words[0]); try /poll, /vote, /results, /quit") }
@@ -70,6 +68,12 @@ struct Open: AsyncParsableCommand {
         }
         _ = try await ControlClient.callOnce(request, options: options, as: MessageView.self)
     }
+}
+
+/// Writes a line to standard output at once, with one unbuffered write: `print` would wait in the
+/// buffer of a piped stdout, and `fflush(nil)` would block on the stdin lock held by the reader thread.
+private func show(_ text: String) {
+    try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
 }
 
 /// Lines of standard input as an async sequence; a plain thread does the blocking reads.

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// `parley open CHAT`, typed into like a terminal: alice and bob on loopback, bob's session open.
+@Suite(.timeLimit(.minutes(2)))
+struct OpenSessionTests {
+    /// Two nodes in one chat, and `parley open` running for bob once he holds the chat.
+    struct Session {
+        let parley: ParleyBinary
+        let chat: String
+        let open: InteractiveProcess
+        let nodes: [Process]
+
+        static func start() throws -> Session {
+            let parley = try ParleyBinary()
+            let base = Ports.base()
+            for name in ["alice", "bob"] { _ = try parley.keygen(name) }
+            var nodes: [Process] = []
+            var open: InteractiveProcess?
+            do {
+                nodes.append(try parley.startNode("alice", port: base, peers: [base + 1]))
+                nodes.append(try parley.startNode("bob", port: base + 1, peers: [base]))
+                try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/bob.pub", "--name", "bob"])
+                try parley.client("bob", ["contacts", "add", "\(parley.workspace)/keys/alice.pub", "--name", "alice"])
+                let chat = try parley.client("alice", ["chat", "create", "Open", "--member", "bob"])
+                try #require(parley.eventually("bob", ["messages", chat]) { _ in true }, "bob never got the invite")
+                let started = try InteractiveProcess(executable: ParleyBinary.path, arguments: ["open", chat, "--data", parley.data("bob")])
+                open = started
+                try #require(started.waitFor { $0.contains("type a message") }, "open printed: \(started.transcript)")
+                return Session(parley: parley, chat: chat, open: started, nodes: nodes)
+            } catch {
+                open?.stop()
+                nodes.forEach { $0.terminateAndWait() }
+                throw error
+            }
+        }
+
+        func stop() {
+            open.stop()
+            nodes.forEach { $0.terminateAndWait() }
+        }
+
+        func occurrences(of text: String) -> Int { open.transcript.components(separatedBy: text).count - 1 }
+    }
+
+    @Test func showsThePeersTextLiveButNotMessagesWithOtherTags() throws {
+        let session = try Session.start()
+        defer { session.stop() }
+        let (parley, chat, open) = (session.parley, session.chat, session.open)
+
+        // When alice writes, bob's open session shows it as it arrives
+        try parley.client("alice", ["send", chat, "hello bob"])
+        #expect(open.waitFor { $0.contains("alice: hello bob") }, "\(open.transcript)")
+
+        // Given a Custom message stored at bob, and a Text sent after it
+        try parley.client("alice", ["send", chat, "custom payload", "--tag", "Custom"])
+        #expect(parley.eventually("bob", ["messages", chat, "--tag", "Custom"]) { $0.contains("custom payload") })
+        try parley.client("alice", ["send", chat, "after custom"])
+
+        // Then the Text appears, and the Custom message, stored before it, was not shown
+        #expect(open.waitFor { $0.contains("alice: after custom") }, "\(open.transcript)")
+        #expect(!open.transcript.contains("custom payload"))
+    }
+
+    @Test func typedLinesAreSentUnknownCommandsAreReportedAndQuitEndsTheSession() throws {
+        let session = try Session.start()
+        defer { session.stop() }
+        let (parley, chat, open) = (session.parley, session.chat, session.open)
+
+        // When bob types a line, alice receives it as a Text message
+        try open.type("hi from the terminal")
+        #expect(parley.eventually("alice", ["messages", chat, "--tag", "Text"]) { $0.contains("bob: hi from the terminal") })
+
+        // When bob types an unknown command, one error line is printed and the session goes on
+        try open.type("/foo bar")
+        #expect(open.waitFor { $0.contains("error: unknown command /foo") }, "\(open.transcript)")
+        try open.type("still here")
+        #expect(parley.eventually("alice", ["messages", chat]) { $0.contains("bob: still here") })
+        #expect(!(try parley.client("alice", ["messages", chat])).contains("/foo"))
+
+        // When bob types /quit, open exits successfully
+        try open.type("/quit")
+        #expect(open.waitForExit() == 0, "\(open.transcript)")
+    }
+
+    @Test func pollCommandsShowLiveCountsThatFollowTheVotes() throws {
+        let session = try Session.start()
+        defer { session.stop() }
+        let (parley, chat, open) = (session.parley, session.chat, session.open)
+
+        // When bob creates a poll from the terminal, it is shown with its counts
+        try open.type("/poll Pizza on Friday?")
+        #expect(open.waitFor { $0.contains("by bob: Pizza on Friday?\n  up 0  down 0") }, "\(open.transcript)")
+        let match = try #require(open.transcript.firstMatch(of: #/poll ([0-9a-f]{12}) by bob: Pizza on Friday\?/#))
+        let poll = String(match.output.1)
+
+        // When alice votes up, the counts update live
+        #expect(parley.eventually("alice", ["poll", "results", chat, poll]) { $0.contains("Pizza on Friday?") })
+        try parley.client("alice", ["poll", "vote", chat, poll, "up"])
+        #expect(open.waitFor { $0.contains("up 1  down 0\n  voters: alice up") }, "\(open.transcript)")
+
+        // When bob votes down from the terminal, his vote counts here and reaches alice
+        try open.type("/vote \(poll) down")
+        #expect(open.waitFor { $0.contains("up 1  down 1") }, "\(open.transcript)")
+        #expect(parley.eventually("alice", ["poll", "results", chat, poll, "--json"]) { $0.contains("\"down\":1") })
+
+        // When bob asks for the results, they are printed once more
+        let shown = session.occurrences(of: "up 1  down 1")
+        try open.type("/results \(poll)")
+        #expect(open.waitFor { _ in session.occurrences(of: "up 1  down 1") > shown }, "\(open.transcript)")
+    }
+}
