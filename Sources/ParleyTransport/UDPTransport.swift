@@ -78,7 +78,9 @@ public final class UDPTransport: DatagramTransport {
 
         var group: SocketAddress?
         var device: NIONetworkDevice?
-        if let discovery {
+        if var discovery {
+            // The listen host may be a name; the interface is matched by its resolved address.
+            if discovery.interfaceAddress == host { discovery.interfaceAddress = address.ipAddress }
             guard case .v4 = address else {
                 throw .badAddress(shown, reason: "LAN discovery needs an IPv4 listen address")
             }
