@@ -1,3 +1,4 @@
+import Foundation
 import ParleyNode
 
 /// Text output shared by the commands and `parley open`.
@@ -12,12 +13,69 @@ enum Render {
     }
 
     static func poll(_ poll: PollResultsView) -> String {
-        var lines = ["poll \(poll.id.prefix(12)) by \(name(poll.author, poll.authorName)): \(poll.question)"]
-        lines.append("  up \(poll.up)  down \(poll.down)")
-        if !poll.voters.isEmpty {
-            lines.append("  voters: " + poll.voters.map { "\(name($0.id, $0.name)) \($0.vote)" }.joined(separator: ", "))
+        let state = poll.isClosed ? " [closed]" : poll.closesAtMillis.map { " [closes \(time($0))]" } ?? ""
+        var lines = ["poll \(poll.id.prefix(12)) by \(name(poll.author, poll.authorName)): \(poll.question)\(state)"]
+        if let description = poll.description { lines.append("  \(description)") }
+        if let up = poll.up, let down = poll.down {
+            lines.append("  up \(up)  down \(down)")
+            if !poll.voters.isEmpty {
+                lines.append("  voters: " + poll.voters.map { "\(name($0.id, $0.name)) \($0.vote ?? "")" }.joined(separator: ", "))
+            }
+            if let mine = poll.myVote { lines.append("  you voted \(mine)") }
+            return lines.joined(separator: "\n")
         }
-        if let mine = poll.myVote { lines.append("  you voted \(mine)") }
+        lines += optionLines(poll)
+        if let settings = poll.settings { lines.append("  " + describe(settings) + "  ·  \(poll.totalVotes) vote(s)") }
+        if !poll.voters.isEmpty {
+            lines.append("  voters: " + poll.voters.map { "\(name($0.id, $0.name)) \(($0.options ?? []).map { optionLabel($0, poll) }.joined(separator: "+"))" }
+                .joined(separator: ", "))
+        }
+        if poll.answersCount > 0 {
+            lines.append("  \(poll.answersCount) answer(s):")
+            lines += poll.latestAnswers.map { answer in
+                "    \(answer.author.map { name($0, answer.authorName) } ?? "someone"): \(answer.text)"
+            }
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// One bar per option: id, bar, count and share; * marks own votes, ★ the winners.
+    static func optionLines(_ poll: PollResultsView) -> [String] {
+        let options = poll.options ?? []
+        let width = 20
+        let top = max(options.map(\.votes).max() ?? 0, 1)
+        return options.map { option in
+            let filled = option.votes * width / top
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            let mine = poll.ownVotes.contains(option.id) ? "*" : " "
+            let winner = poll.winners.contains(option.id) ? " ★" : ""
+            let percent = Int((option.ratio * 100).rounded())
+            return "  \(mine)[\(option.id.prefix(8))] \(bar) \(option.votes) (\(percent)%) \(option.text)\(winner)"
+        }
+    }
+
+    static func votes(_ page: PollVotesView) -> String {
+        var lines = page.items.map { item in
+            let who = item.author.map { name($0, item.authorName) } ?? "(anonymous)"
+            return item.text.map { "\(who): \($0)" } ?? "\(who): \(item.options.map { String($0.prefix(8)) }.joined(separator: ", "))"
+        }
+        if let next = page.nextCursor { lines.append("more: --before \(next)") }
+        return lines.isEmpty ? "(no votes)" : lines.joined(separator: "\n")
+    }
+
+    private static func optionLabel(_ id: String, _ poll: PollResultsView) -> String {
+        poll.options?.first { $0.id == id }?.text ?? String(id.prefix(8))
+    }
+
+    private static func describe(_ settings: PollResultsView.Settings) -> String {
+        var parts = [settings.unique ? "one choice" : settings.maxVotes.map { "up to \($0) choices" } ?? "any number of choices"]
+        if settings.anonymous { parts.append("anonymous") }
+        if settings.allowAnswers { parts.append("answers on") }
+        if settings.allowSuggestions { parts.append("suggestions on") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func time(_ millis: Int64) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(millis) / 1_000))
     }
 }

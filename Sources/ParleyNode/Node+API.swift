@@ -44,47 +44,6 @@ extension Node {
         try await send(chat: chat, tag: .text, content: Array(text.utf8))
     }
 
-    /// A BBM poll: a "Poll" message whose content is the question.
-    public func createPoll(chat: ChatID, question: String) async throws -> StoredMessage {
-        guard !question.trimmingCharacters(in: .whitespaces).isEmpty else { throw NodeError.invalid("a poll needs a question") }
-        return try await send(chat: chat, tag: .poll, content: Array(question.utf8))
-    }
-
-    /// Votes once. The `pollVote` local data guards against a second vote from this user;
-    /// the tally rule alone would also count only the latest vote per author.
-    public func vote(chat: ChatID, poll: MessageID, choice: VoteChoice) async throws -> StoredMessage {
-        _ = try requirePoll(poll, in: chat)
-        // Claimed before sending, atomically, so two concurrent votes cannot both pass.
-        if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: choice.rawValue) {
-            throw NodeError.alreadyVoted(poll, choice: previous)
-        }
-        do {
-            return try await send(chat: chat, tag: choice.tag, content: [], references: [MessageReference(id: poll, tag: choice.tag)])
-        } catch {
-            try? await store.setLocalData(message: poll, key: LocalDataKey.pollVote, value: nil)
-            throw error
-        }
-    }
-
-    /// The tally, computed from the criteria queries on the poll's references, never from counters kept aside.
-    public func pollResults(chat: ChatID, poll: MessageID) throws -> (poll: StoredMessage, tally: PollTally) {
-        let stored = try requirePoll(poll, in: chat)
-        var votes: [Message] = []
-        for tag: Tag in [.pollVoteUp, .pollVoteDown] {
-            let criteria = MessageCriteria(chat: chat, tag: tag, referencing: poll, referenceTag: tag)
-            votes += try store.messages(matching: criteria).map(\.message)
-        }
-        return (stored, PollRules.tally(poll: stored.message, candidates: votes))
-    }
-
-    private func requirePoll(_ poll: MessageID, in chat: ChatID) throws -> StoredMessage {
-        guard let stored = try store.message(poll), stored.message.chat == chat else {
-            throw NodeError.notFound("no message \(poll.shortHex) in this chat")
-        }
-        guard stored.message.tag == .poll else { throw NodeError.notAPoll(poll) }
-        return stored
-    }
-
     /// Protocol health: rejection counters, datagrams, peers.
     public func status() async -> NodeStatus {
         NodeStatus(
@@ -108,11 +67,6 @@ extension Node {
     public func learnAddress(_ address: PeerAddress, for peer: PeerID) async {
         await engine.learnAddress(address, for: peer)
     }
-}
-
-/// Keys of the local data the node itself keeps.
-public enum LocalDataKey {
-    public static let pollVote = "pollVote"
 }
 
 public struct NodeStatus: Sendable, Codable, Hashable {

@@ -2,6 +2,7 @@ public import Logging
 public import ParleyCore
 public import ParleyCrypto
 public import ParleyStore
+import Synchronization
 
 /// A Parley peer: wires the protocol state (`NodeEngine`), the store and a datagram transport.
 ///
@@ -15,6 +16,8 @@ public final class Node: Sendable {
     let engine: NodeEngine
     let chatState: ChatStateCache
     let syncProgress = SyncProgress()
+    /// Polls whose ballot this node is changing: one change at a time per poll.
+    let ballotsInFlight = Mutex<Set<MessageID>>([])
 
     public var me: PeerID { configuration.identity.publicKey }
     public var identity: Identity { configuration.identity }

@@ -6,7 +6,7 @@ import ParleyNode
 struct Open: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Chat interactively: messages and polls appear live.",
-        discussion: "Type text to send it. Commands: /poll QUESTION, /vote POLL up|down, /results POLL, /quit.")
+        discussion: "Type text to send it. Commands: /poll QUESTION [| OPTION | OPTION…], /vote POLL up|down|OPTION…, /unvote POLL [OPTION], /answer POLL TEXT, /suggest POLL TEXT, /close POLL, /results POLL, /quit.")
 
     @Argument(help: "The chat (id prefix or title).")
     var chat: String
@@ -16,7 +16,7 @@ struct Open: AsyncParsableCommand {
     func run() async throws {
         let watcher = try await options.client()
         try await watcher.connection.send(try ControlJSON.encode(ControlRequest.watch(chat: chat)))
-        show("chat \(chat): type a message, or /poll QUESTION, /vote POLL up|down, /results POLL, /quit")
+        show("chat \(chat): type a message, or /poll QUESTION [| OPTION | …], /vote POLL up|down|OPTION…, /unvote, /answer, /suggest, /close, /results POLL, /quit")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await showEvents(from: watcher) }
             group.addTask { try await readCommands() }
@@ -50,20 +50,38 @@ struct Open: AsyncParsableCommand {
 
     private func execute(_ text: String) async throws {
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        /// Everything after the command and its first `skip` words.
+        func rest(after skip: Int) -> String {
+            words.dropFirst(1 + skip).joined(separator: " ")
+        }
         let request: ControlRequest
         switch words[0] {
         case "/poll":
-            let question = text.dropFirst("/poll".count).trimmingCharacters(in: .whitespaces)
-            request = .pollCreate(chat: chat, question: question)
+            // "/poll QUESTION" is yes/no; "/poll QUESTION | OPTION | OPTION…" has options.
+            let parts = rest(after: 0).split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let question = parts.first, !question.isEmpty else { throw CLIError("usage: /poll QUESTION [| OPTION | OPTION…]") }
+            request = .pollCreate(chat: chat, question: question, options: parts.count > 1 ? Array(parts.dropFirst()) : nil)
         case "/vote":
-            guard words.count == 3 else { throw CLIError("usage: /vote POLL up|down") }
-            request = .pollVote(chat: chat, poll: words[1], choice: words[2])
+            guard words.count >= 3 else { throw CLIError("usage: /vote POLL up|down|OPTION…") }
+            request = .pollVote(chat: chat, poll: words[1], choices: Array(words.dropFirst(2)))
+        case "/unvote":
+            guard (2...3).contains(words.count) else { throw CLIError("usage: /unvote POLL [OPTION]") }
+            request = .pollUnvote(chat: chat, poll: words[1], option: words.count == 3 ? words[2] : nil)
+        case "/answer", "/suggest":
+            guard words.count >= 3 else { throw CLIError("usage: \(words[0]) POLL TEXT") }
+            request = words[0] == "/answer"
+                ? .pollAnswer(chat: chat, poll: words[1], text: rest(after: 1)) : .pollSuggest(chat: chat, poll: words[1], text: rest(after: 1))
+        case "/close":
+            guard words.count == 2 else { throw CLIError("usage: /close POLL") }
+            request = .pollClose(chat: chat, poll: words[1])
         case "/results":
             guard words.count == 2 else { throw CLIError("usage: /results POLL") }
             show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: words[1]), options: options, as: PollResultsView.self)))
             return
         default:
-            guard !text.hasPrefix("/") else { throw CLIError("unknown command \(words[0]); try /poll, /vote, /results, /quit") }
+            guard !text.hasPrefix("/") else {
+                throw CLIError("unknown command \(words[0]); try /poll, /vote, /unvote, /answer, /suggest, /close, /results, /quit")
+            }
             request = .send(chat: chat, text: text, tag: nil, refs: [])
         }
         _ = try await ControlClient.callOnce(request, options: options, as: MessageView.self)

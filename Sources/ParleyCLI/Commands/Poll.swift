@@ -3,77 +3,118 @@ import ParleyNode
 
 struct Poll: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Yes/no polls: create, vote, tally.", subcommands: [Create.self, Vote.self, Results.self])
+        abstract: "Polls: yes/no (BBM) or with options, limits, answers, suggestions and closing.",
+        subcommands: [Create.self, Vote.self, Unvote.self, Answer.self, Suggest.self, Close.self, Results.self, Votes.self])
+}
+
+/// CHAT and POLL, shared by every subcommand that acts on a poll.
+struct PollTarget: ParsableArguments {
+    @Argument(help: "The chat (id prefix or title).") var chat: String
+    @Argument(help: "The poll's message id (a unique prefix is enough).") var poll: String
 }
 
 extension Poll {
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Post a poll; prints its message id.")
+        static let configuration = CommandConfiguration(
+            abstract: "Post a poll; prints its message id. Without --option it is a yes/no poll.")
         @Argument(help: "The chat.") var chat: String
         @Argument(help: "The question.") var question: String
+        @Option(name: .customLong("option"), help: "An option; repeat for each (at least two).") var choices: [String] = []
+        @Option(help: "A longer description.") var description: String?
+        @Option(help: "How many options one person may select.") var maxVotes: Int?
+        @Flag(help: "One option per person; a new vote replaces the old one.") var unique = false
+        @Flag(help: "Hide who voted for what.") var anonymous = false
+        @Flag(help: "Let people add comments (answers).") var allowAnswers = false
+        @Flag(help: "Let people add options.") var allowSuggestions = false
+        @Option(help: "When voting ends: ISO-8601 (2026-11-23T18:00:00Z) or relative (+30s, +10m, +2h, +1d).") var closesAt: String?
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.pollCreate(chat: chat, question: question), options: options, as: MessageView.self) { $0.id }
+            let closes = try closesAt.map { try PollTime.parse($0) }
+            let request = ControlRequest.pollCreate(
+                chat: chat, question: question, options: choices.isEmpty ? nil : choices, description: description, maxVotes: maxVotes,
+                unique: unique, anonymous: anonymous, allowAnswers: allowAnswers, allowSuggestions: allowSuggestions, closesAtMillis: closes)
+            try await runRequest(request, options: options, as: MessageView.self) { $0.id }
         }
     }
 
     struct Vote: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Vote up or down, once.")
-        @Argument(help: "The chat.") var chat: String
-        @Argument(help: "The poll's message id (a unique prefix is enough).") var poll: String
-        @Argument(help: "up or down.") var choice: String
+        static let configuration = CommandConfiguration(
+            abstract: "Vote: up|down on a yes/no poll (once), or options by id or text.")
+        @OptionGroup var target: PollTarget
+        @Argument(help: "up or down; or one or more options.") var choices: [String]
         @OptionGroup var options: ClientOptions
 
-        func validate() throws {
-            guard ["up", "down"].contains(choice.lowercased()) else { throw ValidationError("the vote must be 'up' or 'down'") }
+        func run() async throws {
+            try await runRequest(.pollVote(chat: target.chat, poll: target.poll, choices: choices), options: options, as: MessageView.self) { $0.id }
         }
+    }
+
+    struct Unvote: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove your vote for OPTION, or your whole vote.")
+        @OptionGroup var target: PollTarget
+        @Argument(help: "The option to remove (all when omitted).") var option: String?
+        @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.pollVote(chat: chat, poll: poll, choice: choice), options: options, as: MessageView.self) { $0.id }
+            try await runRequest(.pollUnvote(chat: target.chat, poll: target.poll, option: option), options: options, as: MessageView.self) { $0.id }
+        }
+    }
+
+    struct Answer: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Comment on a poll that allows answers.")
+        @OptionGroup var target: PollTarget
+        @Argument(help: "The comment.") var text: String
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await runRequest(.pollAnswer(chat: target.chat, poll: target.poll, text: text), options: options, as: MessageView.self) { $0.id }
+        }
+    }
+
+    struct Suggest: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add an option to a poll that allows suggestions.")
+        @OptionGroup var target: PollTarget
+        @Argument(help: "The new option.") var text: String
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await runRequest(.pollSuggest(chat: target.chat, poll: target.poll, text: text), options: options, as: MessageView.self) { $0.id }
+        }
+    }
+
+    struct Close: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Close a poll you created.")
+        @OptionGroup var target: PollTarget
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await runRequest(.pollClose(chat: target.chat, poll: target.poll), options: options, as: MessageView.self) { $0.id }
         }
     }
 
     struct Results: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The poll's tally: one vote per author.")
-        @Argument(help: "The chat.") var chat: String
-        @Argument(help: "The poll's message id.") var poll: String
+        static let configuration = CommandConfiguration(abstract: "The poll's results, computed from its messages.")
+        @OptionGroup var target: PollTarget
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self, text: Render.poll)
-        }
-    }
-}
-
-struct Local: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Local data: key/values kept on this node only, never sent.", subcommands: [Get.self, Set.self])
-}
-
-extension Local {
-    struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a message's local value for KEY.")
-        @Argument var message: String
-        @Argument var key: String
-        @OptionGroup var options: ClientOptions
-
-        func run() async throws {
-            try await runRequest(.localGet(message: message, key: key), options: options, as: LocalDataView.self) { $0.value ?? "" }
+            try await runRequest(.pollResults(chat: target.chat, poll: target.poll), options: options, as: PollResultsView.self, text: Render.poll)
         }
     }
 
-    struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set a message's local value for KEY.")
-        @Argument var message: String
-        @Argument var key: String
-        @Argument var value: String
+    struct Votes: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Page through the counted votes (or answers), newest first.")
+        @OptionGroup var target: PollTarget
+        @Option(help: "Only votes for this option.") var option: String?
+        @Flag(help: "List answers instead of votes.") var answers = false
+        @Option(help: "Items per page.") var limit = 25
+        @Option(help: "The cursor printed after the previous page.") var before: String?
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.localSet(message: message, key: key, value: value), options: options, as: LocalDataView.self) {
-                "\($0.key) = \($0.value ?? "")"
-            }
+            let request = ControlRequest.pollVotes(chat: target.chat, poll: target.poll, option: option, answers: answers, limit: limit, before: before)
+            try await runRequest(request, options: options, as: PollVotesView.self, text: Render.votes)
         }
     }
 }

@@ -67,3 +67,19 @@ extension ByteBuffer {
     }
 }
 
+
+extension ByteBuffer {
+    mutating func readLongString(_ field: String) throws(CoreError) -> String {
+        let length = Int(try readU16("\(field) length"))
+        let bytes = try readExactly(length, field)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformed("\(field) is not UTF-8") }
+        return text
+    }
+
+    mutating func writeLongString(_ text: String) {
+        let bytes = Array(text.utf8)
+        precondition(bytes.count <= Int(UInt16.max), "callers validate lengths before encoding")
+        writeInteger(UInt16(bytes.count), endianness: .big)
+        writeBytes(bytes)
+    }
+}

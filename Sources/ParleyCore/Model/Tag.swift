@@ -19,6 +19,11 @@ public struct Tag: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static let poll = Tag(known: "Poll")
     public static let pollVoteUp = Tag(known: "PollVoteUp")
     public static let pollVoteDown = Tag(known: "PollVoteDown")
+    /// A ballot on an options poll: the full selection of option ids (docs/POLLS.md).
+    public static let pollVote = Tag(known: "PollVote")
+    public static let pollClose = Tag(known: "PollClose")
+    public static let pollAnswer = Tag(known: "PollAnswer")
+    public static let pollSuggestion = Tag(known: "PollSuggestion")
 
     public var description: String { rawValue }
     public static func < (lhs: Tag, rhs: Tag) -> Bool { lhs.rawValue < rhs.rawValue }

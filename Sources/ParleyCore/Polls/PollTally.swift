@@ -26,6 +26,8 @@ public struct PollTally: Hashable, Sendable {
     public let down: Int
     /// Counted ballots, sorted by voter.
     public let ballots: [Ballot]
+    /// Closed by its creator.
+    public let closed: Bool
 
     public func choice(of voter: PeerID) -> VoteChoice? { ballots.first { $0.voter == voter }?.choice }
 }
@@ -35,11 +37,14 @@ public struct PollTally: Hashable, Sendable {
 public enum PollRules {
     /// - Parameters:
     ///   - poll: the referenced message; if it is not a "Poll", nothing counts.
-    ///   - candidates: messages that reference the poll (any order, duplicates allowed).
+    ///   - candidates: messages that reference the poll (any order, duplicates allowed, any tags).
     public static func tally(poll: Message, candidates: some Sequence<Message>) -> PollTally {
-        guard poll.tag == .poll else { return PollTally(poll: poll.id, up: 0, down: 0, ballots: []) }
+        guard poll.tag == .poll else { return PollTally(poll: poll.id, up: 0, down: 0, ballots: [], closed: false) }
+        let candidates = Array(candidates)
+        // The creator may close a yes/no poll too: votes from the close on (in Lamport order) do not count.
+        let close = candidates.filter { $0.tag == .pollClose && $0.author == poll.author && references($0, poll) }.min(by: isEarlier)
         var latest: [PeerID: Message] = [:]
-        for vote in candidates where counts(vote, for: poll) {
+        for vote in candidates where counts(vote, for: poll) && close.map({ vote.lamport < $0.lamport }) ?? true {
             if let current = latest[vote.author], !isLater(vote, than: current) { continue }
             latest[vote.author] = vote
         }
@@ -47,7 +52,7 @@ public enum PollRules {
             .compactMap { vote in VoteChoice(tag: vote.tag).map { PollTally.Ballot(voter: vote.author, choice: $0, message: vote.id) } }
             .sorted { $0.voter < $1.voter }
         let up = ballots.count { $0.choice == .up }
-        return PollTally(poll: poll.id, up: up, down: ballots.count - up, ballots: ballots)
+        return PollTally(poll: poll.id, up: up, down: ballots.count - up, ballots: ballots, closed: close != nil)
     }
 
     /// A vote counts only in its poll's chat, with a vote tag, and through a reference that carries that tag.

@@ -11,9 +11,18 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case chatList
     case send(chat: String, text: String, tag: String?, refs: [String])
     case messages(chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?)
-    case pollCreate(chat: String, question: String)
-    case pollVote(chat: String, poll: String, choice: String)
+    /// Without `options`, a yes/no poll. `closesAtMillis` is Unix time in milliseconds.
+    case pollCreate(
+        chat: String, question: String, options: [String]? = nil, description: String? = nil, maxVotes: Int? = nil,
+        unique: Bool? = nil, anonymous: Bool? = nil, allowAnswers: Bool? = nil, allowSuggestions: Bool? = nil, closesAtMillis: Int64? = nil)
+    /// `["up"]` or `["down"]` on a yes/no poll; option ids or texts on an options poll.
+    case pollVote(chat: String, poll: String, choices: [String])
+    case pollUnvote(chat: String, poll: String, option: String?)
+    case pollAnswer(chat: String, poll: String, text: String)
+    case pollSuggest(chat: String, poll: String, text: String)
+    case pollClose(chat: String, poll: String)
     case pollResults(chat: String, poll: String)
+    case pollVotes(chat: String, poll: String, option: String?, answers: Bool?, limit: Int?, before: String?)
     case localGet(message: String, key: String)
     case localSet(message: String, key: String, value: String)
     /// Streams `WatchEvent` lines for a chat until the client hangs up.

@@ -19,8 +19,9 @@ extension ControlService {
                 switch message.tag {
                 case .text: try await emit(Self.encode(WatchEvent(message: MessageView(stored, names: names))))
                 case .poll: polls.append(message.id)
-                default:
-                    if VoteChoice(tag: message.tag) != nil { polls += message.references.map(\.id) }
+                case .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion:
+                    polls += message.references.filter { $0.tag == message.tag }.map(\.id)
+                default: break
                 }
             }
             var shown = Set<MessageID>()

@@ -64,17 +64,50 @@ public struct ControlService: Sendable {
                 referenceTag: try refTag.map { try Tag($0) }, limit: limit)
             let names = try names()
             return Self.ok(try store.messages(matching: criteria).map { MessageView($0, names: names) })
-        case let .pollCreate(chat, question):
-            let stored = try await node.createPoll(chat: try resolveChat(chat), question: question)
-            return Self.ok(MessageView(stored, names: try names()))
-        case let .pollVote(chat, poll, choice):
-            guard let vote = VoteChoice(rawValue: choice.lowercased()) else { throw NodeError.invalid("a vote is 'up' or 'down', not '\(choice)'") }
+        case let .pollCreate(chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt):
             let chatID = try resolveChat(chat)
-            let stored = try await node.vote(chat: chatID, poll: try store.resolveMessage(prefix: poll, in: chatID), choice: vote)
+            guard let options, !options.isEmpty || allowSuggestions == true else {
+                guard description == nil, maxVotes == nil, unique != true, anonymous != true, allowAnswers != true, closesAt == nil else {
+                    throw NodeError.invalid("poll settings need options: add --option TEXT (at least two)")
+                }
+                return Self.ok(MessageView(try await node.createPoll(chat: chatID, question: question), names: try names()))
+            }
+            let spec = PollSpec(
+                question: question, description: description ?? "", options: options, maxVotes: maxVotes, unique: unique ?? false,
+                anonymous: anonymous ?? false, allowAnswers: allowAnswers ?? false, allowSuggestions: allowSuggestions ?? false,
+                closesAtMillis: closesAt)
+            return Self.ok(MessageView(try await node.createPoll(chat: chatID, spec: spec), names: try names()))
+        case let .pollVote(chat, poll, choices):
+            let (chatID, pollID) = try resolvePoll(chat, poll)
+            let stored: StoredMessage
+            if try node.pollSnapshot(chat: chatID, poll: pollID).tally != nil {
+                guard choices.count == 1, let vote = VoteChoice(rawValue: choices[0].lowercased()) else {
+                    throw NodeError.invalid("a vote on a yes/no poll is 'up' or 'down'")
+                }
+                stored = try await node.vote(chat: chatID, poll: pollID, choice: vote)
+            } else {
+                stored = try await node.castVote(chat: chatID, poll: pollID, options: choices)
+            }
             return Self.ok(MessageView(stored, names: try names()))
+        case let .pollUnvote(chat, poll, option):
+            let (chatID, pollID) = try resolvePoll(chat, poll)
+            return Self.ok(MessageView(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))
+        case let .pollAnswer(chat, poll, text):
+            let (chatID, pollID) = try resolvePoll(chat, poll)
+            return Self.ok(MessageView(try await node.answerPoll(chat: chatID, poll: pollID, text: text), names: try names()))
+        case let .pollSuggest(chat, poll, text):
+            let (chatID, pollID) = try resolvePoll(chat, poll)
+            return Self.ok(MessageView(try await node.suggestOption(chat: chatID, poll: pollID, text: text), names: try names()))
+        case let .pollClose(chat, poll):
+            let (chatID, pollID) = try resolvePoll(chat, poll)
+            return Self.ok(MessageView(try await node.closePoll(chat: chatID, poll: pollID), names: try names()))
         case let .pollResults(chat, poll):
-            let chatID = try resolveChat(chat)
-            return Self.ok(try pollView(chat: chatID, poll: try store.resolveMessage(prefix: poll, in: chatID)))
+            let (chatID, pollID) = try resolvePoll(chat, poll)
+            return Self.ok(try pollView(chat: chatID, poll: pollID))
+        case let .pollVotes(chat, poll, option, answers, limit, before):
+            let (chatID, pollID) = try resolvePoll(chat, poll)
+            let page = try node.pollVotes(chat: chatID, poll: pollID, option: option, answers: answers ?? false, limit: limit ?? 25, before: before)
+            return Self.ok(PollVotesView(page, names: try names()))
         case let .localGet(message, key):
             let id = try store.resolveMessage(prefix: message, in: nil)
             return Self.ok(LocalDataView(message: id.hex, key: key, value: try store.localData(message: id, key: key)))
@@ -88,9 +121,13 @@ public struct ControlService: Sendable {
     }
 
     func pollView(chat: ChatID, poll: MessageID) throws -> PollResultsView {
-        let (stored, tally) = try node.pollResults(chat: chat, poll: poll)
         let myVote = try node.store.localData(message: poll, key: LocalDataKey.pollVote)
-        return PollResultsView(poll: stored, tally: tally, names: try names(), myVote: myVote)
+        return PollResultsView(try node.pollSnapshot(chat: chat, poll: poll), names: try names(), myVote: myVote)
+    }
+
+    func resolvePoll(_ chat: String, _ poll: String) throws -> (ChatID, MessageID) {
+        let chatID = try resolveChat(chat)
+        return (chatID, try node.store.resolveMessage(prefix: poll, in: chatID))
     }
 
     // MARK: Resolution of what the user typed

@@ -64,37 +64,6 @@ public struct ChatView: Codable, Sendable, Hashable {
     }
 }
 
-public struct VoterView: Codable, Sendable, Hashable {
-    public let id: String
-    public let name: String?
-    public let vote: String
-}
-
-public struct PollResultsView: Codable, Sendable, Hashable {
-    public let id: String
-    public let chat: String
-    public let question: String
-    public let author: String
-    public let authorName: String?
-    public let up: Int
-    public let down: Int
-    public let voters: [VoterView]
-    /// This user's vote as recorded in the poll's local data.
-    public let myVote: String?
-
-    public init(poll: StoredMessage, tally: PollTally, names: [PeerID: String], myVote: String?) {
-        id = poll.message.id.hex
-        chat = poll.message.chat.hex
-        question = poll.message.text
-        author = poll.message.author.hex
-        authorName = names[poll.message.author]
-        up = tally.up
-        down = tally.down
-        voters = tally.ballots.map { VoterView(id: $0.voter.hex, name: names[$0.voter], vote: $0.choice.rawValue) }
-        self.myVote = myVote
-    }
-}
-
 public struct ContactView: Codable, Sendable, Hashable {
     public let id: String
     public let name: String

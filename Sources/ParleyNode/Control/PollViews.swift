@@ -1,0 +1,130 @@
+import ParleyCrypto
+public import ParleyCore
+import ParleyStore
+
+/// `poll results --json`. Both kinds share `question`, `totalVotes`, `winners`, `ownVotes`,
+/// `isClosed` and `voters`; a yes/no poll adds `up`/`down`, an options poll `options` and the rest.
+public struct PollResultsView: Codable, Sendable, Hashable {
+    public struct Settings: Codable, Sendable, Hashable {
+        public let maxVotes: Int?
+        public let unique: Bool
+        public let anonymous: Bool
+        public let allowAnswers: Bool
+        public let allowSuggestions: Bool
+    }
+
+    public struct Option: Codable, Sendable, Hashable {
+        public let id: String
+        public let text: String
+        public let votes: Int
+        /// Share of all ballots that selected it, 0…1.
+        public let ratio: Double
+        public let suggestedBy: String?
+    }
+
+    public struct Voter: Codable, Sendable, Hashable {
+        public let id: String
+        public let name: String?
+        /// Yes/no polls: "up" or "down".
+        public let vote: String?
+        /// Options polls: the option ids.
+        public let options: [String]?
+    }
+
+    public struct Answer: Codable, Sendable, Hashable {
+        public let author: String?
+        public let authorName: String?
+        public let text: String
+        public let timestampMillis: Int64
+    }
+
+    public let id: String
+    public let chat: String
+    public let kind: String
+    public let question: String
+    public let description: String?
+    public let author: String
+    public let authorName: String?
+    public let createdAtMillis: Int64
+    public let settings: Settings?
+    public let up: Int?
+    public let down: Int?
+    public let options: [Option]?
+    public let totalVotes: Int
+    public let winners: [String]
+    public let ownVotes: [String]
+    /// The yes/no vote recorded in this node's local data (kept for BBM parity).
+    public let myVote: String?
+    public let isClosed: Bool
+    public let closesAtMillis: Int64?
+    public let answersCount: Int
+    public let latestAnswers: [Answer]
+    public let voters: [Voter]
+
+    public init(_ snapshot: PollSnapshot, names: [PeerID: String], myVote: String?) {
+        let poll = snapshot.poll.message
+        id = poll.id.hex
+        chat = poll.chat.hex
+        question = snapshot.question
+        author = poll.author.hex
+        authorName = names[poll.author]
+        createdAtMillis = poll.timestampMillis
+        ownVotes = snapshot.ownVotes
+        isClosed = snapshot.isClosed
+        self.myVote = myVote
+        switch snapshot.state {
+        case let .yesNo(tally):
+            kind = "yesNo"
+            (description, settings, options, closesAtMillis) = (nil, nil, nil, nil)
+            (up, down) = (tally.up, tally.down)
+            totalVotes = tally.up + tally.down
+            winners = tally.up == tally.down ? [] : [tally.up > tally.down ? "up" : "down"]
+            (answersCount, latestAnswers) = (0, [])
+            voters = tally.ballots.map { Voter(id: $0.voter.hex, name: names[$0.voter], vote: $0.choice.rawValue, options: nil) }
+        case let .options(outcome):
+            let spec = outcome.spec
+            kind = "options"
+            description = spec.description.isEmpty ? nil : spec.description
+            settings = Settings(
+                maxVotes: spec.unique ? 1 : spec.maxVotes, unique: spec.unique, anonymous: spec.anonymous,
+                allowAnswers: spec.allowAnswers, allowSuggestions: spec.allowSuggestions)
+            (up, down) = (nil, nil)
+            let ballots = max(outcome.ballots.count, 1)
+            options = outcome.options.map {
+                Option(id: $0.id, text: $0.text, votes: $0.votes, ratio: Double($0.votes) / Double(ballots), suggestedBy: $0.suggestedBy?.hex)
+            }
+            totalVotes = outcome.totalVotes
+            winners = outcome.winners
+            closesAtMillis = spec.closesAtMillis
+            answersCount = outcome.answers.count
+            latestAnswers = outcome.answers.prefix(5).map {
+                Answer(author: spec.anonymous ? nil : $0.author.hex, authorName: spec.anonymous ? nil : names[$0.author],
+                       text: $0.text, timestampMillis: $0.timestampMillis)
+            }
+            voters = spec.anonymous ? [] : outcome.ballots.map { Voter(id: $0.voter.hex, name: names[$0.voter], vote: nil, options: $0.options) }
+        }
+    }
+}
+
+/// `poll votes --json`: a page of ballots or answers, newest first.
+public struct PollVotesView: Codable, Sendable, Hashable {
+    public struct Item: Codable, Sendable, Hashable {
+        public let author: String?
+        public let authorName: String?
+        public let options: [String]
+        public let text: String?
+        public let message: String
+        public let timestampMillis: Int64
+    }
+
+    public let items: [Item]
+    public let nextCursor: String?
+
+    public init(_ page: PollVotePage, names: [PeerID: String]) {
+        items = page.items.map {
+            Item(author: $0.author?.hex, authorName: $0.author.flatMap { names[$0] }, options: $0.options, text: $0.text,
+                 message: $0.message.hex, timestampMillis: $0.timestampMillis)
+        }
+        nextCursor = page.nextCursor
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Synchronization
+import ParleyCrypto
+public import ParleyCore
+public import ParleyStore
+
+/// Polls: every change is a message referencing the poll, every figure is computed from those
+/// messages (ParleyCore's PollRules). The node also refuses locally what the rules would discard.
+extension Node {
+    /// A BBM yes/no poll: a "Poll" message whose content is the question.
+    public func createPoll(chat: ChatID, question: String) async throws -> StoredMessage {
+        guard !question.trimmingCharacters(in: .whitespaces).isEmpty else { throw NodeError.invalid("a poll needs a question") }
+        guard !question.unicodeScalars.contains("\u{0}") else { throw NodeError.invalid("a question cannot contain NUL characters") }
+        return try await send(chat: chat, tag: .poll, content: Array(question.utf8))
+    }
+
+    /// An options poll with the given settings.
+    public func createPoll(chat: ChatID, spec: PollSpec) async throws -> StoredMessage {
+        if let closes = spec.closesAtMillis, closes <= clock.wallMillis {
+            throw NodeError.invalid("the closing time is in the past")
+        }
+        return try await send(chat: chat, tag: .poll, content: try spec.encoded())
+    }
+
+    /// The poll's current state, from one criteria query over the messages referencing it.
+    public func pollSnapshot(chat: ChatID, poll: MessageID) throws -> PollSnapshot {
+        let stored = try requirePoll(poll, in: chat)
+        let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll)).map(\.message)
+        let now = clock.wallMillis
+        guard let spec = try? PollSpec.decode(content: stored.message.content) else {
+            if stored.message.content.first == 0 { throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding") }
+            let tally = PollRules.tally(poll: stored.message, candidates: related)
+            return PollSnapshot(
+                poll: stored, state: .yesNo(tally), question: stored.message.text, isClosed: tally.closed,
+                ownVotes: tally.choice(of: me).map { [$0.rawValue] } ?? [])
+        }
+        let outcome = PollRules.outcome(poll: stored.message, spec: spec, related: related)
+        return PollSnapshot(
+            poll: stored, state: .options(outcome), question: spec.question, isClosed: outcome.isClosed(atMillis: now),
+            ownVotes: outcome.selection(of: me))
+    }
+
+    /// A yes/no poll's tally.
+    public func pollResults(chat: ChatID, poll: MessageID) throws -> (poll: StoredMessage, tally: PollTally) {
+        let snapshot = try pollSnapshot(chat: chat, poll: poll)
+        guard let tally = snapshot.tally else { throw NodeError.invalid("poll \(poll.shortHex) has options; vote with option ids or texts") }
+        return (snapshot.poll, tally)
+    }
+
+    /// Votes once on a yes/no poll. The `pollVote` local data guards against a second vote from this
+    /// user; the tally rule alone would also count only the latest vote per author.
+    public func vote(chat: ChatID, poll: MessageID, choice: VoteChoice) async throws -> StoredMessage {
+        let snapshot = try pollSnapshot(chat: chat, poll: poll)
+        guard snapshot.tally != nil else { throw NodeError.invalid("poll \(poll.shortHex) has options; vote with option ids or texts") }
+        guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is closed") }
+        // Claimed before sending, atomically, so two concurrent votes cannot both pass.
+        if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: choice.rawValue) {
+            throw NodeError.alreadyVoted(poll, choice: previous)
+        }
+        do {
+            return try await send(chat: chat, tag: choice.tag, content: [], references: [MessageReference(id: poll, tag: choice.tag)])
+        } catch {
+            try? await store.setLocalData(message: poll, key: LocalDataKey.pollVote, value: nil)
+            throw error
+        }
+    }
+
+    /// Adds options to this user's ballot (with `unique`, replaces it). Options are ids, unique id
+    /// prefixes of suggestions, or option texts.
+    public func castVote(chat: ChatID, poll: MessageID, options: [String]) async throws -> StoredMessage {
+        try await changeBallot(chat: chat, poll: poll) { outcome, current in
+            guard !options.isEmpty else { throw NodeError.invalid("name at least one option") }
+            let chosen = try options.map { try Self.resolveOption($0, in: outcome) }
+            let fresh = chosen.filter { !current.contains($0) }
+            guard !fresh.isEmpty || outcome.spec.unique && chosen != current else {
+                throw NodeError.invalid("you already voted for \(Self.describe(chosen, in: outcome))")
+            }
+            return outcome.spec.unique ? chosen : current + fresh
+        }
+    }
+
+    /// Removes one option from this user's ballot, or the whole ballot.
+    public func removeVote(chat: ChatID, poll: MessageID, option: String? = nil) async throws -> StoredMessage {
+        try await changeBallot(chat: chat, poll: poll) { outcome, current in
+            guard !current.isEmpty else { throw NodeError.invalid("you have no vote on this poll") }
+            guard let option else { return [] }
+            let id = try Self.resolveOption(option, in: outcome)
+            guard current.contains(id) else { throw NodeError.invalid("you did not vote for \(Self.describe([id], in: outcome))") }
+            return current.filter { $0 != id }
+        }
+    }
+
+    /// A comment on the poll, where the poll allows answers.
+    public func answerPoll(chat: ChatID, poll: MessageID, text: String) async throws -> StoredMessage {
+        let outcome = try openOptionsPoll(chat: chat, poll: poll)
+        guard outcome.spec.allowAnswers else { throw NodeError.invalid("this poll does not take answers") }
+        guard PollRules.isAcceptableAnswer(text) else {
+            throw NodeError.invalid("an answer must be 1–\(PollRules.maxAnswerBytes) bytes of text")
+        }
+        return try await send(chat: chat, tag: .pollAnswer, content: Array(text.utf8), references: [MessageReference(id: poll, tag: .pollAnswer)])
+    }
+
+    /// Adds an option, where the poll allows suggestions; its id is the suggestion's message id.
+    public func suggestOption(chat: ChatID, poll: MessageID, text: String) async throws -> StoredMessage {
+        let outcome = try openOptionsPoll(chat: chat, poll: poll)
+        guard outcome.spec.allowSuggestions else { throw NodeError.invalid("this poll does not take suggestions") }
+        do { try PollSpec.validateOption(text) } catch { throw NodeError.invalid("\(error)") }
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !outcome.options.contains(where: { $0.text.lowercased() == key }) else {
+            throw NodeError.invalid("'\(text)' is already an option")
+        }
+        guard outcome.options.count < PollSpec.maxTotalOptions else { throw NodeError.invalid("the poll is full (\(PollSpec.maxTotalOptions) options)") }
+        return try await send(
+            chat: chat, tag: .pollSuggestion, content: Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8),
+            references: [MessageReference(id: poll, tag: .pollSuggestion)])
+    }
+
+    /// Closes the poll; only its creator can, and only once.
+    public func closePoll(chat: ChatID, poll: MessageID) async throws -> StoredMessage {
+        let snapshot = try pollSnapshot(chat: chat, poll: poll)
+        guard snapshot.poll.message.author == me else { throw NodeError.invalid("only the poll's creator can close it") }
+        guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is already closed") }
+        return try await send(chat: chat, tag: .pollClose, content: [], references: [MessageReference(id: poll, tag: .pollClose)])
+    }
+
+    /// Counted ballots (or, with `answers`, accepted answers), newest first, `limit` at a time.
+    public func pollVotes(
+        chat: ChatID, poll: MessageID, option: String? = nil, answers: Bool = false, limit: Int = 25, before: String? = nil
+    ) throws -> PollVotePage {
+        guard limit > 0 else { throw NodeError.invalid("--limit must be positive") }
+        guard let outcome = try pollSnapshot(chat: chat, poll: poll).outcome else {
+            throw NodeError.invalid("poll \(poll.shortHex) is a yes/no poll; see its results")
+        }
+        let anonymous = outcome.spec.anonymous
+        var items: [(key: PollCursor, item: PollVotePage.Item)]
+        if answers {
+            items = outcome.answers.map { answer in
+                (PollCursor(lamport: answer.lamport, id: answer.message), .init(
+                    author: anonymous ? nil : answer.author, options: [], text: answer.text, message: answer.message,
+                    timestampMillis: answer.timestampMillis))
+            }
+        } else {
+            let filter = try option.map { try Self.resolveOption($0, in: outcome) }
+            items = outcome.ballots.filter { filter == nil || $0.options.contains(filter!) }.map { ballot in
+                (PollCursor(lamport: ballot.lamport, id: ballot.message), .init(
+                    author: anonymous ? nil : ballot.voter, options: ballot.options, text: nil, message: ballot.message,
+                    timestampMillis: ballot.timestampMillis))
+            }
+        }
+        items.sort { $0.key > $1.key }
+        if let before {
+            guard let cursor = PollCursor(before) else { throw NodeError.invalid("'\(before)' is not a cursor from an earlier page") }
+            items = items.filter { $0.key < cursor }
+        }
+        let page = items.prefix(limit)
+        let next = items.count > limit ? page.last?.key.description : nil
+        return PollVotePage(items: page.map(\.item), nextCursor: next)
+    }
+
+    /// The poll's state after every change to it, starting with the current one.
+    public func pollUpdates(chat: ChatID, poll: MessageID) -> some AsyncSequence<PollSnapshot, any Error> {
+        store.observe(MessageCriteria(chat: chat, referencing: poll)).map { _ in try self.pollSnapshot(chat: chat, poll: poll) }
+    }
+
+    // MARK: Helpers
+
+    func requirePoll(_ poll: MessageID, in chat: ChatID) throws -> StoredMessage {
+        guard let stored = try store.message(poll), stored.message.chat == chat else {
+            throw NodeError.notFound("no message \(poll.shortHex) in this chat")
+        }
+        guard stored.message.tag == .poll else { throw NodeError.notAPoll(poll) }
+        return stored
+    }
+
+    private func openOptionsPoll(chat: ChatID, poll: MessageID) throws -> PollOutcome {
+        let snapshot = try pollSnapshot(chat: chat, poll: poll)
+        guard let outcome = snapshot.outcome else { throw NodeError.invalid("poll \(poll.shortHex) is a yes/no poll; vote up or down") }
+        guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is closed") }
+        return outcome
+    }
+
+    /// One ballot change at a time per poll, checked against the rules before it is sent, then
+    /// recorded in the poll's local data.
+    private func changeBallot(
+        chat: ChatID, poll: MessageID, _ change: (PollOutcome, [String]) throws -> [String]
+    ) async throws -> StoredMessage {
+        guard ballotsInFlight.withLock({ $0.insert(poll).inserted }) else {
+            throw NodeError.invalid("another vote on this poll is in progress")
+        }
+        defer { _ = ballotsInFlight.withLock { $0.remove(poll) } }
+        let outcome = try openOptionsPoll(chat: chat, poll: poll)
+        let selection = try change(outcome, outcome.selection(of: me))
+        guard selection.count <= outcome.spec.selectionLimit else {
+            throw NodeError.invalid("this poll allows \(outcome.spec.selectionLimit) vote(s); remove one first with 'poll unvote'")
+        }
+        let vote = try await send(
+            chat: chat, tag: .pollVote, content: try PollSelection.encode(selection), references: [MessageReference(id: poll, tag: .pollVote)])
+        try await store.setLocalData(message: poll, key: LocalDataKey.pollBallot, value: selection.joined(separator: ","))
+        return vote
+    }
+
+    /// An option id, a unique prefix of a suggested option's id, or an option's text (any case).
+    static func resolveOption(_ text: String, in outcome: PollOutcome) throws -> String {
+        if let exact = outcome.options.first(where: { $0.id == text }) { return exact.id }
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if let named = outcome.options.first(where: { $0.text.lowercased() == key }) { return named.id }
+        let prefixed = key.count >= 4 ? outcome.options.filter { $0.suggestedBy != nil && $0.id.hasPrefix(key) } : []
+        if prefixed.count == 1 { return prefixed[0].id }
+        let known = outcome.options.map { "\($0.id.prefix(8))=\($0.text)" }.joined(separator: ", ")
+        throw NodeError.invalid("no option '\(text)' in this poll (options: \(known))")
+    }
+
+    static func describe(_ ids: [String], in outcome: PollOutcome) -> String {
+        ids.map { id in outcome.options.first { $0.id == id }.map { "'\($0.text)'" } ?? id }.joined(separator: ", ")
+    }
+}
+
+/// Orders votes newest first: (lamport, message id); printed as "LAMPORT-IDHEX".
+struct PollCursor: Comparable, CustomStringConvertible {
+    let lamport: UInt64
+    let id: MessageID
+
+    init(lamport: UInt64, id: MessageID) {
+        self.lamport = lamport
+        self.id = id
+    }
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "-", maxSplits: 1)
+        guard parts.count == 2, let lamport = UInt64(parts[0]), let bytes = try? Hex.decode(String(parts[1])),
+              let id = try? MessageID(rawRepresentation: bytes) else { return nil }
+        self.init(lamport: lamport, id: id)
+    }
+
+    var description: String { "\(lamport)-\(id.hex)" }
+    static func < (lhs: PollCursor, rhs: PollCursor) -> Bool { (lhs.lamport, lhs.id) < (rhs.lamport, rhs.id) }
+}
