@@ -1,0 +1,68 @@
+import ParleyCore
+import ParleyCrypto
+import ParleyNode
+import ParleyStore
+import ParleyTestKit
+import Testing
+
+/// Property: whatever order, duplication and loss the network applies, five peers holding the
+/// same messages compute the same options-poll outcome.
+struct OptionsPollConvergenceTests {
+    @Test(arguments: [11, 29] as [UInt64]) func fivePeersAgreeOnAnOptionsPoll(seed: UInt64) async throws {
+        // Given five peers on a network that drops 15%, duplicates 5% and reorders (seeded)
+        let network = InMemoryNetwork(conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: seed)
+        let peers = try LossyNetworkConvergenceTests.makePeers(network, count: 5)
+        try await LossyNetworkConvergenceTests.introduce(peers)
+        try await LossyNetworkConvergenceTests.running(peers) {
+            let chat = try await peers[0].node.createChat(title: "Offsite", members: peers.dropFirst().map(\.identity.publicKey))
+            let spec = PollSpec(question: "Where?", options: ["Lake", "Hills", "Beach"], maxVotes: 2, allowAnswers: true, allowSuggestions: true)
+            let poll = try await peers[0].node.createPoll(chat: chat.id, spec: spec).message.id
+            for peer in peers {
+                let arrived = try await LossyNetworkConvergenceTests.eventually { (try? peer.node.pollSnapshot(chat: chat.id, poll: poll)) != nil }
+                #expect(arrived)
+            }
+            // When every peer votes, changes its mind at random, and some suggest or answer
+            _ = try await peers[1].node.suggestOption(chat: chat.id, poll: poll, text: "City")
+            _ = try await peers[2].node.answerPoll(chat: chat.id, poll: poll, text: "anything but rain")
+            var random = SeededRandom(seed: seed)
+            for round in 0..<3 {
+                for peer in peers {
+                    let choice = ["Lake", "Hills", "Beach"][Int(random.next() % 3)]
+                    if round == 2, random.next() % 2 == 0 {
+                        _ = try? await peer.node.removeVote(chat: chat.id, poll: poll)
+                    } else if (try? await peer.node.castVote(chat: chat.id, poll: poll, options: [choice])) == nil {
+                        _ = try? await peer.node.removeVote(chat: chat.id, poll: poll)
+                    }
+                }
+            }
+            // Then all five hold the same messages and compute the same outcome
+            let expected = try peers.map { try $0.node.store.messages(matching: MessageCriteria(chat: chat.id)).count }.max() ?? 0
+            for (index, peer) in peers.enumerated() {
+                let complete = try await LossyNetworkConvergenceTests.eventually {
+                    let counts = try peers.map { try $0.node.store.messages(matching: MessageCriteria(chat: chat.id)).count }
+                    return counts.allSatisfy { $0 == counts[0] } && counts[0] >= expected
+                }
+                #expect(complete, "peer \(index) did not converge")
+            }
+            let outcomes = try peers.map { try #require(try $0.node.pollSnapshot(chat: chat.id, poll: poll).outcome) }
+            #expect(outcomes.allSatisfy { $0 == outcomes[0] })
+            #expect(outcomes[0].options.count == 4)
+            #expect(outcomes[0].answers.count == 1)
+            #expect(outcomes[0].ballots.allSatisfy { $0.options.count <= 2 })
+        }
+        #expect(network.counts.dropped > 0, "the network was supposed to lose datagrams")
+    }
+}
+
+/// A tiny seeded generator for test choices (SplitMix64).
+struct SeededRandom {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
