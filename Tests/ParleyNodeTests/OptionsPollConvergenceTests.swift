@@ -66,3 +66,35 @@ struct SeededRandom {
         return z ^ (z >> 31)
     }
 }
+
+struct PollControllerTests {
+    @Test func actionsShowUpInTheUpdatesSequence() async throws {
+        // Given a node with a chat and an options poll, and a controller on it
+        let network = InMemoryNetwork()
+        let peers = try LossyNetworkConvergenceTests.makePeers(network, count: 2)
+        let node = peers[0].node
+        let chat = try await node.createChat(title: "API", members: [peers[1].identity.publicKey])
+        let spec = PollSpec(question: "Tabs?", options: ["Tabs", "Spaces"], unique: true, allowAnswers: true)
+        let controller = PollController(node: node, chat: chat.id, poll: try await node.createPoll(chat: chat.id, spec: spec).message.id)
+        var updates = controller.updates.makeAsyncIterator()
+        #expect(try await updates.next()?.outcome?.totalVotes == 0)
+
+        // When the user votes, changes the vote, answers and closes
+        _ = try await controller.castPollVote(["Tabs"])
+        _ = try await controller.castPollVote(["Spaces"])
+        _ = try await controller.addAnswer("spaces, obviously")
+        _ = try await controller.closePoll()
+
+        // Then the updates end in the closed state, with the replaced vote
+        var last: PollSnapshot?
+        for _ in 0..<10 {
+            guard let next = try await updates.next() else { break }
+            last = next
+            if next.isClosed { break }
+        }
+        #expect(last?.isClosed == true)
+        #expect(try controller.ownVotes == ["2"])
+        #expect(try controller.votes(answers: true).items.map(\.text) == ["spaces, obviously"])
+        await #expect(throws: NodeError.self) { try await controller.castPollVote(["Tabs"]) }
+    }
+}
