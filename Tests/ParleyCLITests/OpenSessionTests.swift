@@ -109,4 +109,32 @@ struct OpenSessionTests {
         try open.type("/results \(poll)")
         #expect(open.waitFor { _ in session.occurrences(of: "up 1  down 1") > shown }, "\(open.transcript)")
     }
+
+    @Test func optionsPollsShowBarsOwnVotesAndWinnersAndTakeEveryPollCommand() throws {
+        let session = try Session.start()
+        defer { session.stop() }
+        let (parley, chat, open) = (session.parley, session.chat, session.open)
+
+        // When bob creates an options poll from the terminal, it shows as empty bars
+        try open.type("/poll Tea or coffee? | Tea | Coffee")
+        #expect(open.waitFor { $0.contains("[1] ···················· 0 (0%) Tea") }, "\(open.transcript)")
+        let match = try #require(open.transcript.firstMatch(of: #/poll ([0-9a-f]{12}) by bob: Tea or coffee\?/#))
+        let poll = String(match.output.1)
+
+        // When bob votes Coffee, his vote is marked; when alice votes Coffee too, the bar fills and wins
+        try open.type("/vote \(poll) Coffee")
+        #expect(open.waitFor { $0.contains("*[2] ████████████████████ 1 (100%) Coffee ★") }, "\(open.transcript)")
+        #expect(parley.eventually("alice", ["poll", "vote", chat, poll, "2"]) { _ in true })
+        #expect(open.waitFor { $0.contains("2 (100%) Coffee ★") }, "\(open.transcript)")
+
+        // When bob unvotes, and then closes his poll, both show live; a vote after the close is refused
+        try open.type("/unvote \(poll)")
+        #expect(open.waitFor { $0.contains(" [2] ████████████████████ 1 (100%) Coffee ★") }, "\(open.transcript)")
+        try open.type("/close \(poll)")
+        #expect(open.waitFor { $0.contains("Tea or coffee? [closed]") }, "\(open.transcript)")
+        try open.type("/vote \(poll) Tea")
+        #expect(open.waitFor { $0.contains("is closed") }, "\(open.transcript)")
+        try open.type("/answer \(poll) nice")
+        #expect(open.waitFor { $0.contains("does not take answers") || $0.contains("is closed") }, "\(open.transcript)")
+    }
 }
