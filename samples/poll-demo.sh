@@ -39,8 +39,8 @@ for n in alice bob carol; do
   echo "== $n's tally"
   as "$n" poll results "$chat" "$poll"
 done
-a=$(as alice poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//')
-b=$(as bob poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//')
-c=$(as carol poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//')
+a=$(as alice poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//; s/"ownVotes":\[[^]]*\],//')
+b=$(as bob poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//; s/"ownVotes":\[[^]]*\],//')
+c=$(as carol poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//; s/"ownVotes":\[[^]]*\],//')
 if [ "$a" = "$b" ] && [ "$b" = "$c" ]; then echo; echo "all three peers agree: up 2, down 1"
 else echo "peers disagree" >&2; exit 1; fi
