@@ -48,3 +48,17 @@ wait_for() {
   for _ in $(seq 1 100); do as "$name" "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
   as "$name" "$@"
 }
+
+# start_trio BASE_PORT: alice, bob and carol on BASE, BASE+1, BASE+2, each a contact of the others.
+start_trio() {
+  local base=$1
+  for n in alice bob carol; do ensure_key "$n"; done
+  start_node alice "$base" $((base + 1)) $((base + 2))
+  start_node bob $((base + 1)) "$base" $((base + 2))
+  start_node carol $((base + 2)) "$base" $((base + 1))
+  for me in alice bob carol; do
+    for other in alice bob carol; do
+      [ "$me" = "$other" ] || as "$me" contacts add "keys/$other.pub" --name "$other" >/dev/null
+    done
+  done
+}

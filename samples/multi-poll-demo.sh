@@ -3,16 +3,7 @@
 # comments, a refused third vote, then Alice closes it. All three nodes print the same result.
 source "$(dirname "$0")/lib.sh"
 ensure_build
-for n in alice bob carol; do ensure_key "$n"; done
-
-start_node alice 47301 47302 47303
-start_node bob 47302 47301 47303
-start_node carol 47303 47301 47302
-for me in alice bob carol; do
-  for other in alice bob carol; do
-    [ "$me" = "$other" ] || as "$me" contacts add "keys/$other.pub" --name "$other" >/dev/null
-  done
-done
+start_trio 47301
 
 chat=$(as alice chat create "Offsite" --member bob --member carol)
 poll=$(as alice poll create "$chat" "Where should we go?" --option Lake --option Hills --option Beach \

@@ -3,16 +3,7 @@
 # encrypted UDP, then every node computes the tally from its own store: the three agree.
 source "$(dirname "$0")/lib.sh"
 ensure_build
-for n in alice bob carol; do ensure_key "$n"; done
-
-start_node alice 47101 47102 47103
-start_node bob 47102 47101 47103
-start_node carol 47103 47101 47102
-for me in alice bob carol; do
-  for other in alice bob carol; do
-    [ "$me" = "$other" ] || as "$me" contacts add "keys/$other.pub" --name "$other" >/dev/null
-  done
-done
+start_trio 47101
 
 chat=$(as alice chat create "Lunch" --member bob --member carol)
 echo "alice created chat ${chat:0:12}"

@@ -91,12 +91,12 @@ public struct InMemoryTransport: DatagramTransport {
     public func close() async { network.detach(localAddress) }
 }
 
-/// A small seeded generator (SplitMix64): reproducible loss patterns.
-struct SplitMix64 {
+/// A small seeded generator (SplitMix64): reproducible loss patterns and test choices.
+public struct SplitMix64: Sendable {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

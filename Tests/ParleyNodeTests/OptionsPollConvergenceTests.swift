@@ -24,7 +24,7 @@ struct OptionsPollConvergenceTests {
             // When every peer votes, changes its mind at random, and some suggest or answer
             _ = try await peers[1].node.suggestOption(chat: chat.id, poll: poll, text: "City")
             _ = try await peers[2].node.answerPoll(chat: chat.id, poll: poll, text: "anything but rain")
-            var random = SeededRandom(seed: seed)
+            var random = SplitMix64(seed: seed)
             for round in 0..<3 {
                 for peer in peers {
                     let choice = ["Lake", "Hills", "Beach"][Int(random.next() % 3)]
@@ -53,19 +53,6 @@ struct OptionsPollConvergenceTests {
             #expect(outcomes[0].ballots.allSatisfy { $0.options.count <= 2 })
         }
         #expect(network.counts.dropped > 0, "the network was supposed to lose datagrams")
-    }
-}
-
-/// A tiny seeded generator for test choices (SplitMix64).
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
