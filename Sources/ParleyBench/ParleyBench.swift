@@ -6,7 +6,7 @@ struct ParleyBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley-bench",
         abstract: "Measure Parley end to end on loopback against the limits of the libraries it uses.",
-        subcommands: [RunBenchmark.self, ServeNode.self],
+        subcommands: [RunBenchmark.self, ServeNode.self, ProfilePhase.self],
         defaultSubcommand: RunBenchmark.self
     )
 }
