@@ -10,7 +10,7 @@ struct Report: Sendable, Encodable {
 
     func write(json path: String) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
         var data = try encoder.encode(self)
         data.append(0x0A)
         try Output.write(data, to: path)
