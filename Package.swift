@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "parley", targets: ["ParleyCLI"]),
+        .executable(name: "parley-bench", targets: ["ParleyBench"]),
         .library(name: "ParleyNode", targets: ["ParleyNode"]),
     ],
     dependencies: [
@@ -61,6 +62,17 @@ let package = Package(
                 "ParleyNode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "ParleyBench",
+            dependencies: [
+                "ParleyNode", "ParleyStore", "ParleyTransport", "ParleyCrypto", "ParleyCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                // Only for the raw SQL baselines the benchmark compares the store against.
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

@@ -19,8 +19,8 @@ extension Node {
 
     /// Signs, stores (durably, before anything is sent) and pushes a message to every other member.
     public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws -> StoredMessage {
-        guard let invite = try store.chat(chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
-        guard invite.isMember(me) else { throw NodeError.notAMember(chat) }
+        guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
+        guard members.contains(me) else { throw NodeError.notAMember(chat) }
         var draft = MessageDraft(
             chat: chat, author: me, sequence: 1, lamport: 1, timestampMillis: clock.wallMillis,
             tag: tag, content: content, references: references)
@@ -32,7 +32,7 @@ extension Node {
             throw NodeError.invalid("message \(message.id.shortHex) could not be stored: \(String(describing: outcome.first))")
         }
         let now = clock.now
-        for member in invite.members where member != me {
+        for member in members where member != me {
             await send(await engine.reliable(
                 .message(message.encoded), key: .message(message.id, to: member), to: member, now: now, wallMillis: clock.wallMillis))
         }

@@ -53,3 +53,15 @@ extension MessageStore {
         }
     }
 }
+
+extension MessageStore {
+    /// The members of a joined chat, or nil if it is not joined: the send path's check, without
+    /// re-verifying the invite's signature on every message (it was verified when the chat was saved).
+    public func members(of chat: ChatID) throws(StoreError) -> [PeerID]? {
+        let blobs = try read("reading the members of chat \(chat.shortHex)") { db in
+            try Data.fetchAll(db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat.blob])
+        }
+        guard !blobs.isEmpty else { return nil }
+        return try blobs.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") }
+    }
+}

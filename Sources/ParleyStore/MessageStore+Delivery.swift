@@ -9,10 +9,9 @@ extension MessageStore {
         try await write("marking \(ids.count) message(s) sent") { db in
             var members = MemberCounts()
             for id in ids {
-                guard let record = try MessageRecord.fetchOne(db, key: id.blob), record.state == .pending else { continue }
-                let delivered = try DeliveryRecord.filter { $0.messageId == id.blob }.fetchCount(db)
-                let others = try members.count(record.chatId, db) - 1
-                try Self.setState(of: record, to: Self.settledState(record.state, sent: true, delivered: delivered, others: others), db)
+                guard let row = try DeliveryRow.fetch(id.blob, db), row.state == .pending else { continue }
+                let others = try members.count(row.chatId, db) - 1
+                try row.settle(sent: true, delivered: try DeliveryRow.deliveredCount(id.blob, db), others: others, db)
             }
         }
     }
@@ -25,15 +24,16 @@ extension MessageStore {
         return try await write("recording \(acks.count) acknowledgement(s)") { db in
             var members = MemberCounts()
             var counts: [MessageID: Int] = [:]
+            let insertDelivery = try db.cachedStatement(sql: "INSERT OR IGNORE INTO deliveries (message_id, peer_id) VALUES (?, ?)")
             for ack in acks {
-                guard let record = try MessageRecord.fetchOne(db, key: ack.message.blob) else { continue }
-                if record.state != .received, ack.peer.blob != record.author,
-                   try members.contains(ack.peer, in: record.chatId, db) {
-                    try DeliveryRecord(messageId: record.id, peerId: ack.peer.blob).insert(db, onConflict: .ignore)
+                guard let row = try DeliveryRow.fetch(ack.message.blob, db) else { continue }
+                if row.state != .received, ack.peer.blob != row.author,
+                   try members.contains(ack.peer, in: row.chatId, db) {
+                    try insertDelivery.execute(arguments: [ack.message.blob, ack.peer.blob])
                 }
-                let delivered = try DeliveryRecord.filter { $0.messageId == record.id }.fetchCount(db)
-                let others = try members.count(record.chatId, db) - 1
-                try Self.setState(of: record, to: Self.settledState(record.state, sent: false, delivered: delivered, others: others), db)
+                let delivered = try DeliveryRow.deliveredCount(ack.message.blob, db)
+                let others = try members.count(row.chatId, db) - 1
+                try row.settle(sent: false, delivered: delivered, others: others, db)
                 counts[ack.message] = delivered
             }
             return counts
@@ -78,10 +78,32 @@ extension MessageStore {
             return delivered >= others ? .delivered : .sent
         }
     }
+}
 
-    private static func setState(of record: MessageRecord, to state: DeliveryState, _ db: Database) throws {
-        guard state != record.state else { return }
-        try MessageRecord.filter { $0.id == record.id }.updateAll(db) { $0.state.set(to: state.rawValue) }
+/// What the delivery bookkeeping reads of a message: not the whole row. Every statement here is
+/// prepared once per connection, since acks arrive for every message sent.
+private struct DeliveryRow {
+    let id: Data
+    let chatId: Data
+    let author: Data
+    let state: DeliveryState
+
+    static func fetch(_ id: Data, _ db: Database) throws -> DeliveryRow? {
+        let statement = try db.cachedStatement(sql: "SELECT chat_id, author, state FROM messages WHERE id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id]),
+              let state = DeliveryState(rawValue: row[2]) else { return nil }
+        return DeliveryRow(id: id, chatId: row[0], author: row[1], state: state)
+    }
+
+    static func deliveredCount(_ id: Data, _ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM deliveries WHERE message_id = ?"), arguments: [id]) ?? 0
+    }
+
+    /// Moves the state forward (see `settledState`); writes only when it changes.
+    func settle(sent: Bool, delivered: Int, others: Int, _ db: Database) throws {
+        let settled = MessageStore.settledState(state, sent: sent, delivered: delivered, others: others)
+        guard settled != state else { return }
+        try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE id = ?").execute(arguments: [settled.rawValue, id])
     }
 }
 
@@ -98,7 +120,7 @@ private struct MemberCounts {
     private mutating func load(_ chat: Data, _ db: Database) throws -> Set<Data> {
         if let cached = members[chat] { return cached }
         let peers = Set(try Data.fetchAll(
-            db, ChatMemberRecord.select(ChatMemberRecord.Columns.peerId).filter { $0.chatId == chat }))
+            db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat]))
         members[chat] = peers
         return peers
     }

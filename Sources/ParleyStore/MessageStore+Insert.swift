@@ -14,17 +14,32 @@ extension MessageStore {
         if messages.isEmpty { return [] }
         return try await write("inserting \(messages.count) message(s)") { db in
             var batch = InsertBatch()
-            return try messages.map { message in
+            let outcomes = try messages.map { message in
                 try batch.insert(message, db: db, receivedAtMillis: receivedAtMillis, ownAuthor: ownAuthor)
             }
+            try batch.saveHeads(db)
+            return outcomes
         }
     }
 }
 
-/// Per-transaction caches, so a burst into one chat reads its members and last local number once.
+/// Per-transaction caches, so a burst into one chat reads its members, last local number and author
+/// heads once, and writes each head once. Every statement is prepared once per connection: this is the
+/// receive path's hot loop, where building SQL per row used to cost more than SQLite itself.
 private struct InsertBatch {
+    private struct HeadKey: Hashable {
+        let chat: ChatID
+        let author: PeerID
+    }
+
+    private struct Head {
+        var contiguous: Int64
+        var max: Int64
+    }
+
     private var members: [ChatID: Set<PeerID>?] = [:]
     private var nextLocalNumber: [ChatID: Int64] = [:]
+    private var heads: [HeadKey: Head] = [:]
 
     mutating func insert(_ message: Message, db: Database, receivedAtMillis: Int64, ownAuthor: PeerID) throws -> InsertOutcome {
         guard message.sequence <= UInt64(Int64.max), message.lamport <= UInt64(Int64.max) else { return .outOfRange }
@@ -34,24 +49,48 @@ private struct InsertBatch {
 
         let localNumber = try takeLocalNumber(message.chat, db)
         let state: DeliveryState = message.author == ownAuthor ? .pending : .received
-        try MessageRecord(message, localNumber: localNumber, receivedAtMillis: receivedAtMillis, state: state).insert(db)
-        for reference in message.references {
-            // A message may repeat a reference; one row is enough to find it.
-            try MessageRefRecord(
-                messageId: message.id.blob, chatId: message.chat.blob, refId: reference.id.blob,
-                refTag: reference.tag.rawValue, msgTag: message.tag.rawValue
-            ).insert(db, onConflict: .ignore)
+        try db.cachedStatement(sql: """
+            INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
+                                  local_number, received_at_ms, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                message.id.blob, message.chat.blob, message.author.blob, Int64(message.sequence), Int64(message.lamport),
+                message.timestampMillis, message.tag.rawValue, Data(message.content), Data(message.encoded),
+                localNumber, receivedAtMillis, state.rawValue,
+            ])
+        if !message.references.isEmpty {
+            let insertReference = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO message_refs (message_id, chat_id, ref_id, ref_tag, msg_tag) VALUES (?, ?, ?, ?, ?)
+                """)
+            for reference in message.references {
+                // A message may repeat a reference; one row is enough to find it.
+                try insertReference.execute(arguments: [
+                    message.id.blob, message.chat.blob, reference.id.blob, reference.tag.rawValue, message.tag.rawValue,
+                ])
+            }
         }
         try advanceHead(message, db)
         return .inserted(StoredMessage(
             message: message, localNumber: localNumber, receivedAtMillis: receivedAtMillis, state: state, deliveredTo: 0))
     }
 
+    /// Writes the heads this batch moved, once each.
+    func saveHeads(_ db: Database) throws {
+        guard !heads.isEmpty else { return }
+        let upsert = try db.cachedStatement(sql: """
+            INSERT INTO author_heads (chat_id, author, contiguous_seq, max_seq) VALUES (?, ?, ?, ?)
+            ON CONFLICT (chat_id, author) DO UPDATE SET contiguous_seq = excluded.contiguous_seq, max_seq = excluded.max_seq
+            """)
+        for (key, head) in heads {
+            try upsert.execute(arguments: [key.chat.blob, key.author.blob, head.contiguous, head.max])
+        }
+    }
+
     /// nil when the chat is not joined (every joined chat has at least its creator).
     private mutating func members(of chat: ChatID, _ db: Database) throws -> Set<PeerID>? {
         if let cached = members[chat] { return cached }
         let blobs = try Data.fetchAll(
-            db, ChatMemberRecord.select(ChatMemberRecord.Columns.peerId).filter { $0.chatId == chat.blob })
+            db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat.blob])
         let found: Set<PeerID>? = blobs.isEmpty ? nil : Set(try blobs.map { blob throws(StoreError) in
             try PeerID.fromBlob(blob, "chat member")
         })
@@ -60,10 +99,10 @@ private struct InsertBatch {
     }
 
     private func isDuplicate(_ message: Message, _ db: Database) throws -> Bool {
-        if try MessageRecord.exists(db, key: message.id.blob) { return true }
-        return try MessageRecord.exists(db, key: [
-            "chat_id": message.chat.blob, "author": message.author.blob, "seq": Int64(message.sequence),
-        ])
+        let byID = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ?")
+        if try Int.fetchOne(byID, arguments: [message.id.blob]) != nil { return true }
+        let bySequence = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE chat_id = ? AND author = ? AND seq = ?")
+        return try Int.fetchOne(bySequence, arguments: [message.chat.blob, message.author.blob, Int64(message.sequence)]) != nil
     }
 
     private mutating func takeLocalNumber(_ chat: ChatID, _ db: Database) throws -> Int64 {
@@ -72,7 +111,7 @@ private struct InsertBatch {
             next = cached
         } else {
             let max = try Int64.fetchOne(
-                db, sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?", arguments: [chat.blob])
+                db.cachedStatement(sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?"), arguments: [chat.blob])
             next = (max ?? 0) + 1
         }
         nextLocalNumber[chat] = next + 1
@@ -81,19 +120,31 @@ private struct InsertBatch {
 
     /// Raises the author's max, and moves the contiguous head over any run of sequences that a
     /// late arrival just joined up.
-    private func advanceHead(_ message: Message, _ db: Database) throws {
+    private mutating func advanceHead(_ message: Message, _ db: Database) throws {
+        let key = HeadKey(chat: message.chat, author: message.author)
         let seq = Int64(message.sequence)
-        var head = try AuthorHeadRecord.fetchOne(db, key: ["chat_id": message.chat.blob, "author": message.author.blob])
-            ?? AuthorHeadRecord(chatId: message.chat.blob, author: message.author.blob, contiguousSeq: 0, maxSeq: 0)
-        head.maxSeq = max(head.maxSeq, seq)
-        if seq == head.contiguousSeq + 1 {
+        var head = try heads[key] ?? storedHead(key, db)
+        let laterMayExist = head.max > seq
+        head.max = max(head.max, seq)
+        if seq == head.contiguous + 1 {
             var contiguous = seq
-            let later = try Int64.fetchCursor(
-                db, sql: "SELECT seq FROM messages WHERE chat_id = ? AND author = ? AND seq > ? ORDER BY seq",
-                arguments: [message.chat.blob, message.author.blob, seq])
-            while let next = try later.next(), next == contiguous + 1 { contiguous = next }
-            head.contiguousSeq = contiguous
+            // Only a message that fills a gap has stored successors to join up.
+            if laterMayExist {
+                let later = try Int64.fetchCursor(
+                    db.cachedStatement(sql: "SELECT seq FROM messages WHERE chat_id = ? AND author = ? AND seq > ? ORDER BY seq"),
+                    arguments: [message.chat.blob, message.author.blob, seq])
+                while let next = try later.next(), next == contiguous + 1 { contiguous = next }
+            }
+            head.contiguous = contiguous
         }
-        try head.save(db)
+        heads[key] = head
+    }
+
+    private func storedHead(_ key: HeadKey, _ db: Database) throws -> Head {
+        let statement = try db.cachedStatement(sql: "SELECT contiguous_seq, max_seq FROM author_heads WHERE chat_id = ? AND author = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [key.chat.blob, key.author.blob]) else {
+            return Head(contiguous: 0, max: 0)
+        }
+        return Head(contiguous: row[0], max: row[1])
     }
 }

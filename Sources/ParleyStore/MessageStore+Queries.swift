@@ -93,7 +93,9 @@ extension MessageStore {
 
     /// Runs `SELECT <stored message> <tail>` where `tail` filters and orders `messages m`.
     static func fetchStored(_ db: Database, _ tail: String, _ arguments: StatementArguments) throws -> [StoredMessage] {
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(storedMessageSelection) \(tail)", arguments: arguments)
+        // A handful of query shapes serve every criteria: each is prepared once per connection.
+        let statement = try db.cachedStatement(sql: "SELECT \(storedMessageSelection) \(tail)")
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
         var result: [StoredMessage] = []
         while let row = try rows.next() {
             result.append(try MessageRecord(row: row).storedMessage(deliveredTo: row["delivered_to"]))

@@ -1,0 +1,92 @@
+import Foundation
+import ParleyCore
+import ParleyNode
+
+/// Messages per second delivered and stored, on loopback: from the first send until every receiver
+/// holds every message (checked on each receiver's version vector).
+struct Throughput: Sendable {
+    let messages: Int
+    let seconds: Double
+    var perSecond: Double { Double(messages) / seconds }
+
+    /// Concurrent send calls per sending node, so signing and storing overlap as they would for several users.
+    static let sendersPerNode = 4
+    static let warmUpMessages = 50
+    /// Messages per sender in flight at most. Acks must come back before the first retransmit (200 ms).
+    static let window = Int(ProcessInfo.processInfo.environment["WINDOW"] ?? "256") ?? 256
+
+    static func twoNodes(_ scale: Scale, directory: String) async throws -> Throughput {
+        let peers = try await BenchPeer.group(2, directory: directory, name: "two")
+        return try await BenchPeer.running(peers) {
+            let chat = try await BenchPeer.chat(peers, title: "throughput-2")
+            return try await run(peers: peers, senders: [peers[0]], chat: chat, messages: scale.throughputMessages)
+        }
+    }
+
+    /// Each of the 3 members sends a third of the messages; each message goes to the 2 others.
+    static func threeNodes(_ scale: Scale, directory: String) async throws -> Throughput {
+        let peers = try await BenchPeer.group(3, directory: directory, name: "three")
+        return try await BenchPeer.running(peers) {
+            let chat = try await BenchPeer.chat(peers, title: "throughput-3")
+            return try await run(peers: peers, senders: peers, chat: chat, messages: scale.throughputMessages)
+        }
+    }
+
+    private static func run(peers: [BenchPeer], senders: [BenchPeer], chat: ChatID, messages: Int) async throws -> Throughput {
+        let perSender = messages / senders.count
+        try await send(peers, senders: senders, chat: chat, count: warmUpMessages, window: window)
+        try await waitForAll(peers, senders: senders, chat: chat, each: warmUpMessages, timeout: .seconds(30))
+
+        let (_, seconds) = try await Measure.time {
+            try await send(peers, senders: senders, chat: chat, count: perSender, window: window)
+            try await waitForAll(peers, senders: senders, chat: chat, each: warmUpMessages + perSender, timeout: .seconds(300))
+        }
+        return Throughput(messages: perSender * senders.count, seconds: seconds)
+    }
+
+    /// Every sender sends `count` messages, from `sendersPerNode` concurrent calls, keeping at most
+    /// `window` of its messages in flight (sent but not yet stored by every member): a closed loop, as a
+    /// sending application would run. The node itself has no flow control (see docs/bench/README.md).
+    private static func send(_ peers: [BenchPeer], senders: [BenchPeer], chat: ChatID, count: Int, window: Int) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for sender in senders {
+                let receivers = peers.filter { $0.id != sender.id }
+                let sent = Counter()
+                sent.add(Int(try sender.contiguous(chat, from: sender.id)))
+                for lane in 0..<sendersPerNode {
+                    let share = count / sendersPerNode + (lane < count % sendersPerNode ? 1 : 0)
+                    group.addTask {
+                        for _ in 0..<share {
+                            let number = sent.add(1)
+                            if number % 16 == 0 {
+                                try await waitForRoom(sender, receivers: receivers, chat: chat, sent: number - window)
+                            }
+                            _ = try await sender.node.sendText(chat: chat, BenchContent.text)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private static func waitForRoom(_ sender: BenchPeer, receivers: [BenchPeer], chat: ChatID, sent: Int) async throws {
+        guard sent > 0 else { return }
+        let room = try await Measure.waitUntil(timeout: .seconds(60), interval: .milliseconds(1)) {
+            try receivers.allSatisfy { try $0.contiguous(chat, from: sender.id) >= UInt64(sent) }
+        }
+        guard room else { throw BenchError("no message was stored for 60 s") }
+    }
+
+    private static func waitForAll(
+        _ peers: [BenchPeer], senders: [BenchPeer], chat: ChatID, each: Int, timeout: Duration
+    ) async throws {
+        let done = try await Measure.waitUntil(timeout: timeout, interval: .milliseconds(5)) {
+            for peer in peers {
+                for sender in senders where try peer.contiguous(chat, from: sender.id) < UInt64(each) { return false }
+            }
+            return true
+        }
+        guard done else { throw BenchError("messages were not all delivered within \(timeout)") }
+    }
+}

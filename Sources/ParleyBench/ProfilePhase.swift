@@ -1,0 +1,42 @@
+import ArgumentParser
+
+/// Hidden: runs one end-to-end phase alone, to profile it (`perf record -g parley-bench profile throughput2`).
+struct ProfilePhase: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile", abstract: "Run one phase alone.", shouldDisplay: false)
+
+    enum Phase: String, ExpressibleByArgument, CaseIterable {
+        case throughput2, throughput3, latency, catchup, tally
+    }
+
+    @Argument(help: "throughput2, throughput3, latency, catchup or tally.")
+    var phase: Phase
+
+    @Flag(help: "Use the --quick sizes.")
+    var quick = false
+
+    func run() async throws {
+        let scale = quick ? Scale.quick : Scale.full
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        switch phase {
+        case .throughput2:
+            let result = try await Throughput.twoNodes(scale, directory: scratch.path)
+            print("2 nodes: \(result.messages) messages in \(result.seconds) s = \(result.perSecond) msg/s")
+        case .throughput3:
+            let result = try await Throughput.threeNodes(scale, directory: scratch.path)
+            print("3 nodes: \(result.messages) messages in \(result.seconds) s = \(result.perSecond) msg/s")
+        case .latency:
+            let result = try await Latency.measure(scale, directory: scratch.path)
+            print("latency p50 \(result.p50Milliseconds) ms, p99 \(result.p99Milliseconds) ms, lost \(result.lost)")
+        case .catchup:
+            let result = try await CatchUp.measure(scale, directory: scratch.path)
+            print("catch-up: \(result.messages) messages in \(result.seconds) s = \(result.perSecond) msg/s")
+        case .tally:
+            let store = try await LargeStore.build(scale, directory: scratch.path)
+            print("store built in \(store.buildSeconds) s")
+            let result = try await Tally.measure(scale, store: store)
+            print("tally \(result.tallySeconds * 1000) ms, raw \(result.rawSeconds * 1000) ms, up \(result.up) down \(result.down)")
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// The run's figures in report order: the limits first, then Parley against them.
+enum Figures {
+    // swiftlint:disable:next function_parameter_count
+    static func make(
+        scale: Scale, crypto: CryptoLimits, udp: UDPLimit, sqlite: SQLiteLimits, pipeline: PipelineLimit,
+        two: Throughput, three: Throughput, latency: Latency, catchUp: CatchUp, tally: Tally, process: NodeProcessProbe
+    ) -> [Figure] {
+        let mebibyte = 1024.0 * 1024.0
+        return [
+            Figure("libsodium AEAD seal+open, 200 B", crypto.aeadPerSecond, "ops/s"),
+            Figure("Ed25519 sign", crypto.signPerSecond, "ops/s"),
+            Figure("Ed25519 verify", crypto.verifyPerSecond, "ops/s"),
+            Figure("UDP datagrams, 200 B, loopback (UDPTransport)", udp.datagramsPerSecond, "datagrams/s"),
+            Figure("SQLite rows inserted (GRDB, \(count(SQLiteLimits.rowsPerTransaction))/txn)", sqlite.rowsPerSecond, "rows/s"),
+            Figure("SQLite indexed lookup (GRDB)", sqlite.lookupMicroseconds, "µs"),
+            Figure("pipeline limit, 2 nodes (sum of one message's costs)", pipeline.twoNodesPerSecond, "msg/s"),
+            Figure("pipeline limit, 3 nodes (each message to 2)", pipeline.threeNodesPerSecond, "msg/s"),
+            Figure("throughput, 2 nodes, delivered and stored", two.perSecond, "msg/s",
+                   limit: pipeline.twoNodesPerSecond, goal: .atLeast(0.5)),
+            Figure("throughput, 3 nodes, each message stored by 2", three.perSecond, "msg/s",
+                   limit: pipeline.threeNodesPerSecond, goal: .atLeast(0.5)),
+            Figure("latency send to stored, p50", latency.p50Milliseconds, "ms", limit: 1, goal: .atMost(1)),
+            Figure("latency send to stored, p99", latency.p99Milliseconds, "ms", limit: 10, goal: .atMost(1)),
+            Figure("raw indexed SQL count of \(count(tally.rawVotes)) votes", tally.rawSeconds * 1000, "ms"),
+            Figure("poll tally, \(count(scale.votes)) votes in \(count(scale.storeMessages)) messages",
+                   tally.tallySeconds * 1000, "ms", limit: tally.rawSeconds * 1000, goal: .atMost(2)),
+            Figure("catch-up time, \(count(catchUp.messages)) missed messages", catchUp.seconds, "s"),
+            Figure("catch-up rate vs live 2-node throughput", catchUp.perSecond, "msg/s",
+                   limit: two.perSecond, goal: .atLeast(0.5)),
+            Figure("catch-up rate vs 20,000 msg/s (ideal)", catchUp.perSecond, "msg/s", limit: 20_000, goal: .atLeast(1)),
+            Figure("node start-up to first status, \(count(scale.storeMessages)) messages", process.startupSeconds * 1000, "ms"),
+            Figure("node peak RSS, \(count(scale.storeMessages)) messages", Double(process.peakRSSBytes) / mebibyte, "MiB",
+                   limit: 64, goal: .atMost(1)),
+        ]
+    }
+
+    /// 1000000 → "1,000,000".
+    static func count(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
+    }
+}

@@ -1,0 +1,28 @@
+/// Every size the benchmark uses; `--quick` scales them all down to a smoke run of a few seconds.
+struct Scale: Sendable {
+    let name: String
+    /// How long each micro benchmark runs.
+    let microDuration: Duration
+    let udpDatagrams: Int
+    let sqliteRows: Int
+    let sqliteLookups: Int
+    /// Messages sent in each end-to-end throughput run.
+    let throughputMessages: Int
+    let latencySamples: Int
+    let catchUpMessages: Int
+    let storeMessages: Int
+    let votes: Int
+    /// Members who cast the votes (a chat has at most 512 members, so each votes several times).
+    let voters: Int
+    let repetitions: Int
+
+    static let full = Scale(
+        name: "full", microDuration: .seconds(2), udpDatagrams: 1_000_000, sqliteRows: 200_000, sqliteLookups: 50_000,
+        throughputMessages: 30_000, latencySamples: 2_000, catchUpMessages: 100_000, storeMessages: 1_000_000,
+        votes: 10_000, voters: 250, repetitions: 9)
+
+    static let quick = Scale(
+        name: "quick", microDuration: .milliseconds(200), udpDatagrams: 50_000, sqliteRows: 20_000, sqliteLookups: 5_000,
+        throughputMessages: 2_000, latencySamples: 200, catchUpMessages: 5_000, storeMessages: 20_000,
+        votes: 1_000, voters: 50, repetitions: 3)
+}
