@@ -38,15 +38,24 @@ extension Node {
         for (peer, frames) in replies { await send(frames, to: peer) }
     }
 
-    /// Verifies, stores (one transaction) and acknowledges a burst of messages.
+    /// Verifies, stores (one transaction) and acknowledges a burst of messages. Messages already
+    /// stored (retransmits, overlapping sync replies) are acknowledged without a signature check:
+    /// their id is the hash of the exact bytes that were verified when they were first stored.
     private func receiveMessages(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async throws -> [PeerID: [Frame]] {
         guard !incoming.isEmpty else { return [:] }
-        let verified = await Self.decodeAndVerify(incoming)
-        if verified.rejected.malformed > 0 { await engine.reject(.malformed, count: verified.rejected.malformed) }
-        if verified.rejected.badSignature > 0 { await engine.reject(.badSignature, count: verified.rejected.badSignature) }
+        var decoded: [(peer: PeerID, message: Message)] = []
+        var malformed = 0
+        for (peer, bytes) in incoming {
+            if let message = try? Message(decoding: bytes) { decoded.append((peer, message)) } else { malformed += 1 }
+        }
+        let known = try store.storedIDs(among: decoded.map(\.message.id))
+        let verified = await Self.verify(decoded.filter { !known.contains($0.message.id) })
+        if malformed > 0 { await engine.reject(.malformed, count: malformed) }
+        if verified.badSignature > 0 { await engine.reject(.badSignature, count: verified.badSignature) }
         let outcomes = try await store.insert(verified.messages.map(\.message), receivedAtMillis: clock.wallMillis, ownAuthor: me)
         var replies: [PeerID: [Frame]] = [:]
         var acks: [PeerID: [MessageID]] = [:]
+        for (peer, message) in decoded where known.contains(message.id) { acks[peer, default: []].append(message.id) }
         var unknownChats: [PeerID: Set<ChatID>] = [:]
         var rejected: [ProtocolRejection: Int] = [:]
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
@@ -77,35 +86,32 @@ extension Node {
 
     struct Verified: Sendable {
         var messages: [(message: Message, peer: PeerID)] = []
-        var rejected = (malformed: 0, badSignature: 0)
+        var badSignature = 0
     }
 
     /// Ed25519 checks dominate the receive cost, so large bursts are split across the cores.
-    static func decodeAndVerify(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async -> Verified {
-        let workers = incoming.count >= 64 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
-        let chunkSize = (incoming.count + workers - 1) / workers
+    static func verify(_ decoded: [(peer: PeerID, message: Message)]) async -> Verified {
+        let workers = decoded.count >= 64 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        let chunkSize = max(1, (decoded.count + workers - 1) / workers)
         return await withTaskGroup(of: Verified.self) { group in
-            for start in stride(from: 0, to: incoming.count, by: chunkSize) {
-                let chunk = Array(incoming[start..<min(start + chunkSize, incoming.count)])
-                group.addTask { verify(chunk) }
+            for start in stride(from: 0, to: decoded.count, by: chunkSize) {
+                let chunk = Array(decoded[start..<min(start + chunkSize, decoded.count)])
+                group.addTask { verifyChunk(chunk) }
             }
             var all = Verified()
             for await part in group {
                 all.messages += part.messages
-                all.rejected.malformed += part.rejected.malformed
-                all.rejected.badSignature += part.rejected.badSignature
+                all.badSignature += part.badSignature
             }
             return all
         }
     }
 
-    private static func verify(_ chunk: [(peer: PeerID, bytes: [UInt8])]) -> Verified {
+    private static func verifyChunk(_ chunk: [(peer: PeerID, message: Message)]) -> Verified {
         var result = Verified()
         var seen = Set<MessageID>()
-        for (peer, bytes) in chunk {
-            guard let message = try? Message(decoding: bytes) else { result.rejected.malformed += 1; continue }
-            guard seen.insert(message.id).inserted else { continue }
-            do { try message.verifySignature() } catch { result.rejected.badSignature += 1; continue }
+        for (peer, message) in chunk where seen.insert(message.id).inserted {
+            do { try message.verifySignature() } catch { result.badSignature += 1; continue }
             result.messages.append((message, peer))
         }
         return result

@@ -13,6 +13,17 @@ extension MessageStore {
         }
     }
 
+    /// Which of `ids` are stored: lets the receive path skip signature checks for duplicates.
+    public func storedIDs(among ids: [MessageID]) throws(StoreError) -> Set<MessageID> {
+        guard !ids.isEmpty else { return [] }
+        return try read("checking \(ids.count) message id(s)") { db in
+            let statement = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ?")
+            var stored = Set<MessageID>()
+            for id in ids where try Bool.fetchOne(statement, arguments: [id.blob]) == true { stored.insert(id) }
+            return stored
+        }
+    }
+
     /// The message whose id starts with `prefix` (hex, any case, any length), optionally within one chat.
     public func resolveMessage(prefix: String, in chat: ChatID?) throws(StoreError) -> MessageID {
         let range = try IDPrefix(prefix)
