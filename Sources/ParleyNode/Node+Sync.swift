@@ -31,7 +31,7 @@ extension Node {
     /// so a peer that keeps saying "more" without delivering cannot keep us busy.
     func syncContinuation(chat: ChatID, with peer: PeerID) throws -> [Frame] {
         let request = try syncRequest(chat: chat)
-        guard case let .syncRequest(_, vector)? = request.first, syncProgress.advance(peer: peer, chat: chat, to: vector) else {
+        guard case let .syncRequest(_, vector)? = request.first, syncProgress.advance(peer: peer, chat: chat, to: vector, now: clock.now) else {
             return []
         }
         return request
@@ -43,6 +43,7 @@ extension Node {
         for summary in try store.chats() {
             let request = try syncRequest(chat: summary.invite.id)
             for member in summary.invite.members where member != me {
+                if syncProgress.isCatchingUp(peer: member, chat: summary.invite.id, now: clock.now, within: configuration.syncInterval) { continue }
                 await send(await engine.datagramsIfConnected(request, to: member, now: clock.now, wallMillis: clock.wallMillis))
             }
         }
