@@ -10,6 +10,10 @@ extension Node {
     func process(_ batch: [Datagram]) async throws {
         let now = clock.now
         let opened = await engine.open(batch, now: now, wallMillis: clock.wallMillis)
+        logger.trace("batch", metadata: [
+            "datagrams": "\(batch.count)", "frames": "\(opened.frames.reduce(0) { $0 + $1.frames.count })",
+            "established": "\(opened.established.map(\.shortHex))",
+        ])
         await send(opened.replies)
         for peer in Set(opened.established + opened.announced) { try await greet(peer) }
 
@@ -42,8 +46,7 @@ extension Node {
     private func receiveMessages(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async throws -> [PeerID: [Frame]] {
         guard !incoming.isEmpty else { return [:] }
         let verified = await Self.decodeAndVerify(incoming)
-        if verified.rejected.malformed > 0 { await engine.reject(.malformed, count: verified.rejected.malformed) }
-        if verified.rejected.badSignature > 0 { await engine.reject(.badSignature, count: verified.rejected.badSignature) }
+        for (reason, count) in verified.rejected where count > 0 { await engine.reject(reason, count: count) }
         let outcomes = try await store.insert(verified.messages.map(\.message), receivedAtMillis: clock.wallMillis, ownAuthor: me)
         var replies: [PeerID: [Frame]] = [:]
         var acks: [PeerID: [MessageID]] = [:]
@@ -54,6 +57,7 @@ extension Node {
             case let .inserted(stored):
                 chatState.observe(chat: message.chat, lamport: stored.message.lamport)
                 acks[peer, default: []].append(message.id)
+                if try isVoteForANonPoll(message) { rejected[.notAPoll, default: 0] += 1 }
             case .duplicate:
                 acks[peer, default: []].append(message.id)
             case .unknownChat:
@@ -66,6 +70,10 @@ extension Node {
             }
         }
         for (reason, count) in rejected { await engine.reject(reason, count: count) }
+        logger.debug("stored messages", metadata: [
+            "received": "\(incoming.count)", "stored": "\(outcomes.count { if case .inserted = $0 { true } else { false } })",
+            "ids": "\(verified.messages.prefix(8).map(\.message.id.shortHex))",
+        ])
         for (peer, ids) in acks {
             for chunk in stride(from: 0, to: ids.count, by: Frame.maxAcksPerFrame) {
                 replies[peer, default: []].append(.ack(Array(ids[chunk..<min(chunk + Frame.maxAcksPerFrame, ids.count)])))
@@ -75,9 +83,20 @@ extension Node {
         return replies
     }
 
+    /// A vote whose target is held and is not a poll. It is still stored, as every member stores it
+    /// (refusing it would make stores depend on arrival order, and sync would resend it forever),
+    /// but no tally ever counts it (`PollRules`); it is counted here so the attempt shows.
+    private func isVoteForANonPoll(_ message: Message) throws -> Bool {
+        guard VoteChoice(tag: message.tag) != nil else { return false }
+        for reference in message.references where reference.tag == message.tag {
+            if let target = try store.message(reference.id), target.message.tag != .poll { return true }
+        }
+        return false
+    }
+
     struct Verified: Sendable {
         var messages: [(message: Message, peer: PeerID)] = []
-        var rejected = (malformed: 0, badSignature: 0)
+        var rejected: [ProtocolRejection: Int] = [:]
     }
 
     /// Ed25519 checks dominate the receive cost, so large bursts are split across the cores.
@@ -92,8 +111,7 @@ extension Node {
             var all = Verified()
             for await part in group {
                 all.messages += part.messages
-                all.rejected.malformed += part.rejected.malformed
-                all.rejected.badSignature += part.rejected.badSignature
+                all.rejected.merge(part.rejected, uniquingKeysWith: +)
             }
             return all
         }
@@ -103,9 +121,13 @@ extension Node {
         var result = Verified()
         var seen = Set<MessageID>()
         for (peer, bytes) in chunk {
-            guard let message = try? Message(decoding: bytes) else { result.rejected.malformed += 1; continue }
+            let message: Message
+            do { message = try Message(decoding: bytes) } catch {
+                result.rejected[error.isUnsupportedVersion ? .unsupportedVersion : .malformed, default: 0] += 1
+                continue
+            }
             guard seen.insert(message.id).inserted else { continue }
-            do { try message.verifySignature() } catch { result.rejected.badSignature += 1; continue }
+            do { try message.verifySignature() } catch { result.rejected[.badSignature, default: 0] += 1; continue }
             result.messages.append((message, peer))
         }
         return result
