@@ -3,7 +3,9 @@ import Testing
 
 /// Runs the real `parley` binary: nodes in the background, client commands to completion.
 struct ParleyBinary {
+    /// `.build/debug/parley`, or `$PARLEY_BIN` (the long reliability runs use a release build).
     static let path: String = {
+        if let path = ProcessInfo.processInfo.environment["PARLEY_BIN"], !path.isEmpty { return path }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/parley").path
     }()
