@@ -86,6 +86,6 @@ let package = Package(
         .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore"], swiftSettings: strict),
         .testTarget(name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport"], swiftSettings: strict),
-        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore"], swiftSettings: strict),
+        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyStore"], swiftSettings: strict),
     ]
 )

@@ -10,6 +10,10 @@ extension Node {
     func process(_ batch: [Datagram]) async throws {
         let now = clock.now
         let opened = await engine.open(batch, now: now, wallMillis: clock.wallMillis)
+        logger.trace("batch", metadata: [
+            "datagrams": "\(batch.count)", "frames": "\(opened.frames.reduce(0) { $0 + $1.frames.count })",
+            "established": "\(opened.established.map(\.shortHex))",
+        ])
         await send(opened.replies)
         for peer in Set(opened.established + opened.announced) { try await greet(peer) }
 
@@ -44,25 +48,26 @@ extension Node {
     private func receiveMessages(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async throws -> [PeerID: [Frame]] {
         guard !incoming.isEmpty else { return [:] }
         var decoded: [(peer: PeerID, message: Message)] = []
-        var malformed = 0
+        var rejected: [ProtocolRejection: Int] = [:]
         for (peer, bytes) in incoming {
-            if let message = try? Message(decoding: bytes) { decoded.append((peer, message)) } else { malformed += 1 }
+            do { decoded.append((peer, try Message(decoding: bytes))) } catch {
+                rejected[error.isUnsupportedVersion ? .unsupportedVersion : .malformed, default: 0] += 1
+            }
         }
         let known = try store.storedIDs(among: decoded.map(\.message.id))
         let verified = await Self.verify(decoded.filter { !known.contains($0.message.id) })
-        if malformed > 0 { await engine.reject(.malformed, count: malformed) }
-        if verified.badSignature > 0 { await engine.reject(.badSignature, count: verified.badSignature) }
+        rejected[.badSignature, default: 0] += verified.badSignature
         let outcomes = try await store.insert(verified.messages.map(\.message), receivedAtMillis: clock.wallMillis, ownAuthor: me)
         var replies: [PeerID: [Frame]] = [:]
         var acks: [PeerID: [MessageID]] = [:]
         for (peer, message) in decoded where known.contains(message.id) { acks[peer, default: []].append(message.id) }
         var unknownChats: [PeerID: Set<ChatID>] = [:]
-        var rejected: [ProtocolRejection: Int] = [:]
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
             switch outcome {
             case let .inserted(stored):
                 chatState.observe(chat: message.chat, lamport: stored.message.lamport)
                 acks[peer, default: []].append(message.id)
+                if try isVoteForANonPoll(message) { rejected[.notAPoll, default: 0] += 1 }
             case .duplicate:
                 acks[peer, default: []].append(message.id)
             case .unknownChat:
@@ -74,7 +79,11 @@ extension Node {
                 rejected[.malformed, default: 0] += 1
             }
         }
-        for (reason, count) in rejected { await engine.reject(reason, count: count) }
+        for (reason, count) in rejected where count > 0 { await engine.reject(reason, count: count) }
+        logger.debug("stored messages", metadata: [
+            "received": "\(incoming.count)", "stored": "\(outcomes.count { if case .inserted = $0 { true } else { false } })",
+            "ids": "\(verified.messages.prefix(8).map(\.message.id.shortHex))",
+        ])
         for (peer, ids) in acks {
             for chunk in stride(from: 0, to: ids.count, by: Frame.maxAcksPerFrame) {
                 replies[peer, default: []].append(.ack(Array(ids[chunk..<min(chunk + Frame.maxAcksPerFrame, ids.count)])))
@@ -82,6 +91,17 @@ extension Node {
         }
         for (peer, chats) in unknownChats { replies[peer, default: []] += chats.map { .needInvite($0) } }
         return replies
+    }
+
+    /// A vote whose target is held and is not a poll. It is still stored, as every member stores it
+    /// (refusing it would make stores depend on arrival order, and sync would resend it forever),
+    /// but no tally ever counts it (`PollRules`); it is counted here so the attempt shows.
+    private func isVoteForANonPoll(_ message: Message) throws -> Bool {
+        guard VoteChoice(tag: message.tag) != nil else { return false }
+        for reference in message.references where reference.tag == message.tag {
+            if let target = try store.message(reference.id), target.message.tag != .poll { return true }
+        }
+        return false
     }
 
     struct Verified: Sendable {

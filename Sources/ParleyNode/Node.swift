@@ -32,7 +32,9 @@ public final class Node: Sendable {
         self.transport = transport
         self.clock = clock
         self.logger = logger
-        engine = NodeEngine(identity: configuration.identity, maxWaiting: configuration.maxQueuedFramesPerPeer)
+        engine = NodeEngine(
+            identity: configuration.identity, maxWaiting: configuration.maxQueuedFramesPerPeer, rateLimits: configuration.rateLimits,
+            logger: logger)
         chatState = ChatStateCache()
     }
 
@@ -50,8 +52,10 @@ public final class Node: Sendable {
 
     private func receiveLoop() async {
         for await batch in transport.inbound {
-            do { try await process(batch) } catch {
+            do { try await process(batch) } catch where !Task.isCancelled {
                 logger.warning("dropped an inbound batch", metadata: ["error": "\(error)"])
+            } catch {
+                return // shutting down: the batch's datagrams are retransmitted or synced later
             }
         }
     }

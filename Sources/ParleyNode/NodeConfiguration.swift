@@ -16,6 +16,8 @@ public struct NodeConfiguration: Sendable {
     public var syncBatch = 512
     /// Frames held for a peer with no session yet.
     public var maxQueuedFramesPerPeer = 20_000
+    /// Per-source budgets for inbound datagrams, by class; see `RateLimiter`.
+    public var rateLimits = RateLimiter.Configuration()
     /// Whose chat invites are accepted.
     public var invitePolicy: InvitePolicy = .contacts
 

@@ -19,19 +19,27 @@ actor NodeEngine {
     private static let maxRememberedPeers = 4_096
     private var waiting: [PeerID: [Frame]] = [:]
     private var retransmits = RetransmitQueue<OutboundKey, Frame>()
+    private var limiter: RateLimiter
     private(set) var rejections: [ProtocolRejection: Int] = [:]
     private(set) var datagramsIn = 0
     private(set) var datagramsOut = 0
     private let maxWaiting: Int
+    private let logger: Logger
 
-    init(identity: Identity, maxWaiting: Int) {
+    init(identity: Identity, maxWaiting: Int, rateLimits: RateLimiter.Configuration = .init(), logger: Logger = Logger(label: "parley.engine")) {
         sessions = SessionTable(identity: identity)
         self.maxWaiting = maxWaiting
+        limiter = RateLimiter(configuration: rateLimits)
+        self.logger = logger
     }
 
     var me: PeerID { sessions.identity.publicKey }
 
-    func reject(_ reason: ProtocolRejection, count: Int = 1) { rejections[reason, default: 0] += count }
+    /// Counts a rejection. The trace names only the reason and the source: never content or keys.
+    func reject(_ reason: ProtocolRejection, count: Int = 1, from source: PeerAddress? = nil) {
+        rejections[reason, default: 0] += count
+        logger.trace("rejected", metadata: ["reason": "\(reason.rawValue)", "count": "\(count)", "from": "\(source?.description ?? "-")"])
+    }
 
     func learnAddress(_ address: PeerAddress, for peer: PeerID) {
         guard peer != me else { return }
@@ -62,14 +70,20 @@ actor NodeEngine {
         var announced: [PeerID] = []
     }
 
-    /// Authenticates and decrypts a batch; handshakes are answered here.
+    /// Authenticates and decrypts a batch; handshakes are answered here. Each datagram first takes a
+    /// token from its source's bucket for its class (see `RateLimiter`), before any crypto work.
     func open(_ batch: [Datagram], now: Duration, wallMillis: Int64) -> Opened {
         var opened = Opened()
         datagramsIn += batch.count
         for datagram in batch {
             let packet: Packet
             do { packet = try Packet(decoding: datagram.bytes) } catch {
-                reject(error.isUnsupportedVersion ? .unsupportedVersion : .malformed)
+                let reason: ProtocolRejection = error.isUnsupportedVersion ? .unsupportedVersion : .malformed
+                reject(limiter.admit(.unauthenticated, from: datagram.address, now: now) ? reason : .rateLimited, from: datagram.address)
+                continue
+            }
+            guard limiter.admit(rateClass(of: packet), from: datagram.address, now: now) else {
+                reject(.rateLimited, from: datagram.address)
                 continue
             }
             do throws(ProtocolRejection) {
@@ -77,7 +91,7 @@ actor NodeEngine {
                 case let .data(index, counter, sealed):
                     let (peer, plaintext) = try sessions.open(receiverIndex: index, counter: counter, sealed: sealed, from: datagram.address)
                     remember(&addresses, datagram.address, for: peer)
-                    do { opened.frames.append((peer, try Frame.decodeAll(plaintext))) } catch { reject(.malformed) }
+                    do { opened.frames.append((peer, try Frame.decodeAll(plaintext))) } catch { reject(.malformed, from: datagram.address) }
                 case let .handshakeInit(index, ephemeral, sealed):
                     let (peer, response) = try sessions.handleInit(
                         senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: datagram.address, now: now, wallMillis: wallMillis)
@@ -98,12 +112,19 @@ actor NodeEngine {
                     remember(&addresses, datagram.address, for: peer)
                 }
             } catch {
-                reject(error)
+                reject(error, from: datagram.address)
             }
         }
         for peer in Set(opened.established) { opened.replies += flushWaiting(for: peer) }
         datagramsOut += opened.replies.count
         return opened
+    }
+
+    private func rateClass(of packet: Packet) -> RateLimiter.Class {
+        switch packet {
+        case let .data(index, _, _): sessions.holdsSession(index: index) ? .session : .unauthenticated
+        case .handshakeInit, .handshakeResponse, .announce: .handshake
+        }
     }
 
     // MARK: Outbound

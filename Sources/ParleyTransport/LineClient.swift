@@ -21,7 +21,10 @@ public final class LineClient: Sendable {
             let connection = try await ClientBootstrap(group: eventLoopGroup)
                 .connectTimeout(.seconds(5))
                 .connect(unixDomainSocketPath: path) { channel in
-                    channel.eventLoop.makeCompletedFuture { try LineConnection.configure(channel) }
+                    channel.eventLoop.makeCompletedFuture {
+                        try LineConnection.configure(
+                            channel, maxInbound: NewlineFrameDecoder.responseLimit, maxOutbound: NewlineFrameDecoder.requestLimit)
+                    }
                 }
             return LineClient(path: path, connection: connection)
         } catch {

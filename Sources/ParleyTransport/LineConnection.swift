@@ -5,17 +5,21 @@ import NIOCore
 public final class LineConnection: Sendable {
     private let channel: any Channel
     private let inboundLines: LineSequence
+    private let maxOutbound: Int
 
-    private init(channel: any Channel, lines: LineSequence) {
+    private init(channel: any Channel, lines: LineSequence, maxOutbound: Int) {
         self.channel = channel
         self.inboundLines = lines
+        self.maxOutbound = maxOutbound
     }
 
     /// Sets up line framing on a fresh channel. Call on its event loop, before it reads anything.
-    static func configure(_ channel: any Channel) throws -> LineConnection {
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NewlineFrameDecoder()))
+    /// A line received longer than `maxInbound` fails the connection; `send` refuses one longer than
+    /// `maxOutbound`, which must match the other side's inbound limit.
+    static func configure(_ channel: any Channel, maxInbound: Int, maxOutbound: Int) throws -> LineConnection {
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NewlineFrameDecoder(maxLength: maxInbound)))
         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(NewlineFrameEncoder()))
-        return LineConnection(channel: channel, lines: try LineStreamHandler.install(on: channel))
+        return LineConnection(channel: channel, lines: try LineStreamHandler.install(on: channel), maxOutbound: maxOutbound)
     }
 
     /// The lines received, without their "\n". Ends when the peer stops sending; throws
@@ -26,7 +30,7 @@ public final class LineConnection: Sendable {
     /// Sends `line` followed by "\n", returning once it is handed to the kernel (so a peer that does
     /// not read slows the sender down rather than filling memory).
     public func send(_ line: String) async throws(TransportError) {
-        try NewlineFrameEncoder.check(line)
+        try NewlineFrameEncoder.check(line, maxLength: maxOutbound)
         do {
             try await channel.writeAndFlush(line)
         } catch {

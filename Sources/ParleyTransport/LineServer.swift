@@ -66,7 +66,8 @@ public final class LineServer: Sendable {
                 .bind(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         connections.add(channel)
-                        return try LineConnection.configure(channel)
+                        return try LineConnection.configure(
+                            channel, maxInbound: NewlineFrameDecoder.requestLimit, maxOutbound: NewlineFrameDecoder.responseLimit)
                     }
                 }
         } catch {

@@ -6,6 +6,9 @@ struct NewlineFrameDecoder: ByteToMessageDecoder {
     typealias InboundOut = String
 
     static let defaultMaxLength = 1 << 20
+    /// Requests (client to server) are short; a server's answer may be a whole chat history.
+    static let requestLimit = defaultMaxLength
+    static let responseLimit = 256 << 20
 
     let maxLength: Int
     /// How far the buffer is known to hold no newline, so a long line is scanned once, not per read.

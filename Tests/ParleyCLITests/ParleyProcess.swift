@@ -3,7 +3,9 @@ import Testing
 
 /// Runs the real `parley` binary: nodes in the background, client commands to completion.
 struct ParleyBinary {
+    /// `.build/debug/parley`, or `$PARLEY_BIN` (the long reliability runs use a release build).
     static let path: String = {
+        if let path = ProcessInfo.processInfo.environment["PARLEY_BIN"], !path.isEmpty { return path }
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/parley").path
     }()
@@ -32,6 +34,24 @@ struct ParleyBinary {
             throw CommandFailed(arguments: arguments, status: process.terminationStatus, stderr: String(decoding: error, as: UTF8.self))
         }
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs a command that is expected to exit by itself, killing it after `seconds` if it does not.
+    func runBounded(_ arguments: [String], seconds: Double = 20) throws -> (status: Int32?, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.path)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let exited = !process.isRunning
+        process.terminateAndWait()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (exited ? process.terminationStatus : nil, output, error)
     }
 
     func keygen(_ name: String) throws -> String { try run(["keygen", name, "--dir", workspace + "/keys"]) }

@@ -9,7 +9,7 @@ import Testing
 /// Wraps a transport and keeps a copy of every datagram it sends: what a LAN observer captures.
 final class CapturingTransport: DatagramTransport {
     let inner: InMemoryTransport
-    let captured = Mutex<[[UInt8]]>([])
+    let captured = Mutex<[Datagram]>([])
 
     init(_ inner: InMemoryTransport) { self.inner = inner }
 
@@ -17,7 +17,7 @@ final class CapturingTransport: DatagramTransport {
     var discoveryTarget: PeerAddress? { nil }
     var inbound: AsyncStream<[Datagram]> { inner.inbound }
     func send(_ batch: [Datagram]) async {
-        captured.withLock { $0 += batch.map(\.bytes) }
+        captured.withLock { $0 += batch }
         await inner.send(batch)
     }
     func close() async { await inner.close() }
@@ -47,7 +47,7 @@ struct WireConfidentialityTests {
             #expect(received)
         }
         // Then no captured datagram contains the text, the question, the chat title or the tag
-        let captured = tap.captured.withLock { $0 }
+        let captured = tap.captured.withLock { $0.map(\.bytes) }
         #expect(captured.count > 3)
         for needle in [secret, question, "Secret plans", "Poll", "Text"] {
             let leaked = captured.contains { contains($0, Array(needle.utf8)) }

@@ -70,6 +70,49 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
 
+    @Test func aTruncatedStoreIsAnErrorNeverASilentlyShorterHistory() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("parley.sqlite")
+
+        // Given a closed store on disk holding 300 messages, then cut to a third of its size (a bad copy, a full disk)
+        var chat: ChatID?
+        do {
+            let f = try await StoreFixture.make(store: try MessageStore.open(path: path))
+            chat = f.chat
+            for seq in 1...300 { try await f.insert(f.message(by: f.bob, seq: UInt64(seq), text: String(repeating: "x", count: 400))) }
+        }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "closing the store checkpoints its WAL")
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(size / 3))
+        try handle.close()
+
+        // When it is opened and read
+        let error = #expect(throws: StoreError.self) {
+            let store = try MessageStore.open(path: path)
+            _ = try store.messages(matching: MessageCriteria(chat: try #require(chat)))
+        }
+
+        // Then the error says the store is damaged, rather than a part of the history going missing
+        let text = error?.description ?? ""
+        #expect(text.contains("not a Parley database") || text.contains("malformed") || text.contains("corrupt"), "\(text)")
+    }
+
+    @Test func aTamperedMessageRowIsReportedNotSkipped() async throws {
+        // Given a store where one message row's signed encoding was altered behind the store's back
+        let f = try await StoreFixture.make()
+        let first = try f.message(by: f.bob, seq: 1), second = try f.message(by: f.bob, seq: 2)
+        try await f.insert(first, second)
+        try await f.store.executeUnchecked("UPDATE messages SET encoded = X'0101' WHERE seq = 2")
+
+        // When the chat is read
+        let error = #expect(throws: StoreError.self) { try f.store.messages(matching: MessageCriteria(chat: f.chat)) }
+
+        // Then the read fails and names the damaged message, instead of returning one message fewer
+        #expect(error?.description.hasPrefix("store is corrupt: message \(second.id.hex.prefix(12))") == true, "\(String(describing: error))")
+    }
+
     @Test func reportsAnUnopenablePath() throws {
         let error = #expect(throws: StoreError.self) { try MessageStore.open(path: "/nonexistent-dir-for-parley/x.sqlite") }
         #expect(error?.description.hasPrefix("cannot open store at /nonexistent-dir-for-parley/x.sqlite") == true)

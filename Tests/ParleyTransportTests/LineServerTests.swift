@@ -124,6 +124,31 @@ import Testing
         }
     }
 
+    @Test func answersWithALineFarLongerThanARequestMayBe() async throws {
+        // Given a server that answers each request with a 3 MiB line (a long chat history, say)
+        let history = String(repeating: "m", count: 3 << 20)
+        let server = try await LineServer.start(path: path) { connection in
+            do {
+                for try await _ in connection.lines { try await connection.send(history) }
+            } catch {}
+        }
+        try await withThrowingTaskGroup { group in
+            group.addTask { try await server.run() }
+            let client = try await LineClient.connect(path: path)
+
+            // When the client asks
+            try await client.send("{\"messages\":{}}")
+
+            // Then the whole answer arrives, though a request of that size would be refused
+            var replies = client.lines.makeAsyncIterator()
+            #expect(try await replies.next()?.utf8.count == history.utf8.count)
+            await #expect(throws: TransportError.self) { try await client.send(history) }
+
+            await client.close()
+            await server.close()
+        }
+    }
+
     @Test func explainsAMissingSocket() async throws {
         let error = await #expect(throws: TransportError.self) {
             _ = try await LineClient.connect(path: path)

@@ -40,6 +40,8 @@ public struct SessionTable: Sendable {
 
     public func session(for peer: PeerID) -> Session? { current[peer].flatMap { sessions[$0] } }
     public var connectedPeers: [PeerID] { Array(current.keys) }
+    /// Whether a data packet for `index` could open: it names a session we hold.
+    public func holdsSession(index: UInt32) -> Bool { sessions[index] != nil }
 
     /// Whether a new handshake should start now: no usable session, none pending, or the session is old.
     public func needsHandshake(with peer: PeerID, now: Duration) -> Bool {

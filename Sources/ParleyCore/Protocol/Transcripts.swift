@@ -45,7 +45,7 @@ public enum Announcement {
     }
 }
 
-/// Why an inbound datagram was dropped. Each case is a counter in `parley status`.
+/// Why inbound data was refused. Each case is a counter in `parley status`.
 public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     case malformed
     case unsupportedVersion
@@ -58,7 +58,11 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     case unknownChat
     /// A chat invite whose creator is not a contact (see `InvitePolicy`).
     case uninvited
+    /// A datagram dropped unprocessed because its source used up its budget (see `RateLimiter`),
+    /// or a handshake refused because the replay memory is full.
     case rateLimited
+    /// A vote for a message that is not a poll: stored like any member's message, counted by no tally.
+    case notAPoll
 }
 
 /// Timestamps come from the network before any signature is checked: compare without overflow.

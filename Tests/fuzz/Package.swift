@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+// libFuzzer targets for Parley's decoders. Not part of the main build: Tests/fuzz/run.sh builds them
+// with -sanitize=fuzzer,address in their own scratch path and runs each for a set time.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+// gold cannot link libFuzzer with Swift's sanitizer runtime here; lld can.
+let linker: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
+
+let package = Package(
+    name: "ParleyFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "Parley", path: "../..")],
+    targets: [
+        .target(name: "FuzzSupport", swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzDatagram",
+            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            swiftSettings: strict, linkerSettings: linker),
+        .executableTarget(
+            name: "FuzzMessage",
+            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            swiftSettings: strict, linkerSettings: linker),
+        .executableTarget(
+            name: "FuzzControlRequest",
+            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            swiftSettings: strict, linkerSettings: linker),
+    ]
+)

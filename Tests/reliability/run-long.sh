@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The long reliability runs of issue #6, on a LAN of network namespaces (needs root, iproute2, nftables):
+#   - 10,000 messages and 3 polls voted on by 3 nodes, at 10% and then 30% random loss on every host;
+#   - kill -9 of a node in the middle of a 2,000-message burst, restart, convergence;
+#   - a partition with 2,000 messages posted on each side, then healed;
+#   - each libFuzzer target for FUZZ_SECONDS (default 600).
+# The nodes are a release build of `parley`; the tests are the same as in `swift test`, scaled up by
+# PARLEY_LONG=1. Figures (FIGURE lines) are collected in .build/reliability/figures.txt.
+#
+#   Tests/reliability/run-long.sh            # everything
+#   SKIP_FUZZ=1 Tests/reliability/run-long.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ "$(id -u)" = 0 ] || { echo "run as root: the LAN is made of network namespaces" >&2; exit 1; }
+need=()
+pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev pkg-config)
+command -v ip >/dev/null || need+=(iproute2)
+command -v nft >/dev/null || need+=(nftables)
+if [ ${#need[@]} -gt 0 ]; then apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null; fi
+
+out=.build/reliability
+mkdir -p "$out"
+figures="$out/figures.txt"
+: >"$figures"
+swift build --build-tests
+swift build -c release --product parley
+export PARLEY_BIN="$(swift build -c release --show-bin-path)/parley"
+export PARLEY_LONG=1 PARLEY_FIGURES="$PWD/$figures"
+started=$(date +%s)
+status=0
+swift test --skip-build --filter LANReliabilityTests 2>&1 | tee "$out/tests.log" | grep -E "FIGURE|✘|✔ Test|Test run" || true
+grep -q "✘" "$out/tests.log" && status=1
+echo "tests: $(( $(date +%s) - started )) s" | tee -a "$figures"
+
+if [ -z "${SKIP_FUZZ:-}" ]; then
+  Tests/fuzz/run.sh "${FUZZ_SECONDS:-600}" | tee "$out/fuzz.txt" || status=1
+fi
+echo "== figures ($figures)"
+cat "$figures"
+exit "$status"
