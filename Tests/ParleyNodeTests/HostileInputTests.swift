@@ -245,8 +245,9 @@ struct HostileMemberTests {
             #expect(moved == expected)
             // and the chat goes on between the honest members
             #expect(try await bed.honestMessageArrives("after \(attack)", from: bed.bob, to: bed.alice))
-            if attack == .voteOnANonPoll {
-                // A vote on a text message counts for nothing: there is no poll to tally
+            if attack == .voteOnANonPoll, case let .message(bytes) = frame {
+                // A vote on a text message is kept like any member's message, but there is no poll to count it for
+                #expect(try bed.alice.node.store.message(try Message(decoding: bytes).id) != nil)
                 #expect(throws: NodeError.self) { try bed.alice.node.pollResults(chat: bed.invite.id, poll: text.message.id) }
             }
         }
