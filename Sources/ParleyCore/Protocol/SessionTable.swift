@@ -45,8 +45,8 @@ public struct SessionTable: Sendable {
 
     /// Whether a new handshake should start now: no usable session, none pending, or the session is old.
     public func needsHandshake(with peer: PeerID, now: Duration) -> Bool {
-        if let pending = initiations.values.first(where: { $0.peer == peer }),
-           now - pending.startedAt < configuration.handshakeTimeout {
+        if let latest = initiations.values.filter({ $0.peer == peer }).map(\.startedAt).max(),
+           now - latest < configuration.handshakeTimeout {
             return false
         }
         guard let session = session(for: peer) else { return true }
@@ -55,7 +55,10 @@ public struct SessionTable: Sendable {
 
     /// Starts a handshake with `peer` at `address`.
     public mutating func initiate(with peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) throws(CryptoError) -> Datagram {
-        initiations = initiations.filter { $0.value.peer != peer }
+        // Keep the previous attempt too: under load its response may still arrive, and dropping it
+        // would leave the responder sending on a session we refuse (`unknownSession`).
+        let older = initiations.filter { $0.value.peer == peer }.sorted { $0.value.startedAt > $1.value.startedAt }
+        for (index, _) in older.dropFirst() { initiations[index] = nil }
         let ephemeral = try EphemeralKeyPair.generate()
         let index = freshIndex()
         let signature = identity.signature(
