@@ -20,13 +20,7 @@ struct ParleyBinary {
     /// Runs a command and returns its standard output; throws with its stderr on a non-zero exit.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let (process, out, err) = try launch(arguments)
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -38,13 +32,7 @@ struct ParleyBinary {
 
     /// Runs a command that is expected to exit by itself, killing it after `seconds` if it does not.
     func runBounded(_ arguments: [String], seconds: Double = 20) throws -> (status: Int32?, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
+        let (process, out, err) = try launch(arguments)
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         let exited = !process.isRunning
@@ -52,6 +40,18 @@ struct ParleyBinary {
         let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (exited ? process.terminationStatus : nil, output, error)
+    }
+
+    /// Starts `parley ARGUMENTS` with its standard output and error on pipes.
+    private func launch(_ arguments: [String]) throws -> (Process, out: Pipe, err: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.path)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
     }
 
     func keygen(_ name: String) throws -> String { try run(["keygen", name, "--dir", workspace + "/keys"]) }

@@ -49,31 +49,19 @@ extension ByteBuffer {
 
     /// A UTF-8 string behind a one-byte length.
     mutating func readShortString(_ field: String) throws(CoreError) -> String {
-        let length = Int(try readU8("\(field) length"))
-        let bytes = try readExactly(length, field)
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformed("\(field) is not UTF-8") }
-        return text
+        try readUTF8(count: Int(try readU8("\(field) length")), field)
+    }
+
+    /// A UTF-8 string behind a two-byte big-endian length.
+    mutating func readLongString(_ field: String) throws(CoreError) -> String {
+        try readUTF8(count: Int(try readU16("\(field) length")), field)
     }
 
     mutating func writeShortString(_ text: String) {
         let bytes = Array(text.utf8)
-        precondition(bytes.count <= 255, "callers validate lengths before encoding")
+        precondition(bytes.count <= Int(UInt8.max), "callers validate lengths before encoding")
         writeInteger(UInt8(bytes.count))
         writeBytes(bytes)
-    }
-
-    func expectFullyRead(_ what: String) throws(CoreError) {
-        guard readableBytes == 0 else { throw .malformed("\(readableBytes) trailing bytes after \(what)") }
-    }
-}
-
-
-extension ByteBuffer {
-    mutating func readLongString(_ field: String) throws(CoreError) -> String {
-        let length = Int(try readU16("\(field) length"))
-        let bytes = try readExactly(length, field)
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformed("\(field) is not UTF-8") }
-        return text
     }
 
     mutating func writeLongString(_ text: String) {
@@ -82,4 +70,15 @@ extension ByteBuffer {
         writeInteger(UInt16(bytes.count), endianness: .big)
         writeBytes(bytes)
     }
+
+    private mutating func readUTF8(count: Int, _ field: String) throws(CoreError) -> String {
+        let bytes = try readExactly(count, field)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .malformed("\(field) is not UTF-8") }
+        return text
+    }
+
+    func expectFullyRead(_ what: String) throws(CoreError) {
+        guard readableBytes == 0 else { throw .malformed("\(readableBytes) trailing bytes after \(what)") }
+    }
 }
+

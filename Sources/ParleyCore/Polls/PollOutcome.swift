@@ -57,6 +57,10 @@ public struct PollOutcome: Hashable, Sendable {
     }
 
     public func selection(of voter: PeerID) -> [String] { ballots.first { $0.voter == voter }?.options ?? [] }
+
+    /// The option whose text is `text`, ignoring case and surrounding spaces (the rule that makes
+    /// a suggestion a duplicate).
+    public func option(named text: String) -> Option? { options.first { $0.text.optionKey == text.optionKey } }
 }
 
 extension PollRules {

@@ -105,8 +105,7 @@ extension Node {
         let outcome = try openOptionsPoll(chat: chat, poll: poll)
         guard outcome.spec.allowSuggestions else { throw NodeError.invalid("this poll does not take suggestions") }
         do { try PollSpec.validateOption(text) } catch { throw NodeError.invalid("\(error)") }
-        let key = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        guard !outcome.options.contains(where: { $0.text.lowercased() == key }) else {
+        guard outcome.option(named: text) == nil else {
             throw NodeError.invalid("'\(text)' is already an option")
         }
         guard outcome.options.count < PollSpec.maxTotalOptions else { throw NodeError.invalid("the poll is full (\(PollSpec.maxTotalOptions) options)") }
@@ -141,7 +140,7 @@ extension Node {
             }
         } else {
             let filter = try option.map { try Self.resolveOption($0, in: outcome) }
-            items = outcome.ballots.filter { filter == nil || $0.options.contains(filter!) }.map { ballot in
+            items = outcome.ballots.filter { ballot in filter.map(ballot.options.contains) ?? true }.map { ballot in
                 (PollCursor(lamport: ballot.lamport, id: ballot.message), .init(
                     author: anonymous ? nil : ballot.voter, options: ballot.options, text: nil, message: ballot.message,
                     timestampMillis: ballot.timestampMillis))
@@ -202,8 +201,8 @@ extension Node {
     /// An option id, a unique prefix of a suggested option's id, or an option's text (any case).
     static func resolveOption(_ text: String, in outcome: PollOutcome) throws -> String {
         if let exact = outcome.options.first(where: { $0.id == text }) { return exact.id }
+        if let named = outcome.option(named: text) { return named.id }
         let key = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        if let named = outcome.options.first(where: { $0.text.lowercased() == key }) { return named.id }
         let prefixed = key.count >= 4 ? outcome.options.filter { $0.suggestedBy != nil && $0.id.hasPrefix(key) } : []
         if prefixed.count == 1 { return prefixed[0].id }
         let known = outcome.options.map { "\($0.id.prefix(8))=\($0.text)" }.joined(separator: ", ")
