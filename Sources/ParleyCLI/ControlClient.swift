@@ -7,7 +7,6 @@ struct ControlClient {
     static func socketPath(dataDirectory: String) -> String { "\(dataDirectory)/control.sock" }
 
     let connection: LineClient
-    let dataDirectory: String
 
     static func connect(dataDirectory: String) async throws -> ControlClient {
         let path = socketPath(dataDirectory: dataDirectory)
@@ -15,7 +14,7 @@ struct ControlClient {
             throw CLIError("no node is running with data directory \(dataDirectory) (start one with 'parley node --data \(dataDirectory) …')")
         }
         do {
-            return ControlClient(connection: try await LineClient.connect(path: path), dataDirectory: dataDirectory)
+            return ControlClient(connection: try await LineClient.connect(path: path))
         } catch {
             throw CLIError("cannot reach the node in \(dataDirectory): \(error)")
         }
@@ -62,4 +61,9 @@ func runRequest<Result: Codable & Sendable>(
 ) async throws {
     let result = try await ControlClient.callOnce(request, options: options, as: type)
     print(options.json ? try ControlJSON.encode(result) : text(result))
+}
+
+/// Runs a request that posts a message (send, poll actions) and prints the new message's id.
+func runPosting(_ request: ControlRequest, options: ClientOptions) async throws {
+    try await runRequest(request, options: options, as: MessageView.self) { $0.id }
 }

@@ -10,10 +10,7 @@ extension Node {
     public func createChat(title: String, members: [PeerID]) async throws -> ChatInvite {
         let invite = try ChatInvite.create(by: identity, title: title, members: members, createdAtMillis: clock.wallMillis)
         _ = try await store.saveChat(invite, joinedAtMillis: clock.wallMillis)
-        for member in invite.members where member != me {
-            await send(await engine.reliable(
-                .invite(invite.encoded), key: .invite(invite.id, to: member), to: member, now: clock.now, wallMillis: clock.wallMillis))
-        }
+        await pushReliably(invite.members.filter { $0 != me }.reduce(into: [:]) { $0[.invite(invite.id, to: $1)] = .invite(invite.encoded) })
         return invite
     }
 
@@ -31,11 +28,7 @@ extension Node {
         guard case let .inserted(stored)? = outcome.first else {
             throw NodeError.invalid("message \(message.id.shortHex) could not be stored: \(String(describing: outcome.first))")
         }
-        let now = clock.now
-        for member in members where member != me {
-            await send(await engine.reliable(
-                .message(message.encoded), key: .message(message.id, to: member), to: member, now: now, wallMillis: clock.wallMillis))
-        }
+        await pushReliably(members.filter { $0 != me }.reduce(into: [:]) { $0[.message(message.id, to: $1)] = .message(message.encoded) })
         try await store.markSent([message.id])
         return try store.message(message.id) ?? stored
     }

@@ -15,18 +15,19 @@ extension Node {
             "established": "\(opened.established.map(\.shortHex))",
         ])
         await send(opened.replies)
-        for peer in Set(opened.established + opened.announced) { try await greet(peer) }
+        try await greet(Set(opened.established + opened.announced))
 
         var replies: [PeerID: [Frame]] = [:]
         var incoming: [(peer: PeerID, bytes: [UInt8])] = []
         var acked: [(MessageID, PeerID)] = []
+        var invitesAcked: [OutboundKey] = []
         var continuations: [(peer: PeerID, chat: ChatID)] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
                 case let .message(bytes): incoming.append((peer, bytes))
                 case let .invite(bytes): replies[peer, default: []] += try await receiveInvite(bytes, from: peer)
-                case let .inviteAck(chat): _ = await engine.acknowledge([.invite(chat, to: peer)])
+                case let .inviteAck(chat): invitesAcked.append(.invite(chat, to: peer))
                 case let .ack(ids): acked += ids.map { ($0, peer) }
                 case let .syncRequest(chat, vector): replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
                 case let .syncEnd(chat, more): if more { continuations.append((peer, chat)) }
@@ -37,7 +38,10 @@ extension Node {
         }
         for (peer, frames) in try await receiveMessages(incoming) { replies[peer, default: []] += frames }
         // Built only now, so the vector already covers the messages this batch stored.
-        for (peer, chat) in continuations { replies[peer, default: []] += try syncContinuation(chat: chat, with: peer) }
+        for (peer, chat) in continuations {
+            if let request = try syncContinuation(chat: chat, with: peer) { replies[peer, default: []].append(request) }
+        }
+        if !invitesAcked.isEmpty || !acked.isEmpty { await engine.acknowledge(invitesAcked + acked.map { .message($0.0, to: $0.1) }) }
         try await recordAcks(acked)
         for (peer, frames) in replies { await send(frames, to: peer) }
     }
@@ -62,12 +66,13 @@ extension Node {
         var acks: [PeerID: [MessageID]] = [:]
         for (peer, message) in decoded where known.contains(message.id) { acks[peer, default: []].append(message.id) }
         var unknownChats: [PeerID: Set<ChatID>] = [:]
+        var storedVotes: [Message] = []
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
             switch outcome {
             case let .inserted(stored):
                 chatState.observe(chat: message.chat, lamport: stored.message.lamport)
                 acks[peer, default: []].append(message.id)
-                if try isVoteForANonPoll(message) { rejected[.notAPoll, default: 0] += 1 }
+                if VoteChoice(tag: message.tag) != nil { storedVotes.append(message) }
             case .duplicate:
                 acks[peer, default: []].append(message.id)
             case .unknownChat:
@@ -79,6 +84,7 @@ extension Node {
                 rejected[.malformed, default: 0] += 1
             }
         }
+        rejected[.notAPoll, default: 0] += try votesForNonPolls(storedVotes)
         for (reason, count) in rejected where count > 0 { await engine.reject(reason, count: count) }
         logger.debug("stored messages", metadata: [
             "received": "\(incoming.count)", "stored": "\(outcomes.count { if case .inserted = $0 { true } else { false } })",
@@ -93,15 +99,14 @@ extension Node {
         return replies
     }
 
-    /// A vote whose target is held and is not a poll. It is still stored, as every member stores it
-    /// (refusing it would make stores depend on arrival order, and sync would resend it forever),
-    /// but no tally ever counts it (`PollRules`); it is counted here so the attempt shows.
-    private func isVoteForANonPoll(_ message: Message) throws -> Bool {
-        guard VoteChoice(tag: message.tag) != nil else { return false }
-        for reference in message.references where reference.tag == message.tag {
-            if let target = try store.message(reference.id), target.message.tag != .poll { return true }
-        }
-        return false
+    /// How many of these votes target a held message that is not a poll. Such votes are still
+    /// stored, as every member stores them (refusing them would make stores depend on arrival order,
+    /// and sync would resend them forever), but no tally counts them (`PollRules`); they are counted
+    /// here so the attempt shows. One store read for the whole batch.
+    private func votesForNonPolls(_ votes: [Message]) throws -> Int {
+        let targets = { (vote: Message) in vote.references.filter { $0.tag == vote.tag }.map(\.id) }
+        let tags = try store.tags(of: Set(votes.flatMap(targets)))
+        return votes.count { vote in targets(vote).contains { tags[$0].map { $0 != .poll } ?? false } }
     }
 
     struct Verified: Sendable {
@@ -153,29 +158,19 @@ extension Node {
             await engine.reject(.uninvited)
             return []
         }
-        if try await store.saveChat(invite, joinedAtMillis: clock.wallMillis) {
+        let joined = try await store.saveChat(invite, joinedAtMillis: clock.wallMillis)
+        let request = try syncRequest(chat: invite.id)
+        if joined {
             logger.info("joined chat", metadata: ["chat": "\(invite.id.shortHex)", "creator": "\(invite.creator.shortHex)"])
-            for member in invite.members where member != me && member != peer {
-                await send(try syncRequest(chat: invite.id), to: member)
-            }
+            for member in invite.members where member != me && member != peer { await send([request], to: member) }
         }
-        return [.inviteAck(invite.id)] + (try syncRequest(chat: invite.id))
+        return [.inviteAck(invite.id), request]
     }
 
     /// Every ack is recorded, not only awaited ones: a member that got a message by sync after the
     /// retransmits gave up still moves it to delivered. The store ignores acks for others' messages.
     private func recordAcks(_ acked: [(MessageID, PeerID)]) async throws {
         guard !acked.isEmpty else { return }
-        _ = await engine.acknowledge(acked.map { .message($0.0, to: $0.1) })
         _ = try await store.recordDeliveries(acked.map { (message: $0.0, peer: $0.1) })
-    }
-
-    /// A newly reachable peer: sync every chat we share with it, which also flushes its session.
-    private func greet(_ peer: PeerID) async throws {
-        var frames: [Frame] = []
-        for summary in try store.chats() where summary.invite.isMember(peer) {
-            frames += try syncRequest(chat: summary.invite.id)
-        }
-        if !frames.isEmpty { await send(frames, to: peer) }
     }
 }

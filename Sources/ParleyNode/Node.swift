@@ -99,11 +99,17 @@ public final class Node: Sendable {
 
     /// After a restart, own messages not yet acknowledged by every member are pushed again.
     private func resumeRetransmits() async throws {
-        let now = clock.now
+        var items: [OutboundKey: Frame] = [:]
         for (message, missing) in try store.undelivered(author: me) {
-            for peer in missing {
-                _ = await engine.reliable(.message(message.encoded), key: .message(message.id, to: peer), to: peer, now: now, wallMillis: clock.wallMillis)
-            }
+            for peer in missing { items[.message(message.id, to: peer)] = .message(message.encoded) }
         }
+        await pushReliably(items)
+    }
+
+    /// Sends each frame to its key's peer and retransmits it until acknowledged: one engine hop and
+    /// one transport write for all of them.
+    func pushReliably(_ items: [OutboundKey: Frame]) async {
+        guard !items.isEmpty else { return }
+        await send(await engine.reliable(items, now: clock.now, wallMillis: clock.wallMillis))
     }
 }

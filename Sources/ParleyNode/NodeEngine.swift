@@ -6,6 +6,12 @@ import ParleyCrypto
 enum OutboundKey: Hashable, Sendable {
     case message(MessageID, to: PeerID)
     case invite(ChatID, to: PeerID)
+
+    var peer: PeerID {
+        switch self {
+        case let .message(_, peer), let .invite(_, peer): peer
+        }
+    }
 }
 
 /// The node's protocol state: sessions, peer addresses, frames waiting for a session, retransmits
@@ -158,21 +164,24 @@ actor NodeEngine {
     }
 
     /// Sends a frame now and keeps retransmitting it until `acknowledge(key)`.
-    func reliable(_ frame: Frame, key: OutboundKey, to peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {
-        retransmits.track(key, payload: frame, now: now)
-        return datagrams([frame], to: peer, now: now, wallMillis: wallMillis)
+    func reliable(_ items: [OutboundKey: Frame], now: Duration, wallMillis: Int64) -> [Datagram] {
+        var out: [Datagram] = []
+        for (key, frame) in items {
+            retransmits.track(key, payload: frame, now: now)
+            out += datagrams([frame], to: key.peer, now: now, wallMillis: wallMillis)
+        }
+        return out
     }
 
-    /// Returns which keys were still awaited.
-    func acknowledge(_ keys: [OutboundKey]) -> [OutboundKey] { keys.filter { retransmits.acknowledge($0) } }
+    func acknowledge(_ keys: [OutboundKey]) {
+        for key in keys { _ = retransmits.acknowledge(key) }
+    }
 
     /// Retransmits due items and retries handshakes for peers with waiting frames.
     func tick(now: Duration, wallMillis: Int64) -> [Datagram] {
         var byPeer: [PeerID: [Frame]] = [:]
         for (key, frame) in retransmits.takeDue(now: now) {
-            switch key {
-            case let .message(_, peer), let .invite(_, peer): byPeer[peer, default: []].append(frame)
-            }
+            byPeer[key.peer, default: []].append(frame)
         }
         var out: [Datagram] = []
         for (peer, frames) in byPeer where sessions.session(for: peer) != nil {

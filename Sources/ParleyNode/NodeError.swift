@@ -12,7 +12,4 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
         NodeError("you already voted \(choice) on poll \(poll.shortHex); a second vote is refused")
     }
     public static func notAMember(_ chat: ChatID) -> NodeError { NodeError("you are not a member of chat \(chat.shortHex)") }
-    public static func wrapping(_ error: any Error) -> NodeError {
-        (error as? NodeError) ?? NodeError(String(describing: error))
-    }
 }

@@ -64,4 +64,17 @@ extension MessageStore {
         guard !blobs.isEmpty else { return nil }
         return try blobs.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") }
     }
+
+    /// Every joined chat's members, from `chat_members` alone: what the sync timers need.
+    public func memberships() throws(StoreError) -> [ChatID: [PeerID]] {
+        let rows = try read("reading chat members") { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT chat_id, peer_id FROM chat_members"))
+        }
+        var result: [ChatID: [PeerID]] = [:]
+        for row in rows {
+            let chat: Data = row["chat_id"], peer: Data = row["peer_id"]
+            result[try ChatID.fromBlob(chat, "chat id"), default: []].append(try PeerID.fromBlob(peer, "chat member"))
+        }
+        return result
+    }
 }

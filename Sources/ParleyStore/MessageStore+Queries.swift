@@ -24,6 +24,20 @@ extension MessageStore {
         }
     }
 
+    /// The tags of those of `ids` that are stored.
+    public func tags(of ids: Set<MessageID>) throws(StoreError) -> [MessageID: Tag] {
+        guard !ids.isEmpty else { return [:] }
+        let found = try read("reading the tags of \(ids.count) message(s)") { db in
+            let statement = try db.cachedStatement(sql: "SELECT tag FROM messages WHERE id = ?")
+            return try ids.compactMap { id in try String.fetchOne(statement, arguments: [id.blob]).map { (id, $0) } }
+        }
+        var tags: [MessageID: Tag] = [:]
+        for (id, raw) in found {
+            do { tags[id] = try Tag(raw) } catch { throw .corrupt("message \(id.shortHex) has an invalid tag: \(error)") }
+        }
+        return tags
+    }
+
     /// The message whose id starts with `prefix` (hex, any case, any length), optionally within one chat.
     public func resolveMessage(prefix: String, in chat: ChatID?) throws(StoreError) -> MessageID {
         let range = try IDPrefix(prefix)

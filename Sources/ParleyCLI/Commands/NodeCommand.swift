@@ -53,7 +53,7 @@ struct NodeCommand: AsyncParsableCommand {
             if let address = contact.address { await node.learnAddress(address, for: contact.peer) }
         }
         let service = ControlService(node: node, selfName: URL(fileURLWithPath: key).deletingPathExtension().lastPathComponent)
-        let socketPath = "\(data)/control.sock"
+        let socketPath = ControlClient.socketPath(dataDirectory: data)
         let server = try await ControlServer.start(service: service, socketPath: socketPath)
         print("parley node \(identity.publicKey.hex) listening on \(transport.localAddress) (data \(data))")
         fflush(nil)

@@ -34,7 +34,7 @@ extension Poll {
             let request = ControlRequest.pollCreate(
                 chat: chat, question: question, options: choices.isEmpty ? nil : choices, description: description, maxVotes: maxVotes,
                 unique: unique, anonymous: anonymous, allowAnswers: allowAnswers, allowSuggestions: allowSuggestions, closesAtMillis: closes)
-            try await runRequest(request, options: options, as: MessageView.self) { $0.id }
+            try await runPosting(request, options: options)
         }
     }
 
@@ -46,7 +46,7 @@ extension Poll {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.pollVote(chat: target.chat, poll: target.poll, choices: choices), options: options, as: MessageView.self) { $0.id }
+            try await runPosting(.pollVote(chat: target.chat, poll: target.poll, choices: choices), options: options)
         }
     }
 
@@ -57,7 +57,7 @@ extension Poll {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.pollUnvote(chat: target.chat, poll: target.poll, option: option), options: options, as: MessageView.self) { $0.id }
+            try await runPosting(.pollUnvote(chat: target.chat, poll: target.poll, option: option), options: options)
         }
     }
 
@@ -68,7 +68,7 @@ extension Poll {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.pollAnswer(chat: target.chat, poll: target.poll, text: text), options: options, as: MessageView.self) { $0.id }
+            try await runPosting(.pollAnswer(chat: target.chat, poll: target.poll, text: text), options: options)
         }
     }
 
@@ -79,7 +79,7 @@ extension Poll {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.pollSuggest(chat: target.chat, poll: target.poll, text: text), options: options, as: MessageView.self) { $0.id }
+            try await runPosting(.pollSuggest(chat: target.chat, poll: target.poll, text: text), options: options)
         }
     }
 
@@ -89,7 +89,7 @@ extension Poll {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.pollClose(chat: target.chat, poll: target.poll), options: options, as: MessageView.self) { $0.id }
+            try await runPosting(.pollClose(chat: target.chat, poll: target.poll), options: options)
         }
     }
 

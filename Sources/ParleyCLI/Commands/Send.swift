@@ -19,7 +19,7 @@ struct Send: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        try await runRequest(.send(chat: chat, text: text, tag: tag, refs: refs), options: options, as: MessageView.self) { $0.id }
+        try await runPosting(.send(chat: chat, text: text, tag: tag, refs: refs), options: options)
     }
 }
 

@@ -11,6 +11,7 @@ extension ControlService {
         for try await _ in node.store.observe(MessageCriteria(chat: chat, limit: 1)) {
             let fresh = try node.store.messages(matching: MessageCriteria(chat: chat, limit: first ? backlog : nil, afterLocalNumber: last))
             first = false
+            guard !fresh.isEmpty else { continue } // woken by a state change (sent, acked), not a new message
             let names = try names()
             var polls: [MessageID] = []
             for stored in fresh {
@@ -26,7 +27,7 @@ extension ControlService {
             }
             var shown = Set<MessageID>()
             for poll in polls where shown.insert(poll).inserted {
-                guard let view = try? pollView(chat: chat, poll: poll) else { continue } // a vote on a message that is not (yet) a poll
+                guard let view = try? pollView(chat: chat, poll: poll, names: names) else { continue } // a vote on a message that is not (yet) a poll
                 try await emit(Self.encode(WatchEvent(poll: view)))
             }
         }

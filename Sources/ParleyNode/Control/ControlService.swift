@@ -45,9 +45,7 @@ public struct ControlService: Sendable {
         case let .chatCreate(title, members):
             let peers = try members.map { try resolvePeer($0) }
             let invite = try await node.createChat(title: title, members: peers)
-            let summary = try store.chats().first { $0.invite.id == invite.id }
-            guard let summary else { throw NodeError.notFound("chat vanished after creation") }
-            return Self.ok(ChatView(summary, names: try names()))
+            return Self.ok(ChatView(ChatSummary(invite: invite, messageCount: 0, lastMessage: nil), names: try names()))
         case .chatList:
             let names = try names()
             return Self.ok(try store.chats().map { ChatView($0, names: names) })
@@ -66,8 +64,9 @@ public struct ControlService: Sendable {
             return Self.ok(try store.messages(matching: criteria).map { MessageView($0, names: names) })
         case let .pollCreate(chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt):
             let chatID = try resolveChat(chat)
-            guard let options, !options.isEmpty || allowSuggestions == true else {
-                guard description == nil, maxVotes == nil, unique != true, anonymous != true, allowAnswers != true, closesAt == nil else {
+            guard let options, !options.isEmpty else {
+                guard description == nil, maxVotes == nil, unique != true, anonymous != true, allowAnswers != true,
+                      allowSuggestions != true, closesAt == nil else {
                     throw NodeError.invalid("poll settings need options: add --option TEXT (at least two)")
                 }
                 return Self.ok(MessageView(try await node.createPoll(chat: chatID, question: question), names: try names()))
@@ -120,9 +119,9 @@ public struct ControlService: Sendable {
         }
     }
 
-    func pollView(chat: ChatID, poll: MessageID) throws -> PollResultsView {
+    func pollView(chat: ChatID, poll: MessageID, names: [PeerID: String]? = nil) throws -> PollResultsView {
         let myVote = try node.store.localData(message: poll, key: LocalDataKey.pollVote)
-        return PollResultsView(try node.pollSnapshot(chat: chat, poll: poll), names: try names(), myVote: myVote)
+        return PollResultsView(try node.pollSnapshot(chat: chat, poll: poll), names: try names ?? self.names(), myVote: myVote)
     }
 
     func resolvePoll(_ chat: String, _ poll: String) throws -> (ChatID, MessageID) {
