@@ -66,11 +66,38 @@ struct HandshakeTests {
         #expect(try a.open(receiverIndex: i2, counter: c2, sealed: s2, from: bobAddress).peer == bob.publicKey)
     }
 
+    @Test func aLateAnswerToAnOlderAttemptDoesNotReplaceTheNewerSession() throws {
+        // Given alice retried her handshake with bob, and bob answered both attempts in order
+        var a = SessionTable(identity: alice)
+        var b = SessionTable(identity: bob)
+        var responses: [Datagram] = []
+        for start in [Duration.zero, .seconds(2)] {
+            let initDatagram = try a.initiate(with: bob.publicKey, at: bobAddress, now: start, wallMillis: 1_000)
+            guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else {
+                Issue.record("not an init"); return
+            }
+            responses.append(try b.handleInit(
+                senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: start, wallMillis: 1_000).response)
+        }
+        // When the answers reach alice newest first
+        for response in responses.reversed() {
+            guard case let .handshakeResponse(sender, receiver, ephemeral, sealed) = try Packet(decoding: response.bytes) else {
+                Issue.record("not a response"); return
+            }
+            _ = try a.handleResponse(senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed, from: bobAddress, now: .seconds(3))
+        }
+        // Then alice sends on the session bob installed last, which bob keeps longest
+        #expect(a.session(for: bob.publicKey)?.remoteIndex == b.session(for: alice.publicKey)?.localIndex)
+    }
+
     @Test func rejectsAReplayedOrStaleInitAndAnInitForSomeoneElse() throws {
         var a = SessionTable(identity: alice)
         var b = SessionTable(identity: bob)
         let initDatagram = try a.initiate(with: bob.publicKey, at: bobAddress, now: .zero, wallMillis: 1_000)
-        guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else { return }
+        guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else {
+            Issue.record("not a handshake init")
+            return
+        }
         _ = try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
         #expect(throws: ProtocolRejection.replayed) {
             try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
@@ -98,7 +125,10 @@ struct HandshakeTests {
     }
 
     @Test func announcementsVerifyAndExpire() throws {
-        guard case let .announce(peer, timestamp, signature) = Announcement.make(identity: alice, wallMillis: 10_000) else { return }
+        guard case let .announce(peer, timestamp, signature) = Announcement.make(identity: alice, wallMillis: 10_000) else {
+            Issue.record("not an announce")
+            return
+        }
         try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: 10_500)
         #expect(throws: ProtocolRejection.stale) {
             try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: 10_000 + 200_000)

@@ -11,6 +11,8 @@ public struct SessionTable: Sendable {
         public var rekeyAfter: Duration = .seconds(600)
         /// A handshake that got no answer in this time may be retried.
         public var handshakeTimeout: Duration = .seconds(1)
+        /// Unanswered handshakes kept per peer: a late response to any of them still completes.
+        public var pendingHandshakesPerPeer = 4
         /// Peers with a session at once; past it, the peer whose session is oldest is dropped
         /// (it re-handshakes when it next speaks), so strangers cannot grow memory without bound.
         public var maxPeers = 1_024
@@ -31,6 +33,8 @@ public struct SessionTable: Sendable {
     private var sessions: [UInt32: Session] = [:]
     private var current: [PeerID: UInt32] = [:]
     private var initiations: [UInt32: Initiation] = [:]
+    /// When the newest of our handshakes that completed was started, per peer.
+    private var newestCompletedInitiation: [PeerID: Duration] = [:]
     private var seenEphemerals: [AgreementPublicKey: Duration] = [:]
 
     public init(identity: Identity, configuration: Configuration = .init()) {
@@ -55,10 +59,10 @@ public struct SessionTable: Sendable {
 
     /// Starts a handshake with `peer` at `address`.
     public mutating func initiate(with peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) throws(CryptoError) -> Datagram {
-        // Keep the previous attempt too: under load its response may still arrive, and dropping it
+        // Keep earlier attempts too: under load their responses may still arrive, and dropping one
         // would leave the responder sending on a session we refuse (`unknownSession`).
         let older = initiations.filter { $0.value.peer == peer }.sorted { $0.value.startedAt > $1.value.startedAt }
-        for (index, _) in older.dropFirst() { initiations[index] = nil }
+        for (index, _) in older.dropFirst(configuration.pendingHandshakesPerPeer - 1) { initiations[index] = nil }
         let ephemeral = try EphemeralKeyPair.generate()
         let index = freshIndex()
         let signature = identity.signature(
@@ -121,7 +125,13 @@ public struct SessionTable: Sendable {
                 initiator: identity.publicKey, responder: initiation.peer))
         } catch { throw .badSignature }
         initiations[receiverIndex] = nil
-        install(Session(peer: initiation.peer, localIndex: receiverIndex, remoteIndex: senderIndex, keys: keys, address: address, establishedAt: now))
+        // A late answer to an older attempt only joins the receive-side sessions: the responder
+        // answered the newer attempt after it, so that session is the one both sides keep longest.
+        let superseded = newestCompletedInitiation[initiation.peer].map { $0 > initiation.startedAt } ?? false
+        if !superseded { newestCompletedInitiation[initiation.peer] = initiation.startedAt }
+        install(
+            Session(peer: initiation.peer, localIndex: receiverIndex, remoteIndex: senderIndex, keys: keys, address: address, establishedAt: now),
+            current: !superseded)
         return initiation.peer
     }
 
@@ -148,13 +158,14 @@ public struct SessionTable: Sendable {
     public mutating func forget(_ peer: PeerID) {
         sessions = sessions.filter { $0.value.peer != peer }
         current[peer] = nil
+        newestCompletedInitiation[peer] = nil
     }
 
     /// Keeps the new session current and at most two older ones, so packets in flight on them still open.
-    private mutating func install(_ session: Session) {
+    private mutating func install(_ session: Session, current makeCurrent: Bool = true) {
         sessions[session.localIndex] = session
-        current[session.peer] = session.localIndex
-        let older = sessions.values.filter { $0.peer == session.peer && $0.localIndex != session.localIndex }
+        if makeCurrent || current[session.peer] == nil { current[session.peer] = session.localIndex }
+        let older = sessions.values.filter { $0.peer == session.peer && $0.localIndex != current[session.peer] }
             .sorted { $0.establishedAt > $1.establishedAt }
         for stale in older.dropFirst(2) { sessions[stale.localIndex] = nil }
         if current.count > configuration.maxPeers, let oldest = current.keys.filter({ $0 != session.peer })
