@@ -92,7 +92,7 @@ public struct InMemoryTransport: DatagramTransport {
 }
 
 /// A small seeded generator (SplitMix64): reproducible loss patterns and test choices.
-public struct SplitMix64: Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
     public init(seed: UInt64) { state = seed }
 

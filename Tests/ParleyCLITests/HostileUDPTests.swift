@@ -103,7 +103,10 @@ struct HostileUDPTests {
         // When a raw socket sends alice truncated, oversized, wrong-version, unknown-session, forged and stale datagrams
         let sealed = [UInt8](repeating: 0x42, count: Packet.handshakeInitSealedBytes)
         let forgedInit = Packet.handshakeInit(senderIndex: 7, ephemeral: try EphemeralKeyPair.generate().publicKey, sealed: sealed).encoded()
-        guard case let .announce(_, _, strangersSignature) = Announcement.make(identity: stranger, wallMillis: now) else { return }
+        guard case let .announce(_, _, strangersSignature) = Announcement.make(identity: stranger, wallMillis: now) else {
+            Issue.record("not an announce")
+            return
+        }
         let cases: [(String, [[UInt8]])] = [
             ("malformed", [[], [1], [1, 3, 0, 0], Array(forgedInit.prefix(100)), [1, 9] + [UInt8](repeating: 0, count: 40),
                            [1, 3] + [UInt8](repeating: 0xAB, count: Packet.maxDatagramBytes)]),

@@ -147,7 +147,8 @@ struct LANReliabilityTests {
         let cluster = try LANCluster()
         defer { cluster.stop() }
         let chat = try cluster.makeChat("Split")
-        let before = try #require(try cluster.connect("alice").call(Control.pollCreate(chat: chat, question: "Before?")) as? [String: Any])["id"] as! String
+        let beforeReply = try #require(try cluster.connect("alice").call(Control.pollCreate(chat: chat, question: "Before?")) as? [String: Any])
+        let before = try #require(beforeReply["id"] as? String)
         #expect(cluster.waitForConvergence(chat, expected: 1, seconds: 60) != nil)
         try cluster.bed.partition(["alice", "bob"])
 
@@ -157,7 +158,8 @@ struct LANReliabilityTests {
             { @Sendable in cluster.post((0..<burst).map { "alice #\($0)" }, chat: chat, from: "alice") },
             { @Sendable in cluster.post((0..<burst).map { "carol #\($0)" }, chat: chat, from: "carol") },
         ])
-        let during = try #require(try cluster.connect("carol").call(Control.pollCreate(chat: chat, question: "During?")) as? [String: Any])["id"] as! String
+        let duringReply = try #require(try cluster.connect("carol").call(Control.pollCreate(chat: chat, question: "During?")) as? [String: Any])
+        let during = try #require(duringReply["id"] as? String)
         _ = try cluster.connect("bob").call(Control.pollVote(chat: chat, poll: before, choice: "up"))
         _ = try cluster.connect("carol").call(Control.pollVote(chat: chat, poll: before, choice: "down"))
         _ = try cluster.connect("carol").call(Control.pollVote(chat: chat, poll: during, choice: "up"))

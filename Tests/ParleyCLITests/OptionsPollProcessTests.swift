@@ -22,7 +22,7 @@ struct OptionsPollProcessTests {
         // Given three nodes and a poll allowing two choices and answers
         let parley = try ParleyBinary()
         let processes = try MultiProcessTests().setUpThreeNodes(parley, base: Ports.base())
-        defer { processes.forEach { $0.terminate() } }
+        defer { processes.forEach { $0.terminateAndWait() } }
         let chat = try parley.client("alice", ["chat", "create", "Offsite", "--member", "bob", "--member", "carol"])
         let poll = try parley.client("alice", [
             "poll", "create", chat, "Where?", "--option", "Lake", "--option", "Hills", "--option", "Beach",
@@ -59,7 +59,7 @@ struct OptionsPollProcessTests {
     @Test func aPollClosesOnEveryNodeWhenItsTimeComesWithNoMessage() throws {
         let parley = try ParleyBinary()
         let processes = try MultiProcessTests().setUpThreeNodes(parley, base: Ports.base())
-        defer { processes.forEach { $0.terminate() } }
+        defer { processes.forEach { $0.terminateAndWait() } }
         let chat = try parley.client("alice", ["chat", "create", "Quick", "--member", "bob", "--member", "carol"])
         // Given a poll that closes in three seconds
         let poll = try parley.client("alice", ["poll", "create", chat, "Now?", "--option", "Yes", "--option", "Later", "--unique", "--closes-at", "+3s"])

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Runs the real `parley` binary: nodes in the background, client commands to completion.
-struct ParleyBinary {
+/// Its workspace (keys, stores, logs) is removed when the last reference goes away.
+final class ParleyBinary: Sendable {
     /// `.build/debug/parley`, or `$PARLEY_BIN` (the long reliability runs use a release build).
     static let path: String = {
         if let path = ProcessInfo.processInfo.environment["PARLEY_BIN"], !path.isEmpty { return path }
@@ -16,6 +17,8 @@ struct ParleyBinary {
         workspace = NSTemporaryDirectory() + "parley-cli-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: workspace + "/keys", withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: workspace) }
 
     /// Runs a command and returns its standard output; throws with its stderr on a non-zero exit.
     @discardableResult

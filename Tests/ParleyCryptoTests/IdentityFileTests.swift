@@ -2,15 +2,14 @@ import Foundation
 import ParleyCrypto
 import Testing
 
-struct IdentityFileTests {
-    func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "parley-keys-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+/// Each test gets a fresh key directory, removed afterwards (a class suite's deinit is its teardown).
+final class IdentityFileTests {
+    let dir = NSTemporaryDirectory() + "parley-keys-\(UUID().uuidString)"
+
+    init() throws { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(atPath: dir) }
 
     @Test func writesASecretFileOnlyTheOwnerCanReadAndLoadsItBack() throws {
-        let dir = try temporaryDirectory()
         let identity = try Identity.generate()
         try IdentityFile.write(identity, name: "alice", directory: dir)
         let mode = try FileManager.default.attributesOfItem(atPath: "\(dir)/alice.key")[.posixPermissions] as? Int
@@ -22,7 +21,6 @@ struct IdentityFileTests {
     }
 
     @Test func refusesASecretKeyOthersCanRead() throws {
-        let dir = try temporaryDirectory()
         try IdentityFile.write(try Identity.generate(), name: "bob", directory: dir)
         chmod("\(dir)/bob.key", 0o644)
         #expect(throws: CryptoError.insecureKeyFile(path: "\(dir)/bob.key", mode: 0o644)) {
@@ -31,14 +29,12 @@ struct IdentityFileTests {
     }
 
     @Test func neverOverwritesAnExistingKey() throws {
-        let dir = try temporaryDirectory()
         try IdentityFile.write(try Identity.generate(), name: "carol", directory: dir)
         #expect(throws: CryptoError.self) { try IdentityFile.write(try Identity.generate(), name: "carol", directory: dir) }
     }
 
     @Test func refusesWithoutWritingAnythingWhenOnlyThePublicFileExists() throws {
         // Given a stray NAME.pub (e.g. copied from another machine) and no NAME.key
-        let dir = try temporaryDirectory()
         FileManager.default.createFile(atPath: "\(dir)/erin.pub", contents: Data("parley-public-key-v1 00 erin\n".utf8))
         // When keygen runs, it refuses and leaves no orphan secret key
         #expect(throws: CryptoError.self) { try IdentityFile.write(try Identity.generate(), name: "erin", directory: dir) }
@@ -46,7 +42,6 @@ struct IdentityFileTests {
     }
 
     @Test func rejectsAFileThatIsNotAKey() throws {
-        let dir = try temporaryDirectory()
         FileManager.default.createFile(atPath: "\(dir)/x.key", contents: Data("hello".utf8), attributes: [.posixPermissions: 0o600])
         #expect(throws: CryptoError.self) { try IdentityFile.loadSecret(path: "\(dir)/x.key") }
         #expect(throws: CryptoError.self) { try IdentityFile.loadSecret(path: "\(dir)/missing.key") }

@@ -179,7 +179,7 @@ struct HostileDatagramTests {
     @Test func randomDatagramsAreAllCountedAndNoneIsAccepted() async throws {
         // Given the chat bed, and a thousand random datagrams of random lengths (seeded), some with a valid header start
         let bed = try await HostileBed.make()
-        var random = SeededRandom(seed: 2_026)
+        var random = SplitMix64(seed: 2_026)
         let datagrams: [[UInt8]] = (0..<1_000).map { index in
             var bytes = (0..<Int.random(in: 0...1_500, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
             if index.isMultiple(of: 3), bytes.count > 2 { bytes[0] = 1; bytes[1] = UInt8(1 + index % 4) }
@@ -202,19 +202,6 @@ struct HostileDatagramTests {
             #expect(try bed.alice.node.store.messages(matching: MessageCriteria(chat: bed.invite.id)).count == messagesBefore)
             #expect(try await bed.honestMessageArrives("still fine", from: bed.bob, to: bed.alice))
         }
-    }
-}
-
-/// A reproducible generator for hostile test input.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

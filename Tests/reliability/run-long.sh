@@ -26,10 +26,21 @@ swift build --build-tests
 swift build -c release --product parley
 export PARLEY_BIN="$(swift build -c release --show-bin-path)/parley"
 export PARLEY_LONG=1 PARLEY_FIGURES="$PWD/$figures"
+# A crashed or interrupted test run skips the tests' own teardown: remove their namespaces and nodes.
+cleanup_namespaces() {
+  for ns in $(ip netns list | awk '{print $1}' | grep -E '^pl-[0-9a-f]{8}-' || true); do
+    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+    ip netns del "$ns" 2>/dev/null || true
+  done
+}
+trap cleanup_namespaces EXIT
 started=$(date +%s)
 status=0
-swift test --skip-build --filter LANReliabilityTests 2>&1 | tee "$out/tests.log" | grep -E "FIGURE|✘|✔ Test|Test run" || true
-grep -q "✘" "$out/tests.log" && status=1
+set +e
+swift test --skip-build --filter LANReliabilityTests 2>&1 | tee "$out/tests.log" | grep -E "FIGURE|✘|✔ Test|Test run"
+tests=${PIPESTATUS[0]}
+set -e
+{ [ "$tests" -eq 0 ] && ! grep -q "✘" "$out/tests.log"; } || status=1
 echo "tests: $(( $(date +%s) - started )) s" | tee -a "$figures"
 
 if [ -z "${SKIP_FUZZ:-}" ]; then

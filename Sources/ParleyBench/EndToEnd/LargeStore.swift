@@ -11,7 +11,6 @@ struct LargeStore: Sendable {
     let owner: Identity
     let chat: ChatID
     let poll: MessageID
-    let messages: Int
     let votes: Int
     let voters: Int
     let buildSeconds: Double
@@ -43,7 +42,7 @@ struct LargeStore: Sendable {
         }
         return LargeStore(
             dataDirectory: data, keyPath: "\(data)/owner.key", owner: owner, chat: chat, poll: poll,
-            messages: plan.total, votes: plan.votes, voters: scale.voters, buildSeconds: seconds)
+            votes: plan.votes, voters: scale.voters, buildSeconds: seconds)
     }
 
     /// Which message is what: index 0 is the poll, every `spacing`-th after it a vote, the rest text.

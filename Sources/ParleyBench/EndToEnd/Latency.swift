@@ -23,31 +23,45 @@ struct Latency: Sendable {
             let chat = try await BenchPeer.chat(peers, title: "latency")
             let clock = ContinuousClock()
             // The observer stamps each newly stored message as soon as the live query yields it.
-            let arrivals = Mutex<[MessageID: ContinuousClock.Instant]>([:])
-            let observer = Task {
-                for try await latest in receiver.node.store.observe(MessageCriteria(chat: chat, limit: 1)) {
-                    let now = clock.now
-                    if let message = latest.last { arrivals.withLock { $0[message.id] = now } }
+            let arrivals = Arrivals()
+            return try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await latest in receiver.node.store.observe(MessageCriteria(chat: chat, limit: 1)) {
+                        let now = clock.now
+                        if let message = latest.last { arrivals.stamps.withLock { $0[message.id] = now } }
+                    }
                 }
+                defer { group.cancelAll() }
+                return try await sample(scale, from: sender, in: chat, arrivals: arrivals, clock: clock)
             }
-            defer { observer.cancel() }
-            var samples: [Double] = []
-            var lost = 0
-            for index in 0..<(warmUp + scale.latencySamples) {
-                try await Task.sleep(for: pause)
-                let start = clock.now
-                let sent = try await sender.node.sendText(chat: chat, BenchContent.text)
-                // The stamp is taken by the observer, so how often this checks does not change the figure.
-                _ = try await Measure.waitUntil(timeout: .seconds(2), interval: .microseconds(100)) {
-                    arrivals.withLock { $0[sent.message.id] != nil }
-                }
-                guard let stored = arrivals.withLock({ $0.removeValue(forKey: sent.message.id) }) else {
-                    lost += 1
-                    continue
-                }
-                if index >= warmUp { samples.append((stored - start).seconds) }
-            }
-            return Latency(samples: samples, lost: lost)
         }
     }
+
+    private static func sample(
+        _ scale: Scale, from sender: BenchPeer, in chat: ChatID, arrivals: Arrivals,
+        clock: ContinuousClock
+    ) async throws -> Latency {
+        var samples: [Double] = []
+        var lost = 0
+        for index in 0..<(warmUp + scale.latencySamples) {
+            try await Task.sleep(for: pause)
+            let start = clock.now
+            let sent = try await sender.node.sendText(chat: chat, BenchContent.text)
+            // The stamp is taken by the observer, so how often this checks does not change the figure.
+            _ = try await Measure.waitUntil(timeout: .seconds(2), interval: .microseconds(100)) {
+                arrivals.stamps.withLock { $0[sent.message.id] != nil }
+            }
+            guard let stored = arrivals.stamps.withLock({ $0.removeValue(forKey: sent.message.id) }) else {
+                lost += 1
+                continue
+            }
+            if index >= warmUp { samples.append((stored - start).seconds) }
+        }
+        return Latency(samples: samples, lost: lost)
+    }
+}
+
+/// When each message was seen stored, shared by the observer and the sampling loop.
+final class Arrivals: Sendable {
+    let stamps = Mutex<[MessageID: ContinuousClock.Instant]>([:])
 }

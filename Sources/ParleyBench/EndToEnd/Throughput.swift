@@ -13,7 +13,7 @@ struct Throughput: Sendable {
     static let sendersPerNode = 4
     static let warmUpMessages = 50
     /// Messages per sender in flight at most. Acks must come back before the first retransmit (200 ms).
-    static let window = Int(ProcessInfo.processInfo.environment["WINDOW"] ?? "256") ?? 256
+    static let window = 256
 
     static func twoNodes(_ scale: Scale, directory: String) async throws -> Throughput {
         let peers = try await BenchPeer.group(2, directory: directory, name: "two")

@@ -21,6 +21,7 @@ enum Figures {
                    limit: pipeline.threeNodesPerSecond, goal: .atLeast(0.5)),
             Figure("latency send to stored, p50", latency.p50Milliseconds, "ms", limit: 1, goal: .atMost(1)),
             Figure("latency send to stored, p99", latency.p99Milliseconds, "ms", limit: 10, goal: .atMost(1)),
+            Figure("latency samples lost (no arrival within 2 s; not in p50/p99)", Double(latency.lost), "samples"),
             Figure("raw indexed SQL count of \(count(tally.rawVotes)) votes", tally.rawSeconds * 1000, "ms"),
             Figure("poll tally, \(count(scale.votes)) votes in \(count(scale.storeMessages)) messages",
                    tally.tallySeconds * 1000, "ms", limit: tally.rawSeconds * 1000, goal: .atMost(2)),

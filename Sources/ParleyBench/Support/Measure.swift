@@ -2,9 +2,11 @@
 enum Measure {
     static let clock = ContinuousClock()
 
+    static let maxRounds = 10_000_000
+
     /// Calls `body` in rounds of `batch` until `duration` has passed (at most `maxRounds` rounds) and
     /// returns calls per second.
-    static func rate(for duration: Duration, batch: Int, maxRounds: Int = 10_000_000, _ body: () throws -> Void) rethrows -> Double {
+    static func rate(for duration: Duration, batch: Int, _ body: () throws -> Void) rethrows -> Double {
         let start = clock.now
         var calls = 0
         var elapsed = Duration.zero

@@ -10,12 +10,5 @@ struct ScratchDirectory {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    /// A fresh subdirectory, for one node's data.
-    func subdirectory(_ name: String) throws -> String {
-        let sub = "\(path)/\(name)"
-        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return sub
-    }
-
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
