@@ -53,8 +53,12 @@ extension Node {
         guard !incoming.isEmpty else { return [:] }
         var decoded: [(peer: PeerID, message: Message)] = []
         var rejected: [ProtocolRejection: Int] = [:]
+        var seen = Set<MessageID>()
         for (peer, bytes) in incoming {
-            do { decoded.append((peer, try Message(decoding: bytes))) } catch {
+            do {
+                let message = try Message(decoding: bytes)
+                if seen.insert(message.id).inserted { decoded.append((peer, message)) } // later copies: same bytes
+            } catch {
                 rejected[error.isUnsupportedVersion ? .unsupportedVersion : .malformed, default: 0] += 1
             }
         }
@@ -134,8 +138,7 @@ extension Node {
 
     private static func verifyChunk(_ chunk: [(peer: PeerID, message: Message)]) -> Verified {
         var result = Verified()
-        var seen = Set<MessageID>()
-        for (peer, message) in chunk where seen.insert(message.id).inserted {
+        for (peer, message) in chunk {
             do { try message.verifySignature() } catch { result.badSignature += 1; continue }
             result.messages.append((message, peer))
         }

@@ -98,9 +98,8 @@ private struct InsertBatch {
         return found
     }
 
+    /// Same (chat, author, sequence) covers the same id too: the id hashes those fields.
     private func isDuplicate(_ message: Message, _ db: Database) throws -> Bool {
-        let byID = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ?")
-        if try Int.fetchOne(byID, arguments: [message.id.blob]) != nil { return true }
         let bySequence = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE chat_id = ? AND author = ? AND seq = ?")
         return try Int.fetchOne(bySequence, arguments: [message.chat.blob, message.author.blob, Int64(message.sequence)]) != nil
     }

@@ -85,7 +85,7 @@ public enum Frame: Sendable, Hashable {
         while buffer.readableBytes > 0 {
             let rawKind = try buffer.readU8("frame type")
             let length = Int(try buffer.readU32("frame length"))
-            var body = ByteBuffer(bytes: try buffer.readExactly(length, "frame body"))
+            var body = try buffer.readSlice(exactly: length, "frame body") // no copy
             guard let kind = Kind(rawValue: rawKind) else { throw .malformed("unknown frame type \(rawKind)") }
             frames.append(try decode(kind, &body))
             try body.expectFullyRead("frame")
@@ -139,12 +139,12 @@ extension Frame {
 
     /// Packs frames into as few packet plaintexts as fit the budget; a larger frame travels alone
     /// (up to `Packet.maxDatagramBytes`, left to IP fragmentation).
-    public static func pack(_ frames: [Frame], budget: Int = datagramBudget) -> [[UInt8]] {
+    public static func pack(_ frames: [Frame]) -> [[UInt8]] {
         var packets: [[UInt8]] = []
         var pending: [Frame] = []
         var size = 0
         for frame in frames {
-            if size + frame.encodedCount > budget, !pending.isEmpty {
+            if size + frame.encodedCount > datagramBudget, !pending.isEmpty {
                 packets.append(encode(pending))
                 pending.removeAll(keepingCapacity: true)
                 size = 0

@@ -33,6 +33,12 @@ extension ByteBuffer {
         return bytes
     }
 
+    /// The next `count` bytes as a view into this buffer, without copying them.
+    mutating func readSlice(exactly count: Int, _ field: String) throws(CoreError) -> ByteBuffer {
+        guard count >= 0, let slice = readSlice(length: count) else { throw .malformed("truncated at \(field)") }
+        return slice
+    }
+
     mutating func readDigest(_ field: String) throws(CoreError) -> Digest32 {
         try Digest32(rawRepresentation: readExactly(Digest32.byteCount, field))
     }

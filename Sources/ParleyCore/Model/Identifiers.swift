@@ -13,12 +13,6 @@ public struct Digest32: Hashable, Sendable, Comparable, CustomStringConvertible 
         rawRepresentation = Array(bytes)
     }
 
-    public init(hex: String) throws(CoreError) {
-        let bytes: [UInt8]
-        do { bytes = try Hex.decode(hex) } catch { throw .malformed(error.description) }
-        try self.init(rawRepresentation: bytes)
-    }
-
     static func hashing(_ bytes: [UInt8]) -> Digest32 {
         // BLAKE2b-256 always yields 32 bytes.
         Digest32(uncheckedRaw: BLAKE2b.hash256(bytes))

@@ -76,7 +76,7 @@ extension PollRules {
         for message in related where seen.insert(message.id).inserted && references(message, poll) {
             byTag[message.tag, default: []].append(message)
         }
-        let closure = (byTag[.pollClose] ?? []).filter { $0.author == poll.author }.min(by: isEarlier)
+        let closure = firstClose(of: poll, among: byTag[.pollClose] ?? [])
             .map { PollOutcome.Closure(message: $0.id, lamport: $0.lamport, timestampMillis: $0.timestampMillis) }
         let inWindow = { (message: Message) in
             (closure.map { message.lamport < $0.lamport } ?? true)
@@ -95,11 +95,7 @@ extension PollRules {
         }
         let order = Dictionary(uniqueKeysWithValues: options.enumerated().map { ($0.element.id, $0.offset) })
 
-        var latest: [PeerID: Message] = [:]
-        for vote in (byTag[.pollVote] ?? []) where inWindow(vote) {
-            if let current = latest[vote.author], !isLater(vote, than: current) { continue }
-            latest[vote.author] = vote
-        }
+        let latest = latestByAuthor((byTag[.pollVote] ?? []).filter(inWindow))
         var ballots: [PollOutcome.Ballot] = []
         var spoiled = 0
         for vote in latest.values {

@@ -42,12 +42,8 @@ public enum PollRules {
         guard poll.tag == .poll else { return PollTally(poll: poll.id, up: 0, down: 0, ballots: [], closed: false) }
         let candidates = Array(candidates)
         // The creator may close a yes/no poll too: votes from the close on (in Lamport order) do not count.
-        let close = candidates.filter { $0.tag == .pollClose && $0.author == poll.author && references($0, poll) }.min(by: isEarlier)
-        var latest: [PeerID: Message] = [:]
-        for vote in candidates where counts(vote, for: poll) && close.map({ vote.lamport < $0.lamport }) ?? true {
-            if let current = latest[vote.author], !isLater(vote, than: current) { continue }
-            latest[vote.author] = vote
-        }
+        let close = firstClose(of: poll, among: candidates.filter { $0.tag == .pollClose && references($0, poll) })
+        let latest = latestByAuthor(candidates.filter { vote in counts(vote, for: poll) && close.map { vote.lamport < $0.lamport } ?? true })
         let ballots = latest.values
             .compactMap { vote in VoteChoice(tag: vote.tag).map { PollTally.Ballot(voter: vote.author, choice: $0, message: vote.id) } }
             .sorted { $0.voter < $1.voter }
@@ -57,8 +53,19 @@ public enum PollRules {
 
     /// A vote counts only in its poll's chat, with a vote tag, and through a reference that carries that tag.
     static func counts(_ vote: Message, for poll: Message) -> Bool {
-        vote.chat == poll.chat && VoteChoice(tag: vote.tag) != nil
-            && vote.references.contains(MessageReference(id: poll.id, tag: vote.tag))
+        VoteChoice(tag: vote.tag) != nil && references(vote, poll)
+    }
+
+    /// The creator's earliest close: the one that counts.
+    static func firstClose(of poll: Message, among closes: [Message]) -> Message? {
+        closes.filter { $0.author == poll.author }.min(by: isEarlier)
+    }
+
+    /// Each author's latest message: their ballot.
+    static func latestByAuthor(_ votes: [Message]) -> [PeerID: Message] {
+        var latest: [PeerID: Message] = [:]
+        for vote in votes where latest[vote.author].map({ isLater(vote, than: $0) }) ?? true { latest[vote.author] = vote }
+        return latest
     }
 
     /// Latest by Lamport clock, then by the author's own sequence (clocks saturate at 2^63 − 1),

@@ -20,7 +20,6 @@ public struct RetransmitQueue<Key: Hashable & Sendable, Payload: Sendable>: Send
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     public var count: Int { entries.count }
-    public func contains(_ key: Key) -> Bool { entries[key] != nil }
 
     /// Tracks an item that was just sent (attempt 1); the first retry is due after the initial delay.
     public mutating func track(_ key: Key, payload: Payload, now: Duration) {

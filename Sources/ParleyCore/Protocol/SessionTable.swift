@@ -13,6 +13,8 @@ public struct SessionTable: Sendable {
         public var handshakeTimeout: Duration = .seconds(1)
         /// Unanswered handshakes kept per peer: a late response to any of them still completes.
         public var pendingHandshakesPerPeer = 4
+        /// Receive-only sessions kept per peer besides the current one.
+        public var olderSessionsPerPeer = 4
         /// Peers with a session at once; past it, the peer whose session is oldest is dropped
         /// (it re-handshakes when it next speaks), so strangers cannot grow memory without bound.
         public var maxPeers = 1_024
@@ -24,7 +26,6 @@ public struct SessionTable: Sendable {
     struct Initiation: Sendable {
         let peer: PeerID
         let ephemeral: EphemeralKeyPair
-        let address: PeerAddress
         let startedAt: Duration
     }
 
@@ -69,7 +70,7 @@ public struct SessionTable: Sendable {
             for: Transcript.handshakeInit(ephemeral: ephemeral.publicKey, responder: peer, timestampMillis: wallMillis))
         let payload = identity.publicKey.rawRepresentation + Transcript.bigEndian(wallMillis) + signature.rawRepresentation
         let sealed = try peer.agreementKey().seal(payload)
-        initiations[index] = Initiation(peer: peer, ephemeral: ephemeral, address: address, startedAt: now)
+        initiations[index] = Initiation(peer: peer, ephemeral: ephemeral, startedAt: now)
         return Datagram(address: address, bytes: Packet.handshakeInit(senderIndex: index, ephemeral: ephemeral.publicKey, sealed: sealed).encoded())
     }
 
@@ -137,21 +138,20 @@ public struct SessionTable: Sendable {
 
     /// Seals `plaintext` for the peer's current session; nil when there is none yet.
     public mutating func seal(_ plaintext: [UInt8], for peer: PeerID) -> Datagram? {
-        guard let index = current[peer], var session = sessions[index] else { return nil }
-        let bytes = session.seal(plaintext)
-        sessions[index] = session
-        return Datagram(address: session.address, bytes: bytes)
+        guard let index = current[peer], sessions[index] != nil else { return nil }
+        // Mutated in place through the subscript: a copy would also copy the replay window's storage.
+        let bytes = sessions[index]!.seal(plaintext)
+        return Datagram(address: sessions[index]!.address, bytes: bytes)
     }
 
     /// Opens a data packet; the peer's address follows its latest authenticated packet.
     public mutating func open(
         receiverIndex: UInt32, counter: UInt64, sealed: [UInt8], from address: PeerAddress
     ) throws(ProtocolRejection) -> (peer: PeerID, plaintext: [UInt8]) {
-        guard var session = sessions[receiverIndex] else { throw .unknownSession }
-        let plaintext = try session.open(counter: counter, sealed: sealed)
-        session.address = address
-        sessions[receiverIndex] = session
-        return (session.peer, plaintext)
+        guard sessions[receiverIndex] != nil else { throw .unknownSession }
+        let plaintext = try sessions[receiverIndex]!.open(counter: counter, sealed: sealed) // in place, as in `seal`
+        sessions[receiverIndex]!.address = address
+        return (sessions[receiverIndex]!.peer, plaintext)
     }
 
     /// Drops a peer's sessions, e.g. when it is known to have restarted.
@@ -161,13 +161,15 @@ public struct SessionTable: Sendable {
         newestCompletedInitiation[peer] = nil
     }
 
-    /// Keeps the new session current and at most two older ones, so packets in flight on them still open.
+    /// Keeps the current session and at most `olderSessionsPerPeer` older ones. Each side picks its
+    /// current session on its own, and crossing or retried handshakes make several at once: the other
+    /// side may still send on any of them, so a few are kept for receiving.
     private mutating func install(_ session: Session, current makeCurrent: Bool = true) {
         sessions[session.localIndex] = session
         if makeCurrent || current[session.peer] == nil { current[session.peer] = session.localIndex }
         let older = sessions.values.filter { $0.peer == session.peer && $0.localIndex != current[session.peer] }
             .sorted { $0.establishedAt > $1.establishedAt }
-        for stale in older.dropFirst(2) { sessions[stale.localIndex] = nil }
+        for stale in older.dropFirst(configuration.olderSessionsPerPeer) { sessions[stale.localIndex] = nil }
         if current.count > configuration.maxPeers, let oldest = current.keys.filter({ $0 != session.peer })
             .min(by: { (self.session(for: $0)?.establishedAt ?? .zero) < (self.session(for: $1)?.establishedAt ?? .zero) }) {
             forget(oldest)
