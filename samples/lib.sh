@@ -49,6 +49,21 @@ wait_for() {
   as "$name" "$@"
 }
 
+# wait_until NAME PATTERN COMMAND… : retries until the command's output matches PATTERN (at most
+# 10 s), and stops the script with a clear line if it never does.
+wait_until() {
+  local name=$1 pattern=$2; shift 2
+  for _ in $(seq 1 100); do as "$name" "$@" 2>/dev/null | grep -q -- "$pattern" && return 0; sleep 0.1; done
+  echo "$name: timed out waiting for '$pattern' in: parley $*" >&2
+  exit 1
+}
+
+# shared_results NAME CHAT POLL: the poll's JSON results without this user's own choices, which
+# differ per peer by design; what is left must be identical on every peer.
+shared_results() {
+  as "$1" poll results "$2" "$3" --json | sed 's/"ownVotes":\[[^]]*\],//; s/"myVote":"[a-z]*",//'
+}
+
 # start_trio BASE_PORT: alice, bob and carol on BASE, BASE+1, BASE+2, each a contact of the others.
 start_trio() {
   local base=$1

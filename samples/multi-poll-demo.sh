@@ -20,27 +20,19 @@ as bob poll answer "$chat" "$poll" "Hills, if it does not rain" >/dev/null && ec
 if as alice poll vote "$chat" "$poll" Beach 2>/dev/null; then echo "a third vote was accepted?!" >&2; exit 1
 else echo "alice tries a third choice: refused (two at most)"; fi
 
-for n in alice bob carol; do
-  for _ in $(seq 1 100); do
-    as "$n" poll results "$chat" "$poll" --json | grep -q '"answersCount":1.*"totalVotes":4' && break
-    sleep 0.1
-  done
-done
+for n in alice bob carol; do wait_until "$n" '"answersCount":1.*"totalVotes":4' poll results "$chat" "$poll" --json; done
 as alice poll close "$chat" "$poll" >/dev/null && echo "alice closes the poll"
 if as carol poll vote "$chat" "$poll" Lake 2>/dev/null; then echo "a vote after the close was accepted?!" >&2; exit 1
 else echo "carol votes after the close: refused"; fi
-for n in alice bob carol; do
-  for _ in $(seq 1 100); do as "$n" poll results "$chat" "$poll" --json | grep -q '"isClosed":true' && break; sleep 0.1; done
-done
+for n in alice bob carol; do wait_until "$n" '"isClosed":true' poll results "$chat" "$poll" --json; done
 
 echo
 for n in alice bob carol; do
   echo "== $n's view"
   as "$n" poll results "$chat" "$poll"
 done
-strip() { sed 's/"ownVotes":\[[^]]*\],//; s/"myVote":"[a-z]*",//'; }
-a=$(as alice poll results "$chat" "$poll" --json | strip)
-b=$(as bob poll results "$chat" "$poll" --json | strip)
-c=$(as carol poll results "$chat" "$poll" --json | strip)
+a=$(shared_results alice "$chat" "$poll")
+b=$(shared_results bob "$chat" "$poll")
+c=$(shared_results carol "$chat" "$poll")
 if [ "$a" = "$b" ] && [ "$b" = "$c" ]; then echo; echo "all three peers agree: Hills wins, the poll is closed"
 else echo "peers disagree" >&2; exit 1; fi

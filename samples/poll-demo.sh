@@ -19,19 +19,14 @@ if as bob poll vote "$chat" "$poll" down 2>/dev/null; then echo "bob's second vo
 else echo "bob tries to vote again: refused"; fi
 
 # Each node tallies on its own; wait until all three have all three votes.
-for n in alice bob carol; do
-  for _ in $(seq 1 100); do
-    as "$n" poll results "$chat" "$poll" --json | grep -q '"down":1,.*"up":2' && break
-    sleep 0.1
-  done
-done
+for n in alice bob carol; do wait_until "$n" '"down":1,.*"up":2' poll results "$chat" "$poll" --json; done
 echo
 for n in alice bob carol; do
   echo "== $n's tally"
   as "$n" poll results "$chat" "$poll"
 done
-a=$(as alice poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//; s/"ownVotes":\[[^]]*\],//')
-b=$(as bob poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//; s/"ownVotes":\[[^]]*\],//')
-c=$(as carol poll results "$chat" "$poll" --json | sed 's/"myVote":"[a-z]*",//; s/"ownVotes":\[[^]]*\],//')
+a=$(shared_results alice "$chat" "$poll")
+b=$(shared_results bob "$chat" "$poll")
+c=$(shared_results carol "$chat" "$poll")
 if [ "$a" = "$b" ] && [ "$b" = "$c" ]; then echo; echo "all three peers agree: up 2, down 1"
 else echo "peers disagree" >&2; exit 1; fi

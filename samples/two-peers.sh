@@ -14,7 +14,7 @@ chat=$(as alice chat create "alice & bob" --member bob)
 as alice send "$chat" "Hi Bob, lunch at noon?" >/dev/null
 wait_for bob messages "$chat" --tag Text
 as bob send "$chat" "Sounds good!" >/dev/null
-for _ in $(seq 1 100); do [ "$(as alice messages "$chat" --json | grep -o '"tag":"Text"' | wc -l)" -ge 2 ] && break; sleep 0.1; done
+wait_until alice "Sounds good!" messages "$chat"
 echo "== alice sees"
 as alice messages "$chat"
 echo "== bob sees"

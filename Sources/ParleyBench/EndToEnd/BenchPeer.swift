@@ -75,4 +75,6 @@ struct BenchPeer: Sendable {
 enum BenchContent {
     static let text = String(repeating: "x", count: 64)
     static let bytes = Array(text.utf8)
+    /// The fixed wall clock of generated chats and messages.
+    static let epochMillis: Int64 = 1_700_000_000_000
 }

@@ -23,7 +23,7 @@ enum BulkMessages {
     }
 
     private static func insert(_ messages: [Message], into store: MessageStore, owner: PeerID) async throws {
-        let outcomes = try await store.insert(messages, receivedAtMillis: 1_700_000_000_000, ownAuthor: owner)
+        let outcomes = try await store.insert(messages, receivedAtMillis: BenchContent.epochMillis, ownAuthor: owner)
         let stored = outcomes.count { $0.storedMessage != nil }
         guard stored == messages.count else { throw BenchError("only \(stored) of \(messages.count) generated messages were stored") }
     }

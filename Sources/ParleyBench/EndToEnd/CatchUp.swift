@@ -17,19 +17,19 @@ struct CatchUp: Sendable {
         let returning = try Identity.generate()
         let author = try Identity.generate()
         let invite = try ChatInvite.create(
-            by: author, title: "Missed", members: [holder.publicKey, returning.publicKey], createdAtMillis: 1_700_000_000_000)
+            by: author, title: "Missed", members: [holder.publicKey, returning.publicKey], createdAtMillis: BenchContent.epochMillis)
 
         let holderPath = "\(directory)/catchup-holder.sqlite"
         let returningPath = "\(directory)/catchup-returning.sqlite"
         let holderStore = try MessageStore.open(path: holderPath)
-        _ = try await holderStore.saveChat(invite, joinedAtMillis: 1_700_000_000_000)
-        _ = try await MessageStore.open(path: returningPath).saveChat(invite, joinedAtMillis: 1_700_000_000_000)
+        _ = try await holderStore.saveChat(invite, joinedAtMillis: BenchContent.epochMillis)
+        _ = try await MessageStore.open(path: returningPath).saveChat(invite, joinedAtMillis: BenchContent.epochMillis)
         let chat = invite.id
         let authorKey = author.publicKey
         try await BulkMessages.fill(holderStore, count: scale.catchUpMessages, owner: holder.publicKey) { index in
             let draft = MessageDraft(
                 chat: chat, author: authorKey, sequence: UInt64(index + 1), lamport: UInt64(index + 1),
-                timestampMillis: 1_700_000_000_000 + Int64(index), tag: .text, content: BenchContent.bytes)
+                timestampMillis: BenchContent.epochMillis + Int64(index), tag: .text, content: BenchContent.bytes)
             return (draft, author)
         }
 

@@ -25,9 +25,9 @@ struct LargeStore: Sendable {
         let author = try Identity.generate()
         let voters = try (0..<scale.voters).map { _ in try Identity.generate() }
         let invite = try ChatInvite.create(
-            by: author, title: "Large", members: [owner.publicKey] + voters.map(\.publicKey), createdAtMillis: 1_700_000_000_000)
+            by: author, title: "Large", members: [owner.publicKey] + voters.map(\.publicKey), createdAtMillis: BenchContent.epochMillis)
         let store = try MessageStore.open(path: "\(data)/parley.sqlite")
-        _ = try await store.saveChat(invite, joinedAtMillis: 1_700_000_000_000)
+        _ = try await store.saveChat(invite, joinedAtMillis: BenchContent.epochMillis)
 
         let plan = Plan(total: scale.storeMessages, votes: scale.votes, voters: scale.voters)
         let chat = invite.id
@@ -64,7 +64,7 @@ struct LargeStore: Sendable {
 
         func draft(_ index: Int, chat: ChatID, author: PeerID, voters keys: [PeerID], poll: MessageID?) -> MessageDraft {
             let lamport = UInt64(index + 1)
-            let timestamp = 1_700_000_000_000 + Int64(index)
+            let timestamp = BenchContent.epochMillis + Int64(index)
             if index == 0 {
                 return MessageDraft(
                     chat: chat, author: author, sequence: 1, lamport: lamport, timestampMillis: timestamp,
