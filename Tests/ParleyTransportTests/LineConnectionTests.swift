@@ -84,7 +84,7 @@ import Testing
             // CRLF endings and an unterminated last line, then the client shuts its sending side.
             #expect(client.write(bytes("one\r\ntwo\nthree")))
             client.shutdownWriting()
-            #expect(client.readToEnd() == bytes("got 3\n"))
+            #expect(await client.readToEnd() == bytes("got 3\n"))
             var received = reports.makeAsyncIterator()
             #expect(await received.next() == ["one", "two", "three"])
 

@@ -11,7 +11,7 @@ import Darwin
 
 /// A bare blocking Unix-domain socket, to play a misbehaving client or leave a stale socket file
 /// behind, which the library's own types never do.
-final class RawUnixSocket {
+final class RawUnixSocket: Sendable {
     let descriptor: CInt
 
     init?(path: String, bind shouldBind: Bool = false) {
@@ -55,8 +55,16 @@ final class RawUnixSocket {
         shutdown(descriptor, CInt(SHUT_WR))
     }
 
-    /// Reads until end of stream (or a reset); what the peer sent before closing.
-    func readToEnd() -> [UInt8] {
+    /// Reads until end of stream (or a reset); what the peer sent before closing. The blocking reads
+    /// run on a thread of their own: on a 2-core machine the cooperative pool has two threads, and
+    /// blocking one of them could starve the server under test until the read times out.
+    func readToEnd() async -> [UInt8] {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.blockingReadToEnd()) }
+        }
+    }
+
+    private func blockingReadToEnd() -> [UInt8] {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
