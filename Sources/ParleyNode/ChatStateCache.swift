@@ -29,6 +29,12 @@ final class ChatStateCache: Sendable {
         }
     }
 
+    /// Drops the chat's counters, so the next reservation reloads them from the store: after a batch
+    /// that could not be stored, its numbers are free again.
+    func forget(chat: ChatID) {
+        _ = counters.withLock { $0.removeValue(forKey: chat) }
+    }
+
     /// Lamport receive rule: our clock moves past every clock we have seen.
     func observe(chat: ChatID, lamport: UInt64) {
         counters.withLock { all in

@@ -10,27 +10,8 @@ extension Node {
     public func createChat(title: String, members: [PeerID]) async throws -> ChatInvite {
         let invite = try ChatInvite.create(by: identity, title: title, members: members, createdAtMillis: clock.wallMillis)
         _ = try await store.saveChat(invite, joinedAtMillis: clock.wallMillis)
-        await pushReliably(invite.members.filter { $0 != me }.reduce(into: [:]) { $0[.invite(invite.id, to: $1)] = .invite(invite.encoded) })
+        await pushReliably(invite.members.filter { $0 != me }.map { (.invite(invite.id, to: $0), .invite(invite.encoded)) })
         return invite
-    }
-
-    /// Signs, stores (durably, before anything is sent) and pushes a message to every other member.
-    public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws -> StoredMessage {
-        guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
-        guard members.contains(me) else { throw NodeError.notAMember(chat) }
-        var draft = MessageDraft(
-            chat: chat, author: me, sequence: 1, lamport: 1, timestampMillis: clock.wallMillis,
-            tag: tag, content: content, references: references)
-        try draft.validateLimits() // before reserving, so a refused message leaves no sequence gap
-        (draft.sequence, draft.lamport) = try chatState.reserve(chat: chat, author: me, store: store)
-        let message = try draft.signed(by: identity)
-        let outcome = try await store.insert([message], receivedAtMillis: clock.wallMillis, ownAuthor: me)
-        guard case let .inserted(stored)? = outcome.first else {
-            throw NodeError.invalid("message \(message.id.shortHex) could not be stored: \(String(describing: outcome.first))")
-        }
-        await pushReliably(members.filter { $0 != me }.reduce(into: [:]) { $0[.message(message.id, to: $1)] = .message(message.encoded) })
-        try await store.markSent([message.id])
-        return try store.message(message.id) ?? stored
     }
 
     public func sendText(chat: ChatID, _ text: String) async throws -> StoredMessage {

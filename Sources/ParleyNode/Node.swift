@@ -18,6 +18,8 @@ public final class Node: Sendable {
     let syncProgress = SyncProgress()
     /// Polls whose ballot this node is changing: one change at a time per poll.
     let ballotsInFlight = Mutex<Set<MessageID>>([])
+    /// Concurrent sends share store transactions and engine hops; a batch fills a few datagrams per peer.
+    let outbox = GroupCommit<OutgoingMessage, StoredMessage>(maxBatch: 256)
 
     public var me: PeerID { configuration.identity.publicKey }
     public var identity: Identity { configuration.identity }
@@ -99,16 +101,16 @@ public final class Node: Sendable {
 
     /// After a restart, own messages not yet acknowledged by every member are pushed again.
     private func resumeRetransmits() async throws {
-        var items: [OutboundKey: Frame] = [:]
+        var items: [(key: OutboundKey, frame: Frame)] = []
         for (message, missing) in try store.undelivered(author: me) {
-            for peer in missing { items[.message(message.id, to: peer)] = .message(message.encoded) }
+            items += missing.map { (.message(message.id, to: $0), .message(message.encoded)) }
         }
         await pushReliably(items)
     }
 
-    /// Sends each frame to its key's peer and retransmits it until acknowledged: one engine hop and
-    /// one transport write for all of them.
-    func pushReliably(_ items: [OutboundKey: Frame]) async {
+    /// Sends each frame to its key's peer, in order, and retransmits it until acknowledged: one engine
+    /// hop and one transport write for all of them.
+    func pushReliably(_ items: [(key: OutboundKey, frame: Frame)]) async {
         guard !items.isEmpty else { return }
         await send(await engine.reliable(items, now: clock.now, wallMillis: clock.wallMillis))
     }

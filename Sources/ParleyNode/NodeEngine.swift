@@ -163,14 +163,15 @@ actor NodeEngine {
         return datagrams(frames, to: peer, now: now, wallMillis: wallMillis)
     }
 
-    /// Sends a frame now and keeps retransmitting it until `acknowledge(key)`.
-    func reliable(_ items: [OutboundKey: Frame], now: Duration, wallMillis: Int64) -> [Datagram] {
-        var out: [Datagram] = []
+    /// Sends frames now and keeps retransmitting each until `acknowledge(key)`. A peer's frames are
+    /// sealed together, so small messages share datagrams.
+    func reliable(_ items: [(key: OutboundKey, frame: Frame)], now: Duration, wallMillis: Int64) -> [Datagram] {
+        var byPeer: [PeerID: [Frame]] = [:]
         for (key, frame) in items {
             retransmits.track(key, payload: frame, now: now)
-            out += datagrams([frame], to: key.peer, now: now, wallMillis: wallMillis)
+            byPeer[key.peer, default: []].append(frame)
         }
-        return out
+        return byPeer.flatMap { peer, frames in datagrams(frames, to: peer, now: now, wallMillis: wallMillis) }
     }
 
     func acknowledge(_ keys: [OutboundKey]) {

@@ -3,16 +3,21 @@ internal import GRDB
 public import ParleyCore
 
 extension MessageStore {
-    /// Own messages handed to the transport: pending → sent (→ delivered if no one else is in the chat).
-    public func markSent(_ ids: [MessageID]) async throws(StoreError) {
-        if ids.isEmpty { return }
-        try await write("marking \(ids.count) message(s) sent") { db in
+    /// Own messages handed to the transport: pending → sent (→ delivered if no one else is in the chat,
+    /// or if every ack raced ahead). Returns where each known message now stands.
+    @discardableResult
+    public func markSent(_ ids: [MessageID]) async throws(StoreError) -> [MessageID: (state: DeliveryState, deliveredTo: Int)] {
+        if ids.isEmpty { return [:] }
+        return try await write("marking \(ids.count) message(s) sent") { db in
             var members = MemberCounts()
+            var settled: [MessageID: (state: DeliveryState, deliveredTo: Int)] = [:]
             for id in ids {
-                guard let row = try DeliveryRow.fetch(id.blob, db), row.state == .pending else { continue }
+                guard let row = try DeliveryRow.fetch(id.blob, db) else { continue }
+                let delivered = try DeliveryRow.deliveredCount(id.blob, db)
                 let others = try members.count(row.chatId, db) - 1
-                try row.settle(sent: true, delivered: try DeliveryRow.deliveredCount(id.blob, db), others: others, db)
+                settled[id] = (try row.settle(sent: true, delivered: delivered, others: others, db), delivered)
             }
+            return settled
         }
     }
 
@@ -100,10 +105,12 @@ private struct DeliveryRow {
     }
 
     /// Moves the state forward (see `settledState`); writes only when it changes.
-    func settle(sent: Bool, delivered: Int, others: Int, _ db: Database) throws {
+    @discardableResult
+    func settle(sent: Bool, delivered: Int, others: Int, _ db: Database) throws -> DeliveryState {
         let settled = MessageStore.settledState(state, sent: sent, delivered: delivered, others: others)
-        guard settled != state else { return }
+        guard settled != state else { return settled }
         try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE id = ?").execute(arguments: [settled.rawValue, id])
+        return settled
     }
 }
 

@@ -72,3 +72,21 @@ extension Result where Failure == any Error {
         do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }
+
+extension SendGuardTests {
+    @Test func concurrentSendsGetConsecutiveSequencesAndEachReturnsItsOwnMessage() async throws {
+        // When 100 sends race
+        let sent = try await withThrowingTaskGroup(of: (String, StoredMessage).self) { group in
+            for index in 0..<100 {
+                group.addTask { ("m\(index)", try await alice.sendText(chat: invite.id, "m\(index)")) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        // Then each got its own message, stored and sent, with sequences 1…100 and no gap
+        #expect(sent.allSatisfy { text, stored in String(decoding: stored.message.content, as: UTF8.self) == text })
+        #expect(sent.values.allSatisfy { $0.state == .sent })
+        #expect(Set(sent.values.map(\.message.sequence)) == Set(1...100))
+        let holdings = try alice.store.versionVector(chat: invite.id)[alice.me]
+        #expect(holdings?.highest == 100 && holdings?.missing.isEmpty == true)
+    }
+}

@@ -1,0 +1,73 @@
+@testable import ParleyNode
+import Synchronization
+import Testing
+
+/// Concurrent sends share one commit per batch, and each caller still gets its own result.
+struct GroupCommitTests {
+    struct Refused: Error, Equatable { let item: Int }
+
+    /// Records every batch it commits; odd items fail, to show failures stay with their item.
+    final class Recorder: Sendable {
+        let batches = Mutex<[[Int]]>([])
+
+        func commit(_ items: [Int]) async -> [Result<Int, any Error>] {
+            batches.withLock { $0.append(items) }
+            try? await Task.sleep(for: .milliseconds(2)) // a store transaction's worth of waiting
+            return items.map { $0 % 2 == 0 ? .success($0 * 10) : .failure(Refused(item: $0)) }
+        }
+    }
+
+    @Test func concurrentSubmissionsShareBatchesAndEachGetsItsOwnResult() async throws {
+        // Given a commit queue with batches of at most 16
+        let queue = GroupCommit<Int, Int>(maxBatch: 16)
+        let recorder = Recorder()
+        // When 200 callers submit at once
+        let results = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
+            for item in 0..<200 {
+                group.addTask { (item, await Result { try await queue.submit(item) { await recorder.commit($0) } }) }
+            }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        // Then every item was committed exactly once, in batches, and got its own outcome
+        let batches = recorder.batches.withLock { $0 }
+        #expect(batches.flatMap { $0 }.sorted() == Array(0..<200))
+        #expect(batches.count < 200)
+        #expect(batches.allSatisfy { $0.count <= 16 })
+        for item in 0..<200 {
+            if item % 2 == 0 {
+                #expect(try results[item]?.get() == item * 10)
+            } else {
+                #expect(throws: Refused(item: item)) { try results[item]?.get() }
+            }
+        }
+    }
+
+    @Test func followersInACancelledLeadersBatchAreCommittedUnderTheNextLeader() async throws {
+        // Given a first batch that takes a moment, and item 0 whose commit waits until cancelled
+        let queue = GroupCommit<Int, Int>(maxBatch: 64)
+        let committed = Mutex<[[Int]]>([])
+        let commit: GroupCommit<Int, Int>.Commit = { items in
+            committed.withLock { $0.append(items) }
+            if items.contains(100) { try? await Task.sleep(for: .milliseconds(200)) }
+            if items.contains(0) {
+                do { try await Task.sleep(for: .seconds(30)) } catch { return items.map { _ in .failure(CancellationError()) } }
+            }
+            return items.map { .success($0) }
+        }
+        async let first = Result { try await queue.submit(100, commit: commit) }
+        while committed.withLock({ $0.isEmpty }) { await Task.yield() }
+        // When 0, 1 and 2 queue behind it, so 0 leads a batch holding 1 and 2, and 0 is cancelled
+        let leader = Task { try await queue.submit(0, commit: commit) }
+        try await Task.sleep(for: .milliseconds(50))
+        async let one = Result { try await queue.submit(1, commit: commit) }
+        async let two = Result { try await queue.submit(2, commit: commit) }
+        while !committed.withLock({ $0.contains { $0.contains(0) } }) { try await Task.sleep(for: .milliseconds(5)) }
+        leader.cancel()
+        // Then 0 fails, and 1 and 2 are committed again, together, under the next leader
+        await #expect(throws: CancellationError.self) { try await leader.value }
+        #expect(try await first.get() == 100)
+        #expect(try await one.get() == 1)
+        #expect(try await two.get() == 2)
+        #expect(committed.withLock { $0 }.map(Set.init) == [[100], [0, 1, 2], [1, 2]])
+    }
+}
