@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,7 +30,11 @@ let package = Package(
         .target(name: "ParleyCrypto", dependencies: ["CSodium"], swiftSettings: strict),
         .target(
             name: "ParleyCore",
-            dependencies: ["ParleyCrypto", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "ParleyCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
         .target(

@@ -41,7 +41,9 @@ extension Node {
         for (peer, chat) in continuations {
             if let request = try syncContinuation(chat: chat, with: peer) { replies[peer, default: []].append(request) }
         }
-        if !invitesAcked.isEmpty || !acked.isEmpty { await engine.acknowledge(invitesAcked + acked.map { .message($0.0, to: $0.1) }) }
+        if !invitesAcked.isEmpty || !acked.isEmpty {
+            await send(await engine.acknowledge(invitesAcked + acked.map { .message($0.0, to: $0.1) }, now: now, wallMillis: clock.wallMillis))
+        }
         try await recordAcks(acked)
         for (peer, frames) in replies { await send(frames, to: peer) }
     }

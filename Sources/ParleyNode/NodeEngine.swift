@@ -24,7 +24,7 @@ actor NodeEngine {
     private var announcedAt: [PeerID: Int64] = [:]
     private static let maxRememberedPeers = 4_096
     private var waiting: [PeerID: [Frame]] = [:]
-    private var retransmits = RetransmitQueue<OutboundKey, Frame>()
+    private var reliableQueue = ReliableQueue<OutboundKey, PeerID, Frame>()
     private var limiter: RateLimiter
     private(set) var rejections: [ProtocolRejection: Int] = [:]
     private(set) var datagramsIn = 0
@@ -65,7 +65,7 @@ actor NodeEngine {
     func isConnected(_ peer: PeerID) -> Bool { sessions.session(for: peer) != nil }
     var knownPeers: [PeerID: PeerAddress] { addresses }
     var connectedPeers: [PeerID] { sessions.connectedPeers }
-    var pendingRetransmits: Int { retransmits.count }
+    var pendingRetransmits: Int { reliableQueue.count }
 
     // MARK: Inbound
 
@@ -163,26 +163,32 @@ actor NodeEngine {
         return datagrams(frames, to: peer, now: now, wallMillis: wallMillis)
     }
 
-    /// Sends frames now and keeps retransmitting each until `acknowledge(key)`. A peer's frames are
-    /// sealed together, so small messages share datagrams.
+    /// Queues frames to be sent, within each peer's window, and retransmitted until `acknowledge`.
     func reliable(_ items: [(key: OutboundKey, frame: Frame)], now: Duration, wallMillis: Int64) -> [Datagram] {
-        var byPeer: [PeerID: [Frame]] = [:]
-        for (key, frame) in items {
-            retransmits.track(key, payload: frame, now: now)
-            byPeer[key.peer, default: []].append(frame)
-        }
-        return byPeer.flatMap { peer, frames in datagrams(frames, to: peer, now: now, wallMillis: wallMillis) }
+        sealGrouped(reliableQueue.push(items.map { ($0.key, $0.key.peer, $0.frame) }, now: now), now: now, wallMillis: wallMillis)
     }
 
-    func acknowledge(_ keys: [OutboundKey]) {
-        for key in keys { _ = retransmits.acknowledge(key) }
+    /// Records acks; returns the queued frames the room they free lets out.
+    func acknowledge(_ keys: [OutboundKey], now: Duration, wallMillis: Int64) -> [Datagram] {
+        sealGrouped(reliableQueue.acknowledge(keys, now: now), now: now, wallMillis: wallMillis)
+    }
+
+    /// A peer's frames are sealed together, in order, so small messages share datagrams.
+    private func sealGrouped(_ sends: [(lane: PeerID, payload: Frame)], now: Duration, wallMillis: Int64) -> [Datagram] {
+        var order: [PeerID] = []
+        var byPeer: [PeerID: [Frame]] = [:]
+        for (peer, frame) in sends {
+            if byPeer[peer] == nil { order.append(peer) }
+            byPeer[peer, default: []].append(frame)
+        }
+        return order.flatMap { datagrams(byPeer[$0] ?? [], to: $0, now: now, wallMillis: wallMillis) }
     }
 
     /// Retransmits due items and retries handshakes for peers with waiting frames.
     func tick(now: Duration, wallMillis: Int64) -> [Datagram] {
         var byPeer: [PeerID: [Frame]] = [:]
-        for (key, frame) in retransmits.takeDue(now: now) {
-            byPeer[key.peer, default: []].append(frame)
+        for (peer, frame) in reliableQueue.takeDue(now: now) {
+            byPeer[peer, default: []].append(frame)
         }
         var out: [Datagram] = []
         for (peer, frames) in byPeer where sessions.session(for: peer) != nil {

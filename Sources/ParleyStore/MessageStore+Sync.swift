@@ -27,6 +27,19 @@ extension MessageStore {
         }
     }
 
+    /// For each author, how far their messages are held without a gap: a progress probe that reads
+    /// only `author_heads`, so it stays cheap however many messages are held.
+    public func contiguousSequences(chat: ChatID) throws(StoreError) -> [PeerID: UInt64] {
+        let records = try read("reading author heads of chat \(chat.shortHex)") { db in
+            try AuthorHeadRecord.filter { $0.chatId == chat.blob }.fetchAll(db)
+        }
+        var result: [PeerID: UInt64] = [:]
+        for record in records where record.contiguousSeq > 0 {
+            result[try PeerID.fromBlob(record.author, "author")] = UInt64(record.contiguousSeq)
+        }
+        return result
+    }
+
     /// For each author, the highest sequence number held, gaps or not: lets a responder see who has more.
     public func authorsWithMessages(chat: ChatID) throws(StoreError) -> [PeerID: UInt64] {
         let records = try read("reading author heads of chat \(chat.shortHex)") { db in

@@ -166,33 +166,3 @@ struct FramePackingTests {
         #expect(try Frame.decodeAll(Frame.encode(frames)) == frames)
     }
 }
-
-struct RetransmitQueueTests {
-    @Test func backsOffUntilAcknowledged() {
-        var queue = RetransmitQueue<Int, String>()
-        queue.track(1, payload: "m", now: .zero)
-        let due1 = queue.takeDue(now: .milliseconds(100))
-        #expect(due1.isEmpty)
-        let due2 = queue.takeDue(now: .milliseconds(200))
-        #expect(due2.map(\.key) == [1])
-        let due3 = queue.takeDue(now: .milliseconds(500))
-        #expect(due3.isEmpty) // next after 400 ms more
-        let due4 = queue.takeDue(now: .milliseconds(600))
-        #expect(due4.map(\.key) == [1])
-        let first = queue.acknowledge(1)
-        #expect(first)
-        let due5 = queue.takeDue(now: .seconds(60))
-        #expect(due5.isEmpty)
-        let second = queue.acknowledge(1)
-        #expect(!second)
-    }
-
-    @Test func givesUpAfterTheLastAttempt() {
-        var queue = RetransmitQueue<Int, String>()
-        queue.track(1, payload: "m", now: .zero)
-        var sends = 0
-        for second in 1...200 { sends += queue.takeDue(now: .seconds(second)).count }
-        #expect(sends == queue.configuration.maxAttempts - 1)
-        #expect(queue.count == 0)
-    }
-}

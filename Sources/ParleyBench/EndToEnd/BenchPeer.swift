@@ -66,8 +66,7 @@ struct BenchPeer: Sendable {
 
     /// How many of `author`'s messages this peer holds without a gap.
     func contiguous(_ chat: ChatID, from author: PeerID) throws -> UInt64 {
-        guard let holdings = try node.store.versionVector(chat: chat)[author] else { return 0 }
-        return holdings.missing.first.map { $0.lowerBound - 1 } ?? holdings.highest
+        try node.store.contiguousSequences(chat: chat)[author] ?? 0
     }
 }
 

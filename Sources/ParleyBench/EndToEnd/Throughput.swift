@@ -9,11 +9,13 @@ struct Throughput: Sendable {
     let seconds: Double
     var perSecond: Double { Double(messages) / seconds }
 
-    /// Concurrent send calls per sending node, so signing and storing overlap as they would for several users.
-    static let sendersPerNode = 4
+    /// Each sender sends in bursts of this many concurrent `Node.send` calls, as an application
+    /// posting several messages at once; the node commits a burst together.
+    static let burst = 64
     static let warmUpMessages = 50
-    /// Messages per sender in flight at most. Acks must come back before the first retransmit (200 ms).
-    static let window = 256
+    /// Messages per sender sent but not yet stored by every member, at most: a closed loop, as an
+    /// application waiting on delivery would run. The node's own flow control paces the network.
+    static let window = 1_024
 
     static func twoNodes(_ scale: Scale, directory: String) async throws -> Throughput {
         let peers = try await BenchPeer.group(2, directory: directory, name: "two")
@@ -44,25 +46,23 @@ struct Throughput: Sendable {
         return Throughput(messages: perSender * senders.count, seconds: seconds)
     }
 
-    /// Every sender sends `count` messages, from `sendersPerNode` concurrent calls, keeping at most
-    /// `window` of its messages in flight (sent but not yet stored by every member): a closed loop, as a
-    /// sending application would run. The node itself has no flow control (see docs/bench/README.md).
+    /// Every sender sends `count` messages in bursts, waiting before each burst until at most
+    /// `window` of its messages would be unstored at a receiver.
     private static func send(_ peers: [BenchPeer], senders: [BenchPeer], chat: ChatID, count: Int, window: Int) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for sender in senders {
                 let receivers = peers.filter { $0.id != sender.id }
-                let sent = Counter()
-                sent.add(Int(try sender.contiguous(chat, from: sender.id)))
-                for lane in 0..<sendersPerNode {
-                    let share = count / sendersPerNode + (lane < count % sendersPerNode ? 1 : 0)
-                    group.addTask {
-                        for _ in 0..<share {
-                            let number = sent.add(1)
-                            if number % 16 == 0 {
-                                try await waitForRoom(sender, receivers: receivers, chat: chat, sent: number - window)
-                            }
-                            _ = try await sender.node.sendText(chat: chat, BenchContent.text)
+                group.addTask {
+                    let first = Int(try sender.contiguous(chat, from: sender.id))
+                    var sent = 0
+                    while sent < count {
+                        let size = min(burst, count - sent)
+                        try await waitForRoom(sender, receivers: receivers, chat: chat, sent: first + sent + size - window)
+                        try await withThrowingTaskGroup(of: Void.self) { calls in
+                            for _ in 0..<size { calls.addTask { _ = try await sender.node.sendText(chat: chat, BenchContent.text) } }
+                            try await calls.waitForAll()
                         }
+                        sent += size
                     }
                 }
             }

@@ -1,0 +1,77 @@
+import ParleyCore
+import Testing
+
+struct ReliableQueueTests {
+    typealias Queue = ReliableQueue<Int, String, String>
+
+    static func items(_ keys: ClosedRange<Int>, lane: String = "bob") -> [(key: Int, lane: String, payload: String)] {
+        keys.map { ($0, lane, "m\($0)") }
+    }
+
+    @Test func backsOffUntilAcknowledged() {
+        var queue = Queue()
+        #expect(queue.push(Self.items(1...1), now: .zero).map(\.payload) == ["m1"])
+        #expect(queue.takeDue(now: .milliseconds(100)).isEmpty)
+        #expect(queue.takeDue(now: .milliseconds(200)).map(\.payload) == ["m1"]) // the initial timeout
+        #expect(queue.takeDue(now: .milliseconds(500)).isEmpty) // next after 400 ms more
+        #expect(queue.takeDue(now: .milliseconds(600)).map(\.payload) == ["m1"])
+        _ = queue.acknowledge([1], now: .milliseconds(601))
+        #expect(queue.count == 0)
+        #expect(queue.takeDue(now: .seconds(60)).isEmpty)
+    }
+
+    @Test func sendsNoMoreThanTheWindowAndReleasesTheBacklogAsAcksArrive() {
+        // Given a window of 64 and 100 items
+        var queue = Queue()
+        let first = queue.push(Self.items(1...100), now: .zero)
+        #expect(first.map(\.payload) == (1...64).map { "m\($0)" })
+        #expect(queue.count == 100)
+        // When the first ten are acknowledged
+        let released = queue.acknowledge(Array(1...10), now: .milliseconds(1))
+        // Then the window grew by ten and twenty more go out, in order
+        #expect(queue.window(of: "bob") == 74)
+        #expect(released.map(\.payload) == (65...84).map { "m\($0)" })
+        // And lanes do not share a window
+        #expect(queue.push(Self.items(1_000...1_000, lane: "carol"), now: .milliseconds(1)).count == 1)
+    }
+
+    @Test func theTimeoutFollowsMeasuredRoundTripsButNeverSamplesARetry() {
+        var queue = Queue()
+        _ = queue.push(Self.items(1...2), now: .zero)
+        _ = queue.acknowledge([1], now: .milliseconds(2))
+        // One 2 ms sample: smoothed 2 ms, deviation 1 ms, so the 50 ms floor applies
+        #expect(queue.timeout(of: "bob") == .milliseconds(50))
+        // Item 2, sent before any sample (200 ms timeout), is retried, then acked very late: that ack
+        // says nothing about the round trip
+        #expect(queue.takeDue(now: .milliseconds(200)).map(\.payload) == ["m2"])
+        _ = queue.acknowledge([2], now: .seconds(3))
+        #expect(queue.timeout(of: "bob") == .milliseconds(50))
+    }
+
+    @Test func aTimeoutHalvesTheWindowOncePerRoundNotOncePerItem() {
+        var queue = Queue()
+        _ = queue.push(Self.items(1...64), now: .zero)
+        // When all 64 time out together
+        #expect(queue.takeDue(now: .milliseconds(200)).count == 64)
+        // Then the window halved once
+        #expect(queue.window(of: "bob") == 32)
+    }
+
+    @Test func anItemAckedWhileWaitingIsNeverSent() {
+        var queue = Queue()
+        _ = queue.push(Self.items(1...65), now: .zero)
+        _ = queue.acknowledge([65], now: .milliseconds(1)) // arrived by sync before it was pushed
+        #expect(queue.acknowledge([1], now: .milliseconds(2)).isEmpty)
+        #expect(queue.count == 63)
+    }
+
+    @Test func givingUpOnAnItemDropsItsLanesBacklogForSyncToRepair() {
+        var queue = Queue()
+        _ = queue.push(Self.items(1...100), now: .zero)
+        var sends = 0
+        for second in 1...200 { sends += queue.takeDue(now: .seconds(second)).count }
+        // Each of the 64 in flight was retried maxAttempts − 1 times; the 36 waiting were never sent
+        #expect(sends == 64 * (queue.configuration.maxAttempts - 1))
+        #expect(queue.count == 0)
+    }
+}
