@@ -192,11 +192,11 @@ actor NodeEngine {
         }
         var out: [Datagram] = []
         for (peer, frames) in byPeer where sessions.session(for: peer) != nil {
-            out += datagrams(frames, to: peer, now: now, wallMillis: wallMillis)
+            out += datagrams(frames, to: peer, now: now, wallMillis: wallMillis) // counted there
         }
-        for peer in waiting.keys { out += handshakeIfNeeded(with: peer, now: now, wallMillis: wallMillis) }
-        datagramsOut += out.count
-        return out
+        let handshakes = waiting.keys.flatMap { handshakeIfNeeded(with: $0, now: now, wallMillis: wallMillis) }
+        datagramsOut += handshakes.count
+        return out + handshakes
     }
 
     func handshakeIfNeeded(with peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {

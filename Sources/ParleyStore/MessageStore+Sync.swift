@@ -30,24 +30,22 @@ extension MessageStore {
     /// For each author, how far their messages are held without a gap: a progress probe that reads
     /// only `author_heads`, so it stays cheap however many messages are held.
     public func contiguousSequences(chat: ChatID) throws(StoreError) -> [PeerID: UInt64] {
-        let records = try read("reading author heads of chat \(chat.shortHex)") { db in
-            try AuthorHeadRecord.filter { $0.chatId == chat.blob }.fetchAll(db)
-        }
-        var result: [PeerID: UInt64] = [:]
-        for record in records where record.contiguousSeq > 0 {
-            result[try PeerID.fromBlob(record.author, "author")] = UInt64(record.contiguousSeq)
-        }
-        return result
+        try authorHeads(chat: chat, \.contiguousSeq)
     }
 
     /// For each author, the highest sequence number held, gaps or not: lets a responder see who has more.
     public func authorsWithMessages(chat: ChatID) throws(StoreError) -> [PeerID: UInt64] {
+        try authorHeads(chat: chat, \.maxSeq)
+    }
+
+    /// One column of the chat's `author_heads`, for the authors where it is above zero.
+    private func authorHeads(chat: ChatID, _ column: KeyPath<AuthorHeadRecord, Int64>) throws(StoreError) -> [PeerID: UInt64] {
         let records = try read("reading author heads of chat \(chat.shortHex)") { db in
             try AuthorHeadRecord.filter { $0.chatId == chat.blob }.fetchAll(db)
         }
         var result: [PeerID: UInt64] = [:]
-        for record in records where record.maxSeq > 0 {
-            result[try PeerID.fromBlob(record.author, "author")] = UInt64(record.maxSeq)
+        for record in records where record[keyPath: column] > 0 {
+            result[try PeerID.fromBlob(record.author, "author")] = UInt64(record[keyPath: column])
         }
         return result
     }

@@ -35,9 +35,10 @@ struct BurstDeliveryTests {
             #expect(complete)
             let delivered = try await Peers.eventually { await alice.node.status().pendingRetransmits == 0 }
             #expect(delivered)
-            // and what went over the wire is close to one copy of each: no retransmit storm
+            // and what went over the wire stays near one copy of each, acks and syncs included: no
+            // retransmit storm (how many messages share a datagram depends on timing, so the bound is loose)
             let sent = await alice.node.status().datagramsOut
-            #expect(sent < count, "messages share datagrams and are resent only when lost; \(sent) datagrams")
+            #expect(sent < count * 2, "\(sent) datagrams for \(count) messages")
         }
     }
 }
