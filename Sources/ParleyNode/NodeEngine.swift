@@ -165,35 +165,37 @@ actor NodeEngine {
 
     /// Queues frames to be sent, within each peer's window, and retransmitted until `acknowledge`.
     func reliable(_ items: [(key: OutboundKey, frame: Frame)], now: Duration, wallMillis: Int64) -> [Datagram] {
-        sealGrouped(reliableQueue.push(items.map { ($0.key, $0.key.peer, $0.frame) }, now: now), now: now, wallMillis: wallMillis)
+        let sends = reliableQueue.push(items.map { ($0.key, $0.key.peer, $0.frame) }, now: now)
+        return byPeer(sends).flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) }
     }
 
     /// Records acks; returns the queued frames the room they free lets out.
     func acknowledge(_ keys: [OutboundKey], now: Duration, wallMillis: Int64) -> [Datagram] {
-        sealGrouped(reliableQueue.acknowledge(keys, now: now), now: now, wallMillis: wallMillis)
+        let sends = reliableQueue.acknowledge(keys, now: now)
+        return byPeer(sends).flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) }
     }
 
-    /// A peer's frames are sealed together, in order, so small messages share datagrams.
-    private func sealGrouped(_ sends: [(lane: PeerID, payload: Frame)], now: Duration, wallMillis: Int64) -> [Datagram] {
-        var order: [PeerID] = []
-        var byPeer: [PeerID: [Frame]] = [:]
+    /// Groups frames by peer, keeping their order, so a peer's small messages share datagrams.
+    private func byPeer(_ sends: [(lane: PeerID, payload: Frame)]) -> [(peer: PeerID, frames: [Frame])] {
+        var groups: [(peer: PeerID, frames: [Frame])] = []
+        var position: [PeerID: Int] = [:]
         for (peer, frame) in sends {
-            if byPeer[peer] == nil { order.append(peer) }
-            byPeer[peer, default: []].append(frame)
+            if let index = position[peer] {
+                groups[index].frames.append(frame)
+            } else {
+                position[peer] = groups.count
+                groups.append((peer, [frame]))
+            }
         }
-        return order.flatMap { datagrams(byPeer[$0] ?? [], to: $0, now: now, wallMillis: wallMillis) }
+        return groups
     }
 
     /// Retransmits due items and retries handshakes for peers with waiting frames.
     func tick(now: Duration, wallMillis: Int64) -> [Datagram] {
-        var byPeer: [PeerID: [Frame]] = [:]
-        for (peer, frame) in reliableQueue.takeDue(now: now) {
-            byPeer[peer, default: []].append(frame)
-        }
-        var out: [Datagram] = []
-        for (peer, frames) in byPeer where sessions.session(for: peer) != nil {
-            out += datagrams(frames, to: peer, now: now, wallMillis: wallMillis) // counted there
-        }
+        // A retransmit to a peer without a session uses up the attempt; the copy queued for the
+        // handshake remains.
+        let retransmits = byPeer(reliableQueue.takeDue(now: now)).filter { sessions.session(for: $0.peer) != nil }
+        let out = retransmits.flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) } // counted there
         let handshakes = waiting.keys.flatMap { handshakeIfNeeded(with: $0, now: now, wallMillis: wallMillis) }
         datagramsOut += handshakes.count
         return out + handshakes

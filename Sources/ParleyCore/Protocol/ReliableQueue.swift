@@ -61,7 +61,7 @@ public struct ReliableQueue<Key: Hashable & Sendable, Lane: Hashable & Sendable,
     /// already in flight is sent again at once; one already waiting keeps its place.
     public mutating func push(_ items: [(key: Key, lane: Lane, payload: Payload)], now: Duration) -> [Send] {
         var sends: [Send] = []
-        var touched: [Lane] = []
+        var touched: Set<Lane> = []
         for (key, lane, payload) in items {
             if var flight = flights[key] {
                 flight.sentAt = now
@@ -76,10 +76,9 @@ public struct ReliableQueue<Key: Hashable & Sendable, Lane: Hashable & Sendable,
             state.backlog.append((key, payload))
             waiting.insert(key)
             lanes[lane] = state
-            touched.append(lane)
+            touched.insert(lane)
         }
-        for lane in Set(touched) { sends += release(lane, now: now) }
-        return sends
+        return sends + touched.flatMap { release($0, now: now) }
     }
 
     /// Marks items acknowledged and returns what the room they free lets out. Unknown keys are ignored.

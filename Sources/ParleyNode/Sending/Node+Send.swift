@@ -57,13 +57,10 @@ extension Node {
         // If this fails the messages stay pending, and are pushed again after a restart.
         let settled = (try? await store.markSent(stored.map(\.row.id))) ?? [:]
         for (index, row) in stored {
-            guard let update = settled[row.id] else {
-                results[index] = .success(row)
-                continue
-            }
+            let update = settled[row.id]
             results[index] = .success(StoredMessage(
                 message: row.message, localNumber: row.localNumber, receivedAtMillis: row.receivedAtMillis,
-                state: update.state, deliveredTo: update.deliveredTo))
+                state: update?.state ?? row.state, deliveredTo: update?.deliveredTo ?? row.deliveredTo))
         }
         return results.map { $0 ?? .failure(GroupCommitError.noResult) }
     }
