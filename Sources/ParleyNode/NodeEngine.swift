@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyCrypto
 
 /// Items the node pushes reliably and retransmits until acknowledged.
-enum OutboundKey: Hashable, Sendable {
+enum OutboundKey: LaneKeyed {
     case message(MessageID, to: PeerID)
     case invite(ChatID, to: PeerID)
 
@@ -12,6 +12,9 @@ enum OutboundKey: Hashable, Sendable {
         case let .message(_, peer), let .invite(_, peer): peer
         }
     }
+
+    /// Each peer has its own push window.
+    var lane: PeerID { peer }
 }
 
 /// The node's protocol state: sessions, peer addresses, frames waiting for a session, retransmits
@@ -24,7 +27,7 @@ actor NodeEngine {
     private var announcedAt: [PeerID: Int64] = [:]
     private static let maxRememberedPeers = 4_096
     private var waiting: [PeerID: [Frame]] = [:]
-    private var reliableQueue = ReliableQueue<OutboundKey, PeerID, Frame>()
+    private var reliableQueue = ReliableQueue<OutboundKey, Frame>()
     private var limiter: RateLimiter
     private(set) var rejections: [ProtocolRejection: Int] = [:]
     private(set) var datagramsIn = 0
@@ -165,7 +168,7 @@ actor NodeEngine {
 
     /// Queues frames to be sent, within each peer's window, and retransmitted until `acknowledge`.
     func reliable(_ items: [(key: OutboundKey, frame: Frame)], now: Duration, wallMillis: Int64) -> [Datagram] {
-        let sends = reliableQueue.push(items.map { ($0.key, $0.key.peer, $0.frame) }, now: now)
+        let sends = reliableQueue.push(items.map { ($0.key, $0.frame) }, now: now)
         return byPeer(sends).flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) }
     }
 

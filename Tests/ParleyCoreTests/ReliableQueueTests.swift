@@ -2,10 +2,23 @@ import ParleyCore
 import Testing
 
 struct ReliableQueueTests {
-    typealias Queue = ReliableQueue<Int, String, String>
+    /// Item n to `lane`; a bare number is an item to bob.
+    struct Item: LaneKeyed, ExpressibleByIntegerLiteral {
+        let number: Int
+        var lane = "bob"
 
-    static func items(_ keys: ClosedRange<Int>, lane: String = "bob") -> [(key: Int, lane: String, payload: String)] {
-        keys.map { ($0, lane, "m\($0)") }
+        init(_ number: Int, lane: String = "bob") {
+            self.number = number
+            self.lane = lane
+        }
+
+        init(integerLiteral number: Int) { self.init(number) }
+    }
+
+    typealias Queue = ReliableQueue<Item, String>
+
+    static func items(_ keys: ClosedRange<Int>, lane: String = "bob") -> [(key: Item, payload: String)] {
+        keys.map { (Item($0, lane: lane), "m\($0)") }
     }
 
     @Test func backsOffUntilAcknowledged() {
@@ -27,7 +40,7 @@ struct ReliableQueueTests {
         #expect(first.map(\.payload) == (1...64).map { "m\($0)" })
         #expect(queue.count == 100)
         // When the first ten are acknowledged
-        let released = queue.acknowledge(Array(1...10), now: .milliseconds(1))
+        let released = queue.acknowledge((1...10).map { Item($0) }, now: .milliseconds(1))
         // Then the window grew by ten and twenty more go out, in order
         #expect(queue.window(of: "bob") == 74)
         #expect(released.map(\.payload) == (65...84).map { "m\($0)" })
@@ -49,7 +62,9 @@ struct ReliableQueueTests {
     }
 
     @Test func aTimeoutHalvesTheWindowOncePerRoundNotOncePerItem() {
-        var queue = Queue()
+        var configuration = Queue.Configuration()
+        configuration.minimumWindow = 8
+        var queue = Queue(configuration: configuration)
         _ = queue.push(Self.items(1...64), now: .zero)
         // When all 64 time out together
         #expect(queue.takeDue(now: .milliseconds(200)).count == 64)
@@ -65,7 +80,7 @@ struct ReliableQueueTests {
         #expect(queue.count == 63)
     }
 
-    @Test func givingUpOnAnItemDropsItsLanesBacklogForSyncToRepair() {
+    @Test func givingUpOnAnItemOfASilentPeerDropsItsBacklogForSyncToRepair() {
         var queue = Queue()
         _ = queue.push(Self.items(1...100), now: .zero)
         var sends = 0
@@ -73,5 +88,40 @@ struct ReliableQueueTests {
         // Each of the 64 in flight was retried maxAttempts − 1 times; the 36 waiting were never sent
         #expect(sends == 64 * (queue.configuration.maxAttempts - 1))
         #expect(queue.count == 0)
+    }
+
+    @Test func givingUpOnOneItemKeepsTheBacklogWhileThePeerStillAcks() {
+        // Given a peer that acks one message a second (window held at 64) and never acks m1
+        var configuration = Queue.Configuration()
+        configuration.maximumWindow = 64
+        var queue = Queue(configuration: configuration)
+        var unacked = queue.push(Self.items(1...200), now: .zero).map(\.payload).filter { $0 != "m1" }
+        var sent = Set(unacked)
+        for second in 1...300 {
+            let now = Duration.seconds(second)
+            let firstSends = queue.takeDue(now: now).map(\.payload).filter { !sent.contains($0) } // room freed by give-ups
+            unacked += firstSends
+            sent.formUnion(firstSends)
+            guard !unacked.isEmpty, let number = Int(unacked.removeFirst().dropFirst()) else { continue }
+            let released = queue.acknowledge([Item(number)], now: now).map(\.payload).filter { !sent.contains($0) } // not resends
+            unacked += released
+            sent.formUnion(released)
+        }
+        // Then m1 is given up long before the backlog drains, yet every other message is still sent
+        #expect(sent.isSuperset(of: (2...200).map { "m\($0)" }))
+        #expect(queue.count == 0)
+    }
+
+    @Test func anItemOvertakenByLaterAcksIsSentAgainAtOnceAndKeepsItsTimeoutSchedule() {
+        var queue = Queue()
+        _ = queue.push(Self.items(1...10), now: .zero)
+        // When 2…5 are acked and 1 is not
+        let sends = queue.acknowledge((2...5).map { Item($0) }, now: .milliseconds(5))
+        // Then 1 is taken as lost (three later transmissions were acked) and sent again now, and the
+        // window still grew by four
+        #expect(sends.map(\.payload) == ["m1"])
+        #expect(queue.window(of: "bob") == 68)
+        // and its timeout stays where it was: at 200 ms it is retried with the others still unacked
+        #expect(Set(queue.takeDue(now: .milliseconds(200)).map(\.payload)) == Set(["m1"] + (6...10).map { "m\($0)" }))
     }
 }

@@ -1,20 +1,32 @@
 public import DequeModule
 
+/// A key of `ReliableQueue`: an item to one lane (a peer), which has its own window.
+public protocol LaneKeyed: Hashable, Sendable {
+    associatedtype Lane: Hashable & Sendable
+    var lane: Lane { get }
+}
+
 /// Reliable push with flow control: every item is re-sent until acknowledged, and each lane (a peer)
 /// has a window of items in flight, as TCP has. Without one, a sender that outruns its receiver
 /// builds a queue whose acks come back after the retransmit timeout; then everything is sent twice
 /// and throughput collapses. Plain value state; the node drives it with its clock.
 ///
 /// - The window grows by one per acked item up to the threshold, then by one per window's worth
-///   (AIMD), and halves at most once per timeout when a retransmit fires.
+///   (AIMD), and halves (not below its minimum) at most once per timeout when a retransmit fires.
 /// - The timeout follows measured round trips (`RoundTripEstimator`), doubling per retry.
+/// - An item overtaken by later acks is sent again at once (fast retransmit, `resendOvertaken`).
 /// - Items beyond the window wait in a FIFO backlog and go out as acks make room.
-/// - After `maxAttempts` an item is given up on, and so is the lane's backlog: the peer is not
-///   answering, and anti-entropy sync delivers those messages once it is back.
-public struct ReliableQueue<Key: Hashable & Sendable, Lane: Hashable & Sendable, Payload: Sendable>: Sendable {
+/// - After `maxAttempts` timeouts an item is given up on (sync repairs it). If the lane acked
+///   nothing at all since it was pushed, the peer is not answering: the lane's backlog is given up
+///   too, and anti-entropy sync delivers those messages once it is back.
+public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
+    public typealias Lane = Key.Lane
+
     public struct Configuration: Sendable {
         public var initialWindow = 64
-        public var minimumWindow = 8
+        /// Timeouts only take back growth: on a LAN they mostly mean random loss, and a window
+        /// below the start starves delivery while lost items wait out their doubled timeouts.
+        public var minimumWindow = 64
         public var maximumWindow = 4_096
         /// Items waiting for room, per lane; past it new items are left to sync.
         public var maxBacklog = 65_536
@@ -26,11 +38,18 @@ public struct ReliableQueue<Key: Hashable & Sendable, Lane: Hashable & Sendable,
     public typealias Send = (lane: Lane, payload: Payload)
 
     private struct Flight: Sendable {
-        let lane: Lane
         let payload: Payload
-        var attempts: Int
-        var sentAt: Duration
+        /// Transmissions on timeout, the first one included: they back off and end in giving up.
+        var attempts = 1
+        /// When it was pushed: a lane that acked nothing since is silent.
+        var pushedAt: Duration
+        /// The latest transmission, whatever its cause.
+        var lastSentAt: Duration
+        /// Sent more than once: its ack says nothing about the round trip (Karn).
+        var resent = false
         var due: Duration
+        /// Its place among the lane's transmissions, for loss detection by later acks.
+        var order: UInt64
     }
 
     private struct LaneState: Sendable {
@@ -40,7 +59,21 @@ public struct ReliableQueue<Key: Hashable & Sendable, Lane: Hashable & Sendable,
         var inFlight = 0
         var backlog = Deque<(key: Key, payload: Payload)>()
         var lastReduction: Duration?
+        var lastAck: Duration?
+        var nextOrder: UInt64 = 0
+        /// Transmissions in order; entries whose flight was acked or sent again are skipped lazily.
+        var transmissions = Deque<(order: UInt64, key: Key)>()
+
+        /// Records a transmission of `key` and returns its place.
+        mutating func stamp(_ key: Key) -> UInt64 {
+            defer { nextOrder += 1 }
+            transmissions.append((nextOrder, key))
+            return nextOrder
+        }
     }
+
+    /// How far behind an acked transmission another may be and still be in flight, not lost.
+    static var reorderingAllowance: UInt64 { 3 }
 
     public let configuration: Configuration
     private var flights: [Key: Flight] = [:]
@@ -58,72 +91,108 @@ public struct ReliableQueue<Key: Hashable & Sendable, Lane: Hashable & Sendable,
     public func timeout(of lane: Lane) -> Duration { lanes[lane]?.estimator.timeout ?? configuration.roundTrip.initial }
 
     /// Queues items and returns those that fit their lane's window, to send now, in order. An item
-    /// already in flight is sent again at once; one already waiting keeps its place.
-    public mutating func push(_ items: [(key: Key, lane: Lane, payload: Payload)], now: Duration) -> [Send] {
+    /// already in flight is sent again at once, as if new; one already waiting keeps its place.
+    public mutating func push(_ items: [(key: Key, payload: Payload)], now: Duration) -> [Send] {
         var sends: [Send] = []
         var touched: Set<Lane> = []
-        for (key, lane, payload) in items {
-            if var flight = flights[key] {
-                flight.sentAt = now
-                flight.due = now + timeout(of: flight.lane)
-                flights[key] = flight
-                sends.append((flight.lane, payload))
+        for (key, payload) in items {
+            if flights[key] != nil {
+                flights[key] = Flight(
+                    payload: payload, pushedAt: now, lastSentAt: now, due: now + timeout(of: key.lane),
+                    order: lanes[key.lane]?.stamp(key) ?? 0)
+                sends.append((key.lane, payload))
                 continue
             }
             guard !waiting.contains(key) else { continue }
-            var state = lanes[lane] ?? newLane()
+            var state = lanes[key.lane] ?? newLane()
             guard state.backlog.count < configuration.maxBacklog else { continue }
             state.backlog.append((key, payload))
             waiting.insert(key)
-            lanes[lane] = state
-            touched.insert(lane)
+            lanes[key.lane] = state
+            touched.insert(key.lane)
         }
         return sends + touched.flatMap { release($0, now: now) }
     }
 
-    /// Marks items acknowledged and returns what the room they free lets out. Unknown keys are ignored.
+    /// Marks items acknowledged and returns what to send now: items the acks show lost, and those
+    /// the room they free lets out. An ack for an item no longer tracked still shows the lane alive.
     public mutating func acknowledge(_ keys: [Key], now: Duration) -> [Send] {
-        var touched: Set<Lane> = []
+        var newestAcked: [Lane: UInt64] = [:]
         for key in keys {
+            lanes[key.lane]?.lastAck = now
             if waiting.remove(key) != nil { continue } // it reached the peer another way (sync)
-            guard let flight = flights.removeValue(forKey: key), var state = lanes[flight.lane] else { continue }
+            guard let flight = flights.removeValue(forKey: key), var state = lanes[key.lane] else { continue }
+            newestAcked[key.lane] = max(newestAcked[key.lane] ?? 0, flight.order)
             state.inFlight -= 1
-            if flight.attempts == 1 { state.estimator.record(now - flight.sentAt) }
+            if !flight.resent { state.estimator.record(now - flight.pushedAt) }
             state.window += state.window < state.threshold ? 1 : 1 / state.window
             state.window = min(state.window, Double(configuration.maximumWindow))
-            lanes[flight.lane] = state
-            touched.insert(flight.lane)
+            lanes[key.lane] = state
         }
-        return touched.flatMap { release($0, now: now) }
+        return newestAcked.flatMap { lane, newest in resendOvertaken(lane, newest: newest, now: now) + release(lane, now: now) }
     }
 
     /// Items whose timeout passed, to send again now. Each lane that timed out halves its window,
-    /// at most once per timeout; an item past its last attempt is given up with its lane's backlog.
+    /// at most once per timeout; an item past its last attempt is given up, with its lane's backlog
+    /// if the lane acked nothing since that item was pushed.
     public mutating func takeDue(now: Duration) -> [Send] {
         var sends: [Send] = []
         var timedOut: Set<Lane> = []
         var gaveUp: Set<Lane> = []
+        var silent: Set<Lane> = []
         for (key, var flight) in flights where flight.due <= now {
             guard flight.attempts < configuration.maxAttempts else {
                 flights[key] = nil
-                lanes[flight.lane]?.inFlight -= 1
-                gaveUp.insert(flight.lane)
+                lanes[key.lane]?.inFlight -= 1
+                if (lanes[key.lane]?.lastAck).map({ $0 < flight.pushedAt }) ?? true { silent.insert(key.lane) }
+                gaveUp.insert(key.lane)
                 continue
             }
             flight.attempts += 1
-            let backoff = timeout(of: flight.lane) * (1 << min(flight.attempts - 1, 16))
+            flight.resent = true
+            flight.lastSentAt = now
+            let backoff = timeout(of: key.lane) * (1 << min(flight.attempts - 1, 16))
             flight.due = now + min(backoff, configuration.roundTrip.maximum)
+            flight.order = lanes[key.lane]?.stamp(key) ?? 0
             flights[key] = flight
-            timedOut.insert(flight.lane)
-            sends.append((flight.lane, flight.payload))
+            timedOut.insert(key.lane)
+            sends.append((key.lane, flight.payload))
         }
         for lane in timedOut { reduceWindow(lane, now: now) }
-        for lane in gaveUp {
+        for lane in silent {
             guard var state = lanes[lane] else { continue }
             for item in state.backlog { waiting.remove(item.key) }
             state.backlog.removeAll()
             lanes[lane] = state
         }
+        // Given-up items free room in a lane that is still answering.
+        return sends + gaveUp.subtracting(silent).flatMap { release($0, now: now) }
+    }
+
+    /// Fast retransmit: an item sent `reorderingAllowance` or more transmissions before one just
+    /// acked is taken as lost and sent again now, instead of holding a window slot until its timeout
+    /// (which doubles per retry: under heavy random loss that tail, not the window, bounds delivery).
+    /// Random loss on a LAN is not congestion, so this does not shrink the window; timeouts do. Nor
+    /// is it an attempt: it stays off the timeout schedule, so a message the peer never acks (it
+    /// refuses it) is still given up while other acks flow, and it happens at most once per round trip.
+    private mutating func resendOvertaken(_ lane: Lane, newest: UInt64, now: Duration) -> [Send] {
+        guard var state = lanes[lane] else { return [] }
+        var sends: [Send] = []
+        while let first = state.transmissions.first {
+            guard var flight = flights[first.key], flight.order == first.order else {
+                state.transmissions.removeFirst() // acked or sent again since
+                continue
+            }
+            guard first.order + Self.reorderingAllowance <= newest else { break }
+            state.transmissions.removeFirst()
+            if let roundTrip = state.estimator.smoothedRoundTrip, now - flight.lastSentAt < roundTrip { continue }
+            flight.resent = true
+            flight.lastSentAt = now
+            flight.order = state.stamp(first.key)
+            flights[first.key] = flight
+            sends.append((lane, flight.payload))
+        }
+        lanes[lane] = state
         return sends
     }
 
@@ -148,7 +217,9 @@ public struct ReliableQueue<Key: Hashable & Sendable, Lane: Hashable & Sendable,
         var sends: [Send] = []
         while state.inFlight < Int(state.window), let next = state.backlog.popFirst() {
             guard waiting.remove(next.key) != nil else { continue } // acknowledged while waiting
-            flights[next.key] = Flight(lane: lane, payload: next.payload, attempts: 1, sentAt: now, due: now + state.estimator.timeout)
+            flights[next.key] = Flight(
+                payload: next.payload, pushedAt: now, lastSentAt: now, due: now + state.estimator.timeout,
+                order: state.stamp(next.key))
             state.inFlight += 1
             sends.append((lane, next.payload))
         }

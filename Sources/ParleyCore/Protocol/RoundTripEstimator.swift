@@ -16,6 +16,8 @@ public struct RoundTripEstimator: Sendable, Hashable {
 
     public init(bounds: Bounds = .init()) { self.bounds = bounds }
 
+    public var smoothedRoundTrip: Duration? { smoothed }
+
     public var timeout: Duration {
         guard let smoothed else { return bounds.initial }
         return min(max(smoothed + deviation * 4, bounds.minimum), bounds.maximum)
