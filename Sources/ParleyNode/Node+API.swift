@@ -6,10 +6,15 @@ public import ParleyStore
 
 /// The library API: what the CLI (through the control socket) and embedding apps call.
 extension Node {
-    /// Creates a chat, stores it, and pushes the signed invite to every member until acknowledged.
-    public func createChat(title: String, members: [PeerID]) async throws -> ChatInvite {
-        let invite = try ChatInvite.create(by: identity, title: title, members: members, createdAtMillis: clock.wallMillis)
-        _ = try await store.saveChat(invite, joinedAtMillis: clock.wallMillis)
+    /// Creates a chat with a fresh chat key sealed to every member, stores it, and pushes the signed
+    /// invite to every member until acknowledged. A direct chat has exactly one other member.
+    public func createChat(title: String, members: [PeerID], kind: ChatKind = .group) async throws -> ChatInvite {
+        let others = Set(members).subtracting([me])
+        if kind == .direct, others.count != 1 { throw NodeError.invalid("a direct chat is with exactly one other person") }
+        let key = try ChatKey.generate()
+        let invite = try ChatInvite.create(
+            by: identity, kind: kind, title: title, members: Array(others), key: key, createdAtMillis: clock.wallMillis)
+        _ = try await store.saveChat(invite, key: EpochKey(epoch: 0, key: key), joinedAtMillis: clock.wallMillis)
         await pushReliably(invite.members.filter { $0 != me }.map { (.invite(invite.id, to: $0), .invite(invite.encoded)) })
         return invite
     }

@@ -32,7 +32,9 @@ extension Node {
                 case let .syncRequest(chat, vector): replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
                 case let .syncEnd(chat, more): if more { continuations.append((peer, chat)) }
                 case let .needInvite(chat):
-                    if let invite = try store.chat(chat), invite.isMember(peer) { replies[peer, default: []].append(.invite(invite.encoded)) }
+                    if let invite = try store.chat(chat), try store.members(of: chat)?.contains(peer) == true {
+                        replies[peer, default: []].append(.invite(invite.encoded))
+                    }
                 }
             }
         }
@@ -67,7 +69,9 @@ extension Node {
         let known = try store.storedIDs(among: decoded.map(\.message.id))
         let verified = await Self.verify(decoded.filter { !known.contains($0.message.id) })
         rejected[.badSignature, default: 0] += verified.badSignature
-        let outcomes = try await store.insert(verified.messages.map(\.message), receivedAtMillis: clock.wallMillis, ownAuthor: me)
+        let outcomes = try await store.insert(
+            verified.messages.map(\.message), grants: openGrants(verified.messages.map(\.message)),
+            receivedAtMillis: clock.wallMillis, ownAuthor: me)
         var replies: [PeerID: [Frame]] = [:]
         var acks: [PeerID: [MessageID]] = [:]
         for (peer, message) in decoded where known.contains(message.id) { acks[peer, default: []].append(message.id) }
@@ -86,8 +90,10 @@ extension Node {
                 unknownChats[peer, default: []].insert(message.chat)
             case .notMember:
                 rejected[.notMember, default: 0] += 1
-            case .outOfRange:
+            case .outOfRange, .malformedContent:
                 rejected[.malformed, default: 0] += 1
+            case .unknownEpoch:
+                break // not acknowledged: it comes again, by retransmit or sync, after the change that starts its epoch
             }
         }
         rejected[.notAPoll, default: 0] += try votesForNonPolls(storedVotes)
@@ -113,6 +119,21 @@ extension Node {
         let targets = { (vote: Message) in vote.references.filter { $0.tag == vote.tag }.map(\.id) }
         let tags = try store.tags(of: Set(votes.flatMap(targets)))
         return votes.count { vote in targets(vote).contains { tags[$0].map { $0 != .poll } ?? false } }
+    }
+
+    /// The keys membership changes in the batch grant this node. The store keeps them only for
+    /// changes written by the chat's creator; a grant that does not open grants nothing.
+    private func openGrants(_ messages: [Message]) -> [MessageID: [EpochKey]] {
+        var grants: [MessageID: [EpochKey]] = [:]
+        for message in messages where message.tag == .membership {
+            guard let change = try? MembershipChange(decoding: message.content) else { continue }
+            do {
+                if let keys = try change.keys(for: identity) { grants[message.id] = keys }
+            } catch {
+                logger.warning("a membership change holds a key grant that does not open", metadata: ["message": "\(message.id.shortHex)"])
+            }
+        }
+        return grants
     }
 
     struct Verified: Sendable {
@@ -153,8 +174,14 @@ extension Node {
             await engine.reject(error.isUnsupportedVersion ? .unsupportedVersion : error.isBadSignature ? .badSignature : .malformed)
             return []
         }
-        guard invite.isMember(me), invite.isMember(peer) else {
+        // A member added later is not in the invite: its creator sends it, followed by the change.
+        guard invite.isMember(me) && invite.isMember(peer) || peer == invite.creator else {
             await engine.reject(.notMember)
+            return []
+        }
+        let key: EpochKey?
+        do { key = try invite.key(for: identity) } catch {
+            await engine.reject(.malformed)
             return []
         }
         // Not acknowledged: once the creator becomes a contact, the next message in the chat
@@ -163,11 +190,11 @@ extension Node {
             await engine.reject(.uninvited)
             return []
         }
-        let joined = try await store.saveChat(invite, joinedAtMillis: clock.wallMillis)
+        let joined = try await store.saveChat(invite, key: key, joinedAtMillis: clock.wallMillis)
         let request = try syncRequest(chat: invite.id)
         if joined {
             logger.info("joined chat", metadata: ["chat": "\(invite.id.shortHex)", "creator": "\(invite.creator.shortHex)"])
-            for member in invite.members where member != me && member != peer { await send([request], to: member) }
+            for member in try store.members(of: invite.id) ?? [] where member != me && member != peer { await send([request], to: member) }
         }
         return [.inviteAck(invite.id), request]
     }

@@ -18,6 +18,8 @@ public final class Node: Sendable {
     let syncProgress = SyncProgress()
     /// Polls whose ballot this node is changing: one change at a time per poll.
     let ballotsInFlight = Mutex<Set<MessageID>>([])
+    /// Chats whose members this node is changing: one change at a time per chat.
+    let membershipChanges = Mutex<Set<ChatID>>([])
     /// Concurrent sends share store transactions and engine hops; a batch fills a few datagrams per peer.
     let outbox = GroupCommit<OutgoingMessage, StoredMessage>(maxBatch: 256)
 

@@ -9,6 +9,11 @@ public enum InsertOutcome: Sendable, Hashable {
     case notMember
     /// Its sequence number or Lamport clock is above 2^63 - 1, which no honest peer reaches and SQLite cannot hold.
     case outOfRange
+    /// In a keyed chat, content that is not sealed content (too short to carry an epoch and a tag).
+    case malformedContent
+    /// Sealed for a membership epoch this node has not learned yet: not stored, so the sender (or
+    /// sync) brings it again once the change that starts the epoch has arrived.
+    case unknownEpoch
 
     public var storedMessage: StoredMessage? { if case let .inserted(stored) = self { stored } else { nil } }
 }

@@ -3,17 +3,21 @@ internal import GRDB
 public import ParleyCore
 
 extension MessageStore {
-    /// Stores a joined chat and its members. Returns false, changing nothing, if it was already stored.
-    public func saveChat(_ invite: ChatInvite, joinedAtMillis: Int64) async throws(StoreError) -> Bool {
+    /// Stores a joined chat, its first members (epoch 0) and this node's epoch-0 key, if it has one.
+    /// Returns false, changing nothing, if it was already stored.
+    public func saveChat(_ invite: ChatInvite, key: EpochKey? = nil, joinedAtMillis: Int64) async throws(StoreError) -> Bool {
         try await write("saving chat \(invite.id.shortHex)") { db in
             if try ChatRecord.exists(db, key: invite.id.blob) { return false }
             try ChatRecord(
                 id: invite.id.blob, creator: invite.creator.blob, title: invite.title,
-                createdAtMillis: invite.createdAtMillis, invite: Data(invite.encoded), joinedAtMillis: joinedAtMillis
+                createdAtMillis: invite.createdAtMillis, invite: Data(invite.encoded), joinedAtMillis: joinedAtMillis,
+                kind: invite.kind.rawValue, keyed: invite.isKeyed, epoch: 0, epochMessageId: nil
             ).insert(db)
             for member in invite.members {
                 try ChatMemberRecord(chatId: invite.id.blob, peerId: member.blob).insert(db)
             }
+            try Epochs.save(chat: invite.id.blob, epoch: 0, setBy: nil, members: invite.members, db)
+            if let key { try Epochs.saveKeys([key], chat: invite.id.blob, db) }
             return true
         }
     }
@@ -33,7 +37,11 @@ extension MessageStore {
                 let last = try Self.fetchStored(
                     db, "WHERE m.chat_id = ? ORDER BY m.local_number DESC LIMIT 1", [record.id]
                 ).first
-                return ChatSummary(invite: try Self.invite(record), messageCount: count, lastMessage: last)
+                let members = try Data.fetchAll(
+                    db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ? ORDER BY peer_id"), arguments: [record.id])
+                return ChatSummary(
+                    invite: try Self.invite(record), members: try members.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") },
+                    epoch: UInt32(clamping: record.epoch), messageCount: count, lastMessage: last)
             }
         }
     }

@@ -8,19 +8,34 @@ extension MessageStore {
     /// Duplicates (same id, or same chat/author/sequence: equivocation) are dropped and the first one
     /// kept. Each stored message gets the next local number of its chat; sync heads move forward.
     /// Signatures are the caller's job: this stores what it is given.
+    ///
+    /// In keyed chats a message counts only if its author was a member in the epoch it was sealed
+    /// for. "Membership" messages go first, so a batch that carries a change and messages of the
+    /// epoch it starts stores both. `grants` are the keys this node opened from membership changes
+    /// in the batch; they are kept only for changes that apply (written by the chat's creator).
     public func insert(
-        _ messages: [Message], receivedAtMillis: Int64, ownAuthor: PeerID
+        _ messages: [Message], grants: [MessageID: [EpochKey]] = [:], receivedAtMillis: Int64, ownAuthor: PeerID
     ) async throws(StoreError) -> [InsertOutcome] {
         if messages.isEmpty { return [] }
         return try await write("inserting \(messages.count) message(s)") { db in
             var batch = InsertBatch()
-            let outcomes = try messages.map { message in
-                try batch.insert(message, db: db, receivedAtMillis: receivedAtMillis, ownAuthor: ownAuthor)
+            var outcomes = [InsertOutcome](repeating: .duplicate, count: messages.count)
+            let order = messages.indices.filter { messages[$0].tag == .membership } + messages.indices.filter { messages[$0].tag != .membership }
+            for index in order {
+                outcomes[index] = try batch.insert(
+                    messages[index], grants: grants[messages[index].id] ?? [], db: db, receivedAtMillis: receivedAtMillis, ownAuthor: ownAuthor)
             }
             try batch.saveHeads(db)
             return outcomes
         }
     }
+}
+
+private struct ChatFacts {
+    let creator: PeerID
+    let kind: ChatKind
+    let keyed: Bool
+    let current: Set<PeerID>
 }
 
 /// Per-transaction caches, so a burst into one chat reads its members, last local number and author
@@ -37,14 +52,17 @@ private struct InsertBatch {
         var max: Int64
     }
 
-    private var members: [ChatID: Set<PeerID>?] = [:]
+    private var chats: [ChatID: ChatFacts?] = [:]
+    private var epochMembers: [ChatID: [Int64: Set<PeerID>?]] = [:]
     private var nextLocalNumber: [ChatID: Int64] = [:]
     private var heads: [HeadKey: Head] = [:]
 
-    mutating func insert(_ message: Message, db: Database, receivedAtMillis: Int64, ownAuthor: PeerID) throws -> InsertOutcome {
+    mutating func insert(
+        _ message: Message, grants: [EpochKey], db: Database, receivedAtMillis: Int64, ownAuthor: PeerID
+    ) throws -> InsertOutcome {
         guard message.sequence <= UInt64(Int64.max), message.lamport <= UInt64(Int64.max) else { return .outOfRange }
-        guard let chatMembers = try members(of: message.chat, db) else { return .unknownChat }
-        guard chatMembers.contains(message.author) else { return .notMember }
+        guard let chat = try facts(of: message.chat, db) else { return .unknownChat }
+        if let refusal = try admission(message, chat, db) { return refusal }
         if try isDuplicate(message, db) { return .duplicate }
 
         let localNumber = try takeLocalNumber(message.chat, db)
@@ -70,6 +88,9 @@ private struct InsertBatch {
             }
         }
         try advanceHead(message, db)
+        if message.tag == .membership, chat.keyed, chat.kind == .group {
+            try apply(message, grants: grants, db)
+        }
         return .inserted(StoredMessage(
             message: message, localNumber: localNumber, receivedAtMillis: receivedAtMillis, state: state, deliveredTo: 0))
     }
@@ -86,15 +107,53 @@ private struct InsertBatch {
         }
     }
 
-    /// nil when the chat is not joined (every joined chat has at least its creator).
-    private mutating func members(of chat: ChatID, _ db: Database) throws -> Set<PeerID>? {
-        if let cached = members[chat] { return cached }
-        let blobs = try Data.fetchAll(
-            db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat.blob])
-        let found: Set<PeerID>? = blobs.isEmpty ? nil : Set(try blobs.map { blob throws(StoreError) in
-            try PeerID.fromBlob(blob, "chat member")
-        })
-        members[chat] = .some(found)
+    /// Why a message of a joined chat is refused, or nil to store it. Legacy chats never change members;
+    /// in keyed chats only the creator writes "Membership" messages, and any other message must be
+    /// sealed for an epoch whose members include its author.
+    private mutating func admission(_ message: Message, _ chat: ChatFacts, _ db: Database) throws -> InsertOutcome? {
+        guard chat.keyed else { return chat.current.contains(message.author) ? nil : .notMember }
+        if message.tag == .membership { return message.author == chat.creator ? nil : .notMember }
+        guard let epoch = SealedContent.epoch(of: message.content) else { return .malformedContent }
+        guard let members = try members(of: message.chat, epoch: Int64(epoch), db) else { return .unknownEpoch }
+        return members.contains(message.author) ? nil : .notMember
+    }
+
+    /// A creator's membership change: records its epoch, makes it current if it is the newest, and
+    /// keeps the keys it grants this node. A change that does not decode or leaves out the creator is
+    /// stored like any message and changes nothing.
+    private mutating func apply(_ message: Message, grants: [EpochKey], _ db: Database) throws {
+        guard let change = try? MembershipChange(decoding: message.content), change.members.contains(message.author) else { return }
+        let chat = message.chat.blob
+        if try Epochs.save(chat: chat, epoch: Int64(change.epoch), setBy: message.id.blob, members: change.members, db) {
+            try Epochs.promote(chat: chat, epoch: Int64(change.epoch), setBy: message.id.blob, members: change.members, db)
+        }
+        try Epochs.saveKeys(grants, chat: chat, db)
+        chats[message.chat] = nil
+        epochMembers[message.chat] = nil
+    }
+
+    /// nil when the chat is not joined.
+    private mutating func facts(of chat: ChatID, _ db: Database) throws -> ChatFacts? {
+        if let cached = chats[chat] { return cached }
+        var found: ChatFacts?
+        if let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT creator, kind, keyed FROM chats WHERE id = ?"), arguments: [chat.blob]) {
+            let blobs = try Data.fetchAll(
+                db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat.blob])
+            let kindName: String = row["kind"]
+            found = ChatFacts(
+                creator: try PeerID.fromBlob(row["creator"], "chat creator"), kind: ChatKind(rawValue: kindName) ?? .group,
+                keyed: row["keyed"],
+                current: Set(try blobs.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") }))
+        }
+        chats[chat] = .some(found)
+        return found
+    }
+
+    private mutating func members(of chat: ChatID, epoch: Int64, _ db: Database) throws -> Set<PeerID>? {
+        if let cached = epochMembers[chat]?[epoch] { return cached }
+        let found = try Epochs.members(chat: chat.blob, epoch: epoch, db)
+        epochMembers[chat, default: [:]][epoch] = .some(found)
         return found
     }
 

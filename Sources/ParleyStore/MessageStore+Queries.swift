@@ -121,9 +121,11 @@ extension MessageStore {
         // A handful of query shapes serve every criteria: each is prepared once per connection.
         let statement = try db.cachedStatement(sql: "SELECT \(storedMessageSelection) \(tail)")
         let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var keyring = Keyring()
         var result: [StoredMessage] = []
         while let row = try rows.next() {
-            result.append(try MessageRecord(row: row).storedMessage(deliveredTo: row["delivered_to"]))
+            let stored = try MessageRecord(row: row).storedMessage(deliveredTo: row["delivered_to"])
+            result.append(try keyring.open(stored, db))
         }
         return result
     }

@@ -9,10 +9,16 @@ public struct StoredMessage: Sendable, Hashable, Identifiable {
     public let state: DeliveryState
     /// How many other members acknowledged it (own messages only).
     public let deliveredTo: Int
+    /// Its content could not be opened: this node holds no key for the epoch it was sealed in
+    /// (it joined later and was not given the earlier keys). `message.content` is then empty.
+    public let isSealed: Bool
 
     public var id: MessageID { message.id }
 
-    public init(message: Message, localNumber: Int64, receivedAtMillis: Int64, state: DeliveryState, deliveredTo: Int) {
+    public init(
+        message: Message, localNumber: Int64, receivedAtMillis: Int64, state: DeliveryState, deliveredTo: Int, isSealed: Bool = false
+    ) {
+        self.isSealed = isSealed
         self.message = message
         self.localNumber = localNumber
         self.receivedAtMillis = receivedAtMillis

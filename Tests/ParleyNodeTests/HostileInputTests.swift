@@ -247,26 +247,26 @@ struct HostileMemberTests {
         }
         switch attack {
         case .forgedSignature:
-            let message = try draft().signed(by: mallory)
+            let message = try draft().sealedAndSigned(in: bed.invite, by: mallory)
             return (.message(message.encoded.flipping(at: message.encoded.count - 1)), ["badSignature": 1])
         case .tamperedContent:
-            let message = try draft().signed(by: mallory)
+            let message = try draft().sealedAndSigned(in: bed.invite, by: mallory)
             return (.message(message.encoded.flipping(at: message.encoded.count - 64 - 1)), ["badSignature": 1])
         case .forgedInvite:
             return (.invite(bed.invite.encoded.flipping(at: bed.invite.encoded.count - 1)), ["badSignature": 1])
         case .strangersMessage:
             let stranger = try Identity.generate()
-            return (.message(try draft(author: stranger.publicKey).signed(by: stranger).encoded), ["notMember": 1])
+            return (.message(try draft(author: stranger.publicKey).sealedAndSigned(in: bed.invite, by: stranger).encoded), ["notMember": 1])
         case .unknownChat:
             let elsewhere = try ChatInvite.create(by: mallory, title: "Elsewhere", members: [bed.alice.identity.publicKey], createdAtMillis: 0)
             return (.message(try draft(chat: elsewhere.id).signed(by: mallory).encoded), ["unknownChat": 1])
         case .garbageFrame:
             return (.message([1, 1, 0xFF, 0xFF]), ["malformed": 1])
         case .wrongMessageVersion:
-            let message = try draft().signed(by: mallory)
+            let message = try draft().sealedAndSigned(in: bed.invite, by: mallory)
             return (.message([2] + message.encoded.dropFirst()), ["unsupportedVersion": 1])
         case .voteOnANonPoll:
-            let vote = try draft(tag: .pollVoteUp, references: [MessageReference(id: text.id, tag: .pollVoteUp)]).signed(by: mallory)
+            let vote = try draft(tag: .pollVoteUp, references: [MessageReference(id: text.id, tag: .pollVoteUp)]).sealedAndSigned(in: bed.invite, by: mallory)
             return (.message(vote.encoded), ["notAPoll": 1])
         }
     }
@@ -290,7 +290,7 @@ struct HostileMemberTests {
                 let vote = try MessageDraft(
                     chat: bed.invite.id, author: bed.mallory.identity.publicKey, sequence: UInt64(index + 1), lamport: UInt64(index + 10),
                     timestampMillis: 0, tag: tag, content: [], references: [MessageReference(id: poll.message.id, tag: tag)]
-                ).signed(by: bed.mallory.identity)
+                ).sealedAndSigned(in: bed.invite, by: bed.mallory.identity)
                 votes.append(.message(vote.encoded))
             }
             for member in [bed.alice, bed.bob] { await bed.mallory.node.send(votes, to: member.identity.publicKey) }

@@ -21,7 +21,7 @@ struct HostilePeerTests {
             let forged = try MessageDraft(
                 chat: invite.id, author: mallory.identity.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text,
                 content: Array("let me in".utf8)
-            ).signed(by: mallory.identity)
+            ).sealedAndSigned(in: invite, by: mallory.identity)
             await mallory.node.send([.message(forged.encoded)], to: alice.identity.publicKey)
 
             // Then alice counts it as notMember and stores nothing of it

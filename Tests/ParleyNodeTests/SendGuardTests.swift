@@ -22,7 +22,7 @@ struct SendGuardTests {
         // Given bob's message with Lamport 2^63 − 1
         let poison = try MessageDraft(
             chat: invite.id, author: bob.publicKey, sequence: 1, lamport: UInt64(Int64.max), timestampMillis: 0, tag: .text, content: []
-        ).signed(by: bob)
+        ).sealedAndSigned(in: invite, by: bob)
         _ = try await alice.store.insert([poison], receivedAtMillis: 0, ownAuthor: alice.me)
         // When alice sends twice
         let first = try await alice.sendText(chat: invite.id, "still here")

@@ -3,39 +3,75 @@ import ParleyNode
 
 struct Chat: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Create and list chats.", subcommands: [Create.self, List.self])
+        abstract: "Create and list chats; the creator of a group adds and removes members.",
+        subcommands: [Create.self, List.self, Add.self, Remove.self])
 }
 
 extension Chat {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a chat; prints its id.")
 
-        @Argument(help: "The chat's title.")
-        var title: String
+        @Argument(help: "The chat's name (optional for a direct chat).")
+        var title: String = ""
 
         @Option(name: .customLong("member"), help: "A member (contact name or id); repeat for each.")
         var members: [String] = []
 
+        @Flag(help: "A direct chat with exactly one other person: its members never change.")
+        var direct = false
+
         @OptionGroup var options: ClientOptions
 
+        func validate() throws {
+            if direct, members.count != 1 { throw ValidationError("a direct chat takes exactly one --member") }
+            if !direct, title.isEmpty { throw ValidationError("a group chat needs a name") }
+        }
+
         func run() async throws {
-            try await runRequest(.chatCreate(title: title, members: members), options: options, as: ChatView.self) { $0.id }
+            let request = ControlRequest.chatCreate(title: title, members: members, kind: direct ? "direct" : "group")
+            try await runRequest(request, options: options, as: ChatView.self) { $0.id }
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List your chats.")
+        static let configuration = CommandConfiguration(abstract: "List your chats: direct chats, then groups, each by name.")
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.chatList, options: options, as: [ChatView].self) { chats in
-                guard !chats.isEmpty else { return "(no chats)" }
-                return chats.map { chat in
-                    let members = chat.members.map { $0.name ?? String($0.id.prefix(8)) }.joined(separator: ", ")
-                    let last = chat.lastMessage.map { " — last: \(Render.line($0))" } ?? ""
-                    return "\(chat.id.prefix(12))  \(chat.title)  [\(members)]  \(chat.messageCount) messages\(last)"
-                }.joined(separator: "\n")
-            }
+            try await runRequest(.chatList, options: options, as: [ChatView].self, text: Render.chatList)
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add members to a group you created.")
+
+        @Argument(help: "The chat (id prefix or name).")
+        var chat: String
+
+        @Argument(help: "Members to add (contact names or ids).")
+        var members: [String]
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await runRequest(.chatAddMembers(chat: chat, members: members), options: options, as: ChatView.self, text: Render.members)
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove members from a group you created; the chat is re-keyed, so they read nothing sent afterwards.")
+
+        @Argument(help: "The chat (id prefix or name).")
+        var chat: String
+
+        @Argument(help: "Members to remove (contact names or ids).")
+        var members: [String]
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await runRequest(.chatRemoveMembers(chat: chat, members: members), options: options, as: ChatView.self, text: Render.members)
         }
     }
 }

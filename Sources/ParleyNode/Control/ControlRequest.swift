@@ -7,7 +7,8 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case status
     case contactsAdd(peer: String, name: String, address: String?)
     case contactsList
-    case chatCreate(title: String, members: [String])
+    /// `kind` is "group" (the default) or "direct".
+    case chatCreate(title: String, members: [String], kind: String? = nil)
     case chatList
     case send(chat: String, text: String, tag: String?, refs: [String])
     case messages(chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?)
@@ -27,6 +28,9 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case localSet(message: String, key: String, value: String)
     /// Streams `WatchEvent` lines for a chat until the client hangs up.
     case watch(chat: String)
+    /// The creator of a group adds or removes members (a signed "Membership" message; re-keys the chat).
+    case chatAddMembers(chat: String, members: [String])
+    case chatRemoveMembers(chat: String, members: [String])
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…"}`.

@@ -42,13 +42,10 @@ public struct ControlService: Sendable {
             return Self.ok(ContactView(id: key.hex, name: name, address: parsed?.description))
         case .contactsList:
             return Self.ok(try store.contacts().map { ContactView(id: $0.peer.hex, name: $0.name, address: $0.address?.description) })
-        case let .chatCreate(title, members):
-            let peers = try members.map { try resolvePeer($0) }
-            let invite = try await node.createChat(title: title, members: peers)
-            return Self.ok(ChatView(ChatSummary(invite: invite, messageCount: 0, lastMessage: nil), names: try names()))
+        case let .chatCreate(title, members, kind):
+            return Self.ok(try await createChat(title: title, members: members, kind: kind))
         case .chatList:
-            let names = try names()
-            return Self.ok(try store.chats().map { ChatView($0, names: names) })
+            return Self.ok(try chatList())
         case let .send(chat, text, tag, refs):
             let chatID = try resolveChat(chat)
             let references = try refs.map { try resolveReference($0, chat: chatID) }
@@ -116,6 +113,10 @@ public struct ControlService: Sendable {
             return Self.ok(LocalDataView(message: id.hex, key: key, value: value))
         case .watch:
             throw NodeError.invalid("watch is a streaming request; use the watch connection")
+        case let .chatAddMembers(chat, members):
+            return Self.ok(try await changeMembers(chat: chat, add: members))
+        case let .chatRemoveMembers(chat, members):
+            return Self.ok(try await changeMembers(chat: chat, remove: members))
         }
     }
 

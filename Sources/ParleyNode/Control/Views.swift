@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCrypto
 public import ParleyCore
 public import ParleyStore
@@ -48,19 +49,41 @@ public struct MemberView: Codable, Sendable, Hashable {
 
 public struct ChatView: Codable, Sendable, Hashable {
     public let id: String
+    /// "direct" or "group".
+    public let kind: String
     public let title: String
+    /// What to call the chat: its title, or for a direct chat without one, the other member's name.
+    public let name: String
     public let creator: String
+    /// The current members, sorted by name.
     public let members: [MemberView]
+    public let epoch: UInt32
     public let messageCount: Int
     public let lastMessage: MessageView?
 
-    public init(_ summary: ChatSummary, names: [PeerID: String]) {
+    public init(_ summary: ChatSummary, names: [PeerID: String], me: PeerID) {
         id = summary.invite.id.hex
+        kind = summary.kind.rawValue
         title = summary.invite.title
         creator = summary.invite.creator.hex
-        members = summary.invite.members.map { MemberView(id: $0.hex, name: names[$0]) }
+        members = summary.members.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
+        epoch = summary.epoch
         messageCount = summary.messageCount
         lastMessage = summary.lastMessage.map { MessageView($0, names: names) }
+        let other = summary.members.first { $0 != me }
+        name = !title.isEmpty ? title : other.map { names[$0] ?? String($0.hex.prefix(8)) } ?? "(just you)"
+    }
+}
+
+extension MemberView {
+    /// Named members first, by name (case-insensitive), then the others by id.
+    static func byName(_ lhs: MemberView, _ rhs: MemberView) -> Bool {
+        switch (lhs.name, rhs.name) {
+        case let (left?, right?): left.localizedCaseInsensitiveCompare(right) == .orderedAscending
+        case (.some, nil): true
+        case (nil, .some): false
+        case (nil, nil): lhs.id < rhs.id
+        }
     }
 }
 

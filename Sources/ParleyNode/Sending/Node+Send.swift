@@ -1,4 +1,5 @@
 public import ParleyCore
+import ParleyCrypto
 public import ParleyStore
 
 /// The send path. Concurrent sends are committed together (`GroupCommit`): one store transaction
@@ -7,33 +8,54 @@ public import ParleyStore
 extension Node {
     /// Signs, stores (durably, before anything is sent) and pushes a message to every other member.
     public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws -> StoredMessage {
-        guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
-        guard members.contains(me) else { throw NodeError.notAMember(chat) }
+        guard let membership = try store.membership(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
+        guard membership.members.contains(me) else { throw NodeError.notAMember(chat) }
+        if tag == .membership { throw NodeError.invalid("membership changes are made with addMembers and removeMembers") }
+        return try await submit(chat: chat, tag: tag, content: content, references: references, sealed: membership.isKeyed,
+                                recipients: membership.members)
+    }
+
+    /// Queues a checked draft for the next batch. A refused message never takes a sequence number.
+    func submit(
+        chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference], sealed: Bool, recipients: [PeerID],
+        grants: [EpochKey] = []
+    ) async throws -> StoredMessage {
+        if sealed, content.count > SealedContent.maxPlaintextBytes {
+            throw CoreError.tooLarge("message content", limit: SealedContent.maxPlaintextBytes, actual: content.count)
+        }
         let draft = MessageDraft(
             chat: chat, author: me, sequence: 1, lamport: 1, timestampMillis: clock.wallMillis,
             tag: tag, content: content, references: references)
-        try draft.validateLimits() // before queueing, so a refused message never takes a sequence number
-        return try await outbox.submit(OutgoingMessage(draft: draft, recipients: members.filter { $0 != me })) { batch in
-            await self.commit(batch)
-        }
+        try draft.validateLimits()
+        let outgoing = OutgoingMessage(draft: draft, sealed: sealed, recipients: recipients.filter { $0 != me }, grants: grants)
+        return try await outbox.submit(outgoing) { batch in await self.commit(batch) }
     }
 
     /// Numbers, signs and stores the batch in one transaction, pushes it, then marks it sent.
     private func commit(_ batch: [OutgoingMessage]) async -> [Result<StoredMessage, any Error>] {
         var results = [Result<StoredMessage, any Error>?](repeating: nil, count: batch.count)
         var signed: [(index: Int, message: Message, recipients: [PeerID])] = []
+        var sealingKeys: [ChatID: EpochKey] = [:]
+        var grants: [MessageID: [EpochKey]] = [:]
         for (index, outgoing) in batch.enumerated() {
             do {
                 var draft = outgoing.draft
+                let key = outgoing.sealed ? try sealingKeys[draft.chat] ?? sealingKey(draft.chat) : nil
+                sealingKeys[draft.chat] = key
                 (draft.sequence, draft.lamport) = try chatState.reserve(chat: draft.chat, author: me, store: store)
-                signed.append((index, try draft.signed(by: identity), outgoing.recipients))
+                if let key {
+                    draft.content = SealedContent.seal(draft.content, with: key, chat: draft.chat, author: me, sequence: draft.sequence)
+                }
+                let message = try draft.signed(by: identity)
+                if !outgoing.grants.isEmpty { grants[message.id] = outgoing.grants }
+                signed.append((index, message, outgoing.recipients))
             } catch {
                 results[index] = .failure(error)
             }
         }
         let outcomes: [InsertOutcome]
         do {
-            outcomes = try await store.insert(signed.map(\.message), receivedAtMillis: clock.wallMillis, ownAuthor: me)
+            outcomes = try await store.insert(signed.map(\.message), grants: grants, receivedAtMillis: clock.wallMillis, ownAuthor: me)
         } catch {
             outcomes = []
             for item in signed { results[item.index] = .failure(error) }
@@ -58,8 +80,9 @@ extension Node {
         let settled = (try? await store.markSent(stored.map(\.row.id))) ?? [:]
         for (index, row) in stored {
             let update = settled[row.id]
+            // The caller gets what it wrote, not the sealed form.
             results[index] = .success(StoredMessage(
-                message: row.message, localNumber: row.localNumber, receivedAtMillis: row.receivedAtMillis,
+                message: row.message.opened(content: batch[index].draft.content), localNumber: row.localNumber, receivedAtMillis: row.receivedAtMillis,
                 state: update?.state ?? row.state, deliveredTo: update?.deliveredTo ?? row.deliveredTo))
         }
         return results.map { $0 ?? .failure(GroupCommitError.noResult) }
@@ -69,6 +92,19 @@ extension Node {
 /// A validated draft waiting for its batch: numbered and signed only when the batch commits, so
 /// sequence numbers follow store order.
 struct OutgoingMessage: Sendable {
+    /// Its content is the plaintext; sealed when the batch commits, once the sequence is known.
     let draft: MessageDraft
+    let sealed: Bool
     let recipients: [PeerID]
+    /// For an own membership change: the keys it grants this node, stored with it.
+    let grants: [EpochKey]
+}
+
+extension Node {
+    /// The current epoch's key; a member of a keyed chat always holds it, so its absence means this
+    /// node is no longer a member (the send raced a removal).
+    fileprivate func sealingKey(_ chat: ChatID) throws -> EpochKey {
+        guard let key = try store.sealingKey(chat) else { throw NodeError.notAMember(chat) }
+        return key
+    }
 }

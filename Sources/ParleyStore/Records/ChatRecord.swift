@@ -12,9 +12,14 @@ struct ChatRecord: Codable, FetchableRecord, PersistableRecord {
     /// The signed invite encoding: `ChatInvite(decoding:)` rebuilds and re-verifies it.
     var invite: Data
     var joinedAtMillis: Int64
+    var kind: String
+    var keyed: Bool
+    var epoch: Int64
+    var epochMessageId: Data?
 
     enum CodingKeys: String, CodingKey {
-        case id, creator, title, invite
+        case id, creator, title, invite, kind, keyed, epoch
+        case epochMessageId = "epoch_message_id"
         case createdAtMillis = "created_at_ms"
         case joinedAtMillis = "joined_at_ms"
     }

@@ -1,0 +1,29 @@
+import ParleyNode
+
+extension Render {
+    /// Sections "direct" and "groups", each sorted by name (the node's order).
+    static func chatList(_ chats: [ChatView]) -> String {
+        guard !chats.isEmpty else { return "(no chats)" }
+        var lines: [String] = []
+        for (kind, heading) in [("direct", "Direct"), ("group", "Groups")] {
+            let section = chats.filter { $0.kind == kind }
+            guard !section.isEmpty else { continue }
+            lines.append("\(heading):")
+            for chat in section {
+                let last = chat.lastMessage.map { " — \(name($0.author, $0.authorName)): \(preview($0.text))" } ?? ""
+                let members = kind == "group" ? "  [\(chat.members.map { name($0.id, $0.name) }.joined(separator: ", "))]" : ""
+                lines.append("  \(chat.id.prefix(12))  \(chat.name)\(members)  \(chat.messageCount) messages\(last)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func members(_ chat: ChatView) -> String {
+        "\(chat.name): \(chat.members.map { name($0.id, $0.name) }.joined(separator: ", ")) (epoch \(chat.epoch))"
+    }
+
+    private static func preview(_ text: String) -> String {
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return line.count > 40 ? String(line.prefix(39)) + "…" : line
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import ParleyCore
+import ParleyStore
+
+/// Chat creation, the chat list and member changes.
+extension ControlService {
+    func createChat(title: String, members: [String], kind: String?) async throws -> ChatView {
+        guard let chatKind = ChatKind(rawValue: kind ?? ChatKind.group.rawValue) else {
+            throw NodeError.invalid("unknown chat kind '\(kind ?? "")': use direct or group")
+        }
+        let peers = try members.map { try resolvePeer($0) }
+        let invite = try await node.createChat(title: title, members: peers, kind: chatKind)
+        return try chatView(invite.id)
+    }
+
+    /// Every chat, direct ones first, each section sorted by name.
+    func chatList() throws -> [ChatView] {
+        let names = try names()
+        return try node.store.chats().map { ChatView($0, names: names, me: node.me) }.sorted { lhs, rhs in
+            if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
+            let order = lhs.name.localizedCaseInsensitiveCompare(rhs.name)
+            return order == .orderedSame ? lhs.id < rhs.id : order == .orderedAscending
+        }
+    }
+
+    func changeMembers(chat text: String, add: [String] = [], remove: [String] = []) async throws -> ChatView {
+        let chat = try resolveChat(text)
+        if !add.isEmpty { try await node.addMembers(chat: chat, try add.map { try resolvePeer($0) }) }
+        if !remove.isEmpty { try await node.removeMembers(chat: chat, try remove.map { try resolvePeer($0) }) }
+        return try chatView(chat)
+    }
+
+    private func chatView(_ chat: ChatID) throws -> ChatView {
+        guard let summary = try node.store.chats().first(where: { $0.invite.id == chat }) else {
+            throw NodeError.notFound("no chat \(chat.shortHex)")
+        }
+        return ChatView(summary, names: try names(), me: node.me)
+    }
+}

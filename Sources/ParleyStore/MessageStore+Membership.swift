@@ -1,0 +1,55 @@
+internal import Foundation
+internal import GRDB
+public import ParleyCore
+public import ParleyCrypto
+
+/// Who is in a chat now, and the keys this node holds for it.
+public struct ChatMembership: Sendable {
+    public let chat: ChatID
+    public let kind: ChatKind
+    public let creator: PeerID
+    /// Whether content is sealed with chat keys (every chat but legacy ones).
+    public let isKeyed: Bool
+    public let epoch: UInt32
+    /// Sorted.
+    public let members: [PeerID]
+}
+
+extension MessageStore {
+    /// The chat's current kind, creator, epoch and members, or nil if it is not joined.
+    public func membership(of chat: ChatID) throws(StoreError) -> ChatMembership? {
+        try read("reading the membership of chat \(chat.shortHex)") { db in
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT creator, kind, keyed, epoch FROM chats WHERE id = ?"), arguments: [chat.blob])
+            else { return nil }
+            let members = try Data.fetchAll(
+                db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ? ORDER BY peer_id"), arguments: [chat.blob])
+            let kind: String = row["kind"], epoch: Int64 = row["epoch"]
+            guard let chatKind = ChatKind(rawValue: kind) else { throw StoreError.corrupt("chat \(chat.shortHex) has kind '\(kind)'") }
+            return ChatMembership(
+                chat: chat, kind: chatKind, creator: try PeerID.fromBlob(row["creator"], "chat creator"), isKeyed: row["keyed"],
+                epoch: UInt32(clamping: epoch),
+                members: try members.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") })
+        }
+    }
+
+    /// Every key this node holds for the chat, oldest epoch first.
+    public func chatKeys(_ chat: ChatID) throws(StoreError) -> [EpochKey] {
+        try read("reading the keys of chat \(chat.shortHex)") { db in
+            try Epochs.keys(chat: chat.blob, db).sorted { $0.key < $1.key }.flatMap { epoch, keys in
+                keys.map { EpochKey(epoch: epoch, key: $0) }
+            }
+        }
+    }
+
+    /// The key new messages of a keyed chat are sealed with (the current epoch's), or nil if this
+    /// node holds none: it is not a member of the current epoch.
+    public func sealingKey(_ chat: ChatID) throws(StoreError) -> EpochKey? {
+        try read("reading the current key of chat \(chat.shortHex)") { db in
+            guard let epoch = try Int64.fetchOne(db.cachedStatement(sql: "SELECT epoch FROM chats WHERE id = ?"), arguments: [chat.blob])
+            else { return nil }
+            let epochNumber = UInt32(clamping: epoch)
+            return try Epochs.keys(chat: chat.blob, db)[epochNumber]?.first.map { EpochKey(epoch: epochNumber, key: $0) }
+        }
+    }
+}
