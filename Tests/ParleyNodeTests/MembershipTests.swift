@@ -1,0 +1,94 @@
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyNode
+import ParleyStore
+import ParleyTestKit
+import Testing
+
+/// Group membership over a lossy network: removal re-keys, addition brings the history, and only
+/// the creator of a group changes it.
+struct MembershipTests {
+    typealias Peers = LossyNetworkConvergenceTests
+
+    @Test func aRemovedMemberCannotReadWhatIsSentAfterwardsEvenIfItIsForwarded() async throws {
+        // Given alice's group with bob and carol on a network that loses 15%
+        let network = InMemoryNetwork(conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: 7)
+        let peers = try Peers.makePeers(network, count: 3)
+        let (alice, bob, carol) = (peers[0], peers[1], peers[2])
+        try await Peers.introduce(peers)
+        try await Peers.running(peers) {
+            let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey, carol.identity.publicKey]).id
+            let before = try await alice.node.sendText(chat: chat, "before").message
+            #expect(try await Peers.eventually { try carol.node.store.message(before.id)?.message.text == "before" })
+
+            // When alice removes carol and then writes again
+            try await alice.node.removeMembers(chat: chat, [carol.identity.publicKey])
+            let after = try await alice.node.sendText(chat: chat, "after the removal").message
+            #expect(try await Peers.eventually { try bob.node.store.message(after.id)?.message.text == "after the removal" })
+            #expect(try await Peers.eventually { try carol.node.store.membership(of: chat)?.epoch == 1 })
+
+            // and bob forwards the new message to carol anyway
+            await bob.node.send([.message(after.encoded)], to: carol.identity.publicKey)
+            _ = try await Peers.eventually(within: 2) { try carol.node.store.message(after.id) != nil }
+
+            // Then carol holds no key that opens it, and whatever she stored of it is unreadable
+            let carolsKeys = try carol.node.store.chatKeys(chat)
+            #expect(carolsKeys.map(\.epoch) == [0])
+            #expect(SealedContent.open(after.content, keys: carolsKeys.map(\.key), chat: chat, author: after.author, sequence: after.sequence) == nil)
+            if let stored = try carol.node.store.message(after.id) { #expect(stored.isSealed && stored.message.text.isEmpty) }
+            // and she can no longer post in it, while bob sees only alice and himself as members
+            await #expect(throws: NodeError.self) { try await carol.node.sendText(chat: chat, "hello?") }
+            #expect(try bob.node.store.members(of: chat)?.sorted() == [alice.identity.publicKey, bob.identity.publicKey].sorted())
+        }
+    }
+
+    @Test func anAddedMemberReadsTheHistoryAndTalliesLikeEveryoneElse() async throws {
+        // Given alice's group with bob, a poll and two votes
+        let network = InMemoryNetwork(conditions: .init(lossRate: 0.1, duplicateRate: 0, reorder: true), seed: 3)
+        let peers = try Peers.makePeers(network, count: 3)
+        let (alice, bob, dave) = (peers[0], peers[1], peers[2])
+        try await Peers.introduce(peers)
+        try await Peers.running(peers) {
+            let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey]).id
+            let poll = try await alice.node.createPoll(chat: chat, spec: PollSpec(question: "Where?", options: ["Lake", "Hills"])).message.id
+            #expect(try await Peers.eventually { (try? bob.node.pollSnapshot(chat: chat, poll: poll)) != nil })
+            _ = try await alice.node.castVote(chat: chat, poll: poll, options: ["Lake"])
+            _ = try await bob.node.castVote(chat: chat, poll: poll, options: ["Hills"])
+
+            // When alice adds dave, who then votes too
+            try await alice.node.addMembers(chat: chat, [dave.identity.publicKey])
+            #expect(try await Peers.eventually { try dave.node.store.membership(of: chat)?.members.contains(dave.identity.publicKey) == true })
+            #expect(try await Peers.eventually { (try? dave.node.pollSnapshot(chat: chat, poll: poll).outcome?.ballots.count) == 2 })
+            _ = try await dave.node.castVote(chat: chat, poll: poll, options: ["Lake"])
+
+            // Then dave reads the poll written before he joined, and all three compute the same outcome
+            #expect(try dave.node.store.message(poll)?.isSealed == false)
+            let settled = try await Peers.eventually {
+                try peers.allSatisfy { (try? $0.node.pollSnapshot(chat: chat, poll: poll).outcome?.ballots.count) == 3 }
+            }
+            #expect(settled)
+            let outcomes = try peers.map { try #require(try $0.node.pollSnapshot(chat: chat, poll: poll).outcome) }
+            #expect(outcomes.allSatisfy { $0 == outcomes[0] })
+        }
+    }
+
+    @Test func onlyTheCreatorChangesAGroupAndADirectChatNeverChanges() async throws {
+        let network = InMemoryNetwork()
+        let peers = try Peers.makePeers(network, count: 3)
+        let (alice, bob, carol) = (peers[0], peers[1], peers[2])
+        try await Peers.introduce(peers)
+        try await Peers.running(peers) {
+            let group = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey]).id
+            #expect(try await Peers.eventually { try bob.node.store.chat(group) != nil })
+            await #expect(throws: NodeError.self) { try await bob.node.addMembers(chat: group, [carol.identity.publicKey]) }
+            await #expect(throws: NodeError.self) { try await alice.node.removeMembers(chat: group, [alice.identity.publicKey]) }
+            await #expect(throws: NodeError.self) { try await alice.node.addMembers(chat: group, [bob.identity.publicKey]) }
+            let direct = try await alice.node.createChat(title: "", members: [bob.identity.publicKey], kind: .direct)
+            #expect(direct.kind == .direct)
+            await #expect(throws: NodeError.self) { try await alice.node.addMembers(chat: direct.id, [carol.identity.publicKey]) }
+            await #expect(throws: NodeError.self) {
+                try await alice.node.createChat(title: "", members: [bob.identity.publicKey, carol.identity.publicKey], kind: .direct)
+            }
+        }
+    }
+}
