@@ -9,7 +9,8 @@ enum Render {
         let who = name(message.author, message.authorName)
         let tag = message.tag == "Text" ? "" : " <\(message.tag)>"
         let refs = message.references.isEmpty ? "" : " → " + message.references.map { "\($0.id.prefix(8)):\($0.tag)" }.joined(separator: ",")
-        return "#\(message.localNumber) \(message.id.prefix(12)) \(who)\(tag): \(message.text)\(refs)"
+        let text = message.sealed ? "(sealed: you hold no key for it)" : message.text
+        return "#\(message.localNumber) \(message.id.prefix(12)) \(who)\(tag): \(text)\(refs)"
     }
 
     static func poll(_ poll: PollResultsView) -> String {

@@ -23,6 +23,8 @@ public struct MessageView: Codable, Sendable, Hashable {
     public let localNumber: Int64
     public let state: String
     public let deliveredTo: Int
+    /// This node holds no key for the content (sealed in an epoch it was not given): `text` is empty.
+    public let sealed: Bool
 
     public init(_ stored: StoredMessage, names: [PeerID: String]) {
         let message = stored.message
@@ -39,6 +41,7 @@ public struct MessageView: Codable, Sendable, Hashable {
         localNumber = stored.localNumber
         state = stored.state.rawValue
         deliveredTo = stored.deliveredTo
+        sealed = stored.isSealed
     }
 }
 
