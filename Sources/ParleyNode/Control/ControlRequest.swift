@@ -27,6 +27,11 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case localSet(message: String, key: String, value: String)
     /// Streams `WatchEvent` lines for a chat until the client hangs up.
     case watch(chat: String)
+    /// Adds a reaction (emoji or word) to a message; `score` defaults to 1.
+    case react(chat: String, message: String, type: String, score: Int? = nil, unique: Bool? = nil)
+    case unreact(chat: String, message: String, type: String)
+    /// A message's reaction groups and a page of its reactions, newest first. `sort`: count, score, first or last.
+    case reactions(chat: String, message: String, type: String? = nil, author: String? = nil, sort: String? = nil, limit: Int? = nil, before: String? = nil)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…"}`.
@@ -43,9 +48,12 @@ public struct ControlResponse<Result: Codable & Sendable>: Codable, Sendable {
 public struct WatchEvent: Codable, Sendable {
     public let message: MessageView?
     public let poll: PollResultsView?
+    /// A message's current reaction groups, after a reaction to it was stored.
+    public let reactions: ReactionGroupsView?
 
-    public init(message: MessageView? = nil, poll: PollResultsView? = nil) {
+    public init(message: MessageView? = nil, poll: PollResultsView? = nil, reactions: ReactionGroupsView? = nil) {
         self.message = message
         self.poll = poll
+        self.reactions = reactions
     }
 }

@@ -116,6 +116,7 @@ public struct ControlService: Sendable {
             return Self.ok(LocalDataView(message: id.hex, key: key, value: value))
         case .watch:
             throw NodeError.invalid("watch is a streaming request; use the watch connection")
+        case .react, .unreact, .reactions: return try await handleReactions(request)
         }
     }
 
