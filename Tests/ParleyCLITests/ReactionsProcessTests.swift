@@ -70,4 +70,24 @@ struct ReactionsProcessTests {
         let text = try parley.client("alice", ["reactions", chat, message, "--sort", "score", "--limit", "1"])
         #expect(text.contains("more: --before "))
     }
+
+    @Test(.timeLimit(.minutes(2))) func openShowsReactionGroupsLiveAndReactsFromTheKeyboard() throws {
+        // Given bob's `parley open` session and a message from alice
+        let session = try OpenSessionTests.Session.start()
+        defer { session.stop() }
+        let (parley, chat, open) = (session.parley, session.chat, session.open)
+        let message = try parley.client("alice", ["send", chat, "react to me"])
+        #expect(open.waitFor { $0.contains("alice: react to me") }, "\(open.transcript)")
+
+        // When alice reacts, bob sees the groups; when bob types /react and /unreact, they reach alice
+        try parley.client("alice", ["react", chat, message, "👀"])
+        #expect(open.waitFor { $0.contains("reactions on \(message.prefix(12)): 👀 1") }, "\(open.transcript)")
+        try open.type("/react \(message.prefix(10)) 👀")
+        #expect(open.waitFor { $0.contains("👀 2*") }, "\(open.transcript)")
+        #expect(parley.eventually("alice", ["reactions", chat, message, "--json"]) { $0.contains(#""count":2"#) })
+        try open.type("/unreact \(message.prefix(10)) 👀")
+        #expect(open.waitFor { $0.components(separatedBy: "reactions on ").last?.contains("👀 1\n") == true }, "\(open.transcript)")
+        try open.type("/react \(message.prefix(10))")
+        #expect(open.waitFor { $0.contains("usage: /react MESSAGE TYPE") }, "\(open.transcript)")
+    }
 }
