@@ -104,4 +104,32 @@ struct ReactionConvergenceTests {
         _ = try await node.unreact(chat: chat.id, message: target, type: "🎉")
         #expect(try node.reactions(chat: chat.id, message: target).reactions.isEmpty)
     }
+
+    @Test func aReactionThatArrivesBeforeItsMessageCountsOnceTheMessageArrives() async throws {
+        // Given bob's node, and alice's message and carol's reactions to it made elsewhere
+        let bob = try Peers.makePeers(InMemoryNetwork(), count: 1)[0]
+        let alice = try Identity.generate(), carol = try Identity.generate()
+        let invite = try ChatInvite.create(by: alice, title: "Late", members: [bob.identity.publicKey, carol.publicKey], createdAtMillis: 0)
+        _ = try await bob.node.store.saveChat(invite, joinedAtMillis: 0)
+        let target = try MessageDraft(
+            chat: invite.id, author: alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text, content: Array("hi".utf8)
+        ).signed(by: alice)
+        let reactions = try [ReactionContent.add(ReactionType("👋"), unique: true), .removal(ReactionType("👋")), .add(ReactionType("🙂"))]
+            .enumerated().map { index, content in
+                try MessageDraft(
+                    chat: invite.id, author: carol.publicKey, sequence: UInt64(index + 1), lamport: UInt64(index + 2), timestampMillis: 7,
+                    tag: .reaction, content: content.encoded(), references: [MessageReference(id: target.id, tag: .reaction)]
+                ).signed(by: carol)
+            }
+
+        // When the reactions are stored first, newest first: they are kept, with nothing to count them for yet
+        let stored = try await bob.node.store.insert(reactions.reversed(), receivedAtMillis: 0, ownAuthor: bob.identity.publicKey)
+        #expect(stored.allSatisfy { $0.storedMessage != nil })
+        #expect(throws: NodeError.self) { try bob.node.reactions(chat: invite.id, message: target.id) }
+
+        // Then once the message arrives, the latest event per type counts
+        _ = try await bob.node.store.insert([target], receivedAtMillis: 0, ownAuthor: bob.identity.publicKey)
+        let groups = try bob.node.reactions(chat: invite.id, message: target.id).groups(viewer: bob.identity.publicKey)
+        #expect(groups.map { "\($0.type) \($0.count) \($0.firstAtMillis)" } == ["🙂 1 7"])
+    }
 }
