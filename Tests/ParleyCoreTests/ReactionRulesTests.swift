@@ -138,7 +138,7 @@ struct ReactionRulesTests {
 }
 
 /// SplitMix64, so the property test's histories are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
+private struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
 
