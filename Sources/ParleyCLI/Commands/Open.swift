@@ -6,7 +6,7 @@ import ParleyNode
 struct Open: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Chat interactively: messages and polls appear live.",
-        discussion: "Type text to send it. Commands: /poll QUESTION [| OPTION | OPTION…], /vote POLL up|down|OPTION…, /unvote POLL [OPTION], /answer POLL TEXT, /suggest POLL TEXT, /close POLL, /results POLL, /quit.")
+        discussion: "Type text to send it. Commands: /poll QUESTION [| OPTION | OPTION…], /vote POLL up|down|OPTION…, /unvote POLL [OPTION], /answer POLL TEXT, /suggest POLL TEXT, /close POLL, /results POLL, /react MESSAGE TYPE, /unreact MESSAGE TYPE, /quit.")
 
     @Argument(help: "The chat (id prefix or title).")
     var chat: String
@@ -16,7 +16,7 @@ struct Open: AsyncParsableCommand {
     func run() async throws {
         let watcher = try await options.client()
         try await watcher.connection.send(try ControlJSON.encode(ControlRequest.watch(chat: chat)))
-        show("chat \(chat): type a message, or /poll QUESTION [| OPTION | …], /vote POLL up|down|OPTION…, /unvote, /answer, /suggest, /close, /results POLL, /quit")
+        show("chat \(chat): type a message, or /poll QUESTION [| OPTION | …], /vote POLL up|down|OPTION…, /unvote, /answer, /suggest, /close, /results POLL, /react, /unreact MESSAGE TYPE, /quit")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await showEvents(from: watcher) }
             group.addTask { try await readCommands() }
@@ -31,7 +31,8 @@ struct Open: AsyncParsableCommand {
             let event = try ControlJSON.decode(WatchEvent.self, from: line)
             if let message = event.message { show(Render.line(message)) }
             if let poll = event.poll { show(Render.poll(poll)) }
-            if event.message == nil, event.poll == nil,
+            if let reactions = event.reactions { show(Render.reactionGroups(reactions)) }
+            if event.message == nil, event.poll == nil, event.reactions == nil,
                let failure = try? ControlJSON.decode(ControlResponse<String>.self, from: line), let error = failure.error {
                 throw CLIError(error)
             }
@@ -78,9 +79,13 @@ struct Open: AsyncParsableCommand {
             guard words.count == 2 else { throw CLIError("usage: /results POLL") }
             show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: words[1]), options: options, as: PollResultsView.self)))
             return
+        case "/react", "/unreact":
+            guard words.count >= 3 else { throw CLIError("usage: \(words[0]) MESSAGE TYPE") }
+            request = words[0] == "/react"
+                ? .react(chat: chat, message: words[1], type: rest(after: 1)) : .unreact(chat: chat, message: words[1], type: rest(after: 1))
         default:
             guard !text.hasPrefix("/") else {
-                throw CLIError("unknown command \(words[0]); try /poll, /vote, /unvote, /answer, /suggest, /close, /results, /quit")
+                throw CLIError("unknown command \(words[0]); try /poll, /vote, /unvote, /answer, /suggest, /close, /results, /react, /unreact, /quit")
             }
             request = .send(chat: chat, text: text, tag: nil, refs: [])
         }

@@ -31,6 +31,11 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     /// The creator of a group adds or removes members (a signed "Membership" message; re-keys the chat).
     case chatAddMembers(chat: String, members: [String])
     case chatRemoveMembers(chat: String, members: [String])
+    /// Adds a reaction (emoji or word) to a message; `score` defaults to 1.
+    case react(chat: String, message: String, type: String, score: Int? = nil, unique: Bool? = nil)
+    case unreact(chat: String, message: String, type: String)
+    /// A message's reaction groups and a page of its reactions, newest first. `sort`: count, score, first or last.
+    case reactions(chat: String, message: String, type: String? = nil, author: String? = nil, sort: String? = nil, limit: Int? = nil, before: String? = nil)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…"}`.
@@ -47,9 +52,12 @@ public struct ControlResponse<Result: Codable & Sendable>: Codable, Sendable {
 public struct WatchEvent: Codable, Sendable {
     public let message: MessageView?
     public let poll: PollResultsView?
+    /// A message's current reaction groups, after a reaction to it was stored.
+    public let reactions: ReactionGroupsView?
 
-    public init(message: MessageView? = nil, poll: PollResultsView? = nil) {
+    public init(message: MessageView? = nil, poll: PollResultsView? = nil, reactions: ReactionGroupsView? = nil) {
         self.message = message
         self.poll = poll
+        self.reactions = reactions
     }
 }

@@ -3,7 +3,8 @@ import ParleyStore
 
 extension ControlService {
     /// Streams a chat live: the latest messages first, then each new one as it is stored.
-    /// Text messages come as message events; a poll, and every vote on it, as the poll's current tally.
+    /// Text messages come as message events; a poll, and every vote on it, as the poll's current tally;
+    /// a reaction as its target's current reaction groups.
     public func watch(chat text: String, backlog: Int = 50, emit: @Sendable (String) async throws -> Void) async throws {
         let chat = try resolveChat(text)
         var last: Int64 = 0
@@ -14,6 +15,7 @@ extension ControlService {
             guard !fresh.isEmpty else { continue } // woken by a state change (sent, acked), not a new message
             let names = try names()
             var polls: [MessageID] = []
+            var reacted: [MessageID] = []
             for stored in fresh {
                 last = max(last, stored.localNumber)
                 let message = stored.message
@@ -22,6 +24,7 @@ extension ControlService {
                 case .poll: polls.append(message.id)
                 case .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion:
                     polls += message.references.filter { $0.tag == message.tag }.map(\.id)
+                case .reaction: reacted += message.references.filter { $0.tag == .reaction }.map(\.id)
                 default: break
                 }
             }
@@ -29,6 +32,10 @@ extension ControlService {
             for poll in polls where shown.insert(poll).inserted {
                 guard let view = try? pollView(chat: chat, poll: poll, names: names) else { continue } // a vote on a message that is not (yet) a poll
                 try await emit(Self.encode(WatchEvent(poll: view)))
+            }
+            for target in Set(reacted) {
+                guard let view = reactionGroupsView(chat: chat, message: target) else { continue } // its target is not (yet) here
+                try await emit(Self.encode(WatchEvent(reactions: view)))
             }
         }
     }

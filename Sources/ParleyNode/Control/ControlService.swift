@@ -117,6 +117,7 @@ public struct ControlService: Sendable {
             return Self.ok(try await changeMembers(chat: chat, add: members))
         case let .chatRemoveMembers(chat, members):
             return Self.ok(try await changeMembers(chat: chat, remove: members))
+        case .react, .unreact, .reactions: return try await handleReactions(request)
         }
     }
 
