@@ -6,6 +6,7 @@ extension MessageStore {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-chats-messages-contacts", migrate: createV1)
+        migrator.registerMigration("v2-history-receipts", migrate: createV2History)
         return migrator
     }
 

@@ -13,7 +13,7 @@ public struct Tag: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.rawValue = rawValue
     }
 
-    private init(known: String) { rawValue = known }
+    init(known: String) { rawValue = known }
 
     public static let text = Tag(known: "Text")
     public static let poll = Tag(known: "Poll")

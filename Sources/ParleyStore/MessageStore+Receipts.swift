@@ -1,0 +1,127 @@
+internal import Foundation
+internal import GRDB
+public import ParleyCore
+
+/// Read markers, read receipts and who has what: the bookkeeping behind `parley read`,
+/// `parley receipts` and unread counts.
+extension MessageStore {
+    /// Advances the chat's read marker to local number `upTo` (the latest message when nil, and never
+    /// past it); the marker never moves back. Returns the newly read messages of shown kinds, with
+    /// their authors: those that get read receipts.
+    public func markRead(chat: ChatID, upTo: Int64? = nil) async throws(StoreError) -> [(message: MessageID, author: PeerID)] {
+        let rows = try await write("marking chat \(chat.shortHex) read") { db -> [(Data, Data)] in
+            guard try ChatRecord.exists(db, key: chat.blob) else { return [] }
+            let current = try Self.fetchMarker(chat.blob, db)
+            let latest = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?"), arguments: [chat.blob]) ?? 0
+            let target = min(upTo ?? latest, latest)
+            guard target > current else { return [] }
+            try db.cachedStatement(sql: """
+                INSERT INTO read_markers (chat_id, local_number) VALUES (?, ?)
+                ON CONFLICT (chat_id) DO UPDATE SET local_number = excluded.local_number
+                """).execute(arguments: [chat.blob, target])
+            let sql = "SELECT id, author FROM messages WHERE chat_id = ? AND tag IN (\(Self.shownTagPlaceholders))"
+                + " AND local_number > ? AND local_number <= ? ORDER BY local_number"
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [chat.blob] + Self.shownTagArguments + [current, target])
+                .map { ($0["id"], $0["author"]) }
+        }
+        return try rows.map { id, author throws(StoreError) in
+            (try MessageID.fromBlob(id, "message id"), try PeerID.fromBlob(author, "message author"))
+        }
+    }
+
+    /// The local number up to which this node's user has read the chat (0: nothing read).
+    public func readMarker(chat: ChatID) throws(StoreError) -> Int64 {
+        try read("reading the read marker of chat \(chat.shortHex)") { db in try Self.fetchMarker(chat.blob, db) }
+    }
+
+    /// Messages of shown kinds after the read marker that `me` did not write. Answered from
+    /// `messages_by_tag` (one range per shown tag).
+    public func unreadCount(chat: ChatID, me: PeerID) throws(StoreError) -> Int {
+        try read("counting unread messages of chat \(chat.shortHex)") { db in
+            let marker = try Self.fetchMarker(chat.blob, db)
+            return try Int.fetchOne(
+                db.cachedStatement(sql: Self.unreadCountSQL), arguments: [chat.blob] + Self.shownTagArguments + [marker, me.blob]) ?? 0
+        }
+    }
+
+    static let unreadCountSQL = "SELECT COUNT(*) FROM messages WHERE chat_id = ? AND tag IN (\(shownTagPlaceholders))"
+        + " AND local_number > ? AND author != ?"
+
+    /// Records that `reader` read these messages at `atMillis`. Only receipts for `ownAuthor`'s
+    /// messages in `chat` from a current member other than the author count; the rest are ignored,
+    /// as are repeats (the first time stays). Returns how many were new.
+    public func recordReads(
+        chat: ChatID, messages: [MessageID], reader: PeerID, ownAuthor: PeerID, atMillis: Int64
+    ) async throws(StoreError) -> Int {
+        guard !messages.isEmpty, reader != ownAuthor else { return 0 }
+        return try await write("recording \(messages.count) read receipt(s)") { db in
+            let member = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM chat_members WHERE chat_id = ? AND peer_id = ?"),
+                arguments: [chat.blob, reader.blob]) ?? false
+            guard member else { return 0 }
+            let ownInChat = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND chat_id = ? AND author = ?")
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO read_receipts (message_id, reader, read_at_ms) VALUES (?, ?, ?)")
+            var recorded = 0
+            for id in messages where try Bool.fetchOne(ownInChat, arguments: [id.blob, chat.blob, ownAuthor.blob]) == true {
+                try insert.execute(arguments: [id.blob, reader.blob, atMillis])
+                recorded += db.changesCount
+            }
+            return recorded
+        }
+    }
+
+    /// For every current member of the message's chat other than its author: whether and when it
+    /// was delivered to them and read by them. Nil for an unknown message. A read receipt implies
+    /// delivery, even if its ack was lost.
+    public func receipts(message: MessageID) throws(StoreError) -> [MessageReceipt]? {
+        let rows = try read("reading the receipts of message \(message.shortHex)") { db -> [Row]? in
+            guard let head = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT chat_id, author FROM messages WHERE id = ?"), arguments: [message.blob]) else { return nil }
+            let chat: Data = head["chat_id"], author: Data = head["author"]
+            return try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT c.peer_id AS peer,
+                       d.peer_id IS NOT NULL AS delivered, d.delivered_at_ms AS delivered_at,
+                       r.read_at_ms AS read_at
+                FROM chat_members c
+                LEFT JOIN deliveries d ON d.message_id = ? AND d.peer_id = c.peer_id
+                LEFT JOIN read_receipts r ON r.message_id = ? AND r.reader = c.peer_id
+                WHERE c.chat_id = ? AND c.peer_id != ?
+                ORDER BY c.peer_id
+                """), arguments: [message.blob, message.blob, chat, author])
+        }
+        return try rows?.map { row throws(StoreError) in
+            let readAt: Int64? = row["read_at"]
+            return MessageReceipt(
+                member: try PeerID.fromBlob(row["peer"], "chat member"), delivered: row["delivered"] || readAt != nil,
+                deliveredAtMillis: row["delivered_at"], readAtMillis: readAt)
+        }
+    }
+
+    private static func fetchMarker(_ chat: Data, _ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT local_number FROM read_markers WHERE chat_id = ?"), arguments: [chat]) ?? 0
+    }
+
+    private static var shownTagPlaceholders: String { Array(repeating: "?", count: ContentKind.shownTags.count).joined(separator: ", ") }
+    private static var shownTagArguments: StatementArguments { StatementArguments(ContentKind.shownTags.map(\.rawValue)) }
+}
+
+/// One member's receipt for a message: delivered (acknowledged) and read, each with its time when known.
+public struct MessageReceipt: Hashable, Sendable {
+    public let member: PeerID
+    public let delivered: Bool
+    /// Nil when not delivered, or delivered before times were recorded.
+    public let deliveredAtMillis: Int64?
+    /// Nil until the member reads it.
+    public let readAtMillis: Int64?
+
+    public var read: Bool { readAtMillis != nil }
+
+    public init(member: PeerID, delivered: Bool, deliveredAtMillis: Int64?, readAtMillis: Int64?) {
+        self.member = member
+        self.delivered = delivered
+        self.deliveredAtMillis = deliveredAtMillis
+        self.readAtMillis = readAtMillis
+    }
+}
