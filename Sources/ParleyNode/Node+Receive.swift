@@ -22,6 +22,8 @@ extension Node {
         var acked: [(MessageID, PeerID)] = []
         var invitesAcked: [OutboundKey] = []
         var continuations: [(peer: PeerID, chat: ChatID)] = []
+        var reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])] = []
+        var readsAcked: [OutboundKey] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -33,16 +35,20 @@ extension Node {
                 case let .syncEnd(chat, more): if more { continuations.append((peer, chat)) }
                 case let .needInvite(chat):
                     if let invite = try store.chat(chat), invite.isMember(peer) { replies[peer, default: []].append(.invite(invite.encoded)) }
+                case let .read(chat, ids): reads.append((peer, chat, ids))
+                case let .readAck(ids): readsAcked += ids.map { .read($0, to: peer) }
                 }
             }
         }
         for (peer, frames) in try await receiveMessages(incoming) { replies[peer, default: []] += frames }
+        for (peer, frames) in try await receiveReads(reads) { replies[peer, default: []] += frames }
         // Built only now, so the vector already covers the messages this batch stored.
         for (peer, chat) in continuations {
             if let request = try syncContinuation(chat: chat, with: peer) { replies[peer, default: []].append(request) }
         }
-        if !invitesAcked.isEmpty || !acked.isEmpty {
-            await send(await engine.acknowledge(invitesAcked + acked.map { .message($0.0, to: $0.1) }, now: now, wallMillis: clock.wallMillis))
+        if !invitesAcked.isEmpty || !acked.isEmpty || !readsAcked.isEmpty {
+            let keys = invitesAcked + readsAcked + acked.map { OutboundKey.message($0.0, to: $0.1) }
+            await send(await engine.acknowledge(keys, now: now, wallMillis: clock.wallMillis))
         }
         try await recordAcks(acked)
         for (peer, frames) in replies { await send(frames, to: peer) }
@@ -174,8 +180,13 @@ extension Node {
 
     /// Every ack is recorded, not only awaited ones: a member that got a message by sync after the
     /// retransmits gave up still moves it to delivered. The store ignores acks for others' messages.
+    /// The `didSend` hook hears of each own message whose delivered count grew.
     private func recordAcks(_ acked: [(MessageID, PeerID)]) async throws {
         guard !acked.isEmpty else { return }
-        _ = try await store.recordDeliveries(acked.map { (message: $0.0, peer: $0.1) })
+        let progress = try await store.recordDeliveries(acked.map { (message: $0.0, peer: $0.1) }, atMillis: clock.wallMillis)
+        guard let didSend = configuration.sendHooks.didSend else { return }
+        for (id, delivery) in progress where delivery.grew {
+            await didSend(.delivered(id, to: delivery.deliveredTo, of: delivery.recipients))
+        }
     }
 }

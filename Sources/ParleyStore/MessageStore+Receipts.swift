@@ -51,6 +51,7 @@ extension MessageStore {
     /// Records that `reader` read these messages at `atMillis`. Only receipts for `ownAuthor`'s
     /// messages in `chat` from a current member other than the author count; the rest are ignored,
     /// as are repeats (the first time stays). Returns how many were new.
+    @discardableResult
     public func recordReads(
         chat: ChatID, messages: [MessageID], reader: PeerID, ownAuthor: PeerID, atMillis: Int64
     ) async throws(StoreError) -> Int {

@@ -10,7 +10,9 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case chatCreate(title: String, members: [String])
     case chatList
     case send(chat: String, text: String, tag: String?, refs: [String])
-    case messages(chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?)
+    /// Without `tag`, `ref`, `refTag` or `all`, only shown kinds (`ContentKind.isShown`). `before` pages back
+    /// from a local number (the latest `limit` before it), `after` forward (the first `limit` after it).
+    case messages(chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64? = nil, after: Int64? = nil, all: Bool? = nil)
     /// Without `options`, a yes/no poll. `closesAtMillis` is Unix time in milliseconds.
     case pollCreate(
         chat: String, question: String, options: [String]? = nil, description: String? = nil, maxVotes: Int? = nil,
@@ -27,6 +29,10 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case localSet(message: String, key: String, value: String)
     /// Streams `WatchEvent` lines for a chat until the client hangs up.
     case watch(chat: String)
+    /// Advances the chat's read marker (to the latest message without `upTo`) and sends read receipts.
+    case read(chat: String, upTo: Int64? = nil)
+    /// Delivered and read, per other member, for one of this node's own messages.
+    case receipts(chat: String, message: String)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…"}`.

@@ -22,6 +22,10 @@ public struct MessageView: Codable, Sendable, Hashable {
     public let localNumber: Int64
     public let state: String
     public let deliveredTo: Int
+    /// `ContentKind`: "text", "link", "custom", "poll", … For custom, the JSON is in `text`.
+    public let kind: String
+    /// The http(s) URLs in a link message's text.
+    public let links: [String]
 
     public init(_ stored: StoredMessage, names: [PeerID: String]) {
         let message = stored.message
@@ -38,6 +42,9 @@ public struct MessageView: Codable, Sendable, Hashable {
         localNumber = stored.localNumber
         state = stored.state.rawValue
         deliveredTo = stored.deliveredTo
+        let kind = ContentKind(tag: message.tag, content: message.content)
+        self.kind = kind.rawValue
+        links = kind == .link ? LinkDetector.links(in: text) : []
     }
 }
 

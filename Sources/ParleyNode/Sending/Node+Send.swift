@@ -6,12 +6,33 @@ public import ParleyStore
 /// it sent.
 extension Node {
     /// Signs, stores (durably, before anything is sent) and pushes a message to every other member.
+    /// The send hooks (`NodeConfiguration.sendHooks`) may rewrite or veto it first.
     public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws -> StoredMessage {
+        let outgoing = SendHooks.Outgoing(chat: chat, tag: tag, content: content, references: references)
+        guard let didSend = configuration.sendHooks.didSend else { return try await submit(outgoing) }
+        do { return try await submit(outgoing) } catch {
+            await didSend(.failed(reason: String(describing: error)))
+            throw error
+        }
+    }
+
+    private func submit(_ requested: SendHooks.Outgoing) async throws -> StoredMessage {
+        let chat = requested.chat
         guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
         guard members.contains(me) else { throw NodeError.notAMember(chat) }
+        var outgoing = requested
+        if let willSend = configuration.sendHooks.willSend {
+            switch await willSend(requested) {
+            case let .send(changed):
+                guard changed.chat == chat else { throw NodeError.invalid("a send hook cannot move a message to another chat") }
+                outgoing = changed
+            case let .veto(reason): throw NodeError.vetoed(reason)
+            }
+        }
+        if outgoing.tag == .custom { try ContentKind.validateCustom(outgoing.content) }
         let draft = MessageDraft(
             chat: chat, author: me, sequence: 1, lamport: 1, timestampMillis: clock.wallMillis,
-            tag: tag, content: content, references: references)
+            tag: outgoing.tag, content: outgoing.content, references: outgoing.references)
         try draft.validateLimits() // before queueing, so a refused message never takes a sequence number
         return try await outbox.submit(OutgoingMessage(draft: draft, recipients: members.filter { $0 != me })) { batch in
             await self.commit(batch)
@@ -52,6 +73,10 @@ extension Node {
         if stored.count < signed.count {
             // Numbers handed out to messages that were not stored are taken back (reloaded from the store).
             for chat in Set(signed.map(\.message.chat)) { chatState.forget(chat: chat) }
+        }
+        if let didSend = configuration.sendHooks.didSend {
+            // Before the push, so no ack can be reported ahead of it.
+            for (_, row) in stored { await didSend(.sent(row.id)) }
         }
         await pushReliably(pushes)
         // If this fails the messages stay pending, and are pushed again after a restart.
