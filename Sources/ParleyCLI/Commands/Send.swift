@@ -81,7 +81,7 @@ struct Messages: AsyncParsableCommand {
         let before = try HistoryCursor.parse(before, flag: "--before"), after = try HistoryCursor.parse(after, flag: "--after")
         // One more than asked for tells whether there is a further page; it is not shown.
         let request = ControlRequest.messages(
-            chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit.map { $0 + 1 }, before: before, after: after,
+            chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit.map { min($0, Int.max - 1) + 1 }, before: before, after: after,
             all: all ? true : nil)
         var messages = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
         let forward = after != nil && before == nil

@@ -16,7 +16,8 @@ public enum LinkDetector {
         var found: [String] = []
         var index = text.startIndex
         while index < text.endIndex {
-            guard let scheme = scheme(at: index, in: text), atWordStart(index, in: text) else {
+            // Only an "h" can start a link: the common case costs one comparison per character.
+            guard text[index] == "h" || text[index] == "H", let scheme = scheme(at: index, in: text), atWordStart(index, in: text) else {
                 index = text.index(after: index)
                 continue
             }
