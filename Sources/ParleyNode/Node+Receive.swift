@@ -23,7 +23,7 @@ extension Node {
         var invitesAcked: [OutboundKey] = []
         var continuations: [(peer: PeerID, chat: ChatID)] = []
         var reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])] = []
-        var readsAcked: [OutboundKey] = []
+        var readsAcked: [(peer: PeerID, ids: [MessageID])] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -36,7 +36,7 @@ extension Node {
                 case let .needInvite(chat):
                     if let invite = try store.chat(chat), invite.isMember(peer) { replies[peer, default: []].append(.invite(invite.encoded)) }
                 case let .read(chat, ids): reads.append((peer, chat, ids))
-                case let .readAck(ids): readsAcked += ids.map { .read($0, to: peer) }
+                case let .readAck(ids): readsAcked.append((peer, ids))
                 }
             }
         }
@@ -47,9 +47,11 @@ extension Node {
             if let request = try syncContinuation(chat: chat, with: peer) { replies[peer, default: []].append(request) }
         }
         if !invitesAcked.isEmpty || !acked.isEmpty || !readsAcked.isEmpty {
-            let keys = invitesAcked + readsAcked + acked.map { OutboundKey.message($0.0, to: $0.1) }
+            let readKeys = readsAcked.flatMap { acked in acked.ids.map { OutboundKey.read($0, to: acked.peer) } }
+            let keys = invitesAcked + readKeys + acked.map { OutboundKey.message($0.0, to: $0.1) }
             await send(await engine.acknowledge(keys, now: now, wallMillis: clock.wallMillis))
         }
+        for (peer, ids) in readsAcked { try await store.readReceiptsAcknowledged(ids, by: peer) }
         try await recordAcks(acked)
         for (peer, frames) in replies { await send(frames, to: peer) }
     }

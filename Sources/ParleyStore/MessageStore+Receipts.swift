@@ -6,27 +6,61 @@ public import ParleyCore
 /// `parley receipts` and unread counts.
 extension MessageStore {
     /// Advances the chat's read marker to local number `upTo` (the latest message when nil, and never
-    /// past it); the marker never moves back. Returns the newly read messages of shown kinds, with
-    /// their authors: those that get read receipts.
-    public func markRead(chat: ChatID, upTo: Int64? = nil) async throws(StoreError) -> [(message: MessageID, author: PeerID)] {
-        let rows = try await write("marking chat \(chat.shortHex) read") { db -> [(Data, Data)] in
-            guard try ChatRecord.exists(db, key: chat.blob) else { return [] }
+    /// past it); the marker never moves back. The newly read messages of shown kinds by other current
+    /// members get read receipts: they are queued (`pendingReadReceipts`) in the same transaction and
+    /// returned, to send.
+    public func markRead(chat: ChatID, upTo: Int64? = nil, ownAuthor: PeerID) async throws(StoreError) -> ReadProgress {
+        let (newlyRead, rows) = try await write("marking chat \(chat.shortHex) read") { db -> (Int, [(Data, Data)]) in
+            guard try ChatRecord.exists(db, key: chat.blob) else { return (0, []) }
             let current = try Self.fetchMarker(chat.blob, db)
             let latest = try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?"), arguments: [chat.blob]) ?? 0
             let target = min(upTo ?? latest, latest)
-            guard target > current else { return [] }
+            guard target > current else { return (0, []) }
             try db.cachedStatement(sql: """
                 INSERT INTO read_markers (chat_id, local_number) VALUES (?, ?)
                 ON CONFLICT (chat_id) DO UPDATE SET local_number = excluded.local_number
                 """).execute(arguments: [chat.blob, target])
             let sql = "SELECT id, author FROM messages WHERE chat_id = ? AND tag IN (\(Self.shownTagPlaceholders))"
                 + " AND local_number > ? AND local_number <= ? ORDER BY local_number"
-            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [chat.blob] + Self.shownTagArguments + [current, target])
-                .map { ($0["id"], $0["author"]) }
+            let read = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [chat.blob] + Self.shownTagArguments + [current, target])
+                .map { (id: $0["id"] as Data, author: $0["author"] as Data) }
+            let members = Set(try Data.fetchAll(
+                db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat.blob]))
+            let queue = try db.cachedStatement(sql: "INSERT OR IGNORE INTO pending_read_receipts (message_id, author) VALUES (?, ?)")
+            let receipts = read.filter { $0.author != ownAuthor.blob && members.contains($0.author) }
+            for receipt in receipts { try queue.execute(arguments: [receipt.id, receipt.author]) }
+            return (read.count, receipts.map { ($0.id, $0.author) })
         }
-        return try rows.map { id, author throws(StoreError) in
-            (try MessageID.fromBlob(id, "message id"), try PeerID.fromBlob(author, "message author"))
+        let receipts = try rows.map { id, author throws(StoreError) in
+            PendingReadReceipt(
+                message: try MessageID.fromBlob(id, "message id"), chat: chat, author: try PeerID.fromBlob(author, "message author"))
+        }
+        return ReadProgress(newlyRead: newlyRead, receipts: receipts)
+    }
+
+    /// Read receipts sent but not yet acknowledged: what to push again after a restart.
+    public func pendingReadReceipts() throws(StoreError) -> [PendingReadReceipt] {
+        let rows = try read("listing pending read receipts") { db in
+            try Row.fetchAll(db, sql: """
+                SELECT p.message_id, m.chat_id, p.author FROM pending_read_receipts p
+                JOIN messages m ON m.id = p.message_id ORDER BY m.chat_id, m.local_number
+                """).map { ($0[0] as Data, $0[1] as Data, $0[2] as Data) }
+        }
+        return try rows.map { id, chat, author throws(StoreError) in
+            PendingReadReceipt(
+                message: try MessageID.fromBlob(id, "message id"), chat: try ChatID.fromBlob(chat, "chat id"),
+                author: try PeerID.fromBlob(author, "message author"))
+        }
+    }
+
+    /// `author` acknowledged our read receipts for these messages: they are no longer pending. An ack
+    /// from anyone but the message's author changes nothing.
+    public func readReceiptsAcknowledged(_ messages: [MessageID], by author: PeerID) async throws(StoreError) {
+        guard !messages.isEmpty else { return }
+        try await write("recording \(messages.count) read receipt ack(s)") { db in
+            let delete = try db.cachedStatement(sql: "DELETE FROM pending_read_receipts WHERE message_id = ? AND author = ?")
+            for id in messages { try delete.execute(arguments: [id.blob, author.blob]) }
         }
     }
 
@@ -106,6 +140,19 @@ extension MessageStore {
 
     private static var shownTagPlaceholders: String { Array(repeating: "?", count: ContentKind.shownTags.count).joined(separator: ", ") }
     private static var shownTagArguments: StatementArguments { StatementArguments(ContentKind.shownTags.map(\.rawValue)) }
+}
+
+/// What reading a chat did: how many messages became read, and the receipts to send for them.
+public struct ReadProgress: Hashable, Sendable {
+    public let newlyRead: Int
+    public let receipts: [PendingReadReceipt]
+}
+
+/// A read receipt to send: "I read `message` (in `chat`)", to its author.
+public struct PendingReadReceipt: Hashable, Sendable {
+    public let message: MessageID
+    public let chat: ChatID
+    public let author: PeerID
 }
 
 /// One member's receipt for a message: delivered (acknowledged) and read, each with its time when known.

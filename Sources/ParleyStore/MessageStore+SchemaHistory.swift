@@ -1,8 +1,8 @@
 internal import GRDB
 
 extension MessageStore {
-    /// Receipts: when each delivery happened, how far this node's user has read each chat, and who
-    /// read which of our messages.
+    /// Receipts: when each delivery happened, how far this node's user has read each chat, who read
+    /// which of our messages, and our receipts not yet acknowledged by their authors.
     static func createV2History(_ db: Database) throws {
         // Deliveries recorded before this migration keep a NULL time: delivered, when unknown.
         try db.alter(table: "deliveries") { t in t.add(column: "delivered_at_ms", .integer) }
@@ -15,6 +15,10 @@ extension MessageStore {
             t.column("reader", .blob).notNull().check(sql: "length(reader) = 32")
             t.column("read_at_ms", .integer).notNull()
             t.primaryKey(["message_id", "reader"])
+        }
+        try db.create(table: "pending_read_receipts") { t in
+            t.primaryKey("message_id", .blob).references("messages", onDelete: .cascade)
+            t.column("author", .blob).notNull().check(sql: "length(author) = 32")
         }
     }
 }

@@ -47,7 +47,50 @@ struct ReadReceiptTests {
             // and every receipt was acknowledged: nothing is left to resend
             let drained = try await LossyNetworkConvergenceTests.eventually { await bob.status().pendingRetransmits == 0 }
             #expect(drained)
+            #expect(try bob.store.pendingReadReceipts().isEmpty)
         }
         #expect(bed.network.counts.dropped > 0, "the network was supposed to lose datagrams")
+    }
+}
+
+extension ReadReceiptTests {
+    @Test func aReceiptNotYetAcknowledgedIsSentAgainAfterARestart() async throws {
+        // Given alice's message reached bob, then both nodes stopped
+        let network = InMemoryNetwork()
+        let (aliceID, bobID) = (try Identity.generate(), try Identity.generate())
+        let (aliceStore, bobStore) = (try MessageStore.inMemory(), try MessageStore.inMemory())
+        func node(_ identity: Identity, _ store: MessageStore) -> LossyNetworkConvergenceTests.Peer {
+            var configuration = NodeConfiguration(identity: identity)
+            configuration.tick = .milliseconds(10)
+            configuration.syncInterval = .milliseconds(150)
+            return .init(identity: identity, node: Node(configuration: configuration, store: store, transport: network.makeTransport()))
+        }
+        let first = [node(aliceID, aliceStore), node(bobID, bobStore)]
+        try await LossyNetworkConvergenceTests.introduce(first)
+        let chat = try await first[0].node.createChat(title: "later", members: [bobID.publicKey])
+        let sent = try await first[0].node.sendText(chat: chat.id, "read me")
+        try await LossyNetworkConvergenceTests.running(first) {
+            let arrived = try await LossyNetworkConvergenceTests.eventually { try bobStore.message(sent.id) != nil }
+            #expect(arrived)
+        }
+        await first[0].node.shutdown()
+
+        // When bob reads it while alice is away, and his node stops before any ack
+        #expect(try await first[1].node.markRead(chat: chat.id) == 1)
+        await first[1].node.shutdown()
+        #expect(try bobStore.pendingReadReceipts().map(\.message) == [sent.id])
+
+        // Then, both restarted on their stores, alice learns that bob read it, and bob's queue empties
+        let second = [node(aliceID, aliceStore), node(bobID, bobStore)]
+        await second[1].node.learnAddress(second[0].node.localAddress, for: aliceID.publicKey)
+        await second[0].node.learnAddress(second[1].node.localAddress, for: bobID.publicKey)
+        try await LossyNetworkConvergenceTests.running(second) {
+            let read = try await LossyNetworkConvergenceTests.eventually {
+                try aliceStore.receipts(message: sent.id)?.first?.read == true
+            }
+            #expect(read, "the receipt was not sent again after the restart")
+            let cleared = try await LossyNetworkConvergenceTests.eventually { try bobStore.pendingReadReceipts().isEmpty }
+            #expect(cleared)
+        }
     }
 }

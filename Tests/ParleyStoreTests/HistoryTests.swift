@@ -86,21 +86,42 @@ struct HistoryTests {
         #expect(try f.store.unreadCount(chat: f.chat, me: f.alice.publicKey) == 10)
 
         // When reading up to #4, then back to #2, then everything
-        let first = try await f.store.markRead(chat: f.chat, upTo: 4)
-        let backwards = try await f.store.markRead(chat: f.chat, upTo: 2)
-        #expect(try f.store.unreadCount(chat: f.chat, me: f.alice.publicKey) == 6)
-        let rest = try await f.store.markRead(chat: f.chat)
+        let me = f.alice.publicKey
+        let first = try await f.store.markRead(chat: f.chat, upTo: 4, ownAuthor: me)
+        let backwards = try await f.store.markRead(chat: f.chat, upTo: 2, ownAuthor: me)
+        #expect(try f.store.unreadCount(chat: f.chat, me: me) == 6)
+        let rest = try await f.store.markRead(chat: f.chat, ownAuthor: me)
 
-        // Then the marker only moves forward, newly read messages are the shown ones, ours included
-        #expect(first.map(\.message) == texts.prefix(4).map(\.id))
-        #expect(first.allSatisfy { $0.author == f.bob.publicKey })
-        #expect(backwards.isEmpty)
-        #expect(rest.map(\.message) == texts.dropFirst(4).map(\.id) + [mine.id])
+        // Then the marker only moves forward; receipts go for the shown messages of others, not ours
+        #expect(first.newlyRead == 4 && first.receipts.map(\.message) == texts.prefix(4).map(\.id))
+        #expect(first.receipts.allSatisfy { $0.author == f.bob.publicKey && $0.chat == f.chat })
+        #expect(backwards == ReadProgress(newlyRead: 0, receipts: []))
+        #expect(rest.newlyRead == 7, "texts 5…10 and ours; the vote and the unknown tag are not shown")
+        #expect(rest.receipts.map(\.message) == texts.dropFirst(4).map(\.id))
+        #expect(!rest.receipts.contains { $0.message == mine.id })
         #expect(try f.store.readMarker(chat: f.chat) == 13)
-        #expect(try f.store.unreadCount(chat: f.chat, me: f.alice.publicKey) == 0)
+        #expect(try f.store.unreadCount(chat: f.chat, me: me) == 0)
         // Reading past the end stops at the latest message.
-        #expect(try await f.store.markRead(chat: f.chat, upTo: 99).isEmpty)
+        #expect(try await f.store.markRead(chat: f.chat, upTo: 99, ownAuthor: me).newlyRead == 0)
         #expect(try f.store.readMarker(chat: f.chat) == 13)
+    }
+
+    @Test func readReceiptsStayPendingUntilTheirAuthorAcknowledges() async throws {
+        // Given Alice has read two of Bob's messages and one of Carol's
+        let f = try await StoreFixture.make()
+        let bob1 = try f.message(by: f.bob, seq: 1), bob2 = try f.message(by: f.bob, seq: 2), carols = try f.message(by: f.carol, seq: 1)
+        try await f.insert(bob1, bob2, carols)
+        _ = try await f.store.markRead(chat: f.chat, ownAuthor: f.alice.publicKey)
+        #expect(try f.store.pendingReadReceipts().map(\.message) == [bob1.id, bob2.id, carols.id])
+
+        // When Carol acknowledges Bob's and her own, and Bob acknowledges one of his
+        try await f.store.readReceiptsAcknowledged([bob1.id, carols.id], by: f.carol.publicKey)
+        try await f.store.readReceiptsAcknowledged([bob2.id], by: f.bob.publicKey)
+
+        // Then only an author's ack clears a receipt
+        let pending = try f.store.pendingReadReceipts()
+        #expect(pending.map(\.message) == [bob1.id])
+        #expect(pending.first?.author == f.bob.publicKey && pending.first?.chat == f.chat)
     }
 
     @Test func recordsReadsOnlyForOwnMessagesFromCurrentMembers() async throws {

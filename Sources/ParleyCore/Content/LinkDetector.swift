@@ -48,7 +48,7 @@ public enum LinkDetector {
         while let last = link.last {
             if trailingPunctuation.contains(last) {
                 link = link.dropLast()
-            } else if let opening = closing[last], link.count { $0 == opening } < link.count { $0 == last } {
+            } else if let opening = closing[last], link.count(where: { $0 == opening }) < link.count(where: { $0 == last }) {
                 link = link.dropLast()
             } else {
                 break
