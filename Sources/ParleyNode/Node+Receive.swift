@@ -51,7 +51,7 @@ extension Node {
             let keys = invitesAcked + readKeys + acked.map { OutboundKey.message($0.0, to: $0.1) }
             await send(await engine.acknowledge(keys, now: now, wallMillis: clock.wallMillis))
         }
-        for (peer, ids) in readsAcked { try await store.readReceiptsAcknowledged(ids, by: peer) }
+        try await store.readReceiptsAcknowledged(readsAcked.map { ($0.peer, $0.ids) })
         try await recordAcks(acked)
         for (peer, frames) in replies { await send(frames, to: peer) }
     }

@@ -54,13 +54,15 @@ extension MessageStore {
         }
     }
 
-    /// `author` acknowledged our read receipts for these messages: they are no longer pending. An ack
-    /// from anyone but the message's author changes nothing.
-    public func readReceiptsAcknowledged(_ messages: [MessageID], by author: PeerID) async throws(StoreError) {
-        guard !messages.isEmpty else { return }
-        try await write("recording \(messages.count) read receipt ack(s)") { db in
+    /// Authors acknowledged our read receipts for these messages (one transaction): they are no longer
+    /// pending. An ack from anyone but the message's author changes nothing.
+    public func readReceiptsAcknowledged(_ acks: [(author: PeerID, messages: [MessageID])]) async throws(StoreError) {
+        guard acks.contains(where: { !$0.messages.isEmpty }) else { return }
+        try await write("recording \(acks.count) read receipt ack(s)") { db in
             let delete = try db.cachedStatement(sql: "DELETE FROM pending_read_receipts WHERE message_id = ? AND author = ?")
-            for id in messages { try delete.execute(arguments: [id.blob, author.blob]) }
+            for (author, messages) in acks {
+                for id in messages { try delete.execute(arguments: [id.blob, author.blob]) }
+            }
         }
     }
 
@@ -82,26 +84,28 @@ extension MessageStore {
     static let unreadCountSQL = "SELECT COUNT(*) FROM messages WHERE chat_id = ? AND tag IN (\(shownTagPlaceholders))"
         + " AND local_number > ? AND author != ?"
 
-    /// Records that `reader` read these messages at `atMillis`. Only receipts for `ownAuthor`'s
-    /// messages in `chat` from a current member other than the author count; the rest are ignored,
-    /// as are repeats (the first time stays). Returns how many were new.
+    /// Records read receipts in one transaction: each says `reader` read these messages of `chat` (at
+    /// `atMillis`). Only receipts for `ownAuthor`'s messages in that chat, from a current member other
+    /// than the author, count; the rest are ignored, as are repeats (the first time stays). Returns
+    /// how many were new.
     @discardableResult
     public func recordReads(
-        chat: ChatID, messages: [MessageID], reader: PeerID, ownAuthor: PeerID, atMillis: Int64
+        _ receipts: [(chat: ChatID, messages: [MessageID], reader: PeerID)], ownAuthor: PeerID, atMillis: Int64
     ) async throws(StoreError) -> Int {
-        guard !messages.isEmpty, reader != ownAuthor else { return 0 }
-        return try await write("recording \(messages.count) read receipt(s)") { db in
-            let member = try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM chat_members WHERE chat_id = ? AND peer_id = ?"),
-                arguments: [chat.blob, reader.blob]) ?? false
-            guard member else { return 0 }
+        let receipts = receipts.filter { !$0.messages.isEmpty && $0.reader != ownAuthor }
+        guard !receipts.isEmpty else { return 0 }
+        return try await write("recording \(receipts.count) read receipt(s)") { db in
+            let isMember = try db.cachedStatement(sql: "SELECT 1 FROM chat_members WHERE chat_id = ? AND peer_id = ?")
             let ownInChat = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND chat_id = ? AND author = ?")
             let insert = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO read_receipts (message_id, reader, read_at_ms) VALUES (?, ?, ?)")
             var recorded = 0
-            for id in messages where try Bool.fetchOne(ownInChat, arguments: [id.blob, chat.blob, ownAuthor.blob]) == true {
-                try insert.execute(arguments: [id.blob, reader.blob, atMillis])
-                recorded += db.changesCount
+            for (chat, messages, reader) in receipts
+            where try Bool.fetchOne(isMember, arguments: [chat.blob, reader.blob]) == true {
+                for id in messages where try Bool.fetchOne(ownInChat, arguments: [id.blob, chat.blob, ownAuthor.blob]) == true {
+                    try insert.execute(arguments: [id.blob, reader.blob, atMillis])
+                    recorded += db.changesCount
+                }
             }
             return recorded
         }

@@ -115,8 +115,7 @@ struct HistoryTests {
         #expect(try f.store.pendingReadReceipts().map(\.message) == [bob1.id, bob2.id, carols.id])
 
         // When Carol acknowledges Bob's and her own, and Bob acknowledges one of his
-        try await f.store.readReceiptsAcknowledged([bob1.id, carols.id], by: f.carol.publicKey)
-        try await f.store.readReceiptsAcknowledged([bob2.id], by: f.bob.publicKey)
+        try await f.store.readReceiptsAcknowledged([(f.carol.publicKey, [bob1.id, carols.id]), (f.bob.publicKey, [bob2.id])])
 
         // Then only an author's ack clears a receipt
         let pending = try f.store.pendingReadReceipts()
@@ -134,12 +133,15 @@ struct HistoryTests {
         let me = f.alice.publicKey
 
         // When Bob reads both (twice), a stranger and we ourselves claim to have read ours
-        #expect(try await f.store.recordReads(chat: f.chat, messages: [mine.id, bobs.id], reader: f.bob.publicKey, ownAuthor: me, atMillis: 5) == 1)
-        #expect(try await f.store.recordReads(chat: f.chat, messages: [mine.id], reader: f.bob.publicKey, ownAuthor: me, atMillis: 9) == 0)
-        #expect(try await f.store.recordReads(chat: f.chat, messages: [mine.id], reader: stranger, ownAuthor: me, atMillis: 5) == 0)
-        #expect(try await f.store.recordReads(chat: f.chat, messages: [mine.id], reader: me, ownAuthor: me, atMillis: 5) == 0)
+        #expect(try await f.store.recordReads([(f.chat, [mine.id, bobs.id], f.bob.publicKey)], ownAuthor: me, atMillis: 5) == 1)
+        #expect(try await f.store.recordReads([(f.chat, [mine.id], f.bob.publicKey)], ownAuthor: me, atMillis: 9) == 0)
+        #expect(try await f.store.recordReads([(f.chat, [mine.id], stranger)], ownAuthor: me, atMillis: 5) == 0)
+        #expect(try await f.store.recordReads([(f.chat, [mine.id], me)], ownAuthor: me, atMillis: 5) == 0)
+        // and a batch where Carol reads Bob's message and a stranger ours
+        #expect(try await f.store.recordReads(
+            [(f.chat, [bobs.id], f.carol.publicKey), (f.chat, [mine.id], stranger)], ownAuthor: me, atMillis: 6) == 0)
         let elsewhere = try ChatInvite.create(by: f.alice, title: "other", members: [f.bob.publicKey], createdAtMillis: 0)
-        #expect(try await f.store.recordReads(chat: elsewhere.id, messages: [mine.id], reader: f.carol.publicKey, ownAuthor: me, atMillis: 5) == 0)
+        #expect(try await f.store.recordReads([(elsewhere.id, [mine.id], f.carol.publicKey)], ownAuthor: me, atMillis: 5) == 0)
 
         // Then only Bob's first receipt for our message counts; Carol has neither delivered nor read
         try await f.store.markSent([mine.id])

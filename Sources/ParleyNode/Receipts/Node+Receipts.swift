@@ -23,11 +23,10 @@ extension Node {
     /// Records read receipts (the store keeps only those for own messages from current members) and
     /// acknowledges every one, kept or not, so the reader stops resending.
     func receiveReads(_ reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])]) async throws -> [PeerID: [Frame]] {
+        guard !reads.isEmpty else { return [:] }
+        try await store.recordReads(reads.map { ($0.chat, $0.ids, $0.peer) }, ownAuthor: me, atMillis: clock.wallMillis)
         var replies: [PeerID: [Frame]] = [:]
-        for (peer, chat, ids) in reads {
-            try await store.recordReads(chat: chat, messages: ids, reader: peer, ownAuthor: me, atMillis: clock.wallMillis)
-            replies[peer, default: []].append(.readAck(ids))
-        }
+        for (peer, _, ids) in reads { replies[peer, default: []].append(.readAck(ids)) }
         return replies
     }
 }
