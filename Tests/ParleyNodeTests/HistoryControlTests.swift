@@ -12,8 +12,8 @@ struct HistoryControlTests {
         let old = try ControlJSON.decode(
             ControlRequest.self, from: #"{"messages":{"chat":"Lunch","tag":"Poll","ref":null,"refTag":null,"limit":20}}"#)
         #expect(old == .messages(chat: "Lunch", tag: "Poll", ref: nil, refTag: nil, limit: 20))
-        let paged = try ControlJSON.decode(ControlRequest.self, from: #"{"messages":{"chat":"Lunch","limit":5,"before":40,"all":true}}"#)
-        #expect(paged == .messages(chat: "Lunch", tag: nil, ref: nil, refTag: nil, limit: 5, before: 40, after: nil, all: true))
+        let paged = try ControlJSON.decode(ControlRequest.self, from: #"{"messages":{"chat":"Lunch","limit":5,"before":40,"shown":true}}"#)
+        #expect(paged == .messages(chat: "Lunch", tag: nil, ref: nil, refTag: nil, limit: 5, before: 40, after: nil, shown: true))
         #expect(try ControlJSON.decode(ControlRequest.self, from: #"{"read":{"chat":"Lunch"}}"#) == .read(chat: "Lunch"))
     }
 
@@ -48,11 +48,11 @@ struct HistoryControlTests {
         _ = try await node.send(chat: f.chat.id, tag: .custom, content: Array(#"{"k":[1,2]}"#.utf8))
         _ = try await node.send(chat: f.chat.id, tag: try Tag("Sticker"), content: Array("🦆".utf8))
 
-        // When listing by default, paging back and forth, and listing everything
-        let shown = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: nil))
-        let older = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 2, before: 4))
-        let newer = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 2, after: 4))
-        let all = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: nil, all: true))
+        // When listing shown kinds, paging back and forth through them, and listing everything (an old client's request)
+        let shown = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: nil, shown: true))
+        let older = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 2, before: 4, shown: true))
+        let newer = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 2, after: 4, shown: true))
+        let all = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: nil))
         let byTag = try await f.messages(.messages(chat: "Notes", tag: "Sticker", ref: nil, refTag: nil, limit: nil))
 
         // Then the unknown tag is hidden unless asked for, and kinds and links are given

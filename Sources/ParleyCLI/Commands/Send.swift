@@ -82,7 +82,7 @@ struct Messages: AsyncParsableCommand {
         // One more than asked for tells whether there is a further page; it is not shown.
         let request = ControlRequest.messages(
             chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit.map { min($0, Int.max - 1) + 1 }, before: before, after: after,
-            all: all ? true : nil)
+            shown: all || tag != nil || ref != nil ? nil : true)
         var messages = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
         let forward = after != nil && before == nil
         let more = limit.map { messages.count > $0 } ?? false

@@ -10,9 +10,10 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case chatCreate(title: String, members: [String])
     case chatList
     case send(chat: String, text: String, tag: String?, refs: [String])
-    /// Without `tag`, `ref`, `refTag` or `all`, only shown kinds (`ContentKind.isShown`). `before` pages back
-    /// from a local number (the latest `limit` before it), `after` forward (the first `limit` after it).
-    case messages(chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64? = nil, after: Int64? = nil, all: Bool? = nil)
+    /// `shown: true` keeps only the kinds a chat shows (`ContentKind.isShown`). `before` pages back from a
+    /// local number (the latest `limit` before it), `after` forward (the first `limit` after it).
+    case messages(
+        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64? = nil, after: Int64? = nil, shown: Bool? = nil)
     /// Without `options`, a yes/no poll. `closesAtMillis` is Unix time in milliseconds.
     case pollCreate(
         chat: String, question: String, options: [String]? = nil, description: String? = nil, maxVotes: Int? = nil,

@@ -6,7 +6,7 @@ import ParleyStore
 /// History paging, read markers and receipts on the control socket.
 extension ControlService {
     func messages(
-        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64?, after: Int64?, all: Bool
+        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64?, after: Int64?, shown: Bool
     ) throws -> String {
         let chatID = try resolveChat(chat)
         if let limit, limit <= 0 { throw NodeError.invalid("--limit must be positive") }
@@ -19,11 +19,10 @@ extension ControlService {
             throw NodeError.invalid("--after \(after) --before \(before) leaves no message between them")
         }
         let store = node.store
-        let everything = all || tag != nil || ref != nil || refTag != nil
         let criteria = MessageCriteria(
             chat: chatID, tag: try tag.map { try Tag($0) }, referencing: try ref.map { try store.resolveMessage(prefix: $0, in: chatID) },
             referenceTag: try refTag.map { try Tag($0) }, limit: limit, afterLocalNumber: after, beforeLocalNumber: before,
-            oldestFirst: after != nil && before == nil, tags: everything ? nil : ContentKind.shownTags)
+            oldestFirst: after != nil && before == nil, tags: shown ? ContentKind.shownTags : nil)
         let names = try names()
         return Self.ok(try store.messages(matching: criteria).map { MessageView($0, names: names) })
     }

@@ -54,8 +54,8 @@ public struct ControlService: Sendable {
             let references = try refs.map { try resolveReference($0, chat: chatID) }
             let stored = try await node.send(chat: chatID, tag: try Tag(tag ?? "Text"), content: Array(text.utf8), references: references)
             return Self.ok(MessageView(stored, names: try names()))
-        case let .messages(chat, tag, ref, refTag, limit, before, after, all):
-            return try messages(chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit, before: before, after: after, all: all ?? false)
+        case let .messages(chat, tag, ref, refTag, limit, before, after, shown):
+            return try messages(chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit, before: before, after: after, shown: shown ?? false)
         case let .pollCreate(chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt):
             let chatID = try resolveChat(chat)
             guard let options, !options.isEmpty else {
