@@ -9,6 +9,7 @@ struct Parley: AsyncParsableCommand {
             Keygen.self, NodeCommand.self, Contacts.self, Chat.self, Send.self, Messages.self,
             Poll.self, Local.self, Status.self, Open.self,
             React.self, Unreact.self, Reactions.self,
+            Poll.self, Local.self, Status.self, Open.self, Read.self, Receipts.self,
         ]
     )
 }

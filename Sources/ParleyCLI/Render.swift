@@ -9,8 +9,24 @@ enum Render {
         let who = name(message.author, message.authorName)
         let tag = message.tag == "Text" ? "" : " <\(message.tag)>"
         let refs = message.references.isEmpty ? "" : " → " + message.references.map { "\($0.id.prefix(8)):\($0.tag)" }.joined(separator: ",")
-        let text = message.sealed ? "(sealed: you hold no key for it)" : message.text
-        return "#\(message.localNumber) \(message.id.prefix(12)) \(who)\(tag): \(text)\(refs)"
+        return "#\(message.localNumber) \(message.id.prefix(12)) \(who)\(tag): \(content(message))\(refs)"
+    }
+
+    /// Custom JSON on one line, cut short; a link message marked with its link count.
+    private static func content(_ message: MessageView) -> String {
+        switch message.kind {
+        case "custom":
+            let flat = message.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            return flat.count > 120 ? flat.prefix(119) + "…" : flat
+        case "link": return "\(message.text) [\(message.links.count) link\(message.links.count == 1 ? "" : "s")]"
+        default: return message.sealed ? "(sealed: you hold no key for it)" : message.text
+        }
+    }
+
+    static func receipt(_ receipt: ReceiptView) -> String {
+        let delivered = receipt.delivered ? "delivered" + (receipt.deliveredAtMillis.map { " \(time($0))" } ?? "") : "not delivered"
+        let read = receipt.read ? "read" + (receipt.readAtMillis.map { " \(time($0))" } ?? "") : "not read"
+        return "\(name(receipt.member, receipt.name)): \(delivered), \(read)"
     }
 
     static func poll(_ poll: PollResultsView) -> String {

@@ -22,6 +22,8 @@ extension Node {
         var acked: [(MessageID, PeerID)] = []
         var invitesAcked: [OutboundKey] = []
         var continuations: [(peer: PeerID, chat: ChatID)] = []
+        var reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])] = []
+        var readsAcked: [(peer: PeerID, ids: [MessageID])] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -35,17 +37,23 @@ extension Node {
                     if let invite = try store.chat(chat), try store.members(of: chat)?.contains(peer) == true {
                         replies[peer, default: []].append(.invite(invite.encoded))
                     }
+                case let .read(chat, ids): reads.append((peer, chat, ids))
+                case let .readAck(ids): readsAcked.append((peer, ids))
                 }
             }
         }
         for (peer, frames) in try await receiveMessages(incoming) { replies[peer, default: []] += frames }
+        for (peer, frames) in try await receiveReads(reads) { replies[peer, default: []] += frames }
         // Built only now, so the vector already covers the messages this batch stored.
         for (peer, chat) in continuations {
             if let request = try syncContinuation(chat: chat, with: peer) { replies[peer, default: []].append(request) }
         }
-        if !invitesAcked.isEmpty || !acked.isEmpty {
-            await send(await engine.acknowledge(invitesAcked + acked.map { .message($0.0, to: $0.1) }, now: now, wallMillis: clock.wallMillis))
+        if !invitesAcked.isEmpty || !acked.isEmpty || !readsAcked.isEmpty {
+            let readKeys = readsAcked.flatMap { acked in acked.ids.map { OutboundKey.read($0, to: acked.peer) } }
+            let keys = invitesAcked + readKeys + acked.map { OutboundKey.message($0.0, to: $0.1) }
+            await send(await engine.acknowledge(keys, now: now, wallMillis: clock.wallMillis))
         }
+        try await store.readReceiptsAcknowledged(readsAcked.map { ($0.peer, $0.ids) })
         try await recordAcks(acked)
         for (peer, frames) in replies { await send(frames, to: peer) }
     }
@@ -201,8 +209,13 @@ extension Node {
 
     /// Every ack is recorded, not only awaited ones: a member that got a message by sync after the
     /// retransmits gave up still moves it to delivered. The store ignores acks for others' messages.
+    /// The `didSend` hook hears of each own message whose delivered count grew.
     private func recordAcks(_ acked: [(MessageID, PeerID)]) async throws {
         guard !acked.isEmpty else { return }
-        _ = try await store.recordDeliveries(acked.map { (message: $0.0, peer: $0.1) })
+        let progress = try await store.recordDeliveries(acked.map { (message: $0.0, peer: $0.1) }, atMillis: clock.wallMillis)
+        guard let didSend = configuration.sendHooks.didSend else { return }
+        for (id, delivery) in progress where delivery.grew {
+            await didSend(.delivered(id, to: delivery.deliveredTo, of: delivery.recipients))
+        }
     }
 }

@@ -59,5 +59,7 @@ extension Node {
             for peer in shared { frames[peer, default: []].append(request) }
         }
         for (peer, requests) in frames { await send(requests, to: peer) }
+        // Read receipts whose retries gave up while the author was away go again now.
+        await pushReliably(try store.pendingReadReceipts().filter { peers.contains($0.author) }.map(Self.readReceiptItem))
     }
 }

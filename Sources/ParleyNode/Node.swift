@@ -101,12 +101,14 @@ public final class Node: Sendable {
         await send(targets.map { Datagram(address: $0, bytes: packet) })
     }
 
-    /// After a restart, own messages not yet acknowledged by every member are pushed again.
+    /// After a restart, own messages not yet acknowledged by every member, and read receipts not yet
+    /// acknowledged by their authors, are pushed again.
     private func resumeRetransmits() async throws {
         var items: [(key: OutboundKey, frame: Frame)] = []
         for (message, missing) in try store.undelivered(author: me) {
             items += missing.map { (.message(message.id, to: $0), .message(message.encoded)) }
         }
+        items += try store.pendingReadReceipts().map(Self.readReceiptItem)
         await pushReliably(items)
     }
 

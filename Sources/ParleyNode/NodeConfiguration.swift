@@ -20,6 +20,8 @@ public struct NodeConfiguration: Sendable {
     public var rateLimits = RateLimiter.Configuration()
     /// Whose chat invites are accepted.
     public var invitePolicy: InvitePolicy = .contacts
+    /// Library hooks on outgoing messages (none by default).
+    public var sendHooks = SendHooks()
 
     public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {
         self.identity = identity

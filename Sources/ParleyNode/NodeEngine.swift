@@ -6,10 +6,12 @@ import ParleyCrypto
 enum OutboundKey: LaneKeyed {
     case message(MessageID, to: PeerID)
     case invite(ChatID, to: PeerID)
+    /// A read receipt for this message, to its author.
+    case read(MessageID, to: PeerID)
 
     var peer: PeerID {
         switch self {
-        case let .message(_, peer), let .invite(_, peer): peer
+        case let .message(_, peer), let .invite(_, peer), let .read(_, peer): peer
         }
     }
 

@@ -11,5 +11,6 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func alreadyVoted(_ poll: MessageID, choice: String) -> NodeError {
         NodeError("you already voted \(choice) on poll \(poll.shortHex); a second vote is refused")
     }
+    public static func vetoed(_ reason: String) -> NodeError { NodeError("the message was vetoed: \(reason)") }
     public static func notAMember(_ chat: ChatID) -> NodeError { NodeError("you are not a member of chat \(chat.shortHex)") }
 }

@@ -13,10 +13,17 @@ public struct MessageCriteria: Sendable, Hashable {
     public var limit: Int?
     /// Only messages that arrived after this local number: for paging and catching up.
     public var afterLocalNumber: Int64?
+    /// Only messages that arrived before this local number: for paging back through history.
+    public var beforeLocalNumber: Int64?
+    /// With a limit, the oldest `limit` matches instead of the latest: for paging forward.
+    public var oldestFirst: Bool
+    /// Only messages whose tag is one of these (an empty list matches nothing).
+    public var tags: [Tag]?
 
     public init(
         chat: ChatID, tag: Tag? = nil, referencing: MessageID? = nil, referenceTag: Tag? = nil,
-        limit: Int? = nil, afterLocalNumber: Int64? = nil
+        limit: Int? = nil, afterLocalNumber: Int64? = nil, beforeLocalNumber: Int64? = nil, oldestFirst: Bool = false,
+        tags: [Tag]? = nil
     ) {
         self.chat = chat
         self.tag = tag
@@ -24,5 +31,8 @@ public struct MessageCriteria: Sendable, Hashable {
         self.referenceTag = referenceTag
         self.limit = limit
         self.afterLocalNumber = afterLocalNumber
+        self.beforeLocalNumber = beforeLocalNumber
+        self.oldestFirst = oldestFirst
+        self.tags = tags
     }
 }

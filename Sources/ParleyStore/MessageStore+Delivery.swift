@@ -21,27 +21,34 @@ extension MessageStore {
         }
     }
 
-    /// Records acknowledgements of own messages in one transaction (repeats are harmless) and returns
-    /// each known message's delivered count. A message is delivered once every other member acknowledged
-    /// it. Acks from non-members or from the author, and for unknown or others' messages, are ignored.
-    public func recordDeliveries(_ acks: [(message: MessageID, peer: PeerID)]) async throws(StoreError) -> [MessageID: Int] {
+    /// Records acknowledgements of own messages in one transaction (repeats are harmless), each with the
+    /// time its first ack arrived, and returns where each known message stands. A message is delivered
+    /// once every other member acknowledged it. Acks from non-members or from the author, and for
+    /// unknown or others' messages, are ignored.
+    public func recordDeliveries(
+        _ acks: [(message: MessageID, peer: PeerID)], atMillis: Int64
+    ) async throws(StoreError) -> [MessageID: DeliveryProgress] {
         if acks.isEmpty { return [:] }
         return try await write("recording \(acks.count) acknowledgement(s)") { db in
             var members = MemberCounts()
-            var counts: [MessageID: Int] = [:]
-            let insertDelivery = try db.cachedStatement(sql: "INSERT OR IGNORE INTO deliveries (message_id, peer_id) VALUES (?, ?)")
+            var progress: [MessageID: DeliveryProgress] = [:]
+            let insertDelivery = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO deliveries (message_id, peer_id, delivered_at_ms) VALUES (?, ?, ?)")
             for ack in acks {
                 guard let row = try DeliveryRow.fetch(ack.message.blob, db) else { continue }
+                var grew = false
                 if row.state != .received, ack.peer.blob != row.author,
                    try members.contains(ack.peer, in: row.chatId, db) {
-                    try insertDelivery.execute(arguments: [ack.message.blob, ack.peer.blob])
+                    try insertDelivery.execute(arguments: [ack.message.blob, ack.peer.blob, atMillis])
+                    grew = db.changesCount > 0
                 }
                 let delivered = try DeliveryRow.deliveredCount(ack.message.blob, db)
                 let others = try members.count(row.chatId, db) - 1
                 try row.settle(sent: false, delivered: delivered, others: others, db)
-                counts[ack.message] = delivered
+                let earlier = progress[ack.message]?.grew ?? false
+                progress[ack.message] = DeliveryProgress(deliveredTo: delivered, recipients: others, grew: grew || earlier)
             }
-            return counts
+            return progress
         }
     }
 
@@ -82,6 +89,22 @@ extension MessageStore {
             guard current == .sent || sent || delivered > 0 else { return .pending }
             return delivered >= others ? .delivered : .sent
         }
+    }
+}
+
+/// Where an own message stands after a batch of acks.
+public struct DeliveryProgress: Hashable, Sendable {
+    /// Members that acknowledged it.
+    public let deliveredTo: Int
+    /// Members other than the author.
+    public let recipients: Int
+    /// Whether this batch added an acknowledgement.
+    public let grew: Bool
+
+    public init(deliveredTo: Int, recipients: Int, grew: Bool) {
+        self.deliveredTo = deliveredTo
+        self.recipients = recipients
+        self.grew = grew
     }
 }
 

@@ -1,4 +1,5 @@
 internal import GRDB
+import ParleyCore
 
 // Hooks for tests and debugging, kept internal: they bypass the store's invariants.
 extension MessageStore {
@@ -8,6 +9,16 @@ extension MessageStore {
         return try read("explaining a query") { db in
             try Row.fetchAll(
                 db, sql: "EXPLAIN QUERY PLAN SELECT \(Self.storedMessageSelection) \(query.tail)", arguments: query.arguments
+            ).map { $0["detail"] as String }
+        }
+    }
+
+    /// SQLite's plan for `unreadCount`.
+    func unreadCountPlan(chat: ChatID, me: PeerID) throws(StoreError) -> [String] {
+        try read("explaining the unread count") { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN \(Self.unreadCountSQL)",
+                arguments: [chat.blob] + StatementArguments(ContentKind.shownTags.map(\.rawValue)) + [0, me.blob]
             ).map { $0["detail"] as String }
         }
     }

@@ -60,7 +60,8 @@ extension MessageStore {
 
 /// The SQL for a criteria query: one shape per combination, each answered by an index (see the schema).
 /// By reference → `message_refs_by_target` or `message_refs_by_tag`, then primary-key lookups;
-/// by tag → `messages_by_tag`; the whole chat → the (chat_id, local_number) unique index.
+/// by tag (or a few tags) → `messages_by_tag`; the whole chat, and paging by local number before or after
+/// a cursor → the (chat_id, local_number) unique index.
 struct CriteriaQuery {
     /// What follows `SELECT … FROM messages m`.
     private(set) var tail: String
@@ -95,12 +96,25 @@ struct CriteriaQuery {
                 arguments += [tag.rawValue]
             }
         }
+        if let tags = criteria.tags {
+            // One placeholder per tag: a handful of shapes, each prepared once.
+            conditions.append("m.tag IN (\(tags.isEmpty ? "NULL" : Array(repeating: "?", count: tags.count).joined(separator: ", ")))")
+            arguments += StatementArguments(tags.map(\.rawValue))
+        }
         if let after = criteria.afterLocalNumber {
             conditions.append("m.local_number > ?")
             arguments += [after]
         }
+        if let before = criteria.beforeLocalNumber {
+            conditions.append("m.local_number < ?")
+            arguments += [before]
+        }
         tail = "WHERE \(conditions.joined(separator: " AND "))"
-        if let limit = criteria.limit {
+        if let limit = criteria.limit, criteria.oldestFirst {
+            tail += " ORDER BY m.local_number LIMIT ?"
+            arguments += [max(0, limit)]
+            newestFirst = false
+        } else if let limit = criteria.limit {
             tail += " ORDER BY m.local_number DESC LIMIT ?"
             arguments += [max(0, limit)]
             newestFirst = true

@@ -7,6 +7,7 @@ extension MessageStore {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-chats-messages-contacts", migrate: createV1)
         migrator.registerMigration("v2-chat-kinds-epochs-keys", migrate: createV2ChatKindsEpochsKeys)
+        migrator.registerMigration("v2-history-receipts", migrate: createV2History)
         return migrator
     }
 

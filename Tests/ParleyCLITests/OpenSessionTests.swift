@@ -43,7 +43,7 @@ struct OpenSessionTests {
         func occurrences(of text: String) -> Int { open.transcript.components(separatedBy: text).count - 1 }
     }
 
-    @Test func showsThePeersTextLiveButNotMessagesWithOtherTags() throws {
+    @Test func showsThePeersTextLinksAndCustomLiveButNotUnknownTags() throws {
         let session = try Session.start()
         defer { session.stop() }
         let (parley, chat, open) = (session.parley, session.chat, session.open)
@@ -52,14 +52,16 @@ struct OpenSessionTests {
         try parley.client("alice", ["send", chat, "hello bob"])
         #expect(open.waitFor { $0.contains("alice: hello bob") }, "\(open.transcript)")
 
-        // Given a Custom message stored at bob, and a Text sent after it
-        try parley.client("alice", ["send", chat, "custom payload", "--tag", "Custom"])
-        #expect(parley.eventually("bob", ["messages", chat, "--tag", "Custom"]) { $0.contains("custom payload") })
-        try parley.client("alice", ["send", chat, "after custom"])
+        // Given a message with a tag no one shows stored at bob, then custom JSON and a Text after it
+        try parley.client("alice", ["send", chat, "sticker payload", "--tag", "Sticker"])
+        #expect(parley.eventually("bob", ["messages", chat, "--tag", "Sticker"]) { $0.contains("sticker payload") })
+        try parley.client("alice", ["send", chat, "--custom", #"{"k":1}"#])
+        try parley.client("alice", ["send", chat, "after sticker https://example.org"])
 
-        // Then the Text appears, and the Custom message, stored before it, was not shown
-        #expect(open.waitFor { $0.contains("alice: after custom") }, "\(open.transcript)")
-        #expect(!open.transcript.contains("custom payload"))
+        // Then the custom message and the Text (a link) appear, and the unknown tag, stored before them, was not shown
+        #expect(open.waitFor { $0.contains("alice: after sticker https://example.org [1 link]") }, "\(open.transcript)")
+        #expect(open.transcript.contains(#"alice <Custom>: {"k":1}"#), "\(open.transcript)")
+        #expect(!open.transcript.contains("sticker payload"))
     }
 
     @Test func typedLinesAreSentUnknownCommandsAreReportedAndQuitEndsTheSession() throws {

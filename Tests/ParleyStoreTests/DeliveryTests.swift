@@ -13,13 +13,13 @@ import Testing
         // When it is sent, then acknowledged by Bob (twice), then by Carol
         try await f.store.markSent([mine.id])
         #expect(try f.store.message(mine.id)?.state == .sent)
-        let afterBob = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey), (mine.id, f.bob.publicKey)])
-        #expect(afterBob == [mine.id: 1])
+        let afterBob = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey), (mine.id, f.bob.publicKey)], atMillis: 1)
+        #expect(afterBob == [mine.id: DeliveryProgress(deliveredTo: 1, recipients: 2, grew: true)])
         #expect(try f.store.message(mine.id)?.state == .sent)
-        let afterCarol = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)])
+        let afterCarol = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)], atMillis: 2)
 
         // Then it is delivered to both
-        #expect(afterCarol == [mine.id: 2])
+        #expect(afterCarol == [mine.id: DeliveryProgress(deliveredTo: 2, recipients: 2, grew: true)])
         let stored = try #require(try f.store.message(mine.id))
         #expect(stored.state == .delivered)
         #expect(stored.deliveredTo == 2)
@@ -35,9 +35,10 @@ import Testing
         let counts = try await f.store.recordDeliveries([
             (mine.id, try Identity.generate().publicKey), (mine.id, f.alice.publicKey), (unknown.id, f.bob.publicKey),
             (bobs.id, f.carol.publicKey),
-        ])
+        ], atMillis: 1)
 
-        #expect(counts == [mine.id: 0, bobs.id: 0])
+        #expect(counts.mapValues(\.deliveredTo) == [mine.id: 0, bobs.id: 0])
+        #expect(counts.values.allSatisfy { !$0.grew })
         #expect(try f.store.message(mine.id)?.state == .pending)
         #expect(try f.store.message(bobs.id)?.state == .received)
     }
@@ -47,9 +48,9 @@ import Testing
         let mine = try f.message(by: f.alice, seq: 1)
         try await f.insert(mine)
 
-        _ = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey)])
+        _ = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey)], atMillis: 1)
         #expect(try f.store.message(mine.id)?.state == .sent)
-        _ = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)])
+        _ = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)], atMillis: 2)
         try await f.store.markSent([mine.id])
         #expect(try f.store.message(mine.id)?.state == .delivered)
     }
@@ -77,7 +78,7 @@ import Testing
         try await f.store.markSent([done.id, half.id])
         _ = try await f.store.recordDeliveries([
             (done.id, f.bob.publicKey), (done.id, f.carol.publicKey), (half.id, f.bob.publicKey),
-        ])
+        ], atMillis: 1)
 
         // When listing what still needs retransmission
         let pending = try f.store.undelivered(author: f.alice.publicKey)

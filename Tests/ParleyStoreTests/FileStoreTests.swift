@@ -16,7 +16,7 @@ import Testing
         let theirs = try f.message(by: f.bob, seq: 1, references: [MessageReference(id: mine.id, tag: .text)])
         try await f.insert(mine, theirs)
         try await f.store.markSent([mine.id])
-        _ = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey)])
+        _ = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey)], atMillis: 1)
         try await f.store.setLocalData(message: theirs.id, key: "read", value: "1")
         try await f.store.addContact(Contact(peer: f.bob.publicKey, name: "Bob"))
 

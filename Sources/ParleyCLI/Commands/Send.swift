@@ -8,7 +8,10 @@ struct Send: AsyncParsableCommand {
     var chat: String
 
     @Argument(help: "The message text.")
-    var text: String
+    var text: String?
+
+    @Option(help: "Send a Custom message: this JSON object or array instead of text.")
+    var custom: String?
 
     @Option(help: "The message's tag.")
     var tag = "Text"
@@ -18,8 +21,22 @@ struct Send: AsyncParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
+    func validate() throws {
+        switch (text, custom) {
+        case (nil, nil): throw ValidationError("give the message text, or --custom JSON")
+        case (.some, .some): throw ValidationError("give either the message text or --custom JSON, not both")
+        case (nil, .some) where tag != "Text": throw ValidationError("--custom sends a Custom message; it takes no --tag")
+        default: break
+        }
+    }
+
     func run() async throws {
-        try await runPosting(.send(chat: chat, text: text, tag: tag, refs: refs), options: options)
+        let request: ControlRequest = if let custom {
+            .send(chat: chat, text: custom, tag: "Custom", refs: refs)
+        } else {
+            .send(chat: chat, text: text ?? "", tag: tag, refs: refs)
+        }
+        try await runPosting(request, options: options)
     }
 }
 
@@ -39,21 +56,46 @@ struct Messages: AsyncParsableCommand {
     @Option(name: .customLong("ref-tag"), help: "Only references carrying this tag.")
     var refTag: String?
 
-    @Option(help: "At most this many (the latest).")
+    @Option(help: "At most this many (the latest; with --after, the first after it).")
     var limit: Int?
+
+    @Option(help: "Page back: only messages before this number (#N as listed).")
+    var before: String?
+
+    @Option(help: "Page forward: only messages after this number (#N as listed).")
+    var after: String?
+
+    @Flag(help: "Also messages of kinds not shown (votes, reactions, unknown tags).")
+    var all = false
 
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
         if let limit, limit <= 0 { throw ValidationError("--limit must be a positive number") }
         if refTag != nil, ref == nil { throw ValidationError("--ref-tag needs --ref") }
+        _ = try HistoryCursor.parse(before, flag: "--before")
+        _ = try HistoryCursor.parse(after, flag: "--after")
     }
 
     func run() async throws {
-        let request = ControlRequest.messages(chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit)
-        try await runRequest(request, options: options, as: [MessageView].self) { messages in
-            messages.isEmpty ? "(no messages)" : messages.map(Render.line).joined(separator: "\n")
+        let before = try HistoryCursor.parse(before, flag: "--before"), after = try HistoryCursor.parse(after, flag: "--after")
+        // One more than asked for tells whether there is a further page; it is not shown.
+        let request = ControlRequest.messages(
+            chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit.map { min($0, Int.max - 1) + 1 }, before: before, after: after,
+            shown: all || tag != nil || ref != nil ? nil : true)
+        var messages = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
+        let forward = after != nil && before == nil
+        let more = limit.map { messages.count > $0 } ?? false
+        if let limit, more { messages = forward ? Array(messages.prefix(limit)) : Array(messages.suffix(limit)) }
+        guard !options.json else {
+            print(try ControlJSON.encode(messages))
+            return
         }
+        var lines = messages.map(Render.line)
+        if lines.isEmpty { lines.append("(no messages)") }
+        if more, forward, let last = messages.last { lines.append("newer: --after \(last.localNumber)") }
+        if more, !forward, let first = messages.first { lines.insert("older: --before \(first.localNumber)", at: 0) }
+        print(lines.joined(separator: "\n"))
     }
 }
 

@@ -16,9 +16,14 @@ public enum Frame: Sendable, Hashable {
     case syncEnd(chat: ChatID, more: Bool)
     /// "Send me this chat's invite": a message arrived for a chat this peer does not know.
     case needInvite(ChatID)
+    /// "I have read these messages of yours in this chat": a read receipt, resent until `readAck`.
+    case read(chat: ChatID, ids: [MessageID])
+    /// "Your read receipts for these messages are recorded here."
+    case readAck([MessageID])
 
     enum Kind: UInt8 {
         case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite
+        case read = 10, readAck = 11
     }
 
     /// Frame header: type (1 byte) and body length (4 bytes).
@@ -30,7 +35,8 @@ public enum Frame: Sendable, Hashable {
     private var bodyCount: Int {
         switch self {
         case let .message(bytes), let .invite(bytes): bytes.count
-        case let .ack(ids): ids.count * 32
+        case let .ack(ids), let .readAck(ids): ids.count * 32
+        case let .read(_, ids): 32 + ids.count * 32
         case .inviteAck, .needInvite: 32
         case let .syncRequest(_, vector): 32 + 2 + vector.values.reduce(0) { $0 + 32 + $1.encodedCount }
         case .syncEnd: 33
@@ -59,6 +65,13 @@ public enum Frame: Sendable, Hashable {
                     buffer.writeInteger(range.upperBound, endianness: .big)
                 }
             }
+        case let .read(chat, ids):
+            header(.read, &buffer)
+            buffer.writeBytes(chat.rawRepresentation)
+            for id in ids { buffer.writeBytes(id.rawRepresentation) }
+        case let .readAck(ids):
+            header(.readAck, &buffer)
+            for id in ids { buffer.writeBytes(id.rawRepresentation) }
         case let .syncEnd(chat, more):
             header(.syncEnd, &buffer)
             buffer.writeBytes(chat.rawRepresentation)
@@ -97,13 +110,13 @@ public enum Frame: Sendable, Hashable {
         switch kind {
         case .message: return .message(try body.readExactly(body.readableBytes, "message"))
         case .invite: return .invite(try body.readExactly(body.readableBytes, "invite"))
-        case .ack:
-            guard body.readableBytes % 32 == 0, body.readableBytes / 32 <= maxAcksPerFrame else {
-                throw .malformed("ack frame length")
-            }
-            var ids: [MessageID] = []
-            while body.readableBytes > 0 { ids.append(try body.readDigest("ack id")) }
-            return .ack(ids)
+        case .ack: return .ack(try readIDs(&body, "ack"))
+        case .read:
+            let chat = try body.readDigest("chat")
+            let ids = try readIDs(&body, "read receipt")
+            guard !ids.isEmpty else { throw .malformed("a read receipt names no message") }
+            return .read(chat: chat, ids: ids)
+        case .readAck: return .readAck(try readIDs(&body, "read ack"))
         case .inviteAck: return .inviteAck(try body.readDigest("chat"))
         case .needInvite: return .needInvite(try body.readDigest("chat"))
         case .syncRequest:
@@ -130,6 +143,18 @@ public enum Frame: Sendable, Hashable {
             let chat = try body.readDigest("chat")
             return .syncEnd(chat: chat, more: try body.readU8("more") != 0)
         }
+    }
+}
+
+extension Frame {
+    /// The rest of a frame body as message ids: at most `maxAcksPerFrame`.
+    private static func readIDs(_ body: inout ByteBuffer, _ what: String) throws(CoreError) -> [MessageID] {
+        guard body.readableBytes % 32 == 0, body.readableBytes / 32 <= maxAcksPerFrame else {
+            throw .malformed("\(what) frame length")
+        }
+        var ids: [MessageID] = []
+        while body.readableBytes > 0 { ids.append(try body.readDigest("\(what) id")) }
+        return ids
     }
 }
 

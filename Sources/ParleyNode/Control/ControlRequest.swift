@@ -11,7 +11,10 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case chatCreate(title: String, members: [String], kind: String? = nil)
     case chatList
     case send(chat: String, text: String, tag: String?, refs: [String])
-    case messages(chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?)
+    /// `shown: true` keeps only the kinds a chat shows (`ContentKind.isShown`). `before` pages back from a
+    /// local number (the latest `limit` before it), `after` forward (the first `limit` after it).
+    case messages(
+        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64? = nil, after: Int64? = nil, shown: Bool? = nil)
     /// Without `options`, a yes/no poll. `closesAtMillis` is Unix time in milliseconds.
     case pollCreate(
         chat: String, question: String, options: [String]? = nil, description: String? = nil, maxVotes: Int? = nil,
@@ -36,6 +39,10 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case unreact(chat: String, message: String, type: String)
     /// A message's reaction groups and a page of its reactions, newest first. `sort`: count, score, first or last.
     case reactions(chat: String, message: String, type: String? = nil, author: String? = nil, sort: String? = nil, limit: Int? = nil, before: String? = nil)
+    /// Advances the chat's read marker (to the latest message without `upTo`) and sends read receipts.
+    case read(chat: String, upTo: Int64? = nil)
+    /// Delivered and read, per other member, for one of this node's own messages.
+    case receipts(chat: String, message: String)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…"}`.

@@ -3,8 +3,9 @@ import ParleyStore
 
 extension ControlService {
     /// Streams a chat live: the latest messages first, then each new one as it is stored.
-    /// Text messages come as message events; a poll, and every vote on it, as the poll's current tally;
-    /// a reaction as its target's current reaction groups.
+    /// Text, link and custom messages come as message events; a poll, and every vote on it, as the poll's
+    /// current tally; a reaction as its target's current reaction groups. What is streamed counts as
+    /// read: the read marker follows it.
     public func watch(chat text: String, backlog: Int = 50, emit: @Sendable (String) async throws -> Void) async throws {
         let chat = try resolveChat(text)
         var last: Int64 = 0
@@ -20,7 +21,7 @@ extension ControlService {
                 last = max(last, stored.localNumber)
                 let message = stored.message
                 switch message.tag {
-                case .text: try await emit(Self.encode(WatchEvent(message: MessageView(stored, names: names))))
+                case .text, .custom: try await emit(Self.encode(WatchEvent(message: MessageView(stored, names: names))))
                 case .poll: polls.append(message.id)
                 case .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion:
                     polls += message.references.filter { $0.tag == message.tag }.map(\.id)
@@ -37,6 +38,7 @@ extension ControlService {
                 guard let view = reactionGroupsView(chat: chat, message: target) else { continue } // its target is not (yet) here
                 try await emit(Self.encode(WatchEvent(reactions: view)))
             }
+            try await node.markRead(chat: chat, upTo: last)
         }
     }
 }

@@ -51,14 +51,8 @@ public struct ControlService: Sendable {
             let references = try refs.map { try resolveReference($0, chat: chatID) }
             let stored = try await node.send(chat: chatID, tag: try Tag(tag ?? "Text"), content: Array(text.utf8), references: references)
             return Self.ok(MessageView(stored, names: try names()))
-        case let .messages(chat, tag, ref, refTag, limit):
-            let chatID = try resolveChat(chat)
-            if let limit, limit <= 0 { throw NodeError.invalid("--limit must be positive") }
-            let criteria = MessageCriteria(
-                chat: chatID, tag: try tag.map { try Tag($0) }, referencing: try ref.map { try store.resolveMessage(prefix: $0, in: chatID) },
-                referenceTag: try refTag.map { try Tag($0) }, limit: limit)
-            let names = try names()
-            return Self.ok(try store.messages(matching: criteria).map { MessageView($0, names: names) })
+        case let .messages(chat, tag, ref, refTag, limit, before, after, shown):
+            return try messages(chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit, before: before, after: after, shown: shown ?? false)
         case let .pollCreate(chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt):
             let chatID = try resolveChat(chat)
             guard let options, !options.isEmpty else {
@@ -118,6 +112,8 @@ public struct ControlService: Sendable {
         case let .chatRemoveMembers(chat, members):
             return Self.ok(try await changeMembers(chat: chat, remove: members))
         case .react, .unreact, .reactions: return try await handleReactions(request)
+        case let .read(chat, upTo): return try await markRead(chat: chat, upTo: upTo)
+        case let .receipts(chat, message): return try receipts(chat: chat, message: message)
         }
     }
 

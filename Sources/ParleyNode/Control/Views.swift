@@ -25,6 +25,10 @@ public struct MessageView: Codable, Sendable, Hashable {
     public let deliveredTo: Int
     /// This node holds no key for the content (sealed in an epoch it was not given): `text` is empty.
     public let sealed: Bool
+    /// `ContentKind`: "text", "link", "custom", "poll", … For custom, the JSON is in `text`.
+    public let kind: String
+    /// The http(s) URLs in a link message's text.
+    public let links: [String]
 
     public init(_ stored: StoredMessage, names: [PeerID: String]) {
         let message = stored.message
@@ -42,6 +46,9 @@ public struct MessageView: Codable, Sendable, Hashable {
         state = stored.state.rawValue
         deliveredTo = stored.deliveredTo
         sealed = stored.isSealed
+        let kind = ContentKind(tag: message.tag, content: message.content)
+        self.kind = kind.rawValue
+        links = kind == .link ? LinkDetector.links(in: text) : []
     }
 }
 

@@ -7,12 +7,34 @@ public import ParleyStore
 /// it sent.
 extension Node {
     /// Signs, stores (durably, before anything is sent) and pushes a message to every other member.
+    /// The send hooks (`NodeConfiguration.sendHooks`) may rewrite or veto it first.
     public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws -> StoredMessage {
+        let outgoing = SendHooks.Outgoing(chat: chat, tag: tag, content: content, references: references)
+        guard let didSend = configuration.sendHooks.didSend else { return try await submit(outgoing) }
+        do { return try await submit(outgoing) } catch {
+            await didSend(.failed(reason: String(describing: error)))
+            throw error
+        }
+    }
+
+    private func submit(_ requested: SendHooks.Outgoing) async throws -> StoredMessage {
+        let chat = requested.chat
         guard let membership = try store.membership(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
         guard membership.members.contains(me) else { throw NodeError.notAMember(chat) }
-        if tag == .membership { throw NodeError.invalid("membership changes are made with addMembers and removeMembers") }
-        return try await submit(chat: chat, tag: tag, content: content, references: references, sealed: membership.isKeyed,
-                                recipients: membership.members)
+        var outgoing = requested
+        if let willSend = configuration.sendHooks.willSend {
+            switch await willSend(requested) {
+            case let .send(changed):
+                guard changed.chat == chat else { throw NodeError.invalid("a send hook cannot move a message to another chat") }
+                outgoing = changed
+            case let .veto(reason): throw NodeError.vetoed(reason)
+            }
+        }
+        if outgoing.tag == .membership { throw NodeError.invalid("membership changes are made with addMembers and removeMembers") }
+        if outgoing.tag == .custom { try ContentKind.validateCustom(outgoing.content) }
+        return try await submit(
+            chat: chat, tag: outgoing.tag, content: outgoing.content, references: outgoing.references, sealed: membership.isKeyed,
+            recipients: membership.members)
     }
 
     /// Queues a checked draft for the next batch. A refused message never takes a sequence number.
@@ -74,6 +96,10 @@ extension Node {
         if stored.count < signed.count {
             // Numbers handed out to messages that were not stored are taken back (reloaded from the store).
             for chat in Set(signed.map(\.message.chat)) { chatState.forget(chat: chat) }
+        }
+        if let didSend = configuration.sendHooks.didSend {
+            // Before the push, so no ack can be reported ahead of it.
+            for (_, row) in stored { await didSend(.sent(row.id)) }
         }
         await pushReliably(pushes)
         // If this fails the messages stay pending, and are pushed again after a restart.

@@ -1,0 +1,65 @@
+import Foundation
+
+/// What a message is, for display: decided from its tag and content alone. Unknown tags are
+/// stored and synced like any message, but not shown, as in BBM.
+public struct ContentKind: Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    private init(_ rawValue: String) { self.rawValue = rawValue }
+
+    /// A "Text" message without links.
+    public static let text = ContentKind("text")
+    /// A "Text" message containing http(s) URLs (`LinkDetector`).
+    public static let link = ContentKind("link")
+    /// A "Custom" message: a JSON object or array.
+    public static let custom = ContentKind("custom")
+    public static let poll = ContentKind("poll")
+    /// A ballot, answer, suggestion or close on a poll: shown through the poll's tally.
+    public static let vote = ContentKind("vote")
+    public static let reaction = ContentKind("reaction")
+    /// A member change in a chat: shown as a system line.
+    public static let membership = ContentKind("membership")
+    public static let unknown = ContentKind("unknown")
+
+    /// Tags of the other features, by their raw strings (declared in their own modules' files).
+    static let reactionTag = "Reaction"
+    static let membershipTag = "Membership"
+
+    public init(tag: Tag, content: [UInt8]) {
+        switch tag {
+        case .text: self = LinkDetector.containsLink(String(decoding: content, as: UTF8.self)) ? .link : .text
+        case .custom: self = .custom
+        case .poll: self = .poll
+        case .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion: self = .vote
+        default:
+            switch tag.rawValue {
+            case Self.reactionTag: self = .reaction
+            case Self.membershipTag: self = .membership
+            default: self = .unknown
+            }
+        }
+    }
+
+    /// Whether a chat's message list shows messages of this kind as lines of their own.
+    public var isShown: Bool { Self.shown.contains(self) }
+    private static let shown: Set<ContentKind> = [.text, .link, .custom, .poll, .membership]
+
+    /// The tags whose messages are shown: what a default message list and an unread count select.
+    public static let shownTags: [Tag] = [.text, .custom, .poll, Tag(known: membershipTag)]
+
+    /// Throws unless `content` is a JSON object or array (UTF-8), as a Custom message must be.
+    public static func validateCustom(_ content: [UInt8]) throws(CoreError) {
+        let value: Any
+        do { value = try JSONSerialization.jsonObject(with: Data(content)) } catch {
+            throw .invalid("custom content must be valid JSON (an object or an array): \(Self.reason(error))")
+        }
+        guard value is [Any] || value is [String: Any] else {
+            throw .invalid("custom content must be a JSON object or an array, not a single value")
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "not parseable"
+    }
+
+    public var description: String { rawValue }
+}

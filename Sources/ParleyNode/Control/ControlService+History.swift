@@ -1,0 +1,56 @@
+import Foundation
+import ParleyCore
+import ParleyCrypto
+import ParleyStore
+
+/// History paging, read markers and receipts on the control socket.
+extension ControlService {
+    func messages(
+        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64?, after: Int64?, shown: Bool
+    ) throws -> String {
+        let chatID = try resolveChat(chat)
+        if let limit, limit <= 0 { throw NodeError.invalid("--limit must be positive") }
+        for (flag, cursor) in [("--before", before), ("--after", after)] {
+            if let cursor, cursor <= 0 {
+                throw NodeError.invalid("\(flag) takes a message number as 'parley messages' shows it (#N), 1 or more; got \(cursor)")
+            }
+        }
+        if let before, let after, before <= after + 1 {
+            throw NodeError.invalid("--after \(after) --before \(before) leaves no message between them")
+        }
+        let store = node.store
+        let criteria = MessageCriteria(
+            chat: chatID, tag: try tag.map { try Tag($0) }, referencing: try ref.map { try store.resolveMessage(prefix: $0, in: chatID) },
+            referenceTag: try refTag.map { try Tag($0) }, limit: limit, afterLocalNumber: after, beforeLocalNumber: before,
+            oldestFirst: after != nil && before == nil, tags: shown ? ContentKind.shownTags : nil)
+        let names = try names()
+        return Self.ok(try store.messages(matching: criteria).map { MessageView($0, names: names) })
+    }
+
+    func markRead(chat: String, upTo: Int64?) async throws -> String {
+        let chatID = try resolveChat(chat)
+        if let upTo, upTo <= 0 { throw NodeError.invalid("--upto takes a message number (#N), 1 or more; got \(upTo)") }
+        let newlyRead = try await node.markRead(chat: chatID, upTo: upTo)
+        return Self.ok(ReadView(
+            chat: chatID.hex, marker: try node.store.readMarker(chat: chatID), newlyRead: newlyRead,
+            unread: try node.store.unreadCount(chat: chatID, me: node.me)))
+    }
+
+    func receipts(chat: String, message: String) throws -> String {
+        let chatID = try resolveChat(chat)
+        let id = try node.store.resolveMessage(prefix: message, in: chatID)
+        guard let stored = try node.store.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
+        let names = try names()
+        guard stored.message.author == node.me else {
+            let author = names[stored.message.author] ?? stored.message.author.shortHex
+            throw NodeError.invalid("receipts are kept for your own messages only; message \(id.shortHex) is by \(author)")
+        }
+        let receipts = try node.store.receipts(message: id) ?? []
+        let views = receipts.map { ReceiptView($0, names: names) }
+        return Self.ok(views.sorted { lhs, rhs in
+            let left = lhs.name ?? lhs.member, right = rhs.name ?? rhs.member
+            let order = left.localizedCaseInsensitiveCompare(right)
+            return order == .orderedSame ? lhs.member < rhs.member : order == .orderedAscending
+        })
+    }
+}
