@@ -22,6 +22,7 @@ extension Node {
         var acked: [(MessageID, PeerID)] = []
         var invitesAcked: [OutboundKey] = []
         var continuations: [(peer: PeerID, chat: ChatID)] = []
+        var typing: [(peer: PeerID, chat: ChatID, active: Bool)] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -33,9 +34,12 @@ extension Node {
                 case let .syncEnd(chat, more): if more { continuations.append((peer, chat)) }
                 case let .needInvite(chat):
                     if let invite = try store.chat(chat), invite.isMember(peer) { replies[peer, default: []].append(.invite(invite.encoded)) }
+                case let .presence(beat): try await receivePresence(beat, from: peer)
+                case let .typing(chat, active): typing.append((peer, chat, active))
                 }
             }
         }
+        try await receiveTyping(typing)
         for (peer, frames) in try await receiveMessages(incoming) { replies[peer, default: []] += frames }
         // Built only now, so the vector already covers the messages this batch stored.
         for (peer, chat) in continuations {

@@ -16,9 +16,13 @@ public enum Frame: Sendable, Hashable {
     case syncEnd(chat: ChatID, more: Bool)
     /// "Send me this chat's invite": a message arrived for a chat this peer does not know.
     case needInvite(ChatID)
+    /// A signed heartbeat: the sender is here, or leaving. Never stored.
+    case presence(PresenceBeat)
+    /// The sender is typing in a chat (or stopped). Ephemeral: never stored, expires unless refreshed.
+    case typing(chat: ChatID, active: Bool)
 
     enum Kind: UInt8 {
-        case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite
+        case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite, presence, typing
     }
 
     /// Frame header: type (1 byte) and body length (4 bytes).
@@ -33,7 +37,8 @@ public enum Frame: Sendable, Hashable {
         case let .ack(ids): ids.count * 32
         case .inviteAck, .needInvite: 32
         case let .syncRequest(_, vector): 32 + 2 + vector.values.reduce(0) { $0 + 32 + $1.encodedCount }
-        case .syncEnd: 33
+        case .syncEnd, .typing: 33
+        case .presence: PresenceBeat.encodedCount
         }
     }
 
@@ -63,6 +68,11 @@ public enum Frame: Sendable, Hashable {
             header(.syncEnd, &buffer)
             buffer.writeBytes(chat.rawRepresentation)
             buffer.writeInteger(UInt8(more ? 1 : 0))
+        case let .presence(beat): header(.presence, &buffer); beat.write(to: &buffer)
+        case let .typing(chat, active):
+            header(.typing, &buffer)
+            buffer.writeBytes(chat.rawRepresentation)
+            buffer.writeInteger(UInt8(active ? 1 : 0))
         }
     }
 
@@ -129,6 +139,12 @@ public enum Frame: Sendable, Hashable {
         case .syncEnd:
             let chat = try body.readDigest("chat")
             return .syncEnd(chat: chat, more: try body.readU8("more") != 0)
+        case .presence: return .presence(try PresenceBeat(reading: &body))
+        case .typing:
+            let chat = try body.readDigest("chat")
+            let active = try body.readU8("typing state")
+            guard active <= 1 else { throw .malformed("typing state \(active) is neither 0 nor 1") }
+            return .typing(chat: chat, active: active == 1)
         }
     }
 }
