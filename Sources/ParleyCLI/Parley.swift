@@ -7,7 +7,7 @@ struct Parley: AsyncParsableCommand {
         abstract: "Peer-to-peer, end-to-end encrypted chat with polls, for one LAN.",
         subcommands: [
             Keygen.self, NodeCommand.self, Contacts.self, Chat.self, Send.self, Messages.self,
-            Poll.self, Local.self, Status.self, Open.self,
+            Poll.self, Local.self, Status.self, Open.self, Members.self, Typing.self,
         ]
     )
 }

@@ -31,7 +31,8 @@ struct Open: AsyncParsableCommand {
             let event = try ControlJSON.decode(WatchEvent.self, from: line)
             if let message = event.message { show(Render.line(message)) }
             if let poll = event.poll { show(Render.poll(poll)) }
-            if event.message == nil, event.poll == nil,
+            if let typing = event.typing.flatMap(Render.typing) { show(typing) } // nothing when it stops
+            if event.message == nil, event.poll == nil, event.typing == nil,
                let failure = try? ControlJSON.decode(ControlResponse<String>.self, from: line), let error = failure.error {
                 throw CLIError(error)
             }

@@ -27,6 +27,10 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case localSet(message: String, key: String, value: String)
     /// Streams `WatchEvent` lines for a chat until the client hangs up.
     case watch(chat: String)
+    /// The chat's current members, with who is online.
+    case members(chat: String)
+    /// Tells the chat's connected members this user is typing (`active`) or stopped.
+    case typing(chat: String, active: Bool)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…"}`.
@@ -43,9 +47,12 @@ public struct ControlResponse<Result: Codable & Sendable>: Codable, Sendable {
 public struct WatchEvent: Codable, Sendable {
     public let message: MessageView?
     public let poll: PollResultsView?
+    /// Names of those typing now, sent when the set changes; empty when everyone stopped.
+    public let typing: [String]?
 
-    public init(message: MessageView? = nil, poll: PollResultsView? = nil) {
+    public init(message: MessageView? = nil, poll: PollResultsView? = nil, typing: [String]? = nil) {
         self.message = message
         self.poll = poll
+        self.typing = typing
     }
 }

@@ -3,9 +3,19 @@ import ParleyStore
 
 extension ControlService {
     /// Streams a chat live: the latest messages first, then each new one as it is stored.
-    /// Text messages come as message events; a poll, and every vote on it, as the poll's current tally.
-    public func watch(chat text: String, backlog: Int = 50, emit: @Sendable (String) async throws -> Void) async throws {
+    /// Text messages come as message events; a poll, and every vote on it, as the poll's current tally;
+    /// changes of who is typing as typing events.
+    public func watch(chat text: String, backlog: Int = 50, emit: @escaping @Sendable (String) async throws -> Void) async throws {
         let chat = try resolveChat(text)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await watchMessages(chat: chat, backlog: backlog, emit: emit) }
+            group.addTask { try await watchTyping(chat: chat, emit: emit) }
+            _ = try await group.next() // the client went away (emit threw) or the store stopped
+            group.cancelAll()
+        }
+    }
+
+    private func watchMessages(chat: ChatID, backlog: Int, emit: @Sendable (String) async throws -> Void) async throws {
         var last: Int64 = 0
         var first = true
         for try await _ in node.store.observe(MessageCriteria(chat: chat, limit: 1)) {

@@ -116,6 +116,8 @@ public struct ControlService: Sendable {
             return Self.ok(LocalDataView(message: id.hex, key: key, value: value))
         case .watch:
             throw NodeError.invalid("watch is a streaming request; use the watch connection")
+        case let .members(chat): return Self.ok(try members(chat: chat))
+        case let .typing(chat, active): return Self.ok(try await typing(chat: chat, active: active))
         }
     }
 

@@ -83,10 +83,11 @@ extension Node {
             return
         }
         if !presence.isTracked(peer) { presence.track(try peersSharingChats()) }
-        guard presence.record(beat, now: clock.now) || presence.isTracked(peer) else {
+        guard presence.isTracked(peer) else {
             await engine.reject(.notMember)
             return
         }
+        presence.record(beat, now: clock.now) // an older beat than the one held is ignored
     }
 
     /// Typing indicators of one batch, accepted only from current members of their chat.

@@ -23,6 +23,7 @@ final class PresenceHub: Sendable {
 
     // MARK: Presence
 
+    @discardableResult
     func record(_ beat: PresenceBeat, now: Duration) -> Bool { state.withLock { $0.presence.record(beat, now: now) } }
     func status(of peer: PeerID, now: Duration) -> PresenceTable.Status { state.withLock { $0.presence.status(of: peer, now: now) } }
     func track(_ peers: Set<PeerID>) { state.withLock { $0.presence.track(peers) } }
