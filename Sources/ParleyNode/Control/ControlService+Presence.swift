@@ -13,13 +13,14 @@ extension ControlService {
         return TypingSentView(chat: chat.hex, active: active, recipients: try await node.setTyping(chat: chat, active: active))
     }
 
-    /// Streams the names of those typing in `chat` each time the set changes.
+    /// Streams the names of those typing in `chat` (sorted) each time the set changes.
     func watchTyping(chat: ChatID, emit: @Sendable (String) async throws -> Void) async throws {
         var shown: [PeerID] = []
         for await typing in node.typingUpdates(chat: chat) where typing != shown {
             shown = typing
             let names = try names()
-            try await emit(Self.encode(WatchEvent(typing: typing.map { names[$0] ?? String($0.hex.prefix(8)) })))
+            let shownNames = typing.map { names[$0] ?? String($0.hex.prefix(8)) }.sorted { $0.lowercased() < $1.lowercased() }
+            try await emit(Self.encode(WatchEvent(typing: shownNames)))
         }
     }
 }
