@@ -77,17 +77,14 @@ extension Node {
 
     /// A beat that arrived on `peer`'s session: kept if it is that peer's own, fresh and signed, and
     /// the peer shares a chat with us (re-read when it is not yet tracked, e.g. a chat just joined).
+    /// Other peers' beats are ignored without a counter: one may well arrive before its chat's invite.
     func receivePresence(_ beat: PresenceBeat, from peer: PeerID) async throws {
         do throws(ProtocolRejection) { try beat.verify(from: peer, wallMillis: clock.wallMillis) } catch {
             await engine.reject(error)
             return
         }
         if !presence.isTracked(peer) { presence.track(try peersSharingChats()) }
-        guard presence.isTracked(peer) else {
-            await engine.reject(.notMember)
-            return
-        }
-        presence.record(beat, now: clock.now) // an older beat than the one held is ignored
+        presence.record(beat, now: clock.now) // ignored if untracked or older than the one held
     }
 
     /// Typing indicators of one batch, accepted only from current members of their chat.
