@@ -54,6 +54,19 @@ struct PresenceProcessTests {
         #expect(shown.first { $0.name == "carol" }?.lastSeenAt != nil)
         #expect(shown.first { $0.name == "bob" }?.online == true)
         #expect(try parley.client("alice", ["members", chat]).contains("carol  offline, last seen "))
+
+        // When bob's node is stopped gracefully (SIGTERM), it says goodbye: alice shows him offline
+        // well before the 12 s presence timeout could have
+        let bob = processes[1]
+        bob.terminateAndWait()
+        let stoppedAt = Date()
+        let bobOffline = parley.eventually("alice", ["members", chat, "--json"], seconds: 30) { output in
+            let shown = try? JSONDecoder().decode([Member].self, from: Data(output.utf8))
+            return shown?.first { $0.name == "bob" }?.online == false
+        }
+        let bobTook = Date().timeIntervalSince(stoppedAt)
+        #expect(bobOffline, "bob never went offline")
+        #expect(bobTook < 5, "bob showed offline only after \(bobTook) s") // by the timeout it would be at least 7 s
     }
 
     @Test func typingOnBobShowsInAlicesOpenSessionAndAStopShowsNothing() throws {

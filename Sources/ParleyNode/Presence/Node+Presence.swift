@@ -31,9 +31,8 @@ extension Node {
         guard members.contains(me) else { throw NodeError.notAMember(chat) }
         var sent = 0
         for member in members where member != me {
-            let datagrams = await engine.datagramsIfConnected([.typing(chat: chat, active: active)], to: member, now: clock.now, wallMillis: clock.wallMillis)
             if await engine.isConnected(member) { sent += 1 }
-            await send(datagrams)
+            await send(await engine.datagramsIfConnected([.typing(chat: chat, active: active)], to: member, now: clock.now, wallMillis: clock.wallMillis))
         }
         return sent
     }
