@@ -21,7 +21,7 @@ public final class Node: Sendable {
     /// Concurrent sends share store transactions and engine hops; a batch fills a few datagrams per peer.
     let outbox = GroupCommit<OutgoingMessage, StoredMessage>(maxBatch: 256)
     /// Who is here now and who is typing; never stored.
-    let presence: PresenceHub
+    let presenceHub: PresenceHub
 
     public var me: PeerID { configuration.identity.publicKey }
     public var identity: Identity { configuration.identity }
@@ -40,7 +40,7 @@ public final class Node: Sendable {
             identity: configuration.identity, maxWaiting: configuration.maxQueuedFramesPerPeer, rateLimits: configuration.rateLimits,
             logger: logger)
         chatState = ChatStateCache()
-        presence = PresenceHub(presenceTimeout: configuration.presenceTimeout, typingExpiry: configuration.typingTimeout)
+        presenceHub = PresenceHub(presenceTimeout: configuration.presenceTimeout, typingExpiry: configuration.typingTimeout)
     }
 
     /// Receives and reacts to datagrams, and runs the timers, until the task is cancelled.
@@ -80,7 +80,7 @@ public final class Node: Sendable {
                 lastAnnounce = now
                 await announce()
             }
-            presence.expireTyping(now: now)
+            presenceHub.expireTyping(now: now)
             if now - lastHeartbeat >= configuration.presenceInterval {
                 lastHeartbeat = now
                 do { try await heartbeat() } catch {

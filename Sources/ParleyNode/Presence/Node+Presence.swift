@@ -16,11 +16,11 @@ extension Node {
     public func members(chat: ChatID) throws -> [MemberPresence] {
         guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
         let now = clock.now
-        return members.map { MemberPresence(peer: $0, status: $0 == me ? .online : presence.status(of: $0, now: now)) }
+        return members.map { MemberPresence(peer: $0, status: $0 == me ? .online : presenceHub.status(of: $0, now: now)) }
     }
 
     public func presence(of peer: PeerID) -> PresenceTable.Status {
-        peer == me ? .online : presence.status(of: peer, now: clock.now)
+        peer == me ? .online : presenceHub.status(of: peer, now: clock.now)
     }
 
     /// Tells the chat's connected members that this node's user is typing (or stopped). Members
@@ -38,23 +38,23 @@ extension Node {
     }
 
     /// Who else is typing in the chat now.
-    public func typing(in chat: ChatID) -> [PeerID] { presence.typing(in: chat, now: clock.now) }
+    public func typing(in chat: ChatID) -> [PeerID] { presenceHub.typing(in: chat, now: clock.now) }
 
     /// The chat's typing peers now, then after each change (an indicator arrives, stops or expires).
-    public func typingUpdates(chat: ChatID) -> AsyncStream<[PeerID]> { presence.typingUpdates(chat: chat, now: clock.now) }
+    public func typingUpdates(chat: ChatID) -> AsyncStream<[PeerID]> { presenceHub.typingUpdates(chat: chat, now: clock.now) }
 
     /// From the timer loop: a signed `online` beat to every peer sharing a chat. Peers without a
     /// session get a handshake, and the next beat.
     func heartbeat() async throws {
-        guard !presence.isLeaving else { return }
+        guard !presenceHub.isLeaving else { return }
         let peers = try peersSharingChats()
-        presence.track(peers)
+        presenceHub.track(peers)
         await sendBeat(.online, to: peers)
     }
 
     /// From `shutdown()`: a `leaving` beat, so peers show this node offline at once.
     func sayGoodbye() async {
-        guard presence.leave() else { return }
+        guard presenceHub.leave() else { return }
         do { await sendBeat(.leaving, to: try peersSharingChats()) } catch {
             logger.warning("could not tell peers this node is leaving", metadata: ["error": "\(error)"])
         }
@@ -82,8 +82,8 @@ extension Node {
             await engine.reject(error)
             return
         }
-        if !presence.isTracked(peer) { presence.track(try peersSharingChats()) }
-        presence.record(beat, now: clock.now) // ignored if untracked or older than the one held
+        if !presenceHub.isTracked(peer) { presenceHub.track(try peersSharingChats()) }
+        presenceHub.record(beat, now: clock.now) // ignored if untracked or older than the one held
     }
 
     /// Typing indicators of one batch, accepted only from current members of their chat.
@@ -95,7 +95,7 @@ extension Node {
                 await engine.reject(.notMember)
                 continue
             }
-            presence.recordTyping(peer, chat: chat, active: active, now: clock.now)
+            presenceHub.recordTyping(peer, chat: chat, active: active, now: clock.now)
         }
     }
 }
