@@ -10,6 +10,7 @@ struct Parley: AsyncParsableCommand {
             Poll.self, Local.self, Status.self, Open.self,
             React.self, Unreact.self, Reactions.self,
             Poll.self, Local.self, Status.self, Open.self, Read.self, Receipts.self,
+            Poll.self, Local.self, Status.self, Open.self, Members.self, Typing.self,
         ]
     )
 }

@@ -24,6 +24,7 @@ extension Node {
         var continuations: [(peer: PeerID, chat: ChatID)] = []
         var reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])] = []
         var readsAcked: [(peer: PeerID, ids: [MessageID])] = []
+        var typing: [(peer: PeerID, chat: ChatID, active: Bool)] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -39,9 +40,12 @@ extension Node {
                     }
                 case let .read(chat, ids): reads.append((peer, chat, ids))
                 case let .readAck(ids): readsAcked.append((peer, ids))
+                case let .presence(beat): try await receivePresence(beat, from: peer)
+                case let .typing(chat, active): typing.append((peer, chat, active))
                 }
             }
         }
+        try await receiveTyping(typing)
         for (peer, frames) in try await receiveMessages(incoming) { replies[peer, default: []] += frames }
         for (peer, frames) in try await receiveReads(reads) { replies[peer, default: []] += frames }
         // Built only now, so the vector already covers the messages this batch stored.

@@ -22,6 +22,8 @@ public final class Node: Sendable {
     let membershipChanges = Mutex<Set<ChatID>>([])
     /// Concurrent sends share store transactions and engine hops; a batch fills a few datagrams per peer.
     let outbox = GroupCommit<OutgoingMessage, StoredMessage>(maxBatch: 256)
+    /// Who is here now and who is typing; never stored.
+    let presenceHub: PresenceHub
 
     public var me: PeerID { configuration.identity.publicKey }
     public var identity: Identity { configuration.identity }
@@ -40,6 +42,7 @@ public final class Node: Sendable {
             identity: configuration.identity, maxWaiting: configuration.maxQueuedFramesPerPeer, rateLimits: configuration.rateLimits,
             logger: logger)
         chatState = ChatStateCache()
+        presenceHub = PresenceHub(presenceTimeout: configuration.presenceTimeout, typingExpiry: configuration.typingTimeout)
     }
 
     /// Receives and reacts to datagrams, and runs the timers, until the task is cancelled.
@@ -51,8 +54,12 @@ public final class Node: Sendable {
         }
     }
 
-    /// Stops the transport, which ends `run()`'s receive loop.
-    public func shutdown() async { await transport.close() }
+    /// Tells the peers sharing a chat that this node is leaving, then stops the transport, which
+    /// ends `run()`'s receive loop.
+    public func shutdown() async {
+        await sayGoodbye()
+        await transport.close()
+    }
 
     private func receiveLoop() async {
         for await batch in transport.inbound {
@@ -67,12 +74,20 @@ public final class Node: Sendable {
     private func timerLoop() async throws {
         var lastSync = Duration.zero - configuration.syncInterval
         var lastAnnounce = Duration.zero - configuration.announceInterval
+        var lastHeartbeat = Duration.zero - configuration.presenceInterval
         while !Task.isCancelled {
             let now = clock.now
             await send(await engine.tick(now: now, wallMillis: clock.wallMillis))
             if now - lastAnnounce >= configuration.announceInterval {
                 lastAnnounce = now
                 await announce()
+            }
+            presenceHub.expireTyping(now: now)
+            if now - lastHeartbeat >= configuration.presenceInterval {
+                lastHeartbeat = now
+                do { try await heartbeat() } catch {
+                    logger.warning("presence heartbeat failed; retrying next interval", metadata: ["error": "\(error)"])
+                }
             }
             if now - lastSync >= configuration.syncInterval {
                 lastSync = now

@@ -22,6 +22,12 @@ public struct NodeConfiguration: Sendable {
     public var invitePolicy: InvitePolicy = .contacts
     /// Library hooks on outgoing messages (none by default).
     public var sendHooks = SendHooks()
+    /// How often a presence heartbeat goes to every peer sharing a chat.
+    public var presenceInterval: Duration = .seconds(5)
+    /// A peer is offline once this passes without a heartbeat from it (over two missed beats).
+    public var presenceTimeout: Duration = .seconds(12)
+    /// A typing indicator lasts this long unless refreshed.
+    public var typingTimeout: Duration = .seconds(6)
 
     public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {
         self.identity = identity

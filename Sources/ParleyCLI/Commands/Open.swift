@@ -32,7 +32,8 @@ struct Open: AsyncParsableCommand {
             if let message = event.message { show(Render.line(message)) }
             if let poll = event.poll { show(Render.poll(poll)) }
             if let reactions = event.reactions { show(Render.reactionGroups(reactions)) }
-            if event.message == nil, event.poll == nil, event.reactions == nil,
+            if let typing = event.typing.flatMap(Render.typing) { show(typing) } // nothing when it stops
+            if event.message == nil, event.poll == nil, event.reactions == nil, event.typing == nil,
                let failure = try? ControlJSON.decode(ControlResponse<String>.self, from: line), let error = failure.error {
                 throw CLIError(error)
             }

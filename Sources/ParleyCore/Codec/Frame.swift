@@ -16,13 +16,17 @@ public enum Frame: Sendable, Hashable {
     case syncEnd(chat: ChatID, more: Bool)
     /// "Send me this chat's invite": a message arrived for a chat this peer does not know.
     case needInvite(ChatID)
+    /// A signed heartbeat: the sender is here, or leaving. Never stored.
+    case presence(PresenceBeat)
+    /// The sender is typing in a chat (or stopped). Ephemeral: never stored, expires unless refreshed.
+    case typing(chat: ChatID, active: Bool)
     /// "I have read these messages of yours in this chat": a read receipt, resent until `readAck`.
     case read(chat: ChatID, ids: [MessageID])
     /// "Your read receipts for these messages are recorded here."
     case readAck([MessageID])
 
     enum Kind: UInt8 {
-        case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite
+        case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite, presence, typing
         case read = 10, readAck = 11
     }
 
@@ -39,7 +43,8 @@ public enum Frame: Sendable, Hashable {
         case let .read(_, ids): 32 + ids.count * 32
         case .inviteAck, .needInvite: 32
         case let .syncRequest(_, vector): 32 + 2 + vector.values.reduce(0) { $0 + 32 + $1.encodedCount }
-        case .syncEnd: 33
+        case .syncEnd, .typing: 33
+        case .presence: PresenceBeat.encodedCount
         }
     }
 
@@ -76,6 +81,11 @@ public enum Frame: Sendable, Hashable {
             header(.syncEnd, &buffer)
             buffer.writeBytes(chat.rawRepresentation)
             buffer.writeInteger(UInt8(more ? 1 : 0))
+        case let .presence(beat): header(.presence, &buffer); beat.write(to: &buffer)
+        case let .typing(chat, active):
+            header(.typing, &buffer)
+            buffer.writeBytes(chat.rawRepresentation)
+            buffer.writeInteger(UInt8(active ? 1 : 0))
         }
     }
 
@@ -142,6 +152,12 @@ public enum Frame: Sendable, Hashable {
         case .syncEnd:
             let chat = try body.readDigest("chat")
             return .syncEnd(chat: chat, more: try body.readU8("more") != 0)
+        case .presence: return .presence(try PresenceBeat(reading: &body))
+        case .typing:
+            let chat = try body.readDigest("chat")
+            let active = try body.readU8("typing state")
+            guard active <= 1 else { throw .malformed("typing state \(active) is neither 0 nor 1") }
+            return .typing(chat: chat, active: active == 1)
         }
     }
 }

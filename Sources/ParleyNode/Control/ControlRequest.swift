@@ -43,6 +43,10 @@ public enum ControlRequest: Codable, Sendable, Hashable {
     case read(chat: String, upTo: Int64? = nil)
     /// Delivered and read, per other member, for one of this node's own messages.
     case receipts(chat: String, message: String)
+    /// The chat's current members, with who is online.
+    case members(chat: String)
+    /// Tells the chat's connected members this user is typing (`active`) or stopped.
+    case typing(chat: String, active: Bool)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…"}`.
@@ -61,10 +65,13 @@ public struct WatchEvent: Codable, Sendable {
     public let poll: PollResultsView?
     /// A message's current reaction groups, after a reaction to it was stored.
     public let reactions: ReactionGroupsView?
+    /// Names of those typing now, sent when the set changes; empty when everyone stopped.
+    public let typing: [String]?
 
-    public init(message: MessageView? = nil, poll: PollResultsView? = nil, reactions: ReactionGroupsView? = nil) {
+    public init(message: MessageView? = nil, poll: PollResultsView? = nil, reactions: ReactionGroupsView? = nil, typing: [String]? = nil) {
         self.message = message
         self.poll = poll
         self.reactions = reactions
+        self.typing = typing
     }
 }

@@ -4,10 +4,19 @@ import ParleyStore
 extension ControlService {
     /// Streams a chat live: the latest messages first, then each new one as it is stored.
     /// Text, link and custom messages come as message events; a poll, and every vote on it, as the poll's
-    /// current tally; a reaction as its target's current reaction groups. What is streamed counts as
-    /// read: the read marker follows it.
-    public func watch(chat text: String, backlog: Int = 50, emit: @Sendable (String) async throws -> Void) async throws {
+    /// current tally; a reaction as its target's current reaction groups; changes of who is typing as
+    /// typing events. What is streamed counts as read: the read marker follows it.
+    public func watch(chat text: String, backlog: Int = 50, emit: @escaping @Sendable (String) async throws -> Void) async throws {
         let chat = try resolveChat(text)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await watchMessages(chat: chat, backlog: backlog, emit: emit) }
+            group.addTask { try await watchTyping(chat: chat, emit: emit) }
+            _ = try await group.next() // the client went away (emit threw) or the store stopped
+            group.cancelAll()
+        }
+    }
+
+    private func watchMessages(chat: ChatID, backlog: Int, emit: @Sendable (String) async throws -> Void) async throws {
         var last: Int64 = 0
         var first = true
         for try await _ in node.store.observe(MessageCriteria(chat: chat, limit: 1)) {
@@ -21,7 +30,7 @@ extension ControlService {
                 last = max(last, stored.localNumber)
                 let message = stored.message
                 switch message.tag {
-                case .text, .custom: try await emit(Self.encode(WatchEvent(message: MessageView(stored, names: names))))
+                case .text, .custom, .membership: try await emit(Self.encode(WatchEvent(message: MessageView(stored, names: names))))
                 case .poll: polls.append(message.id)
                 case .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion:
                     polls += message.references.filter { $0.tag == message.tag }.map(\.id)

@@ -114,6 +114,8 @@ public struct ControlService: Sendable {
         case .react, .unreact, .reactions: return try await handleReactions(request)
         case let .read(chat, upTo): return try await markRead(chat: chat, upTo: upTo)
         case let .receipts(chat, message): return try receipts(chat: chat, message: message)
+        case let .members(chat): return Self.ok(try members(chat: chat))
+        case let .typing(chat, active): return Self.ok(try await typing(chat: chat, active: active))
         }
     }
 

@@ -40,7 +40,7 @@ public struct MessageView: Codable, Sendable, Hashable {
         lamport = message.lamport
         timestampMillis = message.timestampMillis
         tag = message.tag.rawValue
-        text = message.text
+        text = message.tag == .membership ? Self.describeMembership(message, names: names) : message.text
         references = message.references.map { Reference(id: $0.id.hex, tag: $0.tag.rawValue) }
         localNumber = stored.localNumber
         state = stored.state.rawValue
@@ -82,6 +82,15 @@ public struct ChatView: Codable, Sendable, Hashable {
         lastMessage = summary.lastMessage.map { MessageView($0, names: names) }
         let other = summary.members.first { $0 != me }
         name = !title.isEmpty ? title : other.map { names[$0] ?? String($0.hex.prefix(8)) } ?? "(just you)"
+    }
+}
+
+extension MessageView {
+    /// A membership change as a line of text; its content is binary (keys sealed to each member).
+    static func describeMembership(_ message: Message, names: [PeerID: String]) -> String {
+        guard let change = try? MembershipChange(decoding: message.content) else { return "(a membership change that does not decode)" }
+        let members = change.members.map { names[$0] ?? String($0.hex.prefix(8)) }.sorted()
+        return "members are now \(members.joined(separator: ", ")) (epoch \(change.epoch))"
     }
 }
 

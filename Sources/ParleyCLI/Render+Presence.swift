@@ -1,0 +1,25 @@
+import Foundation
+import ParleyNode
+
+extension Render {
+    /// `bob  online`, `carol  offline, last seen 12:03:44`, `dave  offline, never seen`.
+    static func member(_ member: MemberPresenceView) -> String {
+        let who = name(member.id, member.name) + (member.you ? " (you)" : "")
+        guard !member.online else { return "\(who)  online" }
+        return "\(who)  offline, " + (member.lastSeenAt.map { "last seen \(clockTime($0))" } ?? "never seen")
+    }
+
+    /// "bob is typing…", "bob and carol are typing…", "bob, carol and dave are typing…"; nil for nobody.
+    static func typing(_ names: [String]) -> String? {
+        guard let last = names.last else { return nil }
+        let list = names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " and " + last
+        return "\(list) \(names.count == 1 ? "is" : "are") typing…"
+    }
+
+    /// Local time of day, HH:mm:ss.
+    private static func clockTime(_ millis: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1_000))
+    }
+}

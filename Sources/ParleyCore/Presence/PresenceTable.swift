@@ -1,0 +1,50 @@
+public import ParleyCrypto
+
+/// Who is here now, from verified heartbeats (`PresenceBeat`). A peer is online from an `online` beat
+/// until `timeout` passes on the monotonic clock without another, and offline at once on `leaving`.
+/// Only peers in `tracked` are kept, so anyone on the network cannot grow the table.
+public struct PresenceTable: Sendable {
+    public enum Status: Sendable, Hashable {
+        case online
+        /// `lastSeenWallMillis` is the sender's wall time of its newest beat; nil if never heard.
+        case offline(lastSeenWallMillis: Int64?)
+    }
+
+    private struct Entry: Sendable {
+        var wallMillis: Int64
+        var status: PresenceBeat.Status
+        var receivedAt: Duration
+    }
+
+    public let timeout: Duration
+    private var entries: [PeerID: Entry] = [:]
+    /// The peers whose beats are kept: those sharing a chat with us.
+    public private(set) var tracked: Set<PeerID> = []
+
+    public init(timeout: Duration) { self.timeout = timeout }
+
+    /// Keeps a verified beat if it is from a tracked peer and newer than the one held (a `leaving`
+    /// beat also wins a tie). Returns whether it was kept.
+    @discardableResult
+    public mutating func record(_ beat: PresenceBeat, now: Duration) -> Bool {
+        guard tracked.contains(beat.peer) else { return false }
+        if let held = entries[beat.peer],
+           beat.wallMillis < held.wallMillis || (beat.wallMillis == held.wallMillis && beat.status != .leaving) {
+            return false
+        }
+        entries[beat.peer] = Entry(wallMillis: beat.wallMillis, status: beat.status, receivedAt: now)
+        return true
+    }
+
+    public func status(of peer: PeerID, now: Duration) -> Status {
+        guard let entry = entries[peer] else { return .offline(lastSeenWallMillis: nil) }
+        if entry.status == .online, now - entry.receivedAt < timeout { return .online }
+        return .offline(lastSeenWallMillis: entry.wallMillis)
+    }
+
+    /// Sets the peers to track and forgets everyone else.
+    public mutating func track(_ peers: Set<PeerID>) {
+        tracked = peers
+        entries = entries.filter { peers.contains($0.key) }
+    }
+}

@@ -1,0 +1,101 @@
+import Logging
+public import ParleyCore
+public import ParleyCrypto
+import ParleyStore
+
+/// A current member of a chat with whether it is here now.
+public struct MemberPresence: Sendable, Hashable {
+    public let peer: PeerID
+    public let status: PresenceTable.Status
+}
+
+/// Presence ("here now") and typing indicators: signed heartbeats to every peer sharing a chat,
+/// ephemeral typing frames to a chat's connected members. Neither is ever stored.
+extension Node {
+    /// The chat's current members; this node is always online to itself.
+    public func members(chat: ChatID) throws -> [MemberPresence] {
+        guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
+        let now = clock.now
+        return members.map { MemberPresence(peer: $0, status: $0 == me ? .online : presenceHub.status(of: $0, now: now)) }
+    }
+
+    public func presence(of peer: PeerID) -> PresenceTable.Status {
+        peer == me ? .online : presenceHub.status(of: peer, now: clock.now)
+    }
+
+    /// Tells the chat's connected members that this node's user is typing (or stopped). Members
+    /// without a session miss it: a typing indicator is only worth anything now. Returns how many got it.
+    @discardableResult
+    public func setTyping(chat: ChatID, active: Bool) async throws -> Int {
+        guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
+        guard members.contains(me) else { throw NodeError.notAMember(chat) }
+        var sent = 0
+        for member in members where member != me {
+            if await engine.isConnected(member) { sent += 1 }
+            await send(await engine.datagramsIfConnected([.typing(chat: chat, active: active)], to: member, now: clock.now, wallMillis: clock.wallMillis))
+        }
+        return sent
+    }
+
+    /// Who else is typing in the chat now.
+    public func typing(in chat: ChatID) -> [PeerID] { presenceHub.typing(in: chat, now: clock.now) }
+
+    /// The chat's typing peers now, then after each change (an indicator arrives, stops or expires).
+    public func typingUpdates(chat: ChatID) -> AsyncStream<[PeerID]> { presenceHub.typingUpdates(chat: chat, now: clock.now) }
+
+    /// From the timer loop: a signed `online` beat to every peer sharing a chat. Peers without a
+    /// session get a handshake, and the next beat.
+    func heartbeat() async throws {
+        guard !presenceHub.isLeaving else { return }
+        let peers = try peersSharingChats()
+        presenceHub.track(peers)
+        await sendBeat(.online, to: peers)
+    }
+
+    /// From `shutdown()`: a `leaving` beat, so peers show this node offline at once.
+    func sayGoodbye() async {
+        guard presenceHub.leave() else { return }
+        do { await sendBeat(.leaving, to: try peersSharingChats()) } catch {
+            logger.warning("could not tell peers this node is leaving", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func peersSharingChats() throws -> Set<PeerID> {
+        var peers = Set(try store.memberships().values.joined())
+        peers.remove(me)
+        return peers
+    }
+
+    private func sendBeat(_ status: PresenceBeat.Status, to peers: Set<PeerID>) async {
+        guard !peers.isEmpty else { return }
+        let beat = PresenceBeat.make(identity: identity, wallMillis: clock.wallMillis, status: status)
+        for peer in peers {
+            await send(await engine.datagramsIfConnected([.presence(beat)], to: peer, now: clock.now, wallMillis: clock.wallMillis))
+        }
+    }
+
+    /// A beat that arrived on `peer`'s session: kept if it is that peer's own, fresh and signed, and
+    /// the peer shares a chat with us (re-read when it is not yet tracked, e.g. a chat just joined).
+    /// Other peers' beats are ignored without a counter: one may well arrive before its chat's invite.
+    func receivePresence(_ beat: PresenceBeat, from peer: PeerID) async throws {
+        do throws(ProtocolRejection) { try beat.verify(from: peer, wallMillis: clock.wallMillis) } catch {
+            await engine.reject(error)
+            return
+        }
+        if !presenceHub.isTracked(peer) { presenceHub.track(try peersSharingChats()) }
+        presenceHub.record(beat, now: clock.now) // ignored if untracked or older than the one held
+    }
+
+    /// Typing indicators of one batch, accepted only from current members of their chat.
+    func receiveTyping(_ indicators: [(peer: PeerID, chat: ChatID, active: Bool)]) async throws {
+        var members: [ChatID: Set<PeerID>] = [:]
+        for (peer, chat, active) in indicators {
+            if members[chat] == nil { members[chat] = Set(try store.members(of: chat) ?? []) }
+            guard members[chat]?.contains(peer) == true else {
+                await engine.reject(.notMember)
+                continue
+            }
+            presenceHub.recordTyping(peer, chat: chat, active: active, now: clock.now)
+        }
+    }
+}

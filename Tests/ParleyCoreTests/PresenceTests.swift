@@ -1,0 +1,150 @@
+import ParleyCore
+import ParleyCrypto
+import Testing
+
+/// Signed heartbeats, the presence state machine and the wire layout of frames 8 and 9.
+struct PresenceTests {
+    static let now: Int64 = 1_800_000_000_000
+
+    static func beat(_ identity: Identity = Fixtures.bob, at wallMillis: Int64 = now, _ status: PresenceBeat.Status = .online) -> PresenceBeat {
+        PresenceBeat.make(identity: identity, wallMillis: wallMillis, status: status)
+    }
+
+    static func table(tracking peers: [PeerID] = [Fixtures.bob.publicKey, Fixtures.carol.publicKey]) -> PresenceTable {
+        var table = PresenceTable(timeout: .seconds(12))
+        table.track(Set(peers))
+        return table
+    }
+
+    // MARK: Signed beats
+
+    @Test func aBeatVerifiesFromItsOwnSessionWithinTheFreshnessWindow() throws {
+        try Self.beat().verify(from: Fixtures.bob.publicKey, wallMillis: Self.now + 119_000)
+        try Self.beat(at: Self.now, .leaving).verify(from: Fixtures.bob.publicKey, wallMillis: Self.now - 119_000)
+    }
+
+    @Test(arguments: [Self.now + 121_000, Self.now - 121_000, Int64.min, Int64.max])
+    func aStaleBeatIsRejected(receiverClock: Int64) {
+        #expect(throws: ProtocolRejection.stale) { try Self.beat().verify(from: Fixtures.bob.publicKey, wallMillis: receiverClock) }
+    }
+
+    @Test func aBeatRelayedOnAnotherPeersSessionIsRejected() {
+        // Given bob's genuine beat, when mallory sends it on her own session
+        #expect(throws: ProtocolRejection.badSignature) { try Self.beat().verify(from: Fixtures.mallory.publicKey, wallMillis: Self.now) }
+    }
+
+    @Test func aForgedOrAlteredBeatIsRejected() throws {
+        let genuine = Self.beat(at: Self.now)
+        // Mallory signs a beat claiming to be bob
+        let forged = PresenceBeat(
+            peer: Fixtures.bob.publicKey, wallMillis: Self.now, status: .online,
+            signature: Self.beat(Fixtures.mallory).signature)
+        // A captured "online" beat turned into "leaving", or moved in time
+        let flipped = PresenceBeat(peer: genuine.peer, wallMillis: genuine.wallMillis, status: .leaving, signature: genuine.signature)
+        let moved = PresenceBeat(peer: genuine.peer, wallMillis: genuine.wallMillis + 1, status: .online, signature: genuine.signature)
+        for beat in [forged, flipped, moved] {
+            #expect(throws: ProtocolRejection.badSignature) { try beat.verify(from: Fixtures.bob.publicKey, wallMillis: Self.now) }
+        }
+    }
+
+    // MARK: PresenceTable
+
+    @Test func aPeerIsOnlineUntilTheTimeoutPassesWithoutABeat() {
+        var table = Self.table()
+        let bob = Fixtures.bob.publicKey
+        #expect(table.status(of: bob, now: .seconds(1)) == .offline(lastSeenWallMillis: nil))
+
+        // When bob's beat arrives at t = 10 s
+        let kept = table.record(Self.beat(), now: .seconds(10))
+        #expect(kept)
+        // Then he is online just before 22 s and offline from 22 s, last seen at the beat's time
+        #expect(table.status(of: bob, now: .milliseconds(21_999)) == .online)
+        #expect(table.status(of: bob, now: .seconds(22)) == .offline(lastSeenWallMillis: Self.now))
+    }
+
+    @Test func aRefreshKeepsThePeerOnline() {
+        var table = Self.table()
+        let bob = Fixtures.bob.publicKey
+        table.record(Self.beat(at: Self.now), now: .seconds(0))
+        table.record(Self.beat(at: Self.now + 5_000), now: .seconds(5))
+        #expect(table.status(of: bob, now: .seconds(16)) == .online)
+        #expect(table.status(of: bob, now: .seconds(17)) == .offline(lastSeenWallMillis: Self.now + 5_000))
+    }
+
+    @Test func aLeavingBeatShowsThePeerOfflineAtOnceAndAnOlderBeatCannotUndoIt() {
+        var table = Self.table()
+        let bob = Fixtures.bob.publicKey
+        table.record(Self.beat(at: Self.now), now: .seconds(0))
+        // When bob leaves at the same millisecond as his last beat
+        let kept2 = table.record(Self.beat(at: Self.now, .leaving), now: .seconds(1))
+        #expect(kept2)
+        #expect(table.status(of: bob, now: .seconds(1)) == .offline(lastSeenWallMillis: Self.now))
+        // Then a delayed older beat, or the same online beat again, does not bring him back
+        let kept3 = table.record(Self.beat(at: Self.now - 1), now: .seconds(2))
+        #expect(!kept3)
+        let kept4 = table.record(Self.beat(at: Self.now), now: .seconds(2))
+        #expect(!kept4)
+        #expect(table.status(of: bob, now: .seconds(2)) == .offline(lastSeenWallMillis: Self.now))
+        // And a newer beat (bob restarted) shows him online again
+        let kept5 = table.record(Self.beat(at: Self.now + 1), now: .seconds(3))
+        #expect(kept5)
+        #expect(table.status(of: bob, now: .seconds(3)) == .online)
+    }
+
+    @Test func onlyTrackedPeersAreKeptAndUntrackingForgetsThem() {
+        var table = Self.table(tracking: [Fixtures.bob.publicKey])
+        let kept6 = table.record(Self.beat(Fixtures.mallory), now: .seconds(0))
+        #expect(!kept6)
+        #expect(table.status(of: Fixtures.mallory.publicKey, now: .seconds(0)) == .offline(lastSeenWallMillis: nil))
+
+        table.record(Self.beat(), now: .seconds(0))
+        table.track([Fixtures.carol.publicKey]) // bob no longer shares a chat
+        #expect(table.status(of: Fixtures.bob.publicKey, now: .seconds(0)) == .offline(lastSeenWallMillis: nil))
+    }
+
+    // MARK: Codec
+
+    @Test func presenceFrameLayoutIsPeerTimeStatusSignatureOverTheDocumentedTranscript() throws {
+        let beat = Self.beat(at: 0x0102_0304_0506_0708, .leaving)
+        let bytes = Frame.encode([.presence(beat)])
+        let peer = Fixtures.bob.publicKey.rawRepresentation
+        #expect(bytes.count == 5 + 105)
+        #expect(Array(bytes[0..<5]) == [8, 0, 0, 0, 105])
+        #expect(Array(bytes[5..<37]) == peer)
+        #expect(Array(bytes[37..<45]) == [1, 2, 3, 4, 5, 6, 7, 8])
+        #expect(bytes[45] == 2)
+        let signature = try Signature(rawRepresentation: bytes[46...])
+        let transcript = Array("parley/1 presence".utf8) + peer + [1, 2, 3, 4, 5, 6, 7, 8, 2]
+        try Fixtures.bob.publicKey.verify(signature, for: transcript)
+        #expect(try Frame.decodeAll(bytes) == [.presence(beat)])
+    }
+
+    @Test(arguments: [(true, UInt8(1)), (false, UInt8(0))])
+    func typingFrameLayoutIsChatThenState(active: Bool, byte: UInt8) throws {
+        let chat = Fixtures.invite.id
+        let bytes = Frame.encode([.typing(chat: chat, active: active)])
+        #expect(bytes == [9, 0, 0, 0, 33] + chat.rawRepresentation + [byte])
+        #expect(try Frame.decodeAll(bytes) == [.typing(chat: chat, active: active)])
+    }
+
+    static let chat = Fixtures.invite.id.rawRepresentation
+    static let beatBody = Array(Frame.encode([.presence(PresenceTests.beat())]).dropFirst(5))
+
+    static func frame(_ kind: UInt8, _ body: [UInt8]) -> [UInt8] {
+        [kind, 0, 0, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
+    }
+
+    @Test(arguments: [
+        ("typing state 2", frame(9, chat + [2])),
+        ("typing without state", frame(9, chat)),
+        ("typing with a trailing byte", frame(9, chat + [1, 0])),
+        ("presence status 0", frame(8, Array(beatBody[0..<40]) + [0] + Array(beatBody[41...]))),
+        ("presence status 3", frame(8, Array(beatBody[0..<40]) + [3] + Array(beatBody[41...]))),
+        ("presence truncated signature", frame(8, Array(beatBody.dropLast()))),
+        ("presence with a trailing byte", frame(8, beatBody + [0])),
+        ("length beyond the packet", [8, 0, 0, 0, 106] + beatBody),
+    ])
+    func malformedPresenceAndTypingFramesAreRejected(_ label: String, bytes: [UInt8]) {
+        #expect(throws: CoreError.self, "\(label)") { try Frame.decodeAll(bytes) }
+    }
+}
