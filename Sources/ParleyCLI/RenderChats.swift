@@ -12,7 +12,8 @@ extension Render {
             for chat in section {
                 let last = chat.lastMessage.map { " — \(name($0.author, $0.authorName)): \(preview($0.text))" } ?? ""
                 let members = kind == "group" ? "  [\(chat.members.map { name($0.id, $0.name) }.joined(separator: ", "))]" : ""
-                lines.append("  \(chat.id.prefix(12))  \(chat.name)\(members)  \(chat.messageCount) messages\(last)")
+                let unread = chat.unread > 0 ? "  (\(chat.unread) unread)" : ""
+                lines.append("  \(chat.id.prefix(12))  \(chat.name)\(members)\(unread)  \(chat.messageCount) messages\(last)")
             }
         }
         return lines.joined(separator: "\n")

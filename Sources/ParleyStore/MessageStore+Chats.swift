@@ -28,14 +28,16 @@ extension MessageStore {
         return try record.map { record throws(StoreError) in try Self.invite(record) }
     }
 
-    /// Every joined chat with its message count and latest arrival, sorted by title then id.
+    /// Every joined chat with its message count and latest shown message, sorted by title then id.
     public func chats() throws(StoreError) -> [ChatSummary] {
         try read("listing chats") { db in
             let records = try ChatRecord.order(ChatRecord.Columns.title, ChatRecord.Columns.id).fetchAll(db)
             return try records.map { record in
                 let count = try MessageRecord.filter { $0.chatId == record.id }.fetchCount(db)
+                // The latest message a person would see: not a vote or a reaction.
                 let last = try Self.fetchStored(
-                    db, "WHERE m.chat_id = ? ORDER BY m.local_number DESC LIMIT 1", [record.id]
+                    db, "WHERE m.chat_id = ? AND m.tag IN (\(Self.shownTagPlaceholders)) ORDER BY m.local_number DESC LIMIT 1",
+                    [record.id] + Self.shownTagArguments
                 ).first
                 let members = try Data.fetchAll(
                     db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ? ORDER BY peer_id"), arguments: [record.id])

@@ -142,8 +142,8 @@ extension MessageStore {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT local_number FROM read_markers WHERE chat_id = ?"), arguments: [chat]) ?? 0
     }
 
-    private static var shownTagPlaceholders: String { Array(repeating: "?", count: ContentKind.shownTags.count).joined(separator: ", ") }
-    private static var shownTagArguments: StatementArguments { StatementArguments(ContentKind.shownTags.map(\.rawValue)) }
+    static var shownTagPlaceholders: String { Array(repeating: "?", count: ContentKind.shownTags.count).joined(separator: ", ") }
+    static var shownTagArguments: StatementArguments { StatementArguments(ContentKind.shownTags.map(\.rawValue)) }
 }
 
 /// What reading a chat did: how many messages became read, and the receipts to send for them.

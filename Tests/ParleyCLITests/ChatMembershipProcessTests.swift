@@ -5,7 +5,9 @@ import Testing
 @Suite(.serialized)
 struct ChatMembershipProcessTests {
     struct ChatJSON: Decodable {
-        let id: String, kind: String, name: String, epoch: Int
+        let id: String, kind: String, name: String, epoch: Int, unread: Int
+        let lastMessage: Last?
+        struct Last: Decodable { let text: String }
         let members: [Member]
         struct Member: Decodable { let name: String? }
     }
@@ -21,6 +23,11 @@ struct ChatMembershipProcessTests {
         #expect(throws: CommandFailed.self) { try parley.client("alice", ["chat", "create", "--direct", "--member", "bob", "--member", "carol"]) }
         try parley.client("alice", ["send", group, "before"])
         #expect(parley.eventually("carol", ["messages", group]) { $0.contains("before") })
+        // carol has one unread message, the last one shown; reading the chat clears it
+        let carols = try JSONDecoder().decode([ChatJSON].self, from: Data(try parley.client("carol", ["chat", "list", "--json"]).utf8))
+        #expect(carols.first { $0.id == group }.map { ($0.unread, $0.lastMessage?.text) } ?? (0, nil) == (1, "before"))
+        try parley.client("carol", ["read", group])
+        #expect(try parley.client("carol", ["chat", "list"]).contains("unread") == false)
 
         // Then the list has the direct chat (named after bob) above the groups
         let list = try parley.client("alice", ["chat", "list"])

@@ -101,8 +101,9 @@ struct MembershipStoreTests {
         let competing = try MessageDraft(
             chat: invite.id, author: alice.publicKey, sequence: 2, lamport: 11, timestampMillis: 0, tag: .membership, content: other.encoded()
         ).signed(by: alice)
+        let removal = try removal() // grants are sealed with fresh randomness: build it once
         let all = [
-            try removal(), competing, try post(carol, seq: 1, epoch: 0, "a"), try post(alice, seq: 3, epoch: 1, "b"),
+            removal, competing, try post(carol, seq: 1, epoch: 0, "a"), try post(alice, seq: 3, epoch: 1, "b"),
             try post(bob, seq: 2, epoch: 0, "d"),
         ]
         // When two stores receive them one at a time in different orders (and retry what had to wait)
@@ -122,7 +123,7 @@ struct MembershipStoreTests {
         // Then both hold the same messages and the same members
         #expect(results[0].members == results[1].members)
         #expect(results[0].ids == results[1].ids)
-        let winner = min(try removal().id, competing.id)
+        let winner = min(removal.id, competing.id)
         #expect(results[0].members == (winner == competing.id ? [alice.publicKey, carol.publicKey] : [alice.publicKey, bob.publicKey]).sorted())
     }
 }

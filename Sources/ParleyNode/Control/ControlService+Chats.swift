@@ -16,7 +16,9 @@ extension ControlService {
     /// Every chat, direct ones first, each section sorted by name.
     func chatList() throws -> [ChatView] {
         let names = try names()
-        return try node.store.chats().map { ChatView($0, names: names, me: node.me) }.sorted { lhs, rhs in
+        return try node.store.chats().map { summary in
+            ChatView(summary, names: names, me: node.me, unread: try node.store.unreadCount(chat: summary.invite.id, me: node.me))
+        }.sorted { lhs, rhs in
             if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
             let order = lhs.name.localizedCaseInsensitiveCompare(rhs.name)
             return order == .orderedSame ? lhs.id < rhs.id : order == .orderedAscending
@@ -34,6 +36,6 @@ extension ControlService {
         guard let summary = try node.store.chats().first(where: { $0.invite.id == chat }) else {
             throw NodeError.notFound("no chat \(chat.shortHex)")
         }
-        return ChatView(summary, names: try names(), me: node.me)
+        return ChatView(summary, names: try names(), me: node.me, unread: try node.store.unreadCount(chat: chat, me: node.me))
     }
 }

@@ -69,9 +69,12 @@ public struct ChatView: Codable, Sendable, Hashable {
     public let members: [MemberView]
     public let epoch: UInt32
     public let messageCount: Int
+    /// Shown messages from others after this node's read marker.
+    public let unread: Int
     public let lastMessage: MessageView?
 
-    public init(_ summary: ChatSummary, names: [PeerID: String], me: PeerID) {
+    public init(_ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int) {
+        self.unread = unread
         id = summary.invite.id.hex
         kind = summary.kind.rawValue
         title = summary.invite.title
