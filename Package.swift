@@ -87,8 +87,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto"], swiftSettings: strict),
-        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore"], swiftSettings: strict),
-        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore"], swiftSettings: strict),
+        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyTestKit"], swiftSettings: strict),
+        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport"], swiftSettings: strict),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyStore"], swiftSettings: strict),

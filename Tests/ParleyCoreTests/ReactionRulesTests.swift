@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyCrypto
+import ParleyTestKit
 import Testing
 
 struct ReactionRulesTests {
@@ -108,7 +109,7 @@ struct ReactionRulesTests {
 
     @Test(arguments: [1, 2, 3, 42] as [UInt64]) func anyArrivalOrderWithDuplicatesGivesTheSameResult(seed: UInt64) throws {
         // Given a random history of adds, unique adds and removals by four authors over four types
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let authors = [F.alice, F.bob, F.carol, F.mallory], types = ["👍", "❤️", "🎉", "no"]
         var history: [Message] = []
         for _ in 0..<60 {
@@ -134,19 +135,5 @@ struct ReactionRulesTests {
             }
         }
         #expect(!expected.reactions.isEmpty)
-    }
-}
-
-/// SplitMix64, so the property test's histories are reproducible.
-private struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import ParleyCore
 import ParleyCrypto
 @testable import ParleyStore
+import ParleyTestKit
 import Testing
 
 /// Keyed chats in the store: epochs decide who may post, the newest change decides who is in,
@@ -107,7 +108,7 @@ struct MembershipStoreTests {
             try post(bob, seq: 2, epoch: 0, "d"),
         ]
         // When two stores receive them one at a time in different orders (and retry what had to wait)
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         var results: [(members: [PeerID], ids: Set<MessageID>)] = []
         for round in 0..<2 {
             let store = try await store(holding: [EpochKey(epoch: 0, key: key0)])
@@ -125,18 +126,5 @@ struct MembershipStoreTests {
         #expect(results[0].ids == results[1].ids)
         let winner = min(removal.id, competing.id)
         #expect(results[0].members == (winner == competing.id ? [alice.publicKey, carol.publicKey] : [alice.publicKey, bob.publicKey]).sorted())
-    }
-}
-
-/// A small seeded generator, so shuffles are reproducible.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
