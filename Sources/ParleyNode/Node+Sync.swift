@@ -38,7 +38,8 @@ extension Node {
     /// Sync with every member that has a session; for the others only a handshake starts, and
     /// the greeting on establishment syncs (so requests never pile up for unreachable peers).
     func syncAllChats() async throws {
-        for (chat, members) in try store.memberships() {
+        // A chat this node was removed from is no longer synced: its members would not answer.
+        for (chat, members) in try store.memberships() where members.contains(me) {
             let request = try syncRequest(chat: chat)
             for member in members where member != me {
                 if syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval) { continue }
@@ -52,7 +53,7 @@ extension Node {
     func greet(_ peers: Set<PeerID>) async throws {
         guard !peers.isEmpty else { return }
         var frames: [PeerID: [Frame]] = [:]
-        for (chat, members) in try store.memberships() {
+        for (chat, members) in try store.memberships() where members.contains(me) {
             let shared = peers.intersection(members)
             guard !shared.isEmpty else { continue }
             let request = try syncRequest(chat: chat)
