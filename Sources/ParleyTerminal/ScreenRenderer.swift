@@ -121,8 +121,9 @@ public enum ScreenRenderer {
             case nil: (" ", .plain, .plain)
             }
             grid.write(" " + marker + " ", row: row, column: pane.column, limit: pane.width, style: markerStyle)
-            let name = member.name + (member.isYou ? " (you)" : "")
-            grid.write(TextWidth.truncate(name, to: pane.width - 3), row: row, column: pane.column + 3, limit: pane.width - 3, style: nameStyle)
+            var style = nameStyle
+            style.bold = member.isYou
+            grid.write(TextWidth.truncate(member.name, to: pane.width - 3), row: row, column: pane.column + 3, limit: pane.width - 3, style: style)
             row += 1
             if case let .offline(lastSeen?) = member.presence, row < pane.top + pane.height {
                 grid.write(TextWidth.truncate("seen " + lastSeen, to: pane.width - 3), row: row, column: pane.column + 3,

@@ -90,6 +90,7 @@ public struct ScreenState: Hashable, Sendable {
         public var name: String
         /// Nil when the node does not report presence.
         public var presence: Presence?
+        /// This node's own user, drawn in bold.
         public var isYou: Bool
 
         public init(name: String, presence: Presence? = nil, isYou: Bool = false) {
