@@ -65,8 +65,10 @@ enum EntryLines {
             lines.append(line)
         }
         // "▌ *Label  ███·····  1  50% ★"
-        let counts = poll.options.map { "\($0.votes) \(Int(($0.share * 100).rounded()))%" }
-        let countWidth = counts.map { TextWidth.of($0) }.max() ?? 0
+        let votes = poll.options.map { "\($0.votes)" }, shares = poll.options.map { "\(Int(($0.share * 100).rounded()))%" }
+        let (votesWidth, sharesWidth) = (votes.map(\.count).max() ?? 0, shares.map(\.count).max() ?? 0)
+        let counts = zip(votes, shares).map { padded($0, to: votesWidth) + " " + padded($1, to: sharesWidth) }
+        let countWidth = votesWidth + 1 + sharesWidth
         let labelWidth = min(poll.options.map { TextWidth.of($0.label) }.max() ?? 0, max(width / 3, 1))
         let barWidth = min(max(width - 3 - labelWidth - 1 - 1 - countWidth - 2, 0), 16)
         let top = max(poll.options.map(\.votes).max() ?? 0, 1)
@@ -80,7 +82,7 @@ enum EntryLines {
                 line.append(String(repeating: "█", count: filled), style: Style(foreground: option.winner ? .green : .blue))
                 line.append(String(repeating: "·", count: barWidth - filled) + " ", style: Style(foreground: .gray))
             }
-            line.append(String(repeating: " ", count: countWidth - TextWidth.of(count)) + count)
+            line.append(count)
             if option.winner { line.append(" ★", style: Style(foreground: .yellow, bold: true)) }
             lines.append(line)
         }
@@ -90,5 +92,9 @@ enum EntryLines {
             lines.append(line)
         }
         return lines
+    }
+
+    private static func padded(_ text: String, to width: Int) -> String {
+        String(repeating: " ", count: max(width - text.count, 0)) + text
     }
 }

@@ -59,7 +59,7 @@ public struct FrameWriter: Sendable {
             }
         }
         if current != nil { out += "\u{1B}[0m" }
-        if cursor != previousCursor || (!out.isEmpty && cursor != nil) {
+        if full || cursor != previousCursor || (!out.isEmpty && cursor != nil) {
             if let cursor {
                 out += "\u{1B}[\(cursor.row + 1);\(cursor.column + 1)H\u{1B}[?25h"
             } else {
