@@ -136,9 +136,9 @@ struct ChatScreen {
     }
 
     static func card(_ poll: PollResultsView, author: String) -> ScreenState.PollCard {
-        let total = max(poll.totalVotes, 1)
         let options: [ScreenState.PollOption]
         if let up = poll.up, let down = poll.down {
+            let total = max(up + down, 1)
             options = [("up", up), ("down", down)].map { label, votes in
                 ScreenState.PollOption(
                     label: label, votes: votes, share: Double(votes) / Double(total),

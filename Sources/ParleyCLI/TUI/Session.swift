@@ -35,9 +35,9 @@ extension FullScreen {
         mutating func handle(_ event: Event) -> Bool {
             switch event {
             case let .input(.bytes(bytes)):
-                for key in decoder.decode(bytes) where !press(key) { return false }
+                return pressAll(decoder.decode(bytes))
             case .input(.idle):
-                for key in decoder.flush() where !press(key) { return false }
+                return pressAll(decoder.flush())
             case .inputEnded:
                 return false
             case let .signal(number):
@@ -73,6 +73,14 @@ extension FullScreen {
             case .tick:
                 worker?.yield(.refresh(chat: screen.chat))
                 if let since = typingSince, ContinuousClock.now - since > .seconds(5), screen.input.isEmpty { stopTyping() }
+            }
+            return true
+        }
+
+        /// Keys in order, stopping at one that ends the session (false).
+        private mutating func pressAll(_ keys: [Key]) -> Bool {
+            for key in keys {
+                guard press(key) else { return false }
             }
             return true
         }
