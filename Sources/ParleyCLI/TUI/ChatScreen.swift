@@ -38,7 +38,9 @@ struct ChatScreen {
     init(chat: String) { self.chat = chat }
 
     var openIndex: Int? { chats.firstIndex { $0.id == chat } }
-    var title: String { chats.first { $0.id == chat }?.title ?? String(chat.prefix(8)) }
+    var title: String { chats.first { $0.id == chat }.map(Self.title) ?? String(chat.prefix(8)) }
+
+    static func title(_ chat: ChatLine) -> String { chat.name ?? chat.title }
     var oldestLoaded: Int64? { messages.keys.min() }
 
     /// Forgets the open chat's contents, to show another.
@@ -70,7 +72,6 @@ struct ChatScreen {
     mutating func add(_ message: MessageLine) {
         guard messages[message.localNumber] == nil else { return }
         messages[message.localNumber] = message
-        if let groups = message.reactions { reactions[message.id] = groups }
         items.append(.message(message.localNumber))
     }
 
@@ -78,10 +79,7 @@ struct ChatScreen {
     mutating func prepend(_ older: [MessageLine]) -> Int {
         let oldest = oldestLoaded ?? .max
         let fresh = older.filter { $0.localNumber < oldest && messages[$0.localNumber] == nil }.sorted { $0.localNumber < $1.localNumber }
-        for message in fresh {
-            messages[message.localNumber] = message
-            if let groups = message.reactions { reactions[message.id] = groups }
-        }
+        for message in fresh { messages[message.localNumber] = message }
         items.insert(contentsOf: fresh.map { .message($0.localNumber) }, at: 0)
         return fresh.count
     }
@@ -102,7 +100,7 @@ struct ChatScreen {
 
     var state: ScreenState {
         ScreenState(
-            chats: chats.map { ScreenState.Chat(title: $0.title, unread: $0.id == chat ? 0 : max($0.messageCount - (seen[$0.id] ?? 0), 0)) },
+            chats: chats.map { ScreenState.Chat(title: Self.title($0), unread: $0.id == chat ? 0 : unread($0)) },
             selectedChat: focus == .chats ? highlighted : openIndex ?? 0,
             title: title,
             entries: items.compactMap(entry),
@@ -114,6 +112,11 @@ struct ChatScreen {
             status: status)
     }
 
+    /// The node's count when it keeps read markers, else the messages counted since the chat was last seen here.
+    private func unread(_ chat: ChatLine) -> Int {
+        chat.unread ?? max(chat.messageCount - (seen[chat.id] ?? 0), 0)
+    }
+
     private func entry(_ item: Item) -> ScreenState.Entry? {
         switch item {
         case let .message(number):
@@ -121,7 +124,7 @@ struct ChatScreen {
             let groups = reactions[message.id] ?? []
             return .message(ScreenState.Message(
                 author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,
-                reactions: groups.map { ScreenState.Reaction(emoji: $0.emoji, count: $0.count, mine: $0.mine ?? false) }))
+                reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine ?? false) }))
         case let .poll(id):
             return polls[id].map { .poll(Self.card($0, author: name($0.author, $0.authorName))) }
         }

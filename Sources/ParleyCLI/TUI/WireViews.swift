@@ -23,8 +23,6 @@ struct MessageLine: Decodable {
     let authorName: String?
     let text: String
     let localNumber: Int64
-    /// Reaction groups, when the node includes them with the message.
-    let reactions: [ReactionGroupLine]?
 }
 
 /// `{"message": ID, "groups": [ReactionGroupLine]}` in a watch line.
@@ -33,9 +31,9 @@ struct ReactionsLine: Decodable {
     let groups: [ReactionGroupLine]
 }
 
-/// `{"emoji": "👍", "count": 2, "mine": true}`: one reaction and how many gave it.
+/// `{"type": "👍", "count": 2, "mine": true}`: one reaction and how many gave it.
 struct ReactionGroupLine: Decodable {
-    let emoji: String
+    let type: String
     let count: Int
     let mine: Bool?
 }
@@ -44,8 +42,12 @@ struct ReactionGroupLine: Decodable {
 struct ChatLine: Decodable {
     let id: String
     let title: String
+    /// What to call the chat (a direct chat's other member), when the node says.
+    let name: String?
     let members: [MemberLine]
     let messageCount: Int
+    /// Shown messages from others after the read marker, when the node keeps one.
+    let unread: Int?
 }
 
 /// A member from `chatList` (`id`, `name`) or from `members` (adds `online`, `lastSeenAt`, `you`).
