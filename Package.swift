@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "ParleyCLI",
             dependencies: [
-                "ParleyNode",
+                "ParleyNode", "ParleyTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -81,6 +81,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "ParleyTerminal", swiftSettings: strict),
         .target(
             name: "ParleyTestKit",
             dependencies: ["ParleyCore", "ParleyNode", "ParleyTransport"],
@@ -91,6 +92,7 @@ let package = Package(
         .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport"], swiftSettings: strict),
+        .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal"], swiftSettings: strict),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyStore"], swiftSettings: strict),
     ]
 )

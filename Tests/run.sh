@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing (libsodium-dev), builds, and runs every test.
+# The test command: installs what is missing (libsodium-dev, iproute2, nftables, tmux), builds, and runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
 pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev pkg-config)
 command -v ip >/dev/null || need+=(iproute2)
 command -v nft >/dev/null || need+=(nftables)
+command -v tmux >/dev/null || need+=(tmux)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq

@@ -139,4 +139,26 @@ struct OpenSessionTests {
         try open.type("/answer \(poll) nice")
         #expect(open.waitFor { $0.contains("does not take answers") || $0.contains("is closed") }, "\(open.transcript)")
     }
+
+    @Test func olderLoadsThePageBeforeTheBacklogOnDemand() throws {
+        let session = try Session.start()
+        defer { session.stop() }
+        let (parley, chat) = (session.parley, session.chat)
+        // Given 60 messages at bob, more than the 50 a new session shows
+        for index in 1...60 { try parley.client("alice", ["send", chat, "note \(index)"]) }
+        #expect(parley.eventually("bob", ["messages", chat, "--limit", "1"]) { $0.contains("note 60") })
+        let open = try InteractiveProcess(executable: ParleyBinary.path, arguments: ["open", chat, "--data", parley.data("bob")])
+        defer { open.stop() }
+        #expect(open.waitFor { $0.contains("note 60") }, "\(open.transcript)")
+        #expect(!open.transcript.contains("note 10\n"))
+        // When bob asks for older messages, then again
+        try open.type("/older")
+        #expect(open.waitFor { $0.contains("-- end of older messages --") }, "\(open.transcript)")
+        try open.type("/older")
+        #expect(open.waitFor { $0.contains("(no older messages)") }, "\(open.transcript)")
+        // Then the first page held exactly the ten before the backlog, oldest first
+        let older = open.transcript.components(separatedBy: "-- 10 older message(s) --").last ?? ""
+        let notes = older.components(separatedBy: "\n").compactMap { line in line.range(of: "note ").map { String(line[$0.upperBound...]) } }
+        #expect(Array(notes.prefix(10)) == (1...10).map(String.init))
+    }
 }

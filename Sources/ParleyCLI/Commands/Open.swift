@@ -2,34 +2,46 @@ import ArgumentParser
 import ParleyTransport
 import Foundation
 import ParleyNode
+import Synchronization
 
 struct Open: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Chat interactively: messages and polls appear live.",
-        discussion: "Type text to send it. Commands: /poll QUESTION [| OPTION | OPTION…], /vote POLL up|down|OPTION…, /unvote POLL [OPTION], /answer POLL TEXT, /suggest POLL TEXT, /close POLL, /results POLL, /react MESSAGE TYPE, /unreact MESSAGE TYPE, /quit.")
+        abstract: "Chat interactively: messages and polls appear live (full screen on a terminal).",
+        discussion: "Type text to send it. Commands: /poll QUESTION [| OPTION | OPTION…], /vote POLL up|down|OPTION…, /unvote POLL [OPTION], /answer POLL TEXT, /suggest POLL TEXT, /close POLL, /results POLL, /react MESSAGE TYPE, /unreact MESSAGE TYPE, /older (the page before the oldest shown), /quit.")
 
     @Argument(help: "The chat (id prefix or title).")
     var chat: String
 
+    @Flag(name: .long, help: "Print lines even on a terminal (the default when standard input or output is not one).")
+    var line = false
+
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
+        if !line, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+            try await FullScreen(chat: chat, options: options).run()
+            return
+        }
         let watcher = try await options.client()
         try await watcher.connection.send(try ControlJSON.encode(ControlRequest.watch(chat: chat)))
-        show("chat \(chat): type a message, or /poll QUESTION [| OPTION | …], /vote POLL up|down|OPTION…, /unvote, /answer, /suggest, /close, /results POLL, /react, /unreact MESSAGE TYPE, /quit")
+        show("chat \(chat): type a message, or \(ChatCommand.help)")
+        let oldestShown = OldestShown()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await showEvents(from: watcher) }
-            group.addTask { try await readCommands() }
+            group.addTask { try await showEvents(from: watcher, oldestShown: oldestShown) }
+            group.addTask { try await readCommands(oldestShown: oldestShown) }
             _ = try await group.next() // input ended (/quit, EOF) or the node went away
             group.cancelAll()
         }
         await watcher.close()
     }
 
-    private func showEvents(from watcher: ControlClient) async throws {
+    private func showEvents(from watcher: ControlClient, oldestShown: OldestShown) async throws {
         for try await line in watcher.connection.lines {
             let event = try ControlJSON.decode(WatchEvent.self, from: line)
-            if let message = event.message { show(Render.line(message)) }
+            if let message = event.message {
+                oldestShown.note(message.localNumber)
+                show(Render.line(message))
+            }
             if let poll = event.poll { show(Render.poll(poll)) }
             if let reactions = event.reactions { show(Render.reactionGroups(reactions)) }
             if let typing = event.typing.flatMap(Render.typing) { show(typing) } // nothing when it stops
@@ -41,56 +53,49 @@ struct Open: AsyncParsableCommand {
         throw CLIError("the node closed the connection")
     }
 
-    private func readCommands() async throws {
+    private func readCommands(oldestShown: OldestShown) async throws {
         for await line in StandardInput.lines() {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            guard !text.isEmpty else { continue }
-            if text == "/quit" { return }
-            do { try await execute(text) } catch { show("error: \(error)") }
+            do {
+                switch try ChatCommand.parse(line, chat: chat) {
+                case nil: continue
+                case .quit: return
+                case let .post(request): _ = try await ControlClient.callOnce(request, options: options, as: MessageView.self)
+                case let .results(poll):
+                    show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
+                case .older:
+                    try await showOlder(oldestShown: oldestShown)
+                }
+            } catch {
+                show("error: \(error)")
+            }
         }
     }
+}
 
-    private func execute(_ text: String) async throws {
-        let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        /// Everything after the command and its first `skip` words.
-        func rest(after skip: Int) -> String {
-            words.dropFirst(1 + skip).joined(separator: " ")
-        }
-        let request: ControlRequest
-        switch words[0] {
-        case "/poll":
-            // "/poll QUESTION" is yes/no; "/poll QUESTION | OPTION | OPTION…" has options.
-            let parts = rest(after: 0).split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let question = parts.first, !question.isEmpty else { throw CLIError("usage: /poll QUESTION [| OPTION | OPTION…]") }
-            request = .pollCreate(chat: chat, question: question, options: parts.count > 1 ? Array(parts.dropFirst()) : nil)
-        case "/vote":
-            guard words.count >= 3 else { throw CLIError("usage: /vote POLL up|down|OPTION…") }
-            request = .pollVote(chat: chat, poll: words[1], choices: Array(words.dropFirst(2)))
-        case "/unvote":
-            guard (2...3).contains(words.count) else { throw CLIError("usage: /unvote POLL [OPTION]") }
-            request = .pollUnvote(chat: chat, poll: words[1], option: words.count == 3 ? words[2] : nil)
-        case "/answer", "/suggest":
-            guard words.count >= 3 else { throw CLIError("usage: \(words[0]) POLL TEXT") }
-            request = words[0] == "/answer"
-                ? .pollAnswer(chat: chat, poll: words[1], text: rest(after: 1)) : .pollSuggest(chat: chat, poll: words[1], text: rest(after: 1))
-        case "/close":
-            guard words.count == 2 else { throw CLIError("usage: /close POLL") }
-            request = .pollClose(chat: chat, poll: words[1])
-        case "/results":
-            guard words.count == 2 else { throw CLIError("usage: /results POLL") }
-            show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: words[1]), options: options, as: PollResultsView.self)))
-            return
-        case "/react", "/unreact":
-            guard words.count >= 3 else { throw CLIError("usage: \(words[0]) MESSAGE TYPE") }
-            request = words[0] == "/react"
-                ? .react(chat: chat, message: words[1], type: rest(after: 1)) : .unreact(chat: chat, message: words[1], type: rest(after: 1))
-        default:
-            guard !text.hasPrefix("/") else {
-                throw CLIError("unknown command \(words[0]); try /poll, /vote, /unvote, /answer, /suggest, /close, /results, /react, /unreact, /quit")
-            }
-            request = .send(chat: chat, text: text, tag: nil, refs: [])
-        }
-        _ = try await ControlClient.callOnce(request, options: options, as: MessageView.self)
+extension Open {
+    /// Prints the page of shown messages before the oldest one printed so far, oldest first.
+    private func showOlder(oldestShown: OldestShown) async throws {
+        let before = oldestShown.current
+        if before == 1 { return show("(no older messages)") }
+        let request = ControlRequest.messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 20, before: before, shown: true)
+        let page = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
+        guard let first = page.first else { return show("(no older messages)") }
+        oldestShown.note(first.localNumber)
+        show("-- \(page.count) older message(s) --")
+        for message in page { show(Render.line(message)) }
+        show("-- end of older messages --")
+    }
+}
+
+/// The lowest local number printed so far: where `/older` pages back from. Shared by the event
+/// printer and the command reader.
+final class OldestShown: Sendable {
+    private let value = Mutex<Int64?>(nil)
+
+    var current: Int64? { value.withLock { $0 } }
+
+    func note(_ localNumber: Int64) {
+        value.withLock { $0 = min($0 ?? localNumber, localNumber) }
     }
 }
 

@@ -1,0 +1,171 @@
+import Foundation
+import ParleyNode
+import ParleyTerminal
+
+/// What the full screen knows, as received from the node, and how it turns into a `ScreenState`.
+/// Input handling lives in `FullScreen`; this holds data only.
+struct ChatScreen {
+    enum Item: Hashable {
+        case message(Int64)
+        case poll(String)
+    }
+
+    /// This node's peer id, to mark own messages and the own member.
+    var me: String?
+    var chats: [ChatLine] = []
+    /// The open chat's full id.
+    var chat: String
+    /// Message counts seen per chat: unread is what `chatList` reports beyond this.
+    var seen: [String: Int] = [:]
+    /// Messages and poll cards in the order shown.
+    var items: [Item] = []
+    var messages: [Int64: MessageLine] = [:]
+    var polls: [String: PollResultsView] = [:]
+    var reactions: [String: [ReactionGroupLine]] = [:]
+    /// From `members` when the node has it (presence), else from `chatList`.
+    var members: [MemberLine] = []
+    var membersHavePresence = false
+    var typing: [String] = []
+    var input = InputLine()
+    var focus: ScreenState.Focus = .input
+    /// The chat highlighted in the chat pane (moved with the arrows there before opening it).
+    var highlighted: Int = 0
+    var scroll = 0
+    var status: ScreenState.Status?
+    /// Set when older messages were asked for and none came: the start of the chat is loaded.
+    var reachedStart = false
+
+    init(chat: String) { self.chat = chat }
+
+    var openIndex: Int? { chats.firstIndex { $0.id == chat } }
+    var title: String { chats.first { $0.id == chat }.map(Self.title) ?? String(chat.prefix(8)) }
+
+    static func title(_ chat: ChatLine) -> String { chat.name ?? chat.title }
+    var oldestLoaded: Int64? { messages.keys.min() }
+
+    /// Forgets the open chat's contents, to show another.
+    mutating func open(_ id: String) {
+        chat = id
+        items = []
+        messages = [:]
+        polls = [:]
+        reactions = [:]
+        typing = []
+        scroll = 0
+        reachedStart = false
+        membersHavePresence = false
+        members = chats.first { $0.id == id }?.members ?? []
+        highlighted = openIndex ?? 0
+        if let count = chats.first(where: { $0.id == id })?.messageCount { seen[id] = count }
+    }
+
+    mutating func apply(_ line: WatchLine) {
+        if let message = line.message { add(message) }
+        if let poll = line.poll {
+            if polls[poll.id] == nil { items.append(.poll(poll.id)) }
+            polls[poll.id] = poll
+        }
+        if let update = line.reactions { reactions[update.message] = update.groups }
+        if let typing = line.typing { self.typing = typing }
+    }
+
+    mutating func add(_ message: MessageLine) {
+        guard messages[message.localNumber] == nil else { return }
+        messages[message.localNumber] = message
+        items.append(.message(message.localNumber))
+    }
+
+    /// Older messages go before everything loaded; returns how many were new.
+    mutating func prepend(_ older: [MessageLine]) -> Int {
+        let oldest = oldestLoaded ?? .max
+        let fresh = older.filter { $0.localNumber < oldest && messages[$0.localNumber] == nil }.sorted { $0.localNumber < $1.localNumber }
+        for message in fresh { messages[message.localNumber] = message }
+        items.insert(contentsOf: fresh.map { .message($0.localNumber) }, at: 0)
+        return fresh.count
+    }
+
+    mutating func updateChats(_ list: [ChatLine]) {
+        chats = list
+        for chat in list where seen[chat.id] == nil || chat.id == self.chat { seen[chat.id] = chat.messageCount }
+        if !membersHavePresence { members = list.first { $0.id == chat }?.members ?? members }
+        highlighted = min(highlighted, max(list.count - 1, 0))
+    }
+
+    mutating func updateMembers(_ list: [MemberLine]) {
+        members = list
+        membersHavePresence = true
+    }
+
+    func name(_ id: String, _ name: String?) -> String { id == me ? "you" : Render.name(id, name) }
+
+    var state: ScreenState {
+        ScreenState(
+            chats: chats.map { ScreenState.Chat(title: Self.title($0), unread: $0.id == chat ? 0 : unread($0)) },
+            selectedChat: focus == .chats ? highlighted : openIndex ?? 0,
+            title: title,
+            entries: items.compactMap(entry),
+            scroll: scroll,
+            members: members.map(member),
+            typing: typing,
+            input: input,
+            focus: focus,
+            status: status)
+    }
+
+    /// The node's count when it keeps read markers, else the messages counted since the chat was last seen here.
+    private func unread(_ chat: ChatLine) -> Int {
+        chat.unread ?? max(chat.messageCount - (seen[chat.id] ?? 0), 0)
+    }
+
+    private func entry(_ item: Item) -> ScreenState.Entry? {
+        switch item {
+        case let .message(number):
+            guard let message = messages[number] else { return nil }
+            let groups = reactions[message.id] ?? []
+            return .message(ScreenState.Message(
+                author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,
+                reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine ?? false) }))
+        case let .poll(id):
+            return polls[id].map { .poll(Self.card($0, author: name($0.author, $0.authorName))) }
+        }
+    }
+
+    private func member(_ member: MemberLine) -> ScreenState.Member {
+        let presence: ScreenState.Presence? = member.online.map { online in
+            online ? .online : .offline(lastSeen: member.lastSeenAt.map(Self.clockTime))
+        }
+        let isYou = member.you ?? (member.id == me)
+        return ScreenState.Member(name: isYou && member.name == nil ? "you" : Render.name(member.id, member.name), presence: presence, isYou: isYou)
+    }
+
+    static func card(_ poll: PollResultsView, author: String) -> ScreenState.PollCard {
+        let options: [ScreenState.PollOption]
+        if let up = poll.up, let down = poll.down {
+            let total = max(up + down, 1)
+            options = [("up", up), ("down", down)].map { label, votes in
+                ScreenState.PollOption(
+                    label: label, votes: votes, share: Double(votes) / Double(total),
+                    mine: poll.myVote == label || poll.ownVotes.contains(label), winner: poll.winners.contains(label))
+            }
+        } else {
+            options = (poll.options ?? []).map { option in
+                ScreenState.PollOption(
+                    label: option.text, votes: option.votes, share: option.ratio,
+                    mine: poll.ownVotes.contains(option.id), winner: poll.winners.contains(option.id))
+            }
+        }
+        var summary = ["\(poll.totalVotes) vote\(poll.totalVotes == 1 ? "" : "s")"]
+        if poll.answersCount > 0 { summary.append("\(poll.answersCount) answer\(poll.answersCount == 1 ? "" : "s")") }
+        if let latest = poll.latestAnswers.last { summary.append("“\(latest.text)”") }
+        return ScreenState.PollCard(
+            id: String(poll.id.prefix(8)), author: author, question: poll.question, isClosed: poll.isClosed,
+            options: options, summary: summary.joined(separator: " · "))
+    }
+
+    /// "14:02" in local time.
+    static func clockTime(_ millis: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1_000))
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import ParleyNode
+import ParleyTerminal
+import ParleyTransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `parley open` on a terminal: chat list, messages with live polls, members, typing line and an
+/// input line, redrawn as events arrive. Child tasks read keys, signals, the watch stream and a
+/// refresh tick, and run requests one after another; they all feed one event stream, which this
+/// loop alone applies to the `ChatScreen` and draws.
+struct FullScreen {
+    let chat: String
+    let options: ClientOptions
+
+    enum Event: Sendable {
+        case input(TerminalInput.Chunk)
+        case inputEnded
+        case signal(Int32)
+        case watch(chat: String, line: String)
+        case watchEnded(chat: String, reason: String)
+        case chats([ChatLine])
+        case members(chat: String, [MemberLine])
+        case older(chat: String, [MessageLine])
+        case results(chat: String, PollResultsView)
+        case posted
+        case failed(String)
+        case tick
+    }
+
+    /// Requests, run in order by one worker so the screen never waits on the node.
+    enum Action: Sendable {
+        case post(ControlRequest)
+        case results(chat: String, poll: String)
+        case older(chat: String, ControlRequest)
+        case refresh(chat: String)
+        case typing(chat: String, active: Bool)
+    }
+
+    func run() async throws {
+        // Fail before taking over the terminal when the node or the chat is not there.
+        let chats = try await NodeRequests.ask(ControlRequest.chatList, options: options, as: [ChatLine].self)
+        let id = try NodeRequests.resolve(chat, in: chats)
+        let me = try? await NodeRequests.ask(ControlRequest.status, options: options, as: StatusLine.self).peer
+        var screen = ChatScreen(chat: id)
+        screen.me = me
+        screen.updateChats(chats)
+        screen.open(id)
+
+        let terminal = Terminal()
+        try terminal.enter()
+        defer { terminal.restore() }
+        var session = Session(screen: screen, writer: FrameWriter(colors: ColorMode.detect(environment: ProcessInfo.processInfo.environment)))
+
+        let (events, sink) = AsyncStream<Event>.makeStream()
+        let (actions, worker) = AsyncStream<Action>.makeStream()
+        let (selections, selector) = AsyncStream<String>.makeStream()
+        session.worker = worker
+        session.selector = selector
+        selector.yield(id)
+        worker.yield(.refresh(chat: id))
+        let options = options
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await chunk in TerminalInput.chunks() { sink.yield(.input(chunk)) }
+                sink.yield(.inputEnded)
+            }
+            group.addTask { await TerminalSignals.forward { sink.yield(.signal($0)) } }
+            group.addTask { await Self.watch(selections, options: options, events: sink) }
+            group.addTask { await Self.work(actions, options: options, events: sink) }
+            group.addTask {
+                while (try? await Task.sleep(for: .seconds(2))) != nil { sink.yield(.tick) }
+            }
+            session.draw()
+            for await event in events {
+                guard session.handle(event) else { break }
+                session.draw()
+            }
+            worker.finish()
+            selector.finish()
+            group.cancelAll()
+        }
+    }
+
+    /// Follows the selected chat's watch stream; a new selection replaces the stream.
+    static func watch(_ selections: AsyncStream<String>, options: ClientOptions, events: AsyncStream<Event>.Continuation) async {
+        var iterator = selections.makeAsyncIterator()
+        var next = await iterator.next()
+        while let chat = next {
+            next = await withTaskGroup(of: Void.self, returning: String?.self) { group in
+                group.addTask { await follow(chat, options: options, events: events) }
+                let selection = await iterator.next()
+                group.cancelAll()
+                return selection
+            }
+        }
+    }
+
+    private static func follow(_ chat: String, options: ClientOptions, events: AsyncStream<Event>.Continuation) async {
+        do {
+            let client = try await options.client()
+            try await client.connection.send(try ControlJSON.encode(ControlRequest.watch(chat: chat)))
+            for try await line in client.connection.lines { events.yield(.watch(chat: chat, line: line)) }
+            await client.close()
+            if !Task.isCancelled { events.yield(.watchEnded(chat: chat, reason: "the node closed the connection")) }
+        } catch {
+            if !Task.isCancelled { events.yield(.watchEnded(chat: chat, reason: "\(error)")) }
+        }
+    }
+
+    /// Runs the requests in order. `members` and `typing` are tried once; a node without them
+    /// (an error answer) is not asked again.
+    static func work(_ actions: AsyncStream<Action>, options: ClientOptions, events: AsyncStream<Event>.Continuation) async {
+        var presence = true, typing = true
+        for await action in actions {
+            do {
+                switch action {
+                case let .post(request):
+                    _ = try await ControlClient.callOnce(request, options: options, as: MessageView.self)
+                    events.yield(.posted)
+                case let .results(chat, poll):
+                    events.yield(.results(chat: chat, try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
+                case let .older(chat, request):
+                    events.yield(.older(chat: chat, try await NodeRequests.ask(request, options: options, as: [MessageLine].self)))
+                case let .refresh(chat):
+                    events.yield(.chats(try await NodeRequests.ask(ControlRequest.chatList, options: options, as: [ChatLine].self)))
+                    if presence {
+                        do {
+                            let members = try await NodeRequests.ask(PresenceRequest.members(chat: chat), options: options, as: [MemberLine].self)
+                            events.yield(.members(chat: chat, members))
+                        } catch {
+                            presence = false
+                        }
+                    }
+                case let .typing(chat, active):
+                    guard typing else { continue }
+                    do { _ = try await NodeRequests.ask(PresenceRequest.typing(chat: chat, active: active), options: options, as: Acknowledged.self) } catch { typing = false }
+                }
+            } catch {
+                events.yield(.failed("\(error)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/// The message list as lines for a pane width: messages wrapped with the author first and a
+/// reactions line under them, polls as cards with a bar per option.
+enum EntryLines {
+    static let authorColors: [TerminalColor] = [.cyan, .green, .yellow, .magenta, .blue, .brightCyan, .brightGreen, .brightMagenta]
+
+    static func lines(_ entries: [ScreenState.Entry], width: Int) -> [StyledLine] {
+        entries.flatMap { entry in
+            switch entry {
+            case let .message(message): Self.message(message, width: width)
+            case let .poll(poll): Self.poll(poll, width: width)
+            }
+        }
+    }
+
+    /// A stable colour per name, so each author keeps theirs across redraws.
+    static func color(for name: String) -> TerminalColor {
+        let hash = name.unicodeScalars.reduce(UInt32(5381)) { ($0 &* 33) ^ $1.value }
+        return authorColors[Int(hash % UInt32(authorColors.count))]
+    }
+
+    static func message(_ message: ScreenState.Message, width: Int) -> [StyledLine] {
+        let author = TextWidth.truncate(message.author, to: max(width / 2, 1))
+        let prefix = TextWidth.of(author) + 2
+        let authorStyle = Style(foreground: message.isOwn ? .white : color(for: message.author), bold: true)
+        let wrapped = TextWidth.wrap(message.text, first: width - prefix, rest: width - 2)
+        var lines: [StyledLine] = []
+        for (index, text) in wrapped.enumerated() {
+            var line = StyledLine()
+            if index == 0 {
+                line.append(author, style: authorStyle)
+                line.append(": ")
+            } else {
+                line.append("  ")
+            }
+            line.append(text)
+            lines.append(line)
+        }
+        return lines + reactions(message.reactions, width: width)
+    }
+
+    /// "  👍 2  🎉 1" under the message, own reactions highlighted, wrapped when they do not fit.
+    static func reactions(_ reactions: [ScreenState.Reaction], width: Int) -> [StyledLine] {
+        guard !reactions.isEmpty else { return [] }
+        var lines: [StyledLine] = []
+        var line = StyledLine("  ")
+        for reaction in reactions {
+            let text = "\(reaction.emoji) \(reaction.count)"
+            if line.width > 2, line.width + 1 + TextWidth.of(text) > width {
+                lines.append(line)
+                line = StyledLine("  ")
+            }
+            if line.width > 2 { line.append(" ") }
+            line.append(text, style: reaction.mine ? Style(foreground: .brightYellow, bold: true) : Style(foreground: .gray))
+        }
+        return lines + [line]
+    }
+
+    static func poll(_ poll: ScreenState.PollCard, width: Int) -> [StyledLine] {
+        let edge = Style(foreground: .magenta, bold: true)
+        var lines: [StyledLine] = []
+        let header = "Poll \(poll.id) · \(poll.author): \(poll.question)" + (poll.isClosed ? " [closed]" : "")
+        for (index, text) in TextWidth.wrap(header, first: width - 2, rest: width - 4).enumerated() {
+            var line = StyledLine("▌ ", style: edge)
+            line.append(index == 0 ? text : "  " + text, style: Style(bold: true))
+            lines.append(line)
+        }
+        // "▌ *Label  ███·····  1  50% ★"
+        let votes = poll.options.map { "\($0.votes)" }, shares = poll.options.map { "\(Int(($0.share * 100).rounded()))%" }
+        let (votesWidth, sharesWidth) = (votes.map(\.count).max() ?? 0, shares.map(\.count).max() ?? 0)
+        let counts = zip(votes, shares).map { padded($0, to: votesWidth) + " " + padded($1, to: sharesWidth) }
+        let countWidth = votesWidth + 1 + sharesWidth
+        let labelWidth = min(poll.options.map { TextWidth.of($0.label) }.max() ?? 0, max(width / 3, 1))
+        let barWidth = min(max(width - 3 - labelWidth - 1 - 1 - countWidth - 2, 0), 16)
+        let top = max(poll.options.map(\.votes).max() ?? 0, 1)
+        for (option, count) in zip(poll.options, counts) {
+            var line = StyledLine("▌ ", style: edge)
+            line.append(option.mine ? "*" : " ", style: Style(foreground: .brightYellow, bold: true))
+            let label = TextWidth.truncate(option.label, to: labelWidth)
+            line.append(label + String(repeating: " ", count: max(labelWidth - TextWidth.of(label), 0)) + " ")
+            if barWidth > 0 {
+                let filled = option.votes * barWidth / top
+                line.append(String(repeating: "█", count: filled), style: Style(foreground: option.winner ? .green : .blue))
+                line.append(String(repeating: "·", count: barWidth - filled) + " ", style: Style(foreground: .gray))
+            }
+            line.append(count)
+            if option.winner { line.append(" ★", style: Style(foreground: .yellow, bold: true)) }
+            lines.append(line)
+        }
+        if !poll.summary.isEmpty {
+            var line = StyledLine("▌ ", style: edge)
+            line.append(TextWidth.truncate(poll.summary, to: width - 2), style: Style(dim: true))
+            lines.append(line)
+        }
+        return lines
+    }
+
+    private static func padded(_ text: String, to width: Int) -> String {
+        String(repeating: " ", count: max(width - text.count, 0)) + text
+    }
+}
