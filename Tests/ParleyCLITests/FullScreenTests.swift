@@ -71,6 +71,18 @@ struct FullScreenTests {
         try parley.client("alice", ["send", chat, "hi bob, from alice"])
         #expect(pane.waitFor { $0.contains("alice: hi bob, from alice") }, "\(pane.capture())")
 
+        // When alice reacts to her message and starts typing, bob sees the reaction under it and the
+        // typing line; the member pane marks alice online (her heartbeats)
+        let hi = try parley.client("alice", ["messages", chat, "--limit", "1", "--json"])
+        let hiID = try #require(hi.firstMatch(of: #/"id":"([0-9a-f]{64})"/#)).output.1
+        try parley.client("alice", ["react", chat, String(hiID), "lgtm"])
+        #expect(pane.waitFor { $0.contains("lgtm 1") }, "\(pane.capture())")
+        try parley.client("alice", ["typing", chat])
+        #expect(pane.waitFor { $0.contains("alice is typing…") }, "\(pane.capture())")
+        try parley.client("alice", ["typing", chat, "--stop"])
+        #expect(pane.waitFor { !$0.contains("alice is typing…") }, "\(pane.capture())")
+        #expect(pane.waitFor { $0.contains("● alice") }, "\(pane.capture())")
+
         // When bob creates a poll and votes, the card shows live; alice's vote updates it
         try pane.type("/poll Lunch? | A | B")
         try pane.press("Enter")
