@@ -8,9 +8,12 @@ enum ChatCommand: Equatable {
     case results(poll: String)
     /// Show the page of messages before the oldest one shown.
     case older
+    /// `/react TYPE` or `/unreact TYPE` with no message: on the latest message shown (the full screen
+    /// shows no ids to type).
+    case reactToLatest(type: String, remove: Bool)
     case quit
 
-    static let help = "/poll QUESTION [| OPTION | …], /vote POLL up|down|OPTION…, /unvote, /answer, /suggest, /close, /results POLL, /react MESSAGE TYPE, /unreact MESSAGE TYPE, /older, /quit"
+    static let help = "/poll QUESTION [| OPTION | …], /vote POLL up|down|OPTION…, /unvote, /answer, /suggest, /close, /results POLL, /react [MESSAGE] TYPE, /unreact [MESSAGE] TYPE, /older, /quit"
 
     /// The command for `text` in `chat`; nil for a blank line. Throws a usage line for a malformed command.
     static func parse(_ line: String, chat: String) throws -> ChatCommand? {
@@ -46,7 +49,8 @@ enum ChatCommand: Equatable {
             guard words.count == 2 else { throw CLIError("usage: /results POLL") }
             return .results(poll: words[1])
         case "/react", "/unreact":
-            guard words.count >= 3 else { throw CLIError("usage: \(words[0]) MESSAGE TYPE") }
+            guard words.count >= 2 else { throw CLIError("usage: \(words[0]) [MESSAGE] TYPE") }
+            if words.count == 2 { return .reactToLatest(type: words[1], remove: words[0] == "/unreact") }
             return .post(words[0] == "/react"
                 ? .react(chat: chat, message: words[1], type: rest(after: 1)) : .unreact(chat: chat, message: words[1], type: rest(after: 1)))
         case "/older" where words.count == 1:

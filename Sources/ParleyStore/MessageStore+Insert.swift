@@ -124,9 +124,11 @@ private struct InsertBatch {
     private mutating func apply(_ message: Message, grants: [EpochKey], _ db: Database) throws {
         guard let change = try? MembershipChange(decoding: message.content), change.members.contains(message.author) else { return }
         let chat = message.chat.blob
-        if try Epochs.save(chat: chat, epoch: Int64(change.epoch), setBy: message.id.blob, members: change.members, db) {
-            try Epochs.promote(chat: chat, epoch: Int64(change.epoch), setBy: message.id.blob, members: change.members, db)
-        }
+        // Only the change that wins its epoch hands out that epoch's key; one that loses to a lower id
+        // (which only a creator writing twice makes) leaves no key behind, so every member seals alike.
+        guard try Epochs.save(chat: chat, epoch: Int64(change.epoch), setBy: message.id.blob, members: change.members, db) else { return }
+        try Epochs.promote(chat: chat, epoch: Int64(change.epoch), setBy: message.id.blob, members: change.members, db)
+        try db.cachedStatement(sql: "DELETE FROM chat_keys WHERE chat_id = ? AND epoch = ?").execute(arguments: [chat, Int64(change.epoch)])
         try Epochs.saveKeys(grants, chat: chat, db)
         chats[message.chat] = nil
         epochMembers[message.chat] = nil

@@ -82,6 +82,11 @@ struct FullScreenTests {
         try parley.client("alice", ["typing", chat, "--stop"])
         #expect(pane.waitFor { !$0.contains("alice is typing…") }, "\(pane.capture())")
         #expect(pane.waitFor { $0.contains("● alice") }, "\(pane.capture())")
+        // and bob reacts to the latest message without typing its id
+        try pane.type("/react yes")
+        try pane.press("Enter")
+        #expect(pane.waitFor { $0.contains("lgtm 1") && $0.contains("yes 1") }, "\(pane.capture())")
+        #expect(parley.eventually("alice", ["reactions", chat, String(hiID), "--json"]) { $0.contains("\"type\":\"yes\"") })
 
         // When bob creates a poll and votes, the card shows live; alice's vote updates it
         try pane.type("/poll Lunch? | A | B")

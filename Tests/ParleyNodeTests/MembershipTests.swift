@@ -91,4 +91,24 @@ struct MembershipTests {
             }
         }
     }
+
+    @Test func concurrentChangesNeverClaimTheSameEpoch() async throws {
+        // Given alice's group with bob and carol
+        let peers = try Peers.makePeers(InMemoryNetwork(), count: 4)
+        let (alice, bob, carol, dave) = (peers[0], peers[1], peers[2], peers[3])
+        let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey, carol.identity.publicKey]).id
+        // When she removes carol and adds dave at the same moment
+        async let removal = Result { try await alice.node.removeMembers(chat: chat, [carol.identity.publicKey]) }
+        async let addition = Result { try await alice.node.addMembers(chat: chat, [dave.identity.publicKey]) }
+        let outcomes = await [removal, addition]
+        // Then each change that went through has an epoch of its own, and the members are what they say
+        let applied = outcomes.compactMap { try? $0.get() }
+        #expect(!applied.isEmpty)
+        let epochs = try applied.map { try MembershipChange(decoding: $0.message.content).epoch }
+        #expect(Set(epochs).count == epochs.count)
+        let membership = try #require(try alice.node.store.membership(of: chat))
+        #expect(membership.epoch == UInt32(applied.count))
+        #expect(membership.members.contains(carol.identity.publicKey) == ((try? outcomes[0].get()) == nil))
+        #expect(membership.members.contains(dave.identity.publicKey) == ((try? outcomes[1].get()) != nil))
+    }
 }

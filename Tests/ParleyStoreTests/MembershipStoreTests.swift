@@ -127,4 +127,26 @@ struct MembershipStoreTests {
         let winner = min(removal.id, competing.id)
         #expect(results[0].members == (winner == competing.id ? [alice.publicKey, carol.publicKey] : [alice.publicKey, bob.publicKey]).sorted())
     }
+
+    @Test(arguments: [false, true]) func onlyTheWinningChangeOfAnEpochLeavesItsKey(winnerFirst: Bool) async throws {
+        // Given two changes for epoch 1 with different keys, both granting this node a key
+        let otherKey = try ChatKey.generate()
+        let other = try MembershipChange.make(epoch: 1, members: [alice.publicKey, bob.publicKey, carol.publicKey]) { _ in
+            [EpochKey(epoch: 1, key: otherKey)]
+        }
+        let competing = try MessageDraft(
+            chat: invite.id, author: alice.publicKey, sequence: 2, lamport: 11, timestampMillis: 0, tag: .membership, content: other.encoded()
+        ).signed(by: alice)
+        let removal = try removal()
+        let grants = [removal.id: [EpochKey(epoch: 1, key: key1)], competing.id: [EpochKey(epoch: 1, key: otherKey)]]
+        let (winner, loser) = removal.id < competing.id ? (removal, competing) : (competing, removal)
+        // When they arrive in either order
+        let store = try await store(holding: [EpochKey(epoch: 0, key: key0)])
+        for message in winnerFirst ? [winner, loser] : [loser, winner] { _ = try await insert([message], into: store, grants: grants) }
+        // Then the node holds exactly the winner's key for epoch 1 and seals with it
+        let epochOne = try store.chatKeys(invite.id).filter { $0.epoch == 1 }
+        let expected = (winner.id == removal.id ? key1 : otherKey).withRawBytes { $0 }
+        #expect(epochOne.map { $0.key.withRawBytes { $0 } } == [expected])
+        #expect(try store.sealingKey(invite.id)?.key.withRawBytes { $0 } == expected)
+    }
 }

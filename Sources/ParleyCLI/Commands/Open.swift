@@ -64,6 +64,8 @@ struct Open: AsyncParsableCommand {
                     show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
                 case .older:
                     try await showOlder(oldestShown: oldestShown)
+                case .reactToLatest:
+                    throw CLIError("name the message: /react MESSAGE TYPE (its id is printed before the author)")
                 }
             } catch {
                 show("error: \(error)")
@@ -75,7 +77,7 @@ struct Open: AsyncParsableCommand {
 extension Open {
     /// Prints the page of shown messages before the oldest one printed so far, oldest first.
     private func showOlder(oldestShown: OldestShown) async throws {
-        let before = oldestShown.current
+        guard let before = oldestShown.current else { return show("(no message shown yet to page back from)") }
         if before == 1 { return show("(no older messages)") }
         let request = ControlRequest.messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 20, before: before, shown: true)
         let page = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)

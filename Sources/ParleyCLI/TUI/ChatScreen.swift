@@ -20,6 +20,9 @@ struct ChatScreen {
     /// Messages and poll cards in the order shown.
     var items: [Item] = []
     var messages: [Int64: MessageLine] = [:]
+
+    /// The newest message held, what `/react TYPE` applies to.
+    var latestMessageID: String? { messages.max { $0.key < $1.key }?.value.id }
     var polls: [String: PollResultsView] = [:]
     var reactions: [String: [ReactionGroupLine]] = [:]
     /// From `members` when the node has it (presence), else from `chatList`.

@@ -72,7 +72,7 @@ extension FullScreen {
                 screen.status = .init(message, isError: true)
             case .tick:
                 worker?.yield(.refresh(chat: screen.chat))
-                if let since = typingSince, ContinuousClock.now - since > .seconds(5), screen.input.isEmpty { stopTyping() }
+                if let since = typingSince, ContinuousClock.now - since > .seconds(5) { stopTyping() } // paused for 2–5 s with text still in the input
             }
             return true
         }
@@ -89,6 +89,7 @@ extension FullScreen {
         private mutating func press(_ key: Key) -> Bool {
             switch key {
             case .control("c"):
+                stopTyping()
                 return false
             case .control("d") where screen.input.isEmpty:
                 return false
@@ -161,6 +162,10 @@ extension FullScreen {
                     worker?.yield(.results(chat: screen.chat, poll: poll))
                 case .older:
                     scroll(by: max(last?.messageRows ?? 10, 1))
+                case let .reactToLatest(type, remove):
+                    guard let latest = screen.latestMessageID else { throw CLIError("no message to react to yet") }
+                    worker?.yield(.post(remove
+                        ? .unreact(chat: screen.chat, message: latest, type: type) : .react(chat: screen.chat, message: latest, type: type)))
                 }
             } catch {
                 screen.status = .init("\(error)", isError: true)

@@ -24,7 +24,11 @@ public struct MembershipChange: Sendable {
         guard epoch > 0 else { throw .invalid("membership epochs after the invite start at 1") }
         guard sorted.count <= ChatInvite.maxMembers else { throw .invalid("a chat has at most \(ChatInvite.maxMembers) members") }
         var grants: [[UInt8]] = []
-        for member in sorted { grants.append(try KeyGrant.seal(keys(member), to: member)) }
+        for member in sorted {
+            let grant = try KeyGrant.seal(keys(member), to: member)
+            guard grant.count <= Int(UInt16.max) else { throw .tooLarge("a member's key grant", limit: Int(UInt16.max), actual: grant.count) }
+            grants.append(grant)
+        }
         let change = MembershipChange(epoch: epoch, members: sorted, grants: grants)
         let size = change.encoded().count
         guard size <= Message.maxContentBytes else { throw .tooLarge("membership change", limit: Message.maxContentBytes, actual: size) }

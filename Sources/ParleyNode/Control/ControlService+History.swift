@@ -15,7 +15,7 @@ extension ControlService {
                 throw NodeError.invalid("\(flag) takes a message number as 'parley messages' shows it (#N), 1 or more; got \(cursor)")
             }
         }
-        if let before, let after, before <= after + 1 {
+        if let before, let after, after >= before - 1 { // before ≥ 1 here, so this cannot overflow
             throw NodeError.invalid("--after \(after) --before \(before) leaves no message between them")
         }
         let store = node.store

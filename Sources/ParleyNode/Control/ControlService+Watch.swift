@@ -16,11 +16,20 @@ extension ControlService {
         }
     }
 
+    /// The most unread messages a watch streams at its start so that it may move the read marker over them.
+    static let maxUnreadBacklog = 500
+
     private func watchMessages(chat: ChatID, backlog: Int, emit: @Sendable (String) async throws -> Void) async throws {
         var last: Int64 = 0
         var first = true
+        // The backlog reaches back to the read marker, so marking what was streamed as read never
+        // covers a message nobody was shown. With more unread than that, the marker is left alone.
+        let marker = try node.store.readMarker(chat: chat)
+        let unread = try node.store.messages(matching: MessageCriteria(chat: chat, limit: Self.maxUnreadBacklog + 1, afterLocalNumber: marker)).count
+        let marksRead = unread <= Self.maxUnreadBacklog
+        let firstBatch = marksRead ? max(backlog, unread) : backlog
         for try await _ in node.store.observe(MessageCriteria(chat: chat, limit: 1)) {
-            let fresh = try node.store.messages(matching: MessageCriteria(chat: chat, limit: first ? backlog : nil, afterLocalNumber: last))
+            let fresh = try node.store.messages(matching: MessageCriteria(chat: chat, limit: first ? firstBatch : nil, afterLocalNumber: last))
             first = false
             guard !fresh.isEmpty else { continue } // woken by a state change (sent, acked), not a new message
             let names = try names()
@@ -47,7 +56,7 @@ extension ControlService {
                 guard let view = reactionGroupsView(chat: chat, message: target) else { continue } // its target is not (yet) here
                 try await emit(Self.encode(WatchEvent(reactions: view)))
             }
-            try await node.markRead(chat: chat, upTo: last)
+            if marksRead { try await node.markRead(chat: chat, upTo: last) }
         }
     }
 }

@@ -60,8 +60,9 @@ extension Node {
         }
     }
 
+    /// Members of the chats this node is still in (not those it was removed from).
     private func peersSharingChats() throws -> Set<PeerID> {
-        var peers = Set(try store.memberships().values.joined())
+        var peers = Set(try store.memberships().values.filter { $0.contains(me) }.joined())
         peers.remove(me)
         return peers
     }
@@ -75,15 +76,16 @@ extension Node {
     }
 
     /// A beat that arrived on `peer`'s session: kept if it is that peer's own, fresh and signed, and
-    /// the peer shares a chat with us (re-read when it is not yet tracked, e.g. a chat just joined).
+    /// the peer shares a chat with us (the tracked set is refreshed by each heartbeat).
     /// Other peers' beats are ignored without a counter: one may well arrive before its chat's invite.
     func receivePresence(_ beat: PresenceBeat, from peer: PeerID) async throws {
         do throws(ProtocolRejection) { try beat.verify(from: peer, wallMillis: clock.wallMillis) } catch {
             await engine.reject(error)
             return
         }
-        if !presenceHub.isTracked(peer) { presenceHub.track(try peersSharingChats()) }
-        presenceHub.record(beat, now: clock.now) // ignored if untracked or older than the one held
+        // Ignored if untracked or older than the one held. Who is tracked is refreshed by each heartbeat
+        // (every `presenceInterval`), not here: a beat from a peer sharing no chat must not cost a store read.
+        presenceHub.record(beat, now: clock.now)
     }
 
     /// Typing indicators of one batch, accepted only from current members of their chat.

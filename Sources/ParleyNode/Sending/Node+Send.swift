@@ -59,6 +59,7 @@ extension Node {
         var signed: [(index: Int, message: Message, recipients: [PeerID])] = []
         var sealingKeys: [ChatID: EpochKey] = [:]
         var grants: [MessageID: [EpochKey]] = [:]
+        var unstoredChats = Set<ChatID>()
         for (index, outgoing) in batch.enumerated() {
             do {
                 var draft = outgoing.draft
@@ -73,6 +74,7 @@ extension Node {
                 signed.append((index, message, outgoing.recipients))
             } catch {
                 results[index] = .failure(error)
+                unstoredChats.insert(outgoing.draft.chat) // a number may have been reserved for it
             }
         }
         let outcomes: [InsertOutcome]
@@ -94,9 +96,11 @@ extension Node {
             pushes += item.recipients.map { (.message(item.message.id, to: $0), .message(item.message.encoded)) }
         }
         if stored.count < signed.count {
-            // Numbers handed out to messages that were not stored are taken back (reloaded from the store).
-            for chat in Set(signed.map(\.message.chat)) { chatState.forget(chat: chat) }
+            unstoredChats.formUnion(signed.map(\.message.chat))
         }
+        // Numbers handed out to messages that were not stored are taken back (reloaded from the store),
+        // only now that the batch's stored ones are in.
+        for chat in unstoredChats { chatState.forget(chat: chat) }
         if let didSend = configuration.sendHooks.didSend {
             // Before the push, so no ack can be reported ahead of it.
             for (_, row) in stored { await didSend(.sent(row.id)) }
