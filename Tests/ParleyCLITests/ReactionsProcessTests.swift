@@ -88,6 +88,6 @@ struct ReactionsProcessTests {
         try open.type("/unreact \(message.prefix(10)) 👀")
         #expect(open.waitFor { $0.components(separatedBy: "reactions on ").last?.contains("👀 1\n") == true }, "\(open.transcript)")
         try open.type("/react \(message.prefix(10))")
-        #expect(open.waitFor { $0.contains("usage: /react MESSAGE TYPE") }, "\(open.transcript)")
+        #expect(open.waitFor { $0.contains("error: name the message: /react MESSAGE TYPE") }, "\(open.transcript)")
     }
 }

@@ -131,10 +131,13 @@ struct OutgoingMessage: Sendable {
 }
 
 extension Node {
-    /// The current epoch's key; a member of a keyed chat always holds it, so its absence means this
-    /// node is no longer a member (the send raced a removal).
+    /// The current epoch's key. Without it this node is no longer a member (the send raced a
+    /// removal), or the creator's change listed it without a grant that opens.
     fileprivate func sealingKey(_ chat: ChatID) throws -> EpochKey {
-        guard let key = try store.sealingKey(chat) else { throw NodeError.notAMember(chat) }
+        guard let key = try store.sealingKey(chat) else {
+            guard try store.members(of: chat)?.contains(me) == true else { throw NodeError.notAMember(chat) }
+            throw NodeError.invalid("this node holds no key for the current epoch of chat \(chat.shortHex): the creator's last change gave it none")
+        }
         return key
     }
 }
