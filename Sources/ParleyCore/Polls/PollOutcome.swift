@@ -128,5 +128,5 @@ extension PollRules {
         message.chat == poll.chat && message.references.contains(MessageReference(id: poll.id, tag: message.tag))
     }
 
-    static func isEarlier(_ lhs: Message, _ rhs: Message) -> Bool { isLater(rhs, than: lhs) }
+    static func isEarlier<Event: PollEvent>(_ lhs: Event, _ rhs: Event) -> Bool { isLater(rhs, than: lhs) }
 }

@@ -39,11 +39,19 @@ public enum PollRules {
     ///   - poll: the referenced message; if it is not a "Poll", nothing counts.
     ///   - candidates: messages that reference the poll (any order, duplicates allowed, any tags).
     public static func tally(poll: Message, candidates: some Sequence<Message>) -> PollTally {
-        guard poll.tag == .poll else { return PollTally(poll: poll.id, up: 0, down: 0, ballots: [], closed: false) }
         let candidates = Array(candidates)
+        return tally(
+            poll: poll, votes: candidates.filter { counts($0, for: poll) },
+            closes: candidates.filter { $0.tag == .pollClose && references($0, poll) })
+    }
+
+    /// The same rule, given the votes (a vote tag) and closes that reference the poll, in its chat,
+    /// through a reference carrying their own tag: what the store's reference index finds directly.
+    public static func tally<Event: PollEvent>(poll: Message, votes: [Event], closes: [Event]) -> PollTally {
+        guard poll.tag == .poll else { return PollTally(poll: poll.id, up: 0, down: 0, ballots: [], closed: false) }
         // The creator may close a yes/no poll too: votes from the close on (in Lamport order) do not count.
-        let close = firstClose(of: poll, among: candidates.filter { $0.tag == .pollClose && references($0, poll) })
-        let latest = latestByAuthor(candidates.filter { vote in counts(vote, for: poll) && close.map { vote.lamport < $0.lamport } ?? true })
+        let close = firstClose(of: poll, among: closes)
+        let latest = latestByAuthor(votes.filter { vote in VoteChoice(tag: vote.tag) != nil && close.map { vote.lamport < $0.lamport } ?? true })
         let ballots = latest.values
             .compactMap { vote in VoteChoice(tag: vote.tag).map { PollTally.Ballot(voter: vote.author, choice: $0, message: vote.id) } }
             .sorted { $0.voter < $1.voter }
@@ -57,20 +65,20 @@ public enum PollRules {
     }
 
     /// The creator's earliest close: the one that counts.
-    static func firstClose(of poll: Message, among closes: [Message]) -> Message? {
+    static func firstClose<Event: PollEvent>(of poll: Message, among closes: [Event]) -> Event? {
         closes.filter { $0.author == poll.author }.min(by: isEarlier)
     }
 
     /// Each author's latest message: their ballot.
-    static func latestByAuthor(_ votes: [Message]) -> [PeerID: Message] {
-        var latest: [PeerID: Message] = [:]
+    static func latestByAuthor<Event: PollEvent>(_ votes: [Event]) -> [PeerID: Event] {
+        var latest: [PeerID: Event] = [:]
         for vote in votes where latest[vote.author].map({ isLater(vote, than: $0) }) ?? true { latest[vote.author] = vote }
         return latest
     }
 
     /// Latest by Lamport clock, then by the author's own sequence (clocks saturate at 2^63 − 1),
     /// then by the larger message id, so even an equivocating author resolves the same everywhere.
-    static func isLater(_ lhs: Message, than rhs: Message) -> Bool {
+    static func isLater(_ lhs: some PollEvent, than rhs: some PollEvent) -> Bool {
         (lhs.lamport, lhs.sequence, lhs.id) > (rhs.lamport, rhs.sequence, rhs.id)
     }
 }

@@ -25,15 +25,17 @@ extension Node {
     /// The poll's current state, from one criteria query over the messages referencing it.
     public func pollSnapshot(chat: ChatID, poll: MessageID) throws -> PollSnapshot {
         let stored = try requirePoll(poll, in: chat)
-        let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll)).map(\.message)
         let now = clock.wallMillis
         guard let spec = try? PollSpec.decode(content: stored.message.content) else {
             if stored.message.content.first == 0 { throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding") }
-            let tally = PollRules.tally(poll: stored.message, candidates: related)
+            // A yes/no tally needs only who voted what and when: read from the reference index, nothing decoded.
+            let events = try store.pollEvents(chat: chat, poll: poll)
+            let tally = PollRules.tally(poll: stored.message, votes: events.votes, closes: events.closes)
             return PollSnapshot(
                 poll: stored, state: .yesNo(tally), question: stored.message.text, isClosed: tally.closed,
                 ownVotes: tally.choice(of: me).map { [$0.rawValue] } ?? [])
         }
+        let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll)).map(\.message)
         let outcome = PollRules.outcome(poll: stored.message, spec: spec, related: related)
         return PollSnapshot(
             poll: stored, state: .options(outcome), question: spec.question, isClosed: outcome.isClosed(atMillis: now),
