@@ -38,8 +38,7 @@ extension Node {
     /// Sync with every member that has a session; for the others only a handshake starts, and
     /// the greeting on establishment syncs (so requests never pile up for unreachable peers).
     func syncAllChats() async throws {
-        // A chat this node was removed from is no longer synced: its members would not answer.
-        for (chat, members) in try store.memberships() where members.contains(me) {
+        for (chat, members) in try joinedMemberships() {
             let request = try syncRequest(chat: chat)
             for member in members where member != me {
                 if syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval) { continue }
@@ -53,7 +52,7 @@ extension Node {
     func greet(_ peers: Set<PeerID>) async throws {
         guard !peers.isEmpty else { return }
         var frames: [PeerID: [Frame]] = [:]
-        for (chat, members) in try store.memberships() where members.contains(me) {
+        for (chat, members) in try joinedMemberships() {
             let shared = peers.intersection(members)
             guard !shared.isEmpty else { continue }
             let request = try syncRequest(chat: chat)
@@ -62,5 +61,11 @@ extension Node {
         for (peer, requests) in frames { await send(requests, to: peer) }
         // Read receipts whose retries gave up while the author was away go again now.
         await pushReliably(try store.pendingReadReceipts().filter { peers.contains($0.author) }.map(Self.readReceiptItem))
+    }
+
+    /// The members of every chat this node is still in. A chat it was removed from is no longer
+    /// synced, greeted or sent heartbeats: its members would not answer.
+    func joinedMemberships() throws -> [ChatID: [PeerID]] {
+        try store.memberships().filter { $0.value.contains(me) }
     }
 }

@@ -37,7 +37,7 @@ struct Open: AsyncParsableCommand {
 
     private func showEvents(from watcher: ControlClient, oldestShown: OldestShown) async throws {
         for try await line in watcher.connection.lines {
-            let event = try ControlJSON.decode(WatchEvent.self, from: line)
+            let event = try WatchEvent.decodeLine(line)
             if let message = event.message {
                 oldestShown.note(message.localNumber)
                 show(Render.line(message))
@@ -45,10 +45,6 @@ struct Open: AsyncParsableCommand {
             if let poll = event.poll { show(Render.poll(poll)) }
             if let reactions = event.reactions { show(Render.reactionGroups(reactions)) }
             if let typing = event.typing.flatMap(Render.typing) { show(typing) } // nothing when it stops
-            if event.message == nil, event.poll == nil, event.reactions == nil, event.typing == nil,
-               let failure = try? ControlJSON.decode(ControlResponse<String>.self, from: line), let error = failure.error {
-                throw CLIError(error)
-            }
         }
         throw CLIError("the node closed the connection")
     }

@@ -12,22 +12,20 @@ struct ChatScreen {
 
     /// This node's peer id, to mark own messages and the own member.
     var me: String?
-    var chats: [ChatLine] = []
+    var chats: [ChatView] = []
     /// The open chat's full id.
     var chat: String
-    /// Message counts seen per chat: unread is what `chatList` reports beyond this.
-    var seen: [String: Int] = [:]
     /// Messages and poll cards in the order shown.
     var items: [Item] = []
-    var messages: [Int64: MessageLine] = [:]
+    var messages: [Int64: MessageView] = [:]
 
     /// The newest message held, what `/react TYPE` applies to.
     var latestMessageID: String? { messages.max { $0.key < $1.key }?.value.id }
     var polls: [String: PollResultsView] = [:]
-    var reactions: [String: [ReactionGroupLine]] = [:]
-    /// From `members` when the node has it (presence), else from `chatList`.
-    var members: [MemberLine] = []
-    var membersHavePresence = false
+    var reactions: [String: [ReactionGroupView]] = [:]
+    /// The open chat's members from `chatList`, shown until `members` answers with presence.
+    var members: [MemberView] = []
+    var presence: [MemberPresenceView]?
     var typing: [String] = []
     var input = InputLine()
     var focus: ScreenState.Focus = .input
@@ -43,7 +41,7 @@ struct ChatScreen {
     var openIndex: Int? { chats.firstIndex { $0.id == chat } }
     var title: String { chats.first { $0.id == chat }.map(Self.title) ?? String(chat.prefix(8)) }
 
-    static func title(_ chat: ChatLine) -> String { chat.name ?? chat.title }
+    static func title(_ chat: ChatView) -> String { chat.name }
     var oldestLoaded: Int64? { messages.keys.min() }
 
     /// Forgets the open chat's contents, to show another.
@@ -56,30 +54,29 @@ struct ChatScreen {
         typing = []
         scroll = 0
         reachedStart = false
-        membersHavePresence = false
+        presence = nil
         members = chats.first { $0.id == id }?.members ?? []
         highlighted = openIndex ?? 0
-        if let count = chats.first(where: { $0.id == id })?.messageCount { seen[id] = count }
     }
 
-    mutating func apply(_ line: WatchLine) {
-        if let message = line.message { add(message) }
-        if let poll = line.poll {
+    mutating func apply(_ event: WatchEvent) {
+        if let message = event.message { add(message) }
+        if let poll = event.poll {
             if polls[poll.id] == nil { items.append(.poll(poll.id)) }
             polls[poll.id] = poll
         }
-        if let update = line.reactions { reactions[update.message] = update.groups }
-        if let typing = line.typing { self.typing = typing }
+        if let update = event.reactions { reactions[update.message] = update.groups }
+        if let typing = event.typing { self.typing = typing }
     }
 
-    mutating func add(_ message: MessageLine) {
+    mutating func add(_ message: MessageView) {
         guard messages[message.localNumber] == nil else { return }
         messages[message.localNumber] = message
         items.append(.message(message.localNumber))
     }
 
     /// Older messages go before everything loaded; returns how many were new.
-    mutating func prepend(_ older: [MessageLine]) -> Int {
+    mutating func prepend(_ older: [MessageView]) -> Int {
         let oldest = oldestLoaded ?? .max
         let fresh = older.filter { $0.localNumber < oldest && messages[$0.localNumber] == nil }.sorted { $0.localNumber < $1.localNumber }
         for message in fresh { messages[message.localNumber] = message }
@@ -87,37 +84,28 @@ struct ChatScreen {
         return fresh.count
     }
 
-    mutating func updateChats(_ list: [ChatLine]) {
+    mutating func updateChats(_ list: [ChatView]) {
         chats = list
-        for chat in list where seen[chat.id] == nil || chat.id == self.chat { seen[chat.id] = chat.messageCount }
-        if !membersHavePresence { members = list.first { $0.id == chat }?.members ?? members }
+        members = list.first { $0.id == chat }?.members ?? members
         highlighted = min(highlighted, max(list.count - 1, 0))
     }
 
-    mutating func updateMembers(_ list: [MemberLine]) {
-        members = list
-        membersHavePresence = true
-    }
+    mutating func updateMembers(_ list: [MemberPresenceView]) { presence = list }
 
     func name(_ id: String, _ name: String?) -> String { id == me ? "you" : Render.name(id, name) }
 
     var state: ScreenState {
         ScreenState(
-            chats: chats.map { ScreenState.Chat(title: Self.title($0), unread: $0.id == chat ? 0 : unread($0)) },
+            chats: chats.map { ScreenState.Chat(title: Self.title($0), unread: $0.id == chat ? 0 : $0.unread) },
             selectedChat: focus == .chats ? highlighted : openIndex ?? 0,
             title: title,
             entries: items.compactMap(entry),
             scroll: scroll,
-            members: members.map(member),
+            members: presence.map { $0.map(member) } ?? members.map(member),
             typing: typing,
             input: input,
             focus: focus,
             status: status)
-    }
-
-    /// The node's count when it keeps read markers, else the messages counted since the chat was last seen here.
-    private func unread(_ chat: ChatLine) -> Int {
-        chat.unread ?? max(chat.messageCount - (seen[chat.id] ?? 0), 0)
     }
 
     private func entry(_ item: Item) -> ScreenState.Entry? {
@@ -127,18 +115,24 @@ struct ChatScreen {
             let groups = reactions[message.id] ?? []
             return .message(ScreenState.Message(
                 author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,
-                reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine ?? false) }))
+                reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine) }))
         case let .poll(id):
             return polls[id].map { .poll(Self.card($0, author: name($0.author, $0.authorName))) }
         }
     }
 
-    private func member(_ member: MemberLine) -> ScreenState.Member {
-        let presence: ScreenState.Presence? = member.online.map { online in
-            online ? .online : .offline(lastSeen: member.lastSeenAt.map(Self.clockTime))
-        }
-        let isYou = member.you ?? (member.id == me)
-        return ScreenState.Member(name: isYou && member.name == nil ? "you" : Render.name(member.id, member.name), presence: presence, isYou: isYou)
+    private func member(_ member: MemberPresenceView) -> ScreenState.Member {
+        let presence: ScreenState.Presence = member.online ? .online : .offline(lastSeen: member.lastSeenAt.map(Self.clockTime))
+        return Self.member(id: member.id, name: member.name, presence: presence, isYou: member.you)
+    }
+
+    /// Before presence is known.
+    private func member(_ member: MemberView) -> ScreenState.Member {
+        Self.member(id: member.id, name: member.name, presence: nil, isYou: member.id == me)
+    }
+
+    private static func member(id: String, name: String?, presence: ScreenState.Presence?, isYou: Bool) -> ScreenState.Member {
+        ScreenState.Member(name: isYou && name == nil ? "you" : Render.name(id, name), presence: presence, isYou: isYou)
     }
 
     static func card(_ poll: PollResultsView, author: String) -> ScreenState.PollCard {

@@ -20,9 +20,9 @@ struct FullScreen {
         case signal(Int32)
         case watch(chat: String, line: String)
         case watchEnded(chat: String, reason: String)
-        case chats([ChatLine])
-        case members(chat: String, [MemberLine])
-        case older(chat: String, [MessageLine])
+        case chats([ChatView])
+        case members(chat: String, [MemberPresenceView])
+        case older(chat: String, [MessageView])
         case results(chat: String, PollResultsView)
         case posted
         case failed(String)
@@ -40,9 +40,9 @@ struct FullScreen {
 
     func run() async throws {
         // Fail before taking over the terminal when the node or the chat is not there.
-        let chats = try await NodeRequests.ask(ControlRequest.chatList, options: options, as: [ChatLine].self)
+        let chats = try await ControlClient.callOnce(.chatList, options: options, as: [ChatView].self)
         let id = try NodeRequests.resolve(chat, in: chats)
-        let me = try? await NodeRequests.ask(ControlRequest.status, options: options, as: StatusLine.self).peer
+        let me = try? await ControlClient.callOnce(.status, options: options, as: NodeStatus.self).peer
         var screen = ChatScreen(chat: id)
         screen.me = me
         screen.updateChats(chats)
@@ -109,10 +109,8 @@ struct FullScreen {
         }
     }
 
-    /// Runs the requests in order. `members` and `typing` are tried once; a node without them
-    /// (an error answer) is not asked again.
+    /// Runs the requests in order.
     static func work(_ actions: AsyncStream<Action>, options: ClientOptions, events: AsyncStream<Event>.Continuation) async {
-        var presence = true, typing = true
         for await action in actions {
             do {
                 switch action {
@@ -122,20 +120,12 @@ struct FullScreen {
                 case let .results(chat, poll):
                     events.yield(.results(chat: chat, try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
                 case let .older(chat, request):
-                    events.yield(.older(chat: chat, try await NodeRequests.ask(request, options: options, as: [MessageLine].self)))
+                    events.yield(.older(chat: chat, try await ControlClient.callOnce(request, options: options, as: [MessageView].self)))
                 case let .refresh(chat):
-                    events.yield(.chats(try await NodeRequests.ask(ControlRequest.chatList, options: options, as: [ChatLine].self)))
-                    if presence {
-                        do {
-                            let members = try await NodeRequests.ask(PresenceRequest.members(chat: chat), options: options, as: [MemberLine].self)
-                            events.yield(.members(chat: chat, members))
-                        } catch {
-                            presence = false
-                        }
-                    }
+                    events.yield(.chats(try await ControlClient.callOnce(.chatList, options: options, as: [ChatView].self)))
+                    events.yield(.members(chat: chat, try await ControlClient.callOnce(.members(chat: chat), options: options, as: [MemberPresenceView].self)))
                 case let .typing(chat, active):
-                    guard typing else { continue }
-                    do { _ = try await NodeRequests.ask(PresenceRequest.typing(chat: chat, active: active), options: options, as: Acknowledged.self) } catch { typing = false }
+                    _ = try await ControlClient.callOnce(.typing(chat: chat, active: active), options: options, as: TypingSentView.self)
                 }
             } catch {
                 events.yield(.failed("\(error)"))

@@ -46,12 +46,11 @@ extension FullScreen {
                 writer.invalidate()
             case let .watch(chat, line):
                 guard chat == screen.chat else { break }
-                guard let decoded = try? ControlJSON.decode(WatchLine.self, from: line) else {
+                do { screen.apply(try WatchEvent.decodeLine(line)) } catch let failure as CLIError {
+                    screen.status = .init(failure.description, isError: true)
+                } catch {
                     screen.status = .init("could not read an event from the node", isError: true)
-                    break
                 }
-                if let error = decoded.error { screen.status = .init(error, isError: true) }
-                screen.apply(decoded)
             case let .watchEnded(chat, reason):
                 if chat == screen.chat { screen.status = .init("watch ended: \(reason)", isError: true) }
             case let .chats(list):
@@ -64,7 +63,7 @@ extension FullScreen {
                 if screen.prepend(list) == 0 { screen.reachedStart = true }
             case let .results(chat, poll):
                 guard chat == screen.chat else { break }
-                screen.apply(WatchLine(message: nil, poll: poll, reactions: nil, typing: nil, error: nil))
+                screen.apply(WatchEvent(poll: poll))
             case .posted:
                 if screen.status?.isError == true { screen.status = nil }
             case let .failed(message):

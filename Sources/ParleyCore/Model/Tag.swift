@@ -4,12 +4,7 @@ public struct Tag: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let rawValue: String
 
     public init(_ rawValue: String) throws(CoreError) {
-        let count = rawValue.utf8.count
-        guard count > 0 else { throw .invalid("a tag cannot be empty") }
-        guard count <= Self.maxByteCount else { throw .tooLarge("tag", limit: Self.maxByteCount, actual: count) }
-        guard !rawValue.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalid("a tag cannot contain control characters")
-        }
+        try ShortWord.validate(rawValue, as: "tag", maxBytes: Self.maxByteCount)
         self.rawValue = rawValue
     }
 

@@ -7,12 +7,7 @@ public struct ReactionType: Hashable, Comparable, Sendable, CustomStringConverti
     public let rawValue: String
 
     public init(_ rawValue: String) throws(CoreError) {
-        let count = rawValue.utf8.count
-        guard count > 0 else { throw .invalid("a reaction type cannot be empty") }
-        guard count <= Self.maxByteCount else { throw .tooLarge("reaction type", limit: Self.maxByteCount, actual: count) }
-        guard !rawValue.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalid("a reaction type cannot contain control characters")
-        }
+        try ShortWord.validate(rawValue, as: "reaction type", maxBytes: Self.maxByteCount)
         self.rawValue = rawValue
     }
 

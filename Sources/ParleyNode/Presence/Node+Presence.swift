@@ -62,7 +62,7 @@ extension Node {
 
     /// Members of the chats this node is still in (not those it was removed from).
     private func peersSharingChats() throws -> Set<PeerID> {
-        var peers = Set(try store.memberships().values.filter { $0.contains(me) }.joined())
+        var peers = Set(try joinedMemberships().values.joined())
         peers.remove(me)
         return peers
     }
