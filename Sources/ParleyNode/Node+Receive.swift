@@ -78,7 +78,9 @@ extension Node {
                 rejected[error.isUnsupportedVersion ? .unsupportedVersion : .malformed, default: 0] += 1
             }
         }
-        let known = try store.storedIDs(among: decoded.map(\.message.id))
+        // A handful of messages costs less to verify than a store read to skip the ones already held;
+        // the insert still refuses duplicates.
+        let known = decoded.count <= 4 ? [] : try store.storedIDs(among: decoded.map(\.message.id))
         let verified = await Self.verify(decoded.filter { !known.contains($0.message.id) })
         rejected[.badSignature, default: 0] += verified.badSignature
         let outcomes = try await store.insert(
@@ -156,6 +158,7 @@ extension Node {
     /// Ed25519 checks dominate the receive cost, so large bursts are split across the cores.
     static func verify(_ decoded: [(peer: PeerID, message: Message)]) async -> Verified {
         let workers = decoded.count >= 64 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) : 1
+        if workers == 1 { return verifyChunk(decoded) }
         let chunkSize = max(1, (decoded.count + workers - 1) / workers)
         return await withTaskGroup(of: Verified.self) { group in
             for start in stride(from: 0, to: decoded.count, by: chunkSize) {

@@ -17,7 +17,7 @@ extension MessageStore {
         _ messages: [Message], grants: [MessageID: [EpochKey]] = [:], receivedAtMillis: Int64, ownAuthor: PeerID
     ) async throws(StoreError) -> [InsertOutcome] {
         if messages.isEmpty { return [] }
-        return try await write("inserting \(messages.count) message(s)") { db in
+        let body: @Sendable (Database) throws -> [InsertOutcome] = { db in
             var batch = InsertBatch()
             var outcomes = [InsertOutcome](repeating: .duplicate, count: messages.count)
             let order = messages.indices.filter { messages[$0].tag == .membership } + messages.indices.filter { messages[$0].tag != .membership }
@@ -28,7 +28,16 @@ extension MessageStore {
             try batch.saveHeads(db)
             return outcomes
         }
+        let context = "inserting \(messages.count) message(s)"
+        let outcomes = messages.count <= Self.maxInsertOnCallerThread ? try writeNow(context, body) : try await write(context, body)
+        arrivalHub.publish(outcomes)
+        return outcomes
     }
+}
+
+extension MessageStore {
+    /// Live messages come alone or in small groups; bursts go to the writer queue.
+    static let maxInsertOnCallerThread = 8
 }
 
 private struct ChatFacts {

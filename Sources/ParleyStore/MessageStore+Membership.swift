@@ -13,6 +13,9 @@ public struct ChatMembership: Sendable {
     public let epoch: UInt32
     /// Sorted.
     public let members: [PeerID]
+    /// The current epoch's key, which new messages are sealed with; nil in a legacy chat, or when this
+    /// node holds none (it is not a member of the current epoch).
+    public let sealingKey: EpochKey?
 }
 
 extension MessageStore {
@@ -24,12 +27,13 @@ extension MessageStore {
             else { return nil }
             let members = try Data.fetchAll(
                 db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ? ORDER BY peer_id"), arguments: [chat.blob])
-            let kind: String = row["kind"], epoch: Int64 = row["epoch"]
+            let kind: String = row["kind"], epoch: Int64 = row["epoch"], keyed: Bool = row["keyed"]
             guard let chatKind = ChatKind(rawValue: kind) else { throw StoreError.corrupt("chat \(chat.shortHex) has kind '\(kind)'") }
             return ChatMembership(
-                chat: chat, kind: chatKind, creator: try PeerID.fromBlob(row["creator"], "chat creator"), isKeyed: row["keyed"],
+                chat: chat, kind: chatKind, creator: try PeerID.fromBlob(row["creator"], "chat creator"), isKeyed: keyed,
                 epoch: UInt32(clamping: epoch),
-                members: try members.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") })
+                members: try members.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") },
+                sealingKey: keyed ? try Self.currentKey(chat, db) : nil)
         }
     }
 
@@ -45,11 +49,13 @@ extension MessageStore {
     /// The key new messages of a keyed chat are sealed with (the current epoch's), or nil if this
     /// node holds none: it is not a member of the current epoch.
     public func sealingKey(_ chat: ChatID) throws(StoreError) -> EpochKey? {
-        try read("reading the current key of chat \(chat.shortHex)") { db in
-            guard let epoch = try Int64.fetchOne(db.cachedStatement(sql: "SELECT epoch FROM chats WHERE id = ?"), arguments: [chat.blob])
-            else { return nil }
-            let epochNumber = UInt32(clamping: epoch)
-            return try Epochs.keys(chat: chat.blob, db)[epochNumber]?.first.map { EpochKey(epoch: epochNumber, key: $0) }
-        }
+        try read("reading the current key of chat \(chat.shortHex)") { db in try Self.currentKey(chat, db) }
+    }
+
+    private static func currentKey(_ chat: ChatID, _ db: Database) throws -> EpochKey? {
+        guard let epoch = try Int64.fetchOne(db.cachedStatement(sql: "SELECT epoch FROM chats WHERE id = ?"), arguments: [chat.blob])
+        else { return nil }
+        let epochNumber = UInt32(clamping: epoch)
+        return try Epochs.keys(chat: chat.blob, db)[epochNumber]?.first.map { EpochKey(epoch: epochNumber, key: $0) }
     }
 }

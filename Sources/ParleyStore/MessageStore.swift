@@ -7,6 +7,7 @@ public struct MessageStore: Sendable {
     private let writer: any DatabaseWriter
     /// The file path, or ":memory:", for error messages.
     let location: String
+    let arrivalHub = ArrivalHub()
 
     /// Opens (creating if needed) the store at `path` in WAL mode.
     ///
@@ -78,6 +79,13 @@ public struct MessageStore: Sendable {
         _ context: String, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
         do { return try await writer.write(body) } catch { throw .database(context, error) }
+    }
+
+    /// A short write transaction run on the calling thread. Handing a one-message commit to the
+    /// writer queue and back costs two thread wake-ups, more than the commit itself; the price is
+    /// that the caller waits, without suspending, while another write holds the writer.
+    func writeNow<T>(_ context: @autoclosure () -> String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try writer.write(body) } catch { throw .database(context(), error) }
     }
 
     /// The reader that observations run on.

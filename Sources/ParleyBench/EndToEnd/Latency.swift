@@ -4,7 +4,8 @@ import ParleyStore
 import Synchronization
 
 /// Send-to-stored latency on idle loopback: one message in flight at a time, from just before
-/// `Node.send` to the moment the receiver's live query (`MessageStore.observe`) reports it stored.
+/// `Node.send` to the moment the receiver's store announces the commit that stored it
+/// (`MessageStore.arrivals`, what a live `parley open` follows).
 struct Latency: Sendable {
     let samples: [Double]
     let lost: Int
@@ -22,13 +23,14 @@ struct Latency: Sendable {
         return try await BenchPeer.running(peers) {
             let chat = try await BenchPeer.chat(peers, title: "latency")
             let clock = ContinuousClock()
-            // The observer stamps each newly stored message as soon as the live query yields it.
+            // The observer stamps each newly stored message as soon as its commit is announced.
             let arrivals = Arrivals()
+            let arrivalStream = receiver.node.store.arrivals(chat: chat)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for try await latest in receiver.node.store.observe(MessageCriteria(chat: chat, limit: 1)) {
+                    for await batch in arrivalStream {
                         let now = clock.now
-                        if let message = latest.last { arrivals.stamps.withLock { $0[message.id] = now } }
+                        arrivals.stamps.withLock { stamps in for id in batch.ids { stamps[id] = now } }
                     }
                 }
                 defer { group.cancelAll() }

@@ -28,10 +28,16 @@ extension ControlService {
         let unread = try node.store.messages(matching: MessageCriteria(chat: chat, limit: Self.maxUnreadBacklog + 1, afterLocalNumber: marker)).count
         let marksRead = unread <= Self.maxUnreadBacklog
         let firstBatch = marksRead ? max(backlog, unread) : backlog
-        for try await _ in node.store.observe(MessageCriteria(chat: chat, limit: 1)) {
+        // Subscribed before the first read, so nothing stored in between is missed.
+        let arrivals = node.store.arrivals(chat: chat)
+        var wakeUps = arrivals.makeAsyncIterator()
+        while true {
             let fresh = try node.store.messages(matching: MessageCriteria(chat: chat, limit: first ? firstBatch : nil, afterLocalNumber: last))
             first = false
-            guard !fresh.isEmpty else { continue } // woken by a state change (sent, acked), not a new message
+            if fresh.isEmpty {
+                guard await wakeUps.next() != nil else { return }
+                continue
+            }
             let names = try names()
             var polls: [MessageID] = []
             var reacted: [MessageID] = []

@@ -33,23 +33,24 @@ extension Node {
         if outgoing.tag == .membership { throw NodeError.invalid("membership changes are made with addMembers and removeMembers") }
         if outgoing.tag == .custom { try ContentKind.validateCustom(outgoing.content) }
         return try await submit(
-            chat: chat, tag: outgoing.tag, content: outgoing.content, references: outgoing.references, sealed: membership.isKeyed,
-            recipients: membership.members)
+            chat: chat, tag: outgoing.tag, content: outgoing.content, references: outgoing.references,
+            sealingKey: membership.isKeyed ? try Self.sealingKey(of: membership) : nil, recipients: membership.members)
     }
 
     /// Queues a checked draft for the next batch. A refused message never takes a sequence number.
+    /// With a sealing key, the content is sealed with it when the batch commits.
     func submit(
-        chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference], sealed: Bool, recipients: [PeerID],
+        chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference], sealingKey: EpochKey?, recipients: [PeerID],
         grants: [EpochKey] = []
     ) async throws -> StoredMessage {
-        if sealed, content.count > SealedContent.maxPlaintextBytes {
+        if sealingKey != nil, content.count > SealedContent.maxPlaintextBytes {
             throw CoreError.tooLarge("message content", limit: SealedContent.maxPlaintextBytes, actual: content.count)
         }
         let draft = MessageDraft(
             chat: chat, author: me, sequence: 1, lamport: 1, timestampMillis: clock.wallMillis,
             tag: tag, content: content, references: references)
         try draft.validateLimits()
-        let outgoing = OutgoingMessage(draft: draft, sealed: sealed, recipients: recipients.filter { $0 != me }, grants: grants)
+        let outgoing = OutgoingMessage(draft: draft, sealingKey: sealingKey, recipients: recipients.filter { $0 != me }, grants: grants)
         return try await outbox.submit(outgoing) { batch in await self.commit(batch) }
     }
 
@@ -57,16 +58,13 @@ extension Node {
     private func commit(_ batch: [OutgoingMessage]) async -> [Result<StoredMessage, any Error>] {
         var results = [Result<StoredMessage, any Error>?](repeating: nil, count: batch.count)
         var signed: [(index: Int, message: Message, recipients: [PeerID])] = []
-        var sealingKeys: [ChatID: EpochKey] = [:]
         var grants: [MessageID: [EpochKey]] = [:]
         var unstoredChats = Set<ChatID>()
         for (index, outgoing) in batch.enumerated() {
             do {
                 var draft = outgoing.draft
-                let key = outgoing.sealed ? try sealingKeys[draft.chat] ?? sealingKey(draft.chat) : nil
-                sealingKeys[draft.chat] = key
                 (draft.sequence, draft.lamport) = try chatState.reserve(chat: draft.chat, author: me, store: store)
-                if let key {
+                if let key = outgoing.sealingKey {
                     draft.content = SealedContent.seal(draft.content, with: key, chat: draft.chat, author: me, sequence: draft.sequence)
                 }
                 let message = try draft.signed(by: identity)
@@ -124,19 +122,19 @@ extension Node {
 struct OutgoingMessage: Sendable {
     /// Its content is the plaintext; sealed when the batch commits, once the sequence is known.
     let draft: MessageDraft
-    let sealed: Bool
+    /// The key of the epoch that was current when the send was checked; nil for clear content.
+    let sealingKey: EpochKey?
     let recipients: [PeerID]
     /// For an own membership change: the keys it grants this node, stored with it.
     let grants: [EpochKey]
 }
 
 extension Node {
-    /// The current epoch's key. Without it this node is no longer a member (the send raced a
-    /// removal), or the creator's change listed it without a grant that opens.
-    fileprivate func sealingKey(_ chat: ChatID) throws -> EpochKey {
-        guard let key = try store.sealingKey(chat) else {
-            guard try store.members(of: chat)?.contains(me) == true else { throw NodeError.notAMember(chat) }
-            throw NodeError.invalid("this node holds no key for the current epoch of chat \(chat.shortHex): the creator's last change gave it none")
+    /// The current epoch's key. Without it, the creator's last change listed this node without a
+    /// grant that opens.
+    fileprivate static func sealingKey(of membership: ChatMembership) throws -> EpochKey {
+        guard let key = membership.sealingKey else {
+            throw NodeError.invalid("this node holds no key for the current epoch of chat \(membership.chat.shortHex): the creator's last change gave it none")
         }
         return key
     }
