@@ -95,6 +95,7 @@ private struct InsertBatch {
                     message.id.blob, message.chat.blob, reference.id.blob, reference.tag.rawValue, message.tag.rawValue,
                 ])
             }
+            for target in PollRules.voteTargets(of: message) { try PollBallots.cast(message, on: target, db) }
         }
         try advanceHead(message, db)
         if message.tag == .membership, chat.keyed, chat.kind == .group {

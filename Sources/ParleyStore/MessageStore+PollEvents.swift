@@ -8,22 +8,33 @@ extension MessageStore {
     /// Read from the columns over the reference index, with no message decoded or opened.
     public func pollEvents(chat: ChatID, poll: MessageID) throws(StoreError) -> (votes: [PollEventRecord], closes: [PollEventRecord]) {
         try read("reading the votes of poll \(poll.shortHex)") { db in
-                let statement = try db.cachedStatement(sql: """
-                    SELECT m.id, m.author, m.lamport, m.seq FROM message_refs r JOIN messages m ON m.id = r.message_id
-                    WHERE r.chat_id = ? AND r.ref_id = ? AND r.ref_tag = ? AND r.msg_tag = ?
-                    """)
-                func events(_ tag: Tag) throws -> [PollEventRecord] {
-                    let rows = try Row.fetchCursor(statement, arguments: [chat.blob, poll.blob, tag.rawValue, tag.rawValue])
-                    var events: [PollEventRecord] = []
-                    while let row = try rows.next() {
-                        let lamport: Int64 = row[2], sequence: Int64 = row[3]
-                        events.append(PollEventRecord(
-                            id: try MessageID.fromBlob(row[0], "vote id"), author: try PeerID.fromBlob(row[1], "vote author"),
-                            lamport: UInt64(lamport), sequence: UInt64(sequence), tag: tag))
-                    }
-                    return events
-                }
-                return (try events(.pollVoteUp) + events(.pollVoteDown), try events(.pollClose))
-            }
+            (try Self.referencing(poll, in: chat, tag: .pollVoteUp, db) + Self.referencing(poll, in: chat, tag: .pollVoteDown, db),
+             try Self.referencing(poll, in: chat, tag: .pollClose, db))
+        }
+    }
+
+    /// The poll's open ballots (each author's latest vote, closes ignored, kept on insert) and its
+    /// closes, as `PollRules.tally(poll:openBallots:closes:)` reads them: one row per voter.
+    public func pollBallots(chat: ChatID, poll: MessageID) throws(StoreError) -> (ballots: [PollEventRecord], closes: [PollEventRecord]) {
+        try read("reading the ballots of poll \(poll.shortHex)") { db in
+            (try PollBallots.fetch(chat: chat, poll: poll, db), try Self.referencing(poll, in: chat, tag: .pollClose, db))
+        }
+    }
+
+    /// The messages of `chat` tagged `tag` that reference `poll` through a reference carrying that tag.
+    private static func referencing(_ poll: MessageID, in chat: ChatID, tag: Tag, _ db: Database) throws -> [PollEventRecord] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT m.id, m.author, m.lamport, m.seq FROM message_refs r JOIN messages m ON m.id = r.message_id
+            WHERE r.chat_id = ? AND r.ref_id = ? AND r.ref_tag = ? AND r.msg_tag = ?
+            """)
+        let rows = try Row.fetchCursor(statement, arguments: [chat.blob, poll.blob, tag.rawValue, tag.rawValue])
+        var events: [PollEventRecord] = []
+        while let row = try rows.next() {
+            let lamport: Int64 = row[2], sequence: Int64 = row[3]
+            events.append(PollEventRecord(
+                id: try MessageID.fromBlob(row[0], "\(tag.rawValue) id"), author: try PeerID.fromBlob(row[1], "\(tag.rawValue) author"),
+                lamport: UInt64(lamport), sequence: UInt64(sequence), tag: tag))
+        }
+        return events
     }
 }

@@ -8,6 +8,7 @@ extension MessageStore {
         migrator.registerMigration("v1-chats-messages-contacts", migrate: createV1)
         migrator.registerMigration("v2-chat-kinds-epochs-keys", migrate: createV2ChatKindsEpochsKeys)
         migrator.registerMigration("v2-history-receipts", migrate: createV2History)
+        migrator.registerMigration("v3-poll-ballots", migrate: createV3PollBallots)
         return migrator
     }
 

@@ -76,4 +76,21 @@ struct PollTallyTests {
         let tally = PollRules.tally(poll: poll, candidates: [second, first, first, second])
         #expect((tally.up, tally.down) == (0, 1))
     }
+
+    @Test func openBallotsAreTheTallyUntilTheCreatorClosesThePoll() throws {
+        // Given bob voted up then down, carol up, and each author's latest vote as the open ballots
+        let bobEarlier = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 2)
+        let bobLater = try Fixtures.vote(Fixtures.bob, .down, on: poll, seq: 2, lamport: 9)
+        let carol = try Fixtures.vote(Fixtures.carol, .up, on: poll, seq: 1, lamport: 3)
+        let closeReference = [MessageReference(id: poll.id, tag: .pollClose)]
+        let bobsClose = try Fixtures.message(Fixtures.bob, seq: 3, lamport: 5, tag: .pollClose, refs: closeReference)
+        let creatorsClose = try Fixtures.message(Fixtures.alice, seq: 2, lamport: 5, tag: .pollClose, refs: closeReference)
+
+        // Then while only others have closed it, the ballots are the tally of every vote
+        let open = PollRules.tally(poll: poll, openBallots: [bobLater, carol], closes: [bobsClose])
+        #expect(open == PollRules.tally(poll: poll, candidates: [bobEarlier, bobLater, carol, bobsClose]))
+        // And once its creator closed it, bob's ballot is his vote before the close, which they do not hold
+        #expect(PollRules.tally(poll: poll, openBallots: [bobLater, carol], closes: [creatorsClose]) == nil)
+        #expect(PollRules.tally(poll: poll, candidates: [bobEarlier, bobLater, carol, creatorsClose]).choice(of: Fixtures.bob.publicKey) == .up)
+    }
 }

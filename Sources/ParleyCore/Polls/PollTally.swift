@@ -59,9 +59,25 @@ public enum PollRules {
         return PollTally(poll: poll.id, up: up, down: ballots.count - up, ballots: ballots, closed: close != nil)
     }
 
+    /// The same rule, given each author's latest vote with closes ignored (the store's open ballots;
+    /// any superset of them works too). While the creator has not closed the poll those are the
+    /// ballots; once they have, a voter whose latest vote came after the close falls back to an
+    /// earlier one, so this returns nil: tally every vote with `tally(poll:votes:closes:)` then.
+    public static func tally<Event: PollEvent>(poll: Message, openBallots: [Event], closes: [Event]) -> PollTally? {
+        guard poll.tag != .poll || firstClose(of: poll, among: closes) == nil else { return nil }
+        return tally(poll: poll, votes: openBallots, closes: [])
+    }
+
+    /// The messages `message` is a yes/no vote on: those it references with its own vote tag. The
+    /// vote counts on one of them only if that one is a poll in the same chat.
+    public static func voteTargets(of message: Message) -> [MessageID] {
+        guard VoteChoice(tag: message.tag) != nil else { return [] }
+        return message.references.filter { $0.tag == message.tag }.map(\.id)
+    }
+
     /// A vote counts only in its poll's chat, with a vote tag, and through a reference that carries that tag.
     static func counts(_ vote: Message, for poll: Message) -> Bool {
-        VoteChoice(tag: vote.tag) != nil && references(vote, poll)
+        vote.chat == poll.chat && voteTargets(of: vote).contains(poll.id)
     }
 
     /// The creator's earliest close: the one that counts.

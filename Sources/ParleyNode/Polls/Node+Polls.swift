@@ -28,9 +28,7 @@ extension Node {
         let now = clock.wallMillis
         guard let spec = try? PollSpec.decode(content: stored.message.content) else {
             if stored.message.content.first == 0 { throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding") }
-            // A yes/no tally needs only who voted what and when: read from the reference index, nothing decoded.
-            let events = try store.pollEvents(chat: chat, poll: poll)
-            let tally = PollRules.tally(poll: stored.message, votes: events.votes, closes: events.closes)
+            let tally = try yesNoTally(stored.message)
             return PollSnapshot(
                 poll: stored, state: .yesNo(tally), question: stored.message.text, isClosed: tally.closed,
                 ownVotes: tally.choice(of: me).map { [$0.rawValue] } ?? [])
@@ -171,6 +169,15 @@ extension Node {
         }
         guard stored.message.tag == .poll else { throw NodeError.notAPoll(poll) }
         return stored
+    }
+
+    /// A yes/no tally needs only who voted what and when, read from columns with nothing decoded: the
+    /// open ballots the store keeps (one row per voter), or every vote once the creator has closed it.
+    private func yesNoTally(_ poll: Message) throws -> PollTally {
+        let open = try store.pollBallots(chat: poll.chat, poll: poll.id)
+        if let tally = PollRules.tally(poll: poll, openBallots: open.ballots, closes: open.closes) { return tally }
+        let events = try store.pollEvents(chat: poll.chat, poll: poll.id)
+        return PollRules.tally(poll: poll, votes: events.votes, closes: events.closes)
     }
 
     private func openOptionsPoll(chat: ChatID, poll: MessageID) throws -> PollOutcome {
