@@ -4,21 +4,44 @@ import ParleyCore
 import ParleyCrypto
 import ParleyStore
 
+/// A batch decrypted and its new messages checked: the CPU-bound half of receiving, which may run
+/// while the batch before it is still being stored.
+struct PreparedBatch: Sendable {
+    let now: Duration
+    let opened: NodeEngine.Opened
+    let messages: Node.CheckedMessages
+}
+
 /// The receive path, built for bursts: one engine hop to decrypt the whole batch, signature checks
 /// spread over the cores, one store transaction for every message in it, then one ack per peer.
 extension Node {
     func process(_ batch: [Datagram]) async throws {
+        try await commit(await prepare(batch))
+    }
+
+    /// Decrypts the batch and verifies the signatures of the messages it carries that are not stored yet.
+    func prepare(_ batch: [Datagram]) async throws -> PreparedBatch {
         let now = clock.now
         let opened = await engine.open(batch, now: now, wallMillis: clock.wallMillis)
         logger.trace("batch", metadata: [
             "datagrams": "\(batch.count)", "frames": "\(opened.frames.reduce(0) { $0 + $1.frames.count })",
             "established": "\(opened.established.map(\.shortHex))",
         ])
+        var incoming: [(peer: PeerID, bytes: [UInt8])] = []
+        for (peer, frames) in opened.frames {
+            for case let .message(bytes) in frames { incoming.append((peer, bytes)) }
+        }
+        return PreparedBatch(now: now, opened: opened, messages: try await check(incoming))
+    }
+
+    /// Everything else, in arrival order: handshake replies, invites, acks, sync, receipts, presence,
+    /// and the checked messages stored in one transaction.
+    func commit(_ prepared: PreparedBatch) async throws {
+        let (now, opened) = (prepared.now, prepared.opened)
         await send(opened.replies)
         try await greet(Set(opened.established + opened.announced))
 
         var replies: [PeerID: [Frame]] = [:]
-        var incoming: [(peer: PeerID, bytes: [UInt8])] = []
         var acked: [(MessageID, PeerID)] = []
         var invitesAcked: [OutboundKey] = []
         var continuations: [(peer: PeerID, chat: ChatID)] = []
@@ -28,7 +51,7 @@ extension Node {
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
-                case let .message(bytes): incoming.append((peer, bytes))
+                case .message: break // checked in `prepare`
                 case let .invite(bytes): replies[peer, default: []] += try await receiveInvite(bytes, from: peer)
                 case let .inviteAck(chat): invitesAcked.append(.invite(chat, to: peer))
                 case let .ack(ids): acked += ids.map { ($0, peer) }
@@ -46,7 +69,7 @@ extension Node {
             }
         }
         try await receiveTyping(typing)
-        for (peer, frames) in try await receiveMessages(incoming) { replies[peer, default: []] += frames }
+        for (peer, frames) in try await receiveMessages(prepared.messages) { replies[peer, default: []] += frames }
         for (peer, frames) in try await receiveReads(reads) { replies[peer, default: []] += frames }
         // Built only now, so the vector already covers the messages this batch stored.
         for (peer, chat) in continuations {
@@ -62,11 +85,20 @@ extension Node {
         for (peer, frames) in replies { await send(frames, to: peer) }
     }
 
-    /// Verifies, stores (one transaction) and acknowledges a burst of messages. Messages already
-    /// stored (retransmits, overlapping sync replies) are acknowledged without a signature check:
+    /// A batch's messages, decoded, with those already stored set apart and the rest verified.
+    struct CheckedMessages: Sendable {
+        var decoded: [(peer: PeerID, message: Message)] = []
+        var known: Set<MessageID> = []
+        var verified = Verified()
+        var rejected: [ProtocolRejection: Int] = [:]
+
+        var isBurst: Bool { verified.messages.count > MessageStore.maxInsertOnCallerThread }
+    }
+
+    /// Messages already stored (retransmits, overlapping sync replies) are not checked again:
     /// their id is the hash of the exact bytes that were verified when they were first stored.
-    private func receiveMessages(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async throws -> [PeerID: [Frame]] {
-        guard !incoming.isEmpty else { return [:] }
+    private func check(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async throws -> CheckedMessages {
+        guard !incoming.isEmpty else { return CheckedMessages() }
         var decoded: [(peer: PeerID, message: Message)] = []
         var rejected: [ProtocolRejection: Int] = [:]
         var seen = Set<MessageID>()
@@ -83,6 +115,15 @@ extension Node {
         let known = decoded.count <= 4 ? [] : try store.storedIDs(among: decoded.map(\.message.id))
         let verified = await Self.verify(decoded.filter { !known.contains($0.message.id) })
         rejected[.badSignature, default: 0] += verified.badSignature
+        return CheckedMessages(decoded: decoded, known: known, verified: verified, rejected: rejected)
+    }
+
+    /// Stores (one transaction) and acknowledges a batch's checked messages; already stored ones are
+    /// acknowledged again.
+    private func receiveMessages(_ checked: CheckedMessages) async throws -> [PeerID: [Frame]] {
+        let (decoded, known, verified) = (checked.decoded, checked.known, checked.verified)
+        var rejected = checked.rejected
+        guard !decoded.isEmpty || !rejected.isEmpty else { return [:] }
         let outcomes = try await store.insert(
             verified.messages.map(\.message), grants: openGrants(verified.messages.map(\.message)),
             receivedAtMillis: clock.wallMillis, ownAuthor: me)
@@ -113,7 +154,7 @@ extension Node {
         rejected[.notAPoll, default: 0] += try votesForNonPolls(storedVotes)
         for (reason, count) in rejected where count > 0 { await engine.reject(reason, count: count) }
         logger.debug("stored messages", metadata: [
-            "received": "\(incoming.count)", "stored": "\(outcomes.count { if case .inserted = $0 { true } else { false } })",
+            "received": "\(decoded.count)", "stored": "\(outcomes.count { if case .inserted = $0 { true } else { false } })",
             "ids": "\(verified.messages.prefix(8).map(\.message.id.shortHex))",
         ])
         for (peer, ids) in acks {

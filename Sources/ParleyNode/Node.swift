@@ -61,13 +61,39 @@ public final class Node: Sendable {
         await transport.close()
     }
 
+    /// Batches are committed in arrival order. While a burst is being stored, the next batch, if one
+    /// is already waiting, is decrypted and verified beside it: the two halves use different cores.
     private func receiveLoop() async {
-        for await batch in transport.inbound {
-            do { try await process(batch) } catch where !Task.isCancelled {
-                logger.warning("dropped an inbound batch", metadata: ["error": "\(error)"])
-            } catch {
-                return // shutting down: the batch's datagrams are retransmitted or synced later
+        let inbox = transport.inbound
+        await withTaskGroup(of: Void.self) { group in
+            var storing = false // a burst's commit is running in `group`
+            while !Task.isCancelled {
+                var batch = storing ? inbox.poll() : nil
+                if batch == nil {
+                    if storing { await group.next() }
+                    storing = false
+                    batch = await inbox.next()
+                }
+                guard let batch else { break } // the transport closed
+                guard let prepared = await reporting({ try await self.prepare(batch) }) else { continue }
+                if storing { await group.next() }
+                storing = prepared.messages.isBurst
+                if storing {
+                    group.addTask { await self.reporting { try await self.commit(prepared) } }
+                } else {
+                    await reporting { try await commit(prepared) }
+                }
             }
+        }
+    }
+
+    /// Runs one step of receiving; a failure drops that batch (its messages come again by retransmit
+    /// or sync) and is logged, except when shutting down.
+    @discardableResult
+    private func reporting<T>(_ step: () async throws -> T) async -> T? {
+        do { return try await step() } catch {
+            if !Task.isCancelled { logger.warning("dropped an inbound batch", metadata: ["error": "\(error)"]) }
+            return nil
         }
     }
 

@@ -13,7 +13,7 @@ public struct NodeConfiguration: Sendable {
     public var syncInterval: Duration = .seconds(2)
     public var announceInterval: Duration = .seconds(5)
     /// Messages in one sync reply before the requester must ask again.
-    public var syncBatch = 512
+    public var syncBatch = 2048
     /// Frames held for a peer with no session yet.
     public var maxQueuedFramesPerPeer = 20_000
     /// Per-source budgets for inbound datagrams, by class; see `RateLimiter`.

@@ -37,7 +37,7 @@ extension MessageStore {
 
 extension MessageStore {
     /// Live messages come alone or in small groups; bursts go to the writer queue.
-    static let maxInsertOnCallerThread = 8
+    public static let maxInsertOnCallerThread = 8
 }
 
 private struct ChatFacts {

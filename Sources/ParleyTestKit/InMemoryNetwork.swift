@@ -17,7 +17,7 @@ public final class InMemoryNetwork: Sendable {
     }
 
     private struct State {
-        var endpoints: [PeerAddress: AsyncStream<[Datagram]>.Continuation] = [:]
+        var endpoints: [PeerAddress: DatagramInbox] = [:]
         var random: SplitMix64
         var conditions: Conditions
         var nextPort: UInt16 = 10_000
@@ -40,18 +40,18 @@ public final class InMemoryNetwork: Sendable {
 
     /// A new endpoint with its own address on this network.
     public func makeTransport() -> InMemoryTransport {
-        let (stream, continuation) = AsyncStream<[Datagram]>.makeStream()
+        let inbox = DatagramInbox()
         let address = state.withLock { state in
             let address = PeerAddress(host: "10.99.0.1", port: state.nextPort)
             state.nextPort += 1
-            state.endpoints[address] = continuation
+            state.endpoints[address] = inbox
             return address
         }
-        return InMemoryTransport(network: self, localAddress: address, inbound: stream)
+        return InMemoryTransport(network: self, localAddress: address, inbound: inbox)
     }
 
     func deliver(_ batch: [Datagram], from source: PeerAddress) {
-        let deliveries: [(AsyncStream<[Datagram]>.Continuation, [Datagram])] = state.withLock { state in
+        let deliveries: [(DatagramInbox, [Datagram])] = state.withLock { state in
             var byDestination: [PeerAddress: [Datagram]] = [:]
             for datagram in batch {
                 guard state.endpoints[datagram.address] != nil else { continue }
@@ -66,13 +66,13 @@ public final class InMemoryNetwork: Sendable {
                 }
             }
             return byDestination.compactMap { destination, datagrams in
-                guard let continuation = state.endpoints[destination] else { return nil }
+                guard let inbox = state.endpoints[destination] else { return nil }
                 var datagrams = datagrams
                 if state.conditions.reorder { state.random.shuffle(&datagrams) }
-                return (continuation, datagrams)
+                return (inbox, datagrams)
             }
         }
-        for (continuation, datagrams) in deliveries { continuation.yield(datagrams) }
+        for (inbox, datagrams) in deliveries { inbox.deliver(datagrams) }
     }
 
     func detach(_ address: PeerAddress) {
@@ -84,7 +84,7 @@ public final class InMemoryNetwork: Sendable {
 public struct InMemoryTransport: DatagramTransport {
     let network: InMemoryNetwork
     public let localAddress: PeerAddress
-    public let inbound: AsyncStream<[Datagram]>
+    public let inbound: DatagramInbox
     public var discoveryTarget: PeerAddress? { nil }
 
     public func send(_ batch: [Datagram]) async { network.deliver(batch, from: localAddress) }

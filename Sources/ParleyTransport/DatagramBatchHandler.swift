@@ -9,15 +9,15 @@ import ParleyCore
 final class DatagramBatchHandler: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
 
-    private let continuation: AsyncStream<[Datagram]>.Continuation
+    private let inbox: DatagramInbox
     private let counters: TransportCounters
     private var pending: [Datagram] = []
     /// Formatting an address is slow next to a small datagram, and bursts come from few peers.
     private var addresses: [SocketAddress: PeerAddress] = [:]
     private static let maxCachedAddresses = 1024
 
-    init(continuation: AsyncStream<[Datagram]>.Continuation, counters: TransportCounters) {
-        self.continuation = continuation
+    init(inbox: DatagramInbox, counters: TransportCounters) {
+        self.inbox = inbox
         self.counters = counters
     }
 
@@ -46,9 +46,7 @@ final class DatagramBatchHandler: ChannelInboundHandler {
         let batch = pending
         pending.removeAll(keepingCapacity: true)
         counters.datagramsReceived.increment(by: batch.count)
-        if case .dropped = continuation.yield(batch) {
-            counters.batchesDropped.increment()
-        }
+        counters.datagramsDropped.increment(by: inbox.deliver(batch))
     }
 
     private func peerAddress(for socketAddress: SocketAddress) -> PeerAddress? {

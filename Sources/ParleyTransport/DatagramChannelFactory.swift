@@ -21,7 +21,7 @@ struct DatagramChannelFactory: Sendable {
     static let socketBufferBytes: SocketOptionValue = 4 << 20
 
     let eventLoopGroup: MultiThreadedEventLoopGroup
-    let continuation: AsyncStream<[Datagram]>.Continuation
+    let inbox: DatagramInbox
     let counters: TransportCounters
     /// Where multicast announcements leave from, when discovery is on.
     let multicastInterface: SocketAddress?
@@ -57,7 +57,7 @@ struct DatagramChannelFactory: Sendable {
     }
 
     private func bootstrap(sharingPort: Bool) -> DatagramBootstrap {
-        let continuation = self.continuation
+        let inbox = self.inbox
         let counters = self.counters
         var bootstrap = DatagramBootstrap(group: eventLoopGroup)
             .channelOption(.socketOption(.so_rcvbuf), value: Self.socketBufferBytes)
@@ -65,7 +65,7 @@ struct DatagramChannelFactory: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        DatagramBatchHandler(continuation: continuation, counters: counters)
+                        DatagramBatchHandler(inbox: inbox, counters: counters)
                     )
                 }
             }

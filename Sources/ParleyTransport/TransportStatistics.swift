@@ -6,8 +6,8 @@ public struct TransportStatistics: Hashable, Sendable {
     public var datagramsSent = 0
     /// Datagrams that could not be sent: unresolvable host, wrong address family, or a socket error.
     public var sendFailures = 0
-    /// Batches dropped because the consumer of `inbound` fell more than its buffer behind.
-    public var batchesDropped = 0
+    /// Datagrams dropped because the consumer of `inbound` fell more than its capacity behind.
+    public var datagramsDropped = 0
     /// Socket errors swallowed so the channel stays open (e.g. ECONNREFUSED reported by ICMP).
     public var socketErrors = 0
     /// Times the main socket died under us and was bound again on the same address.
@@ -21,7 +21,7 @@ final class TransportCounters: Sendable {
     let datagramsReceived = Atomic<Int>(0)
     let datagramsSent = Atomic<Int>(0)
     let sendFailures = Atomic<Int>(0)
-    let batchesDropped = Atomic<Int>(0)
+    let datagramsDropped = Atomic<Int>(0)
     let socketErrors = Atomic<Int>(0)
     let rebinds = Atomic<Int>(0)
 
@@ -30,7 +30,7 @@ final class TransportCounters: Sendable {
         statistics.datagramsReceived = datagramsReceived.load(ordering: .relaxed)
         statistics.datagramsSent = datagramsSent.load(ordering: .relaxed)
         statistics.sendFailures = sendFailures.load(ordering: .relaxed)
-        statistics.batchesDropped = batchesDropped.load(ordering: .relaxed)
+        statistics.datagramsDropped = datagramsDropped.load(ordering: .relaxed)
         statistics.socketErrors = socketErrors.load(ordering: .relaxed)
         statistics.rebinds = rebinds.load(ordering: .relaxed)
         return statistics

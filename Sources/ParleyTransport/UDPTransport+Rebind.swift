@@ -1,3 +1,4 @@
+import ParleyCore
 import NIOCore
 import Synchronization
 
@@ -41,7 +42,7 @@ extension UDPTransport {
                 return discovery
             }
             discovery?.close(promise: nil)
-            continuation.finish()
+            inbound.finish()
         }
     }
 }

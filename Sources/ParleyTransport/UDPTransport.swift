@@ -16,10 +16,7 @@ import Synchronization
 public final class UDPTransport: DatagramTransport {
     public let localAddress: PeerAddress
     public let discoveryTarget: PeerAddress?
-    public let inbound: AsyncStream<[Datagram]>
-
-    /// How many batches `inbound` holds for a slow consumer before dropping new ones.
-    public static let inboundBufferBatches = 4096
+    public let inbound: DatagramInbox
 
     enum State {
         case open(main: any Channel, discovery: (any Channel)?)
@@ -27,7 +24,6 @@ public final class UDPTransport: DatagramTransport {
     }
 
     let state: Mutex<State>
-    let continuation: AsyncStream<[Datagram]>.Continuation
     let factory: DatagramChannelFactory
     /// The address actually bound (real port), where a replacement socket binds too.
     let boundAddress: SocketAddress
@@ -42,15 +38,13 @@ public final class UDPTransport: DatagramTransport {
         boundAddress: SocketAddress,
         localAddress: PeerAddress,
         discoveryTarget: PeerAddress?,
-        stream: AsyncStream<[Datagram]>,
         factory: DatagramChannelFactory
     ) {
         self.state = Mutex(.open(main: main, discovery: discovery))
         self.boundAddress = boundAddress
         self.localAddress = localAddress
         self.discoveryTarget = discoveryTarget
-        self.inbound = stream
-        self.continuation = factory.continuation
+        self.inbound = factory.inbox
         self.counters = factory.counters
         self.factory = factory
     }
@@ -61,7 +55,7 @@ public final class UDPTransport: DatagramTransport {
             main.close(promise: nil)
             discovery?.close(promise: nil)
         }
-        continuation.finish()
+        inbound.finish()
     }
 
     /// Binds a UDP socket on `host:port` (port 0 picks a free one) and, with `discovery`, joins its
@@ -88,13 +82,10 @@ public final class UDPTransport: DatagramTransport {
             device = try discovery.device()
         }
 
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: [Datagram].self,
-            bufferingPolicy: .bufferingOldest(inboundBufferBatches)
-        )
+        let inbox = DatagramInbox()
         let factory = DatagramChannelFactory(
             eventLoopGroup: eventLoopGroup,
-            continuation: continuation,
+            inbox: inbox,
             counters: TransportCounters(),
             multicastInterface: device?.address
         )
@@ -103,7 +94,7 @@ public final class UDPTransport: DatagramTransport {
         do {
             main = try await factory.bindMain(to: address).get()
         } catch {
-            continuation.finish()
+            inbox.finish()
             throw .cannotListen(on: shown, reason: TransportError.reason(for: error))
         }
 
@@ -113,7 +104,7 @@ public final class UDPTransport: DatagramTransport {
                 discoveryChannel = try await factory.bindDiscovery(group: group, device: device).get()
             } catch {
                 try? await main.close()
-                continuation.finish()
+                inbox.finish()
                 throw .discoveryFailed(
                     "cannot join \(group.ipAddress ?? "?") on port \(group.port ?? 0) via \(device.name): "
                         + TransportError.reason(for: error)
@@ -124,7 +115,7 @@ public final class UDPTransport: DatagramTransport {
         guard let bound = main.localAddress, let local = PeerAddress(bound) else {
             try? await main.close()
             try? await discoveryChannel?.close()
-            continuation.finish()
+            inbox.finish()
             throw .cannotListen(on: shown, reason: "the socket has no local address")
         }
         let transport = UDPTransport(
@@ -133,7 +124,6 @@ public final class UDPTransport: DatagramTransport {
             boundAddress: bound,
             localAddress: local,
             discoveryTarget: group.flatMap(PeerAddress.init),
-            stream: stream,
             factory: factory
         )
         transport.watch(main)
@@ -183,7 +173,7 @@ public final class UDPTransport: DatagramTransport {
             try? await channel.close()
         }
         // After the channels, so datagrams read before closing are yielded first.
-        continuation.finish()
+        inbound.finish()
     }
 
     /// The socket address for `peer`, or nil if it cannot be resolved or reached from our socket.

@@ -60,9 +60,10 @@ struct SyncReplyTests {
     }
 
     @Test func aFullBatchAsksForMoreAndANonMemberGetsNothing() async throws {
-        try await carolsMessages(Array(1...600))
+        let batch = UInt64(alice.configuration.syncBatch)
+        try await carolsMessages(Array(1...(batch + 88)))
         let reply = try alice.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
-        #expect(try sentSequences(reply) == Array(1...512))
+        #expect(try sentSequences(reply) == Array(1...batch))
         #expect(reply.last == .syncEnd(chat: invite.id, more: true))
         #expect(try alice.syncReply(chat: invite.id, vector: [:], to: try Identity.generate().publicKey).isEmpty)
     }

@@ -15,7 +15,7 @@ final class CapturingTransport: DatagramTransport {
 
     var localAddress: PeerAddress { inner.localAddress }
     var discoveryTarget: PeerAddress? { nil }
-    var inbound: AsyncStream<[Datagram]> { inner.inbound }
+    var inbound: DatagramInbox { inner.inbound }
     func send(_ batch: [Datagram]) async {
         captured.withLock { $0 += batch }
         await inner.send(batch)

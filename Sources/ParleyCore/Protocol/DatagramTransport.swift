@@ -4,8 +4,9 @@ public protocol DatagramTransport: Sendable {
     var localAddress: PeerAddress { get }
     /// Where signed discovery announcements go, when discovery is on (a multicast group).
     var discoveryTarget: PeerAddress? { get }
-    /// Datagrams in the batches they were read in, so a burst is handled as one unit. Ends on `close()`.
-    var inbound: AsyncStream<[Datagram]> { get }
+    /// Datagrams in batches: all that arrived while the consumer was busy, so a burst is handled
+    /// as one unit. Ends on `close()`.
+    var inbound: DatagramInbox { get }
     /// Sends a batch; delivery is best effort, like UDP.
     func send(_ batch: [Datagram]) async
     func close() async

@@ -1,0 +1,102 @@
+import Synchronization
+
+/// Where a transport leaves the datagrams it reads, for its one consumer (the node). A consumer
+/// that was busy gets everything that arrived meanwhile as one batch (up to `maxBatch`), not the
+/// many small read cycles it came in: under load, the per-batch costs (one fan-out of signature
+/// checks, one store transaction) are paid once for the lot.
+public final class DatagramInbox: AsyncSequence, Sendable {
+    public typealias Element = [Datagram]
+
+    /// Datagrams held for a consumer that fell behind; more are dropped (and counted by the caller).
+    public static let defaultCapacity = 65_536
+    /// The most one batch hands over.
+    public static let maxBatch = 4_096
+
+    private struct State {
+        var pending: [Datagram] = []
+        var waiting: CheckedContinuation<[Datagram]?, Never>?
+        var finished = false
+
+        mutating func take() -> [Datagram] {
+            guard pending.count > DatagramInbox.maxBatch else { return pending.take() }
+            defer { pending.removeFirst(DatagramInbox.maxBatch) }
+            return Array(pending.prefix(DatagramInbox.maxBatch))
+        }
+    }
+
+    private let state = Mutex(State())
+    private let capacity: Int
+
+    public init(capacity: Int = defaultCapacity) {
+        self.capacity = capacity
+    }
+
+    /// Adds the datagrams of one read; returns how many did not fit (or came after `finish`).
+    @discardableResult
+    public func deliver(_ datagrams: [Datagram]) -> Int {
+        guard !datagrams.isEmpty else { return 0 }
+        let (handOver, dropped) = state.withLock { state -> ((CheckedContinuation<[Datagram]?, Never>, [Datagram])?, Int) in
+            guard !state.finished else { return (nil, datagrams.count) }
+            let accepted = Swift.min(datagrams.count, capacity - state.pending.count)
+            state.pending += datagrams.prefix(accepted)
+            guard let waiting = state.waiting else { return (nil, datagrams.count - accepted) }
+            state.waiting = nil
+            return ((waiting, state.take()), datagrams.count - accepted)
+        }
+        if let (waiting, batch) = handOver { waiting.resume(returning: batch) }
+        return dropped
+    }
+
+    /// Ends the sequence once what is pending has been taken.
+    public func finish() {
+        let waiting = state.withLock { state in
+            state.finished = true
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        waiting?.resume(returning: nil)
+    }
+
+    /// Everything pending (up to `maxBatch`) if anything is, without waiting.
+    public func poll() -> [Datagram]? {
+        state.withLock { $0.pending.isEmpty ? nil : $0.take() }
+    }
+
+    /// Everything pending (up to `maxBatch`), waiting for something if nothing is; nil once finished
+    /// and drained, on cancellation, or for a second concurrent consumer.
+    public func next() async -> [Datagram]? {
+        if let ready = poll() { return ready }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Datagram]?, Never>) in
+                let immediate = state.withLock { state -> [Datagram]?? in
+                    if !state.pending.isEmpty { return .some(state.take()) }
+                    if state.finished || Task.isCancelled || state.waiting != nil { return .some(nil) }
+                    state.waiting = continuation
+                    return .none
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let waiting = state.withLock { state in
+                defer { state.waiting = nil }
+                return state.waiting
+            }
+            waiting?.resume(returning: nil)
+        }
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let inbox: DatagramInbox
+        public mutating func next() async -> [Datagram]? { await inbox.next() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(inbox: self) }
+}
+
+private extension Array {
+    /// The whole array, leaving it empty without giving up its capacity to the copy.
+    mutating func take() -> [Element] {
+        defer { removeAll(keepingCapacity: true) }
+        return self
+    }
+}

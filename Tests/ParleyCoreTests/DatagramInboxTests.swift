@@ -1,0 +1,59 @@
+import ParleyCore
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct DatagramInboxTests {
+    private func datagrams(_ range: Range<Int>) -> [Datagram] {
+        range.map { Datagram(address: PeerAddress(host: "127.0.0.1", port: 9000), bytes: [UInt8(truncatingIfNeeded: $0)]) }
+    }
+
+    @Test func aBusyConsumerGetsEverythingThatArrivedMeanwhileAsOneBatchInOrder() async {
+        // Given three reads delivered while nobody was waiting
+        let inbox = DatagramInbox()
+        inbox.deliver(datagrams(0..<3))
+        inbox.deliver(datagrams(3..<5))
+        inbox.deliver(datagrams(5..<9))
+
+        // Then the next batch holds all nine, in arrival order, and nothing is left
+        #expect(await inbox.next()?.map(\.bytes) == datagrams(0..<9).map(\.bytes))
+        #expect(inbox.poll() == nil)
+    }
+
+    @Test func aWaitingConsumerIsWokenByTheNextRead() async throws {
+        let inbox = DatagramInbox()
+        let consumer = Task { await inbox.next() }
+        try await Task.sleep(for: .milliseconds(20)) // most likely waiting by now; either way it gets the read
+        inbox.deliver(datagrams(0..<2))
+        #expect(await consumer.value?.count == 2)
+    }
+
+    @Test func aBatchIsCappedAndTheRestFollows() async {
+        let inbox = DatagramInbox()
+        inbox.deliver(datagrams(0..<(DatagramInbox.maxBatch + 10)))
+        #expect(await inbox.next()?.count == DatagramInbox.maxBatch)
+        #expect(await inbox.next()?.count == 10)
+    }
+
+    @Test func aFullInboxDropsTheNewestAndSaysHowMany() async {
+        let inbox = DatagramInbox(capacity: 5)
+        #expect(inbox.deliver(datagrams(0..<3)) == 0)
+        #expect(inbox.deliver(datagrams(3..<7)) == 2)
+        #expect(await inbox.next()?.map(\.bytes) == datagrams(0..<5).map(\.bytes))
+    }
+
+    @Test func finishingEndsTheSequenceAfterWhatIsPending() async {
+        let inbox = DatagramInbox()
+        inbox.deliver(datagrams(0..<2))
+        inbox.finish()
+        #expect(inbox.deliver(datagrams(2..<3)) == 1)
+        var batches: [[Datagram]] = []
+        for await batch in inbox { batches.append(batch) }
+        #expect(batches.map(\.count) == [2])
+    }
+
+    @Test func cancellingAWaitingConsumerEndsItsWait() async {
+        let inbox = DatagramInbox()
+        let consumer = Task { await inbox.next() }
+        consumer.cancel()
+        #expect(await consumer.value == nil)
+    }
+}
