@@ -8,7 +8,7 @@ extension MessageStore {
     @discardableResult
     public func markSent(_ ids: [MessageID]) async throws(StoreError) -> [MessageID: (state: DeliveryState, deliveredTo: Int)] {
         if ids.isEmpty { return [:] }
-        return try await write("marking \(ids.count) message(s) sent") { db in
+        return try await write("marking \(ids.count) message(s) sent", keepsMemberships: true) { db in
             var members = MemberCounts()
             var settled: [MessageID: (state: DeliveryState, deliveredTo: Int)] = [:]
             for id in ids {
@@ -29,7 +29,7 @@ extension MessageStore {
         _ acks: [(message: MessageID, peer: PeerID)], atMillis: Int64
     ) async throws(StoreError) -> [MessageID: DeliveryProgress] {
         if acks.isEmpty { return [:] }
-        return try await write("recording \(acks.count) acknowledgement(s)") { db in
+        return try await write("recording \(acks.count) acknowledgement(s)", keepsMemberships: true) { db in
             var members = MemberCounts()
             var progress: [MessageID: DeliveryProgress] = [:]
             let insertDelivery = try db.cachedStatement(

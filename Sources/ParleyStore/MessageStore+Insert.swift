@@ -29,7 +29,9 @@ extension MessageStore {
             return outcomes
         }
         let context = "inserting \(messages.count) message(s)"
-        let outcomes = messages.count <= Self.maxInsertOnCallerThread ? try writeNow(context, body) : try await write(context, body)
+        let keeps = !messages.contains { $0.tag == .membership }
+        let outcomes = messages.count <= Self.maxInsertOnCallerThread
+            ? try writeNow(context, keepsMemberships: keeps, body) : try await write(context, keepsMemberships: keeps, body)
         arrivalHub.publish(outcomes)
         return outcomes
     }

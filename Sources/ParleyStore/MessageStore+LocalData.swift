@@ -12,7 +12,7 @@ extension MessageStore {
 
     /// Sets or, with nil, deletes a value. The message must be stored.
     public func setLocalData(message: MessageID, key: String, value: String?) async throws(StoreError) {
-        try await write("setting local data '\(key)' of message \(message.shortHex)") { db in
+        try await write("setting local data '\(key)' of message \(message.shortHex)", keepsMemberships: true) { db in
             guard try MessageRecord.exists(db, key: message.blob) else { throw StoreError.unknownMessage(message.hex) }
             if let value {
                 try LocalDataRecord(messageId: message.blob, key: key, value: value).save(db)
@@ -25,7 +25,7 @@ extension MessageStore {
     /// Sets a value only if the key has none, atomically; returns the value already there otherwise.
     /// Two concurrent callers cannot both win (the double-vote guard rests on this).
     public func claimLocalData(message: MessageID, key: String, value: String) async throws(StoreError) -> String? {
-        try await write("claiming local data '\(key)' of message \(message.shortHex)") { db in
+        try await write("claiming local data '\(key)' of message \(message.shortHex)", keepsMemberships: true) { db in
             guard try MessageRecord.exists(db, key: message.blob) else { throw StoreError.unknownMessage(message.hex) }
             if let existing = try LocalDataRecord.fetchOne(db, key: ["message_id": message.blob, "key": key]) {
                 return existing.value

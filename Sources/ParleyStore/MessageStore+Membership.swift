@@ -21,6 +21,14 @@ public struct ChatMembership: Sendable {
 extension MessageStore {
     /// The chat's current kind, creator, epoch and members, or nil if it is not joined.
     public func membership(of chat: ChatID) throws(StoreError) -> ChatMembership? {
+        let (cached, generation) = membershipCache.lookup(chat)
+        if let cached { return cached }
+        let fresh = try readMembership(of: chat)
+        if let fresh { membershipCache.keep(fresh, readAt: generation) }
+        return fresh
+    }
+
+    private func readMembership(of chat: ChatID) throws(StoreError) -> ChatMembership? {
         try read("reading the membership of chat \(chat.shortHex)") { db in
             guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT creator, kind, keyed, epoch FROM chats WHERE id = ?"), arguments: [chat.blob])

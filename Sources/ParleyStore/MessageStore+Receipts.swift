@@ -10,7 +10,7 @@ extension MessageStore {
     /// members get read receipts: they are queued (`pendingReadReceipts`) in the same transaction and
     /// returned, to send.
     public func markRead(chat: ChatID, upTo: Int64? = nil, ownAuthor: PeerID) async throws(StoreError) -> ReadProgress {
-        let (newlyRead, rows) = try await write("marking chat \(chat.shortHex) read") { db -> (Int, [(Data, Data)]) in
+        let (newlyRead, rows) = try await write("marking chat \(chat.shortHex) read", keepsMemberships: true) { db -> (Int, [(Data, Data)]) in
             guard try ChatRecord.exists(db, key: chat.blob) else { return (0, []) }
             let current = try Self.fetchMarker(chat.blob, db)
             let latest = try Int64.fetchOne(
@@ -58,7 +58,7 @@ extension MessageStore {
     /// pending. An ack from anyone but the message's author changes nothing.
     public func readReceiptsAcknowledged(_ acks: [(author: PeerID, messages: [MessageID])]) async throws(StoreError) {
         guard acks.contains(where: { !$0.messages.isEmpty }) else { return }
-        try await write("recording \(acks.count) read receipt ack(s)") { db in
+        try await write("recording \(acks.count) read receipt ack(s)", keepsMemberships: true) { db in
             let delete = try db.cachedStatement(sql: "DELETE FROM pending_read_receipts WHERE message_id = ? AND author = ?")
             for (author, messages) in acks {
                 for id in messages { try delete.execute(arguments: [id.blob, author.blob]) }
@@ -94,7 +94,7 @@ extension MessageStore {
     ) async throws(StoreError) -> Int {
         let receipts = receipts.filter { !$0.messages.isEmpty && $0.reader != ownAuthor }
         guard !receipts.isEmpty else { return 0 }
-        return try await write("recording \(receipts.count) read receipt(s)") { db in
+        return try await write("recording \(receipts.count) read receipt(s)", keepsMemberships: true) { db in
             let isMember = try db.cachedStatement(sql: "SELECT 1 FROM chat_members WHERE chat_id = ? AND peer_id = ?")
             let ownInChat = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ? AND chat_id = ? AND author = ?")
             let insert = try db.cachedStatement(

@@ -8,6 +8,7 @@ public struct MessageStore: Sendable {
     /// The file path, or ":memory:", for error messages.
     let location: String
     let arrivalHub = ArrivalHub()
+    let membershipCache = MembershipCache()
 
     /// Opens (creating if needed) the store at `path` in WAL mode.
     ///
@@ -74,17 +75,24 @@ public struct MessageStore: Sendable {
         do { return try writer.read(body) } catch { throw .database(context(), error) }
     }
 
-    /// One write transaction: it commits as a whole or not at all.
+    /// One write transaction: it commits as a whole or not at all. Unless it says it `keepsMemberships`
+    /// (it writes no chat, member, epoch or key row), it empties the membership cache.
     func write<T: Sendable>(
-        _ context: String, _ body: @escaping @Sendable (Database) throws -> T
+        _ context: String, keepsMemberships: Bool = false, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
+        if !keepsMemberships { membershipCache.changeBegins() }
+        defer { if !keepsMemberships { membershipCache.changeEnds() } }
         do { return try await writer.write(body) } catch { throw .database(context, error) }
     }
 
     /// A short write transaction run on the calling thread. Handing a one-message commit to the
     /// writer queue and back costs two thread wake-ups, more than the commit itself; the price is
     /// that the caller waits, without suspending, while another write holds the writer.
-    func writeNow<T>(_ context: @autoclosure () -> String, _ body: (Database) throws -> T) throws(StoreError) -> T {
+    func writeNow<T>(
+        _ context: @autoclosure () -> String, keepsMemberships: Bool = false, _ body: (Database) throws -> T
+    ) throws(StoreError) -> T {
+        if !keepsMemberships { membershipCache.changeBegins() }
+        defer { if !keepsMemberships { membershipCache.changeEnds() } }
         do { return try writer.write(body) } catch { throw .database(context(), error) }
     }
 

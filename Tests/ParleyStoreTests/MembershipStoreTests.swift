@@ -57,6 +57,38 @@ struct MembershipStoreTests {
         #expect(sealed.isSealed && sealed.message.content.isEmpty)
     }
 
+    @Test func aMembershipReadBeforeAChangeIsNotServedAfterIt() async throws {
+        // Given bob's node has read (and so cached) the members, with key0 to seal with
+        let store = try await store(holding: [EpochKey(epoch: 0, key: key0)])
+        #expect(try store.membership(of: invite.id)?.members.contains(carol.publicKey) == true)
+        _ = try await insert([try post(carol, seq: 1, epoch: 0, "hi")], into: store) // a write that keeps memberships
+        #expect(store.membershipCache.count == 1)
+
+        // When alice's removal of carol is stored
+        let removal = try removal()
+        _ = try await insert([removal], into: store, grants: [removal.id: [EpochKey(epoch: 1, key: key1)]])
+
+        // Then the next read has the new members and the new sealing key
+        let after = try #require(try store.membership(of: invite.id))
+        #expect(after.members == [alice.publicKey, bob.publicKey].sorted())
+        #expect(after.sealingKey?.epoch == 1)
+    }
+
+    @Test func aMembershipReadThatOverlapsAChangeIsNotKept() {
+        // Given a read that a membership-changing write overlaps
+        let cache = MembershipCache()
+        let chat = invite.id
+        let stale = ChatMembership(chat: chat, kind: .group, creator: alice.publicKey, isKeyed: true, epoch: 0, members: [], sealingKey: nil)
+        let before = cache.lookup(chat)
+        cache.changeBegins()
+        cache.changeEnds()
+        cache.keep(stale, readAt: before.generation)
+        // Then it is not kept; an undisturbed read is, and is served next
+        #expect(cache.lookup(chat).membership == nil)
+        cache.keep(stale, readAt: cache.lookup(chat).generation)
+        #expect(cache.lookup(chat).membership?.epoch == 0)
+    }
+
     @Test func aRemovalChangesTheMembersAndKeepsTheNewKey() async throws {
         let store = try await store(holding: [EpochKey(epoch: 0, key: key0)])
         let removal = try removal()

@@ -1,0 +1,50 @@
+internal import Synchronization
+import ParleyCore
+
+/// The memberships the send path reads for every message, kept between writes. Any write that may
+/// change a membership empties it before it starts and after it ends, and a read made while such a
+/// write was running, or overlapped one, is not kept: so a cached membership is always the committed
+/// one. Shared by every copy of one store value.
+final class MembershipCache: Sendable {
+    private struct State {
+        var entries: [ChatID: ChatMembership] = [:]
+        /// Bumped at the start and at the end of every write that may change a membership.
+        var generation: UInt64 = 0
+        var changesRunning = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The cached membership if there is one; otherwise the generation to hand `keep` with what the
+    /// caller then reads.
+    func lookup(_ chat: ChatID) -> (membership: ChatMembership?, generation: UInt64) {
+        state.withLock { state in (state.changesRunning == 0 ? state.entries[chat] : nil, state.generation) }
+    }
+
+    /// Keeps a membership read after `lookup` returned `generation`, unless a change raced the read.
+    func keep(_ membership: ChatMembership, readAt generation: UInt64) {
+        state.withLock { state in
+            guard state.generation == generation, state.changesRunning == 0 else { return }
+            state.entries[membership.chat] = membership
+        }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+
+    /// Called before a write that may change memberships starts, and `changeEnds` once it ended.
+    func changeBegins() {
+        state.withLock { state in
+            state.changesRunning += 1
+            state.generation &+= 1
+            state.entries.removeAll()
+        }
+    }
+
+    func changeEnds() {
+        state.withLock { state in
+            state.changesRunning -= 1
+            state.generation &+= 1
+            state.entries.removeAll()
+        }
+    }
+}
