@@ -15,30 +15,27 @@ struct PreparedBatch: Sendable {
 /// The receive path, built for bursts: one engine hop to decrypt the whole batch, signature checks
 /// spread over the cores, one store transaction for every message in it, then one ack per peer.
 extension Node {
-    func process(_ batch: [Datagram]) async throws {
-        try await commit(await prepare(batch))
-    }
-
     /// Decrypts the batch and verifies the signatures of the messages it carries that are not stored yet.
-    func prepare(_ batch: [Datagram]) async throws -> PreparedBatch {
+    /// Handshake answers go out at once: the engine already uses the sessions they complete.
+    func prepare(_ batch: [Datagram]) async -> PreparedBatch {
         let now = clock.now
         let opened = await engine.open(batch, now: now, wallMillis: clock.wallMillis)
         logger.trace("batch", metadata: [
             "datagrams": "\(batch.count)", "frames": "\(opened.frames.reduce(0) { $0 + $1.frames.count })",
             "established": "\(opened.established.map(\.shortHex))",
         ])
+        await send(opened.replies)
         var incoming: [(peer: PeerID, bytes: [UInt8])] = []
         for (peer, frames) in opened.frames {
             for case let .message(bytes) in frames { incoming.append((peer, bytes)) }
         }
-        return PreparedBatch(now: now, opened: opened, messages: try await check(incoming))
+        return PreparedBatch(now: now, opened: opened, messages: await check(incoming))
     }
 
     /// Everything else, in arrival order: handshake replies, invites, acks, sync, receipts, presence,
     /// and the checked messages stored in one transaction.
     func commit(_ prepared: PreparedBatch) async throws {
         let (now, opened) = (prepared.now, prepared.opened)
-        await send(opened.replies)
         try await greet(Set(opened.established + opened.announced))
 
         var replies: [PeerID: [Frame]] = [:]
@@ -97,7 +94,7 @@ extension Node {
 
     /// Messages already stored (retransmits, overlapping sync replies) are not checked again:
     /// their id is the hash of the exact bytes that were verified when they were first stored.
-    private func check(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async throws -> CheckedMessages {
+    private func check(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async -> CheckedMessages {
         guard !incoming.isEmpty else { return CheckedMessages() }
         var decoded: [(peer: PeerID, message: Message)] = []
         var rejected: [ProtocolRejection: Int] = [:]
@@ -110,9 +107,9 @@ extension Node {
                 rejected[error.isUnsupportedVersion ? .unsupportedVersion : .malformed, default: 0] += 1
             }
         }
-        // A handful of messages costs less to verify than a store read to skip the ones already held;
-        // the insert still refuses duplicates.
-        let known = decoded.count <= 4 ? [] : try store.storedIDs(among: decoded.map(\.message.id))
+        // A handful of messages costs less to verify than a store read to skip the ones already held.
+        // The insert refuses duplicates anyway, so a failed read only costs checks.
+        let known = decoded.count <= 4 ? [] : (try? store.storedIDs(among: decoded.map(\.message.id))) ?? []
         let verified = await Self.verify(decoded.filter { !known.contains($0.message.id) })
         rejected[.badSignature, default: 0] += verified.badSignature
         return CheckedMessages(decoded: decoded, known: known, verified: verified, rejected: rejected)

@@ -74,27 +74,25 @@ public final class Node: Sendable {
                     storing = false
                     batch = await inbox.next()
                 }
-                guard let batch else { break } // the transport closed
-                guard let prepared = await reporting({ try await self.prepare(batch) }) else { continue }
+                guard let batch else { break } // the transport closed, or the node is stopping
+                let prepared = await prepare(batch)
                 if storing { await group.next() }
                 storing = prepared.messages.isBurst
                 if storing {
-                    group.addTask { await self.reporting { try await self.commit(prepared) } }
+                    group.addTask { await self.commitReporting(prepared) }
                 } else {
-                    await reporting { try await commit(prepared) }
+                    await commitReporting(prepared)
                 }
             }
         }
     }
 
-    /// Runs one step of receiving; a failure drops that batch (its messages come again by retransmit
-    /// or sync) and is logged, except when shutting down.
-    @discardableResult
-    private func reporting<T>(_ step: () async throws -> T) async -> T? {
-        do { return try await step() } catch {
-            if !Task.isCancelled { logger.warning("dropped an inbound batch", metadata: ["error": "\(error)"]) }
-            return nil
-        }
+    /// A batch that fails to commit is dropped (its messages come again by retransmit or sync); the
+    /// failure is logged, except when shutting down.
+    private func commitReporting(_ prepared: PreparedBatch) async {
+        do { try await commit(prepared) } catch where !Task.isCancelled {
+            logger.warning("dropped an inbound batch", metadata: ["error": "\(error)"])
+        } catch {}
     }
 
     private func timerLoop() async throws {

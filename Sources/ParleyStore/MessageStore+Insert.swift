@@ -30,7 +30,7 @@ extension MessageStore {
         }
         let context = "inserting \(messages.count) message(s)"
         let keeps = !messages.contains { $0.tag == .membership }
-        let outcomes = messages.count <= Self.maxInsertOnCallerThread
+        let outcomes = messages.count <= Self.maxInsertOnCallerThread && queuedWrites.isIdle
             ? try writeNow(context, keepsMemberships: keeps, body) : try await write(context, keepsMemberships: keeps, body)
         arrivalHub.publish(outcomes)
         return outcomes
@@ -38,7 +38,8 @@ extension MessageStore {
 }
 
 extension MessageStore {
-    /// Live messages come alone or in small groups; bursts go to the writer queue.
+    /// Live messages come alone or in small groups; bursts go to the writer queue (so do small
+    /// batches while it is busy, rather than blocking their thread behind a burst).
     public static let maxInsertOnCallerThread = 8
 }
 

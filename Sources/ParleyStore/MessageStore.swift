@@ -1,4 +1,5 @@
 internal import GRDB
+internal import Synchronization
 
 /// The node's durable memory: joined chats, every message it holds, sync heads, deliveries, contacts and
 /// private local data. A `Sendable` value around one GRDB writer; each write method is one transaction
@@ -9,6 +10,9 @@ public struct MessageStore: Sendable {
     let location: String
     let arrivalHub = ArrivalHub()
     let membershipCache = MembershipCache()
+    /// Writes handed to GRDB's writer queue and not finished: while there are any, a short write
+    /// queues behind them instead of blocking its thread (see `writeNow`).
+    let queuedWrites = QueuedWrites()
 
     /// Opens (creating if needed) the store at `path` in WAL mode.
     ///
@@ -81,13 +85,18 @@ public struct MessageStore: Sendable {
         _ context: String, keepsMemberships: Bool = false, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws(StoreError) -> T {
         if !keepsMemberships { membershipCache.changeBegins() }
-        defer { if !keepsMemberships { membershipCache.changeEnds() } }
+        queuedWrites.count.add(1, ordering: .relaxed)
+        defer {
+            queuedWrites.count.subtract(1, ordering: .relaxed)
+            if !keepsMemberships { membershipCache.changeEnds() }
+        }
         do { return try await writer.write(body) } catch { throw .database(context, error) }
     }
 
     /// A short write transaction run on the calling thread. Handing a one-message commit to the
     /// writer queue and back costs two thread wake-ups, more than the commit itself; the price is
-    /// that the caller waits, without suspending, while another write holds the writer.
+    /// that the caller waits, without suspending, while another write holds the writer, so callers
+    /// use it only when `queuedWrites` is idle.
     func writeNow<T>(
         _ context: @autoclosure () -> String, keepsMemberships: Bool = false, _ body: (Database) throws -> T
     ) throws(StoreError) -> T {
@@ -98,4 +107,11 @@ public struct MessageStore: Sendable {
 
     /// The reader that observations run on.
     var observationReader: any DatabaseReader { writer }
+}
+
+/// Counts the writes running on GRDB's writer queue (`MessageStore.write`).
+final class QueuedWrites: Sendable {
+    let count = Atomic<Int>(0)
+
+    var isIdle: Bool { count.load(ordering: .relaxed) == 0 }
 }

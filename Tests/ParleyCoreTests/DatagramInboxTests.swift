@@ -57,3 +57,16 @@ import Testing
         #expect(await consumer.value == nil)
     }
 }
+
+extension DatagramInboxTests {
+    @Test func aCancelledConsumerStopsEvenWhileDatagramsKeepArriving() async {
+        let inbox = DatagramInbox()
+        inbox.deliver(datagrams(0..<3))
+        let consumer = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await inbox.next()
+        }
+        #expect(await consumer.value == nil)
+        #expect(inbox.poll()?.count == 3)
+    }
+}

@@ -3,6 +3,7 @@ import ParleyCrypto
 @testable import ParleyNode
 import ParleyStore
 import ParleyTestKit
+import Synchronization
 import Testing
 
 /// Group membership over a lossy network: removal re-keys, addition brings the history, and only
@@ -39,6 +40,44 @@ struct MembershipTests {
             // and she can no longer post in it, while bob sees only alice and himself as members
             await #expect(throws: NodeError.self) { try await carol.node.sendText(chat: chat, "hello?") }
             #expect(try bob.node.store.members(of: chat)?.sorted() == [alice.identity.publicKey, bob.identity.publicKey].sorted())
+        }
+    }
+
+    @Test func aMessageCheckedBeforeARemovalIsSealedForTheMembersAfterIt() async throws {
+        // Given alice's group with bob and carol, where alice's hook removes carol between the check
+        // of a send and its commit
+        let network = InMemoryNetwork(conditions: .init(lossRate: 0, duplicateRate: 0, reorder: false), seed: 3)
+        let others = try Peers.makePeers(network, count: 2)
+        let (bob, carol) = (others[0], others[1])
+        let aliceIdentity = try Identity.generate()
+        let chatBox = Mutex<ChatID?>(nil), aliceBox = Mutex<Node?>(nil)
+        var configuration = NodeConfiguration(identity: aliceIdentity)
+        configuration.tick = .milliseconds(10)
+        configuration.sendHooks.willSend = { outgoing in
+            if outgoing.content == Array("racing".utf8), let node = aliceBox.withLock({ $0 }), let chat = chatBox.withLock({ $0 }) {
+                try? await node.removeMembers(chat: chat, [carol.identity.publicKey])
+            }
+            return .send(outgoing)
+        }
+        let aliceNode = Node(configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
+        aliceBox.withLock { $0 = aliceNode }
+        let alice = Peers.Peer(identity: aliceIdentity, node: aliceNode)
+        let peers = [alice, bob, carol]
+        try await Peers.introduce(peers)
+        try await Peers.running(peers) {
+            let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey, carol.identity.publicKey]).id
+            chatBox.withLock { $0 = chat }
+            #expect(try await Peers.eventually { try carol.node.store.chat(chat) != nil && bob.node.store.chat(chat) != nil })
+
+            // When alice sends, checked while carol is still a member
+            let racing = try Message(decoding: try await alice.node.sendText(chat: chat, "racing").message.encoded)
+
+            // Then it is sealed for the epoch the removal started, and bob reads it while carol cannot
+            #expect(SealedContent.epoch(of: racing.content) == 1)
+            #expect(try await Peers.eventually { try bob.node.store.message(racing.id)?.message.text == "racing" })
+            let carolsKeys = try carol.node.store.chatKeys(chat)
+            #expect(!carolsKeys.isEmpty && carolsKeys.allSatisfy { $0.epoch == 0 })
+            #expect(SealedContent.open(racing.content, keys: carolsKeys.map(\.key), chat: chat, author: racing.author, sequence: racing.sequence) == nil)
         }
     }
 

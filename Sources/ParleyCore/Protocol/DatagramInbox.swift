@@ -1,24 +1,31 @@
 import Synchronization
 
 /// Where a transport leaves the datagrams it reads, for its one consumer (the node). A consumer
-/// that was busy gets everything that arrived meanwhile as one batch (up to `maxBatch`), not the
-/// many small read cycles it came in: under load, the per-batch costs (one fan-out of signature
-/// checks, one store transaction) are paid once for the lot.
+/// that was busy gets what arrived meanwhile as one batch (up to `maxBatch`), not the many small
+/// read cycles it came in: under load, the per-batch costs (one fan-out of signature checks, one
+/// store transaction) are paid once for many datagrams.
 public final class DatagramInbox: AsyncSequence, Sendable {
     public typealias Element = [Datagram]
 
     /// Datagrams held for a consumer that fell behind; more are dropped (and counted by the caller).
     public static let defaultCapacity = 65_536
-    /// The most one batch hands over.
-    public static let maxBatch = 4_096
+    /// The most one batch hands over: about 1,000 messages, enough to amortise a transaction, small
+    /// enough that checking the next batch overlaps storing this one (see `Node.receiveLoop`).
+    public static let maxBatch = 256
+
+    private typealias Waiter = (token: UInt64, continuation: CheckedContinuation<[Datagram]?, Never>)
 
     private struct State {
         var pending: [Datagram] = []
-        var waiting: CheckedContinuation<[Datagram]?, Never>?
+        var waiting: Waiter?
+        var nextToken: UInt64 = 0
         var finished = false
 
         mutating func take() -> [Datagram] {
-            guard pending.count > DatagramInbox.maxBatch else { return pending.take() }
+            guard pending.count > DatagramInbox.maxBatch else {
+                defer { pending = [] }
+                return pending
+            }
             defer { pending.removeFirst(DatagramInbox.maxBatch) }
             return Array(pending.prefix(DatagramInbox.maxBatch))
         }
@@ -35,7 +42,7 @@ public final class DatagramInbox: AsyncSequence, Sendable {
     @discardableResult
     public func deliver(_ datagrams: [Datagram]) -> Int {
         guard !datagrams.isEmpty else { return 0 }
-        let (handOver, dropped) = state.withLock { state -> ((CheckedContinuation<[Datagram]?, Never>, [Datagram])?, Int) in
+        let (handOver, dropped) = state.withLock { state -> ((Waiter, [Datagram])?, Int) in
             guard !state.finished else { return (nil, datagrams.count) }
             let accepted = Swift.min(datagrams.count, capacity - state.pending.count)
             state.pending += datagrams.prefix(accepted)
@@ -43,7 +50,7 @@ public final class DatagramInbox: AsyncSequence, Sendable {
             state.waiting = nil
             return ((waiting, state.take()), datagrams.count - accepted)
         }
-        if let (waiting, batch) = handOver { waiting.resume(returning: batch) }
+        if let (waiting, batch) = handOver { waiting.continuation.resume(returning: batch) }
         return dropped
     }
 
@@ -54,7 +61,7 @@ public final class DatagramInbox: AsyncSequence, Sendable {
             defer { state.waiting = nil }
             return state.waiting
         }
-        waiting?.resume(returning: nil)
+        waiting?.continuation.resume(returning: nil)
     }
 
     /// Everything pending (up to `maxBatch`) if anything is, without waiting.
@@ -63,25 +70,31 @@ public final class DatagramInbox: AsyncSequence, Sendable {
     }
 
     /// Everything pending (up to `maxBatch`), waiting for something if nothing is; nil once finished
-    /// and drained, on cancellation, or for a second concurrent consumer.
+    /// and drained, when the calling task is cancelled, or for a second consumer while one waits.
     public func next() async -> [Datagram]? {
+        if Task.isCancelled { return nil }
         if let ready = poll() { return ready }
+        let token = state.withLock { state in
+            defer { state.nextToken &+= 1 }
+            return state.nextToken
+        }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<[Datagram]?, Never>) in
                 let immediate = state.withLock { state -> [Datagram]?? in
                     if !state.pending.isEmpty { return .some(state.take()) }
                     if state.finished || Task.isCancelled || state.waiting != nil { return .some(nil) }
-                    state.waiting = continuation
+                    state.waiting = (token, continuation)
                     return .none
                 }
                 if let immediate { continuation.resume(returning: immediate) }
             }
         } onCancel: {
-            let waiting = state.withLock { state in
-                defer { state.waiting = nil }
-                return state.waiting
+            let waiting = state.withLock { state -> Waiter? in
+                guard let waiting = state.waiting, waiting.token == token else { return nil }
+                state.waiting = nil
+                return waiting
             }
-            waiting?.resume(returning: nil)
+            waiting?.continuation.resume(returning: nil)
         }
     }
 
@@ -91,12 +104,4 @@ public final class DatagramInbox: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(inbox: self) }
-}
-
-private extension Array {
-    /// The whole array, leaving it empty without giving up its capacity to the copy.
-    mutating func take() -> [Element] {
-        defer { removeAll(keepingCapacity: true) }
-        return self
-    }
 }

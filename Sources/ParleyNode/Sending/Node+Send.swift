@@ -32,25 +32,25 @@ extension Node {
         }
         if outgoing.tag == .membership { throw NodeError.invalid("membership changes are made with addMembers and removeMembers") }
         if outgoing.tag == .custom { try ContentKind.validateCustom(outgoing.content) }
+        if membership.isKeyed { _ = try Self.sealingKey(of: membership) } // refused now rather than at commit
         return try await submit(
-            chat: chat, tag: outgoing.tag, content: outgoing.content, references: outgoing.references,
-            sealingKey: membership.isKeyed ? try Self.sealingKey(of: membership) : nil, recipients: membership.members)
+            chat: chat, tag: outgoing.tag, content: outgoing.content, references: outgoing.references, sealed: membership.isKeyed,
+            recipients: membership.members)
     }
 
     /// Queues a checked draft for the next batch. A refused message never takes a sequence number.
-    /// With a sealing key, the content is sealed with it when the batch commits.
     func submit(
-        chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference], sealingKey: EpochKey?, recipients: [PeerID],
+        chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference], sealed: Bool, recipients: [PeerID],
         grants: [EpochKey] = []
     ) async throws -> StoredMessage {
-        if sealingKey != nil, content.count > SealedContent.maxPlaintextBytes {
+        if sealed, content.count > SealedContent.maxPlaintextBytes {
             throw CoreError.tooLarge("message content", limit: SealedContent.maxPlaintextBytes, actual: content.count)
         }
         let draft = MessageDraft(
             chat: chat, author: me, sequence: 1, lamport: 1, timestampMillis: clock.wallMillis,
             tag: tag, content: content, references: references)
         try draft.validateLimits()
-        let outgoing = OutgoingMessage(draft: draft, sealingKey: sealingKey, recipients: recipients.filter { $0 != me }, grants: grants)
+        let outgoing = OutgoingMessage(draft: draft, sealed: sealed, recipients: recipients.filter { $0 != me }, grants: grants)
         return try await outbox.submit(outgoing) { batch in await self.commit(batch) }
     }
 
@@ -60,16 +60,26 @@ extension Node {
         var signed: [(index: Int, message: Message, recipients: [PeerID])] = []
         var grants: [MessageID: [EpochKey]] = [:]
         var unstoredChats = Set<ChatID>()
+        // Sealed with the key current at commit, to the members current at commit: a change stored
+        // since the send was checked (this node's own, or the creator's) must not leave a message
+        // readable by someone it removed. The membership read is served from the store's cache.
+        var current: [ChatID: (key: EpochKey, recipients: [PeerID])] = [:]
         for (index, outgoing) in batch.enumerated() {
             do {
                 var draft = outgoing.draft
+                var recipients = outgoing.recipients
+                let sealing = outgoing.sealed ? try current[draft.chat] ?? currentSealing(draft.chat) : nil
+                if let sealing {
+                    current[draft.chat] = sealing
+                    recipients = sealing.recipients
+                }
                 (draft.sequence, draft.lamport) = try chatState.reserve(chat: draft.chat, author: me, store: store)
-                if let key = outgoing.sealingKey {
+                if let key = sealing?.key {
                     draft.content = SealedContent.seal(draft.content, with: key, chat: draft.chat, author: me, sequence: draft.sequence)
                 }
                 let message = try draft.signed(by: identity)
                 if !outgoing.grants.isEmpty { grants[message.id] = outgoing.grants }
-                signed.append((index, message, outgoing.recipients))
+                signed.append((index, message, recipients))
             } catch {
                 results[index] = .failure(error)
                 unstoredChats.insert(outgoing.draft.chat) // a number may have been reserved for it
@@ -122,14 +132,19 @@ extension Node {
 struct OutgoingMessage: Sendable {
     /// Its content is the plaintext; sealed when the batch commits, once the sequence is known.
     let draft: MessageDraft
-    /// The key of the epoch that was current when the send was checked; nil for clear content.
-    let sealingKey: EpochKey?
+    let sealed: Bool
     let recipients: [PeerID]
     /// For an own membership change: the keys it grants this node, stored with it.
     let grants: [EpochKey]
 }
 
 extension Node {
+    /// The current epoch's key and the other current members, for a sealed message.
+    fileprivate func currentSealing(_ chat: ChatID) throws -> (key: EpochKey, recipients: [PeerID]) {
+        guard let membership = try store.membership(of: chat), membership.members.contains(me) else { throw NodeError.notAMember(chat) }
+        return (try Self.sealingKey(of: membership), membership.members.filter { $0 != me })
+    }
+
     /// The current epoch's key. Without it, the creator's last change listed this node without a
     /// grant that opens.
     fileprivate static func sealingKey(of membership: ChatMembership) throws -> EpochKey {
