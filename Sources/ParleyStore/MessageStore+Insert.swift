@@ -18,7 +18,7 @@ extension MessageStore {
     ) async throws(StoreError) -> [InsertOutcome] {
         if messages.isEmpty { return [] }
         let body: @Sendable (Database) throws -> [InsertOutcome] = { db in
-            var batch = InsertBatch()
+            var batch = InsertBatch(memberships: membershipCache)
             var outcomes = [InsertOutcome](repeating: .duplicate, count: messages.count)
             let order = messages.indices.filter { messages[$0].tag == .membership } + messages.indices.filter { messages[$0].tag != .membership }
             for index in order {
@@ -64,10 +64,17 @@ private struct InsertBatch {
         var max: Int64
     }
 
+    /// Inside a write no other write runs, so a cached membership is the current one (a batch that
+    /// changes memberships finds the cache bypassed for its whole transaction).
+    let memberships: MembershipCache
     private var chats: [ChatID: ChatFacts?] = [:]
     private var epochMembers: [ChatID: [Int64: Set<PeerID>?]] = [:]
     private var nextLocalNumber: [ChatID: Int64] = [:]
     private var heads: [HeadKey: Head] = [:]
+
+    init(memberships: MembershipCache) {
+        self.memberships = memberships
+    }
 
     mutating func insert(
         _ message: Message, grants: [EpochKey], db: Database, receivedAtMillis: Int64, ownAuthor: PeerID
@@ -150,6 +157,11 @@ private struct InsertBatch {
     /// nil when the chat is not joined.
     private mutating func facts(of chat: ChatID, _ db: Database) throws -> ChatFacts? {
         if let cached = chats[chat] { return cached }
+        if let membership = memberships.lookup(chat).membership {
+            let facts = ChatFacts(creator: membership.creator, kind: membership.kind, keyed: membership.isKeyed, current: Set(membership.members))
+            chats[chat] = .some(facts)
+            return facts
+        }
         var found: ChatFacts?
         if let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT creator, kind, keyed FROM chats WHERE id = ?"), arguments: [chat.blob]) {
