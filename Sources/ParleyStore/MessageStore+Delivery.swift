@@ -3,24 +3,6 @@ internal import GRDB
 public import ParleyCore
 
 extension MessageStore {
-    /// Own messages handed to the transport: pending → sent (→ delivered if no one else is in the chat,
-    /// or if every ack raced ahead). Returns where each known message now stands.
-    @discardableResult
-    public func markSent(_ ids: [MessageID]) async throws(StoreError) -> [MessageID: (state: DeliveryState, deliveredTo: Int)] {
-        if ids.isEmpty { return [:] }
-        return try await write("marking \(ids.count) message(s) sent", keepsMemberships: true) { db in
-            var members = MemberCounts()
-            var settled: [MessageID: (state: DeliveryState, deliveredTo: Int)] = [:]
-            for id in ids {
-                guard let row = try DeliveryRow.fetch(id.blob, db) else { continue }
-                let delivered = try DeliveryRow.deliveredCount(id.blob, db)
-                let others = try members.count(row.chatId, db) - 1
-                settled[id] = (try row.settle(sent: true, delivered: delivered, others: others, db), delivered)
-            }
-            return settled
-        }
-    }
-
     /// Records acknowledgements of own messages in one transaction (repeats are harmless), each with the
     /// time its first ack arrived, and returns where each known message stands. A message is delivered
     /// once every other member acknowledged it. Acks from non-members or from the author, and for
@@ -44,7 +26,7 @@ extension MessageStore {
                 }
                 let delivered = try DeliveryRow.deliveredCount(ack.message.blob, db)
                 let others = try members.count(row.chatId, db) - 1
-                try row.settle(sent: false, delivered: delivered, others: others, db)
+                try row.settle(delivered: delivered, others: others, db)
                 let earlier = progress[ack.message]?.grew ?? false
                 progress[ack.message] = DeliveryProgress(deliveredTo: delivered, recipients: others, grew: grew || earlier)
             }
@@ -81,12 +63,12 @@ extension MessageStore {
     }
 
     /// Own messages move pending → sent → delivered and never back; others' stay received.
-    static func settledState(_ current: DeliveryState, sent: Bool, delivered: Int, others: Int) -> DeliveryState {
+    static func settledState(_ current: DeliveryState, delivered: Int, others: Int) -> DeliveryState {
         switch current {
         case .received, .delivered: return current
         case .pending, .sent:
-            // An acknowledgement proves it was sent, even if markSent has not run yet.
-            guard current == .sent || sent || delivered > 0 else { return .pending }
+            // An acknowledgement proves it was sent, even if it was stored pending.
+            guard current == .sent || delivered > 0 else { return .pending }
             return delivered >= others ? .delivered : .sent
         }
     }
@@ -129,8 +111,8 @@ private struct DeliveryRow {
 
     /// Moves the state forward (see `settledState`); writes only when it changes.
     @discardableResult
-    func settle(sent: Bool, delivered: Int, others: Int, _ db: Database) throws -> DeliveryState {
-        let settled = MessageStore.settledState(state, sent: sent, delivered: delivered, others: others)
+    func settle(delivered: Int, others: Int, _ db: Database) throws -> DeliveryState {
+        let settled = MessageStore.settledState(state, delivered: delivered, others: others)
         guard settled != state else { return settled }
         try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE id = ?").execute(arguments: [settled.rawValue, id])
         return settled

@@ -13,8 +13,12 @@ extension MessageStore {
     /// for. "Membership" messages go first, so a batch that carries a change and messages of the
     /// epoch it starts stores both. `grants` are the keys this node opened from membership changes
     /// in the batch; they are kept only for changes that apply (written by the chat's creator).
+    ///
+    /// Own messages are stored `pending`, or with `ownSent`, `sent` (`delivered` in a chat of one): the
+    /// send path pushes them right after this commit, and a restart pushes again every own message
+    /// not yet delivered, so nothing is lost if it stops in between.
     public func insert(
-        _ messages: [Message], grants: [MessageID: [EpochKey]] = [:], receivedAtMillis: Int64, ownAuthor: PeerID
+        _ messages: [Message], grants: [MessageID: [EpochKey]] = [:], receivedAtMillis: Int64, ownAuthor: PeerID, ownSent: Bool = false
     ) async throws(StoreError) -> [InsertOutcome] {
         if messages.isEmpty { return [] }
         let body: @Sendable (Database) throws -> [InsertOutcome] = { db in
@@ -23,7 +27,8 @@ extension MessageStore {
             let order = messages.indices.filter { messages[$0].tag == .membership } + messages.indices.filter { messages[$0].tag != .membership }
             for index in order {
                 outcomes[index] = try batch.insert(
-                    messages[index], grants: grants[messages[index].id] ?? [], db: db, receivedAtMillis: receivedAtMillis, ownAuthor: ownAuthor)
+                    messages[index], grants: grants[messages[index].id] ?? [], db: db, receivedAtMillis: receivedAtMillis, ownAuthor: ownAuthor,
+                    ownSent: ownSent)
             }
             try batch.saveHeads(db)
             return outcomes
@@ -77,7 +82,7 @@ private struct InsertBatch {
     }
 
     mutating func insert(
-        _ message: Message, grants: [EpochKey], db: Database, receivedAtMillis: Int64, ownAuthor: PeerID
+        _ message: Message, grants: [EpochKey], db: Database, receivedAtMillis: Int64, ownAuthor: PeerID, ownSent: Bool
     ) throws -> InsertOutcome {
         guard message.sequence <= UInt64(Int64.max), message.lamport <= UInt64(Int64.max) else { return .outOfRange }
         guard let chat = try facts(of: message.chat, db) else { return .unknownChat }
@@ -85,7 +90,9 @@ private struct InsertBatch {
         if try isDuplicate(message, db) { return .duplicate }
 
         let localNumber = try takeLocalNumber(message.chat, db)
-        let state: DeliveryState = message.author == ownAuthor ? .pending : .received
+        let state: DeliveryState = message.author != ownAuthor ? .received
+            : !ownSent ? .pending
+            : chat.current.subtracting([ownAuthor]).isEmpty ? .delivered : .sent
         try db.cachedStatement(sql: """
             INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
                                   local_number, received_at_ms, state)

@@ -4,15 +4,14 @@ import ParleyCrypto
 import Testing
 
 @Suite struct DeliveryTests {
-    @Test func ownMessageGoesPendingSentDelivered() async throws {
-        // Given Alice's message in a chat with Bob and Carol
+    @Test func ownMessageGoesSentThenDeliveredOnceEveryMemberAcks() async throws {
+        // Given Alice's message in a chat with Bob and Carol, stored by her send path
         let f = try await StoreFixture.make()
         let mine = try f.message(by: f.alice, seq: 1)
-        try await f.insert(mine)
-
-        // When it is sent, then acknowledged by Bob (twice), then by Carol
-        try await f.store.markSent([mine.id])
+        try await f.insertSent(mine)
         #expect(try f.store.message(mine.id)?.state == .sent)
+
+        // When it is acknowledged by Bob (twice), then by Carol
         let afterBob = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey), (mine.id, f.bob.publicKey)], atMillis: 1)
         #expect(afterBob == [mine.id: DeliveryProgress(deliveredTo: 1, recipients: 2, grew: true)])
         #expect(try f.store.message(mine.id)?.state == .sent)
@@ -43,26 +42,24 @@ import Testing
         #expect(try f.store.message(bobs.id)?.state == .received)
     }
 
-    @Test func anAckBeforeMarkSentStillCounts() async throws {
+    @Test func anAckOfAPendingOwnMessageProvesItWasSent() async throws {
         let f = try await StoreFixture.make()
         let mine = try f.message(by: f.alice, seq: 1)
         try await f.insert(mine)
+        #expect(try f.store.message(mine.id)?.state == .pending)
 
         _ = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey)], atMillis: 1)
         #expect(try f.store.message(mine.id)?.state == .sent)
         _ = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)], atMillis: 2)
-        try await f.store.markSent([mine.id])
         #expect(try f.store.message(mine.id)?.state == .delivered)
     }
 
-    @Test func aChatOfOneIsDeliveredOnceSent() async throws {
+    @Test func aChatOfOneIsDeliveredAtOnce() async throws {
         let f = try await StoreFixture.make()
         let solo = try ChatInvite.create(by: f.alice, title: "notes", members: [], createdAtMillis: 0)
         _ = try await f.store.saveChat(solo, joinedAtMillis: 0)
         let note = try f.message(by: f.alice, seq: 1, in: solo.id)
-        try await f.insert(note)
-
-        try await f.store.markSent([note.id])
+        try await f.insertSent(note)
 
         #expect(try f.store.message(note.id)?.state == .delivered)
         #expect(try f.store.undelivered(author: f.alice.publicKey).isEmpty)
@@ -74,8 +71,8 @@ import Testing
         let done = try f.message(by: f.alice, seq: 1)
         let half = try f.message(by: f.alice, seq: 2)
         let fresh = try f.message(by: f.alice, seq: 3)
-        try await f.insert(done, half, fresh, f.message(by: f.bob, seq: 1))
-        try await f.store.markSent([done.id, half.id])
+        try await f.insertSent(done, half)
+        try await f.insert(fresh, f.message(by: f.bob, seq: 1))
         _ = try await f.store.recordDeliveries([
             (done.id, f.bob.publicKey), (done.id, f.carol.publicKey), (half.id, f.bob.publicKey),
         ], atMillis: 1)

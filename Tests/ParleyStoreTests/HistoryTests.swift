@@ -144,7 +144,6 @@ struct HistoryTests {
         #expect(try await f.store.recordReads([(elsewhere.id, [mine.id], f.carol.publicKey)], ownAuthor: me, atMillis: 5) == 0)
 
         // Then only Bob's first receipt for our message counts; Carol has neither delivered nor read
-        try await f.store.markSent([mine.id])
         _ = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)], atMillis: 7)
         let receipts = try #require(try f.store.receipts(message: mine.id))
         #expect(receipts.count == 2)

@@ -34,12 +34,12 @@ import Testing
     @Test func emitsWhenDeliveryStateChanges() async throws {
         let f = try await StoreFixture.make()
         let mine = try f.message(by: f.alice, seq: 1)
-        try await f.insert(mine)
+        try await f.insertSent(mine)
         var updates = f.store.observe(MessageCriteria(chat: f.chat)).makeAsyncIterator()
-        #expect(try await updates.next()?.first?.state == .pending)
-
-        try await f.store.markSent([mine.id])
-
         #expect(try await updates.next()?.first?.state == .sent)
+
+        _ = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey), (mine.id, f.carol.publicKey)], atMillis: 1)
+
+        #expect(try await updates.next()?.first?.state == .delivered)
     }
 }

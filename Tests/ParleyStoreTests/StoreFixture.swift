@@ -42,6 +42,12 @@ struct StoreFixture {
         try await store.insert(messages, receivedAtMillis: 1000, ownAuthor: alice.publicKey)
     }
 
+    /// Inserts as Alice's send path does: her own messages as sent.
+    @discardableResult
+    func insertSent(_ messages: Message...) async throws -> [InsertOutcome] {
+        try await store.insert(messages, receivedAtMillis: 1000, ownAuthor: alice.publicKey, ownSent: true)
+    }
+
     /// Inserts and returns what was stored, failing the test if anything was not.
     func stored(_ messages: Message...) async throws -> [StoredMessage] {
         let outcomes = try await store.insert(messages, receivedAtMillis: 1000, ownAuthor: alice.publicKey)

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Runs concurrent submissions through one `commit` call per batch, as databases do group commit:
-/// a send costs two store transactions and an engine hop, and callers sending at once share them.
+/// a send costs a store transaction and an engine hop, and callers sending at once share them.
 ///
 /// No task is spawned. The first caller to find the queue idle leads: it commits its own item with
 /// every item queued so far (up to `maxBatch`), hands each waiter its result, then passes the lead to

@@ -3,8 +3,7 @@ import ParleyCrypto
 public import ParleyStore
 
 /// The send path. Concurrent sends are committed together (`GroupCommit`): one store transaction
-/// stores the batch, one engine hop pushes it (several messages per datagram), one transaction marks
-/// it sent.
+/// stores the batch (as sent), then one engine hop pushes it (several messages per datagram).
 extension Node {
     /// Signs, stores (durably, before anything is sent) and pushes a message to every other member.
     /// The send hooks (`NodeConfiguration.sendHooks`) may rewrite or veto it first.
@@ -54,7 +53,7 @@ extension Node {
         return try await outbox.submit(outgoing) { batch in await self.commit(batch) }
     }
 
-    /// Numbers, signs and stores the batch in one transaction, pushes it, then marks it sent.
+    /// Numbers, signs and stores the batch in one transaction, then pushes it.
     private func commit(_ batch: [OutgoingMessage]) async -> [Result<StoredMessage, any Error>] {
         var results = [Result<StoredMessage, any Error>?](repeating: nil, count: batch.count)
         var signed: [(index: Int, message: Message, recipients: [PeerID])] = []
@@ -87,7 +86,8 @@ extension Node {
         }
         let outcomes: [InsertOutcome]
         do {
-            outcomes = try await store.insert(signed.map(\.message), grants: grants, receivedAtMillis: clock.wallMillis, ownAuthor: me)
+            outcomes = try await store.insert(
+                signed.map(\.message), grants: grants, receivedAtMillis: clock.wallMillis, ownAuthor: me, ownSent: true)
         } catch {
             outcomes = []
             for item in signed { results[item.index] = .failure(error) }
@@ -113,15 +113,14 @@ extension Node {
             // Before the push, so no ack can be reported ahead of it.
             for (_, row) in stored { await didSend(.sent(row.id)) }
         }
+        // Stored as sent: nothing can fail between that commit and this push (frames wait for a session
+        // if need be), and after a crash in between the restart pushes every undelivered own message.
         await pushReliably(pushes)
-        // If this fails the messages stay pending, and are pushed again after a restart.
-        let settled = (try? await store.markSent(stored.map(\.row.id))) ?? [:]
         for (index, row) in stored {
-            let update = settled[row.id]
             // The caller gets what it wrote, not the sealed form.
             results[index] = .success(StoredMessage(
                 message: row.message.opened(content: batch[index].draft.content), localNumber: row.localNumber, receivedAtMillis: row.receivedAtMillis,
-                state: update?.state ?? row.state, deliveredTo: update?.deliveredTo ?? row.deliveredTo))
+                state: row.state, deliveredTo: row.deliveredTo))
         }
         return results.map { $0 ?? .failure(GroupCommitError.noResult) }
     }
