@@ -1,4 +1,4 @@
-public import DequeModule
+internal import DequeModule
 
 /// A key of `ReliableQueue`: an item to one lane (a peer), which has its own window.
 public protocol LaneKeyed: Hashable, Sendable {
