@@ -90,9 +90,7 @@ private struct InsertBatch {
         if try isDuplicate(message, db) { return .duplicate }
 
         let localNumber = try takeLocalNumber(message.chat, db)
-        let state: DeliveryState = message.author != ownAuthor ? .received
-            : !ownSent ? .pending
-            : chat.current.subtracting([ownAuthor]).isEmpty ? .delivered : .sent
+        var state = Self.state(of: message, members: chat.current, ownAuthor: ownAuthor, ownSent: ownSent)
         try db.cachedStatement(sql: """
             INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
                                   local_number, received_at_ms, state)
@@ -117,9 +115,25 @@ private struct InsertBatch {
         try advanceHead(message, db)
         if message.tag == .membership, chat.keyed, chat.kind == .group {
             try apply(message, grants: grants, db)
+            // An own change is delivered once the members it leaves have it, not those it started from.
+            if let after = try facts(of: message.chat, db) {
+                let settled = Self.state(of: message, members: after.current, ownAuthor: ownAuthor, ownSent: ownSent)
+                if settled != state {
+                    try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE id = ?").execute(arguments: [settled.rawValue, message.id.blob])
+                    state = settled
+                }
+            }
         }
         return .inserted(StoredMessage(
             message: message, localNumber: localNumber, receivedAtMillis: receivedAtMillis, state: state, deliveredTo: 0))
+    }
+
+    /// Others' messages are received; own ones pending, or when the send path stores them, sent
+    /// (delivered at once when no one else is a member).
+    private static func state(of message: Message, members: Set<PeerID>, ownAuthor: PeerID, ownSent: Bool) -> DeliveryState {
+        guard message.author == ownAuthor else { return .received }
+        guard ownSent else { return .pending }
+        return members.subtracting([ownAuthor]).isEmpty ? .delivered : .sent
     }
 
     /// Writes the heads this batch moved, once each.

@@ -27,11 +27,11 @@ public struct StoredMessage: Sendable, Hashable, Identifiable {
     }
 }
 
-/// Where a message stands: own messages go pending → sent → delivered; others' are received.
+/// Where a message stands: own messages are sent (or pending) until delivered; others' are received.
 public enum DeliveryState: String, Sendable, Codable {
-    /// Stored, not yet handed to the transport.
+    /// An own message this node did not send itself (learned back from a peer); an ack moves it on.
     case pending
-    /// Sent at least once, not yet acknowledged by every other member.
+    /// Stored and pushed (or about to be) to every other member, not yet acknowledged by all of them.
     case sent
     /// Acknowledged by every other member.
     case delivered

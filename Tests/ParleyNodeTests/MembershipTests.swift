@@ -81,6 +81,31 @@ struct MembershipTests {
         }
     }
 
+    @Test func sendsCommittedAfterARemovalAreSealedForTheNewEpochWhateverTheirBatch() async throws {
+        // Given alice's group with bob and carol
+        let network = InMemoryNetwork(conditions: .init(lossRate: 0, duplicateRate: 0, reorder: false), seed: 5)
+        let peers = try Peers.makePeers(network, count: 3)
+        let (alice, bob, carol) = (peers[0], peers[1], peers[2])
+        try await Peers.introduce(peers)
+        try await Peers.running(peers) {
+            let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey, carol.identity.publicKey]).id
+            #expect(try await Peers.eventually { try carol.node.store.chat(chat) != nil })
+
+            // When she removes carol while sending 40 messages at once (so some share the removal's batch)
+            let sent = try await withThrowingTaskGroup(of: Message?.self) { group in
+                group.addTask { try await alice.node.removeMembers(chat: chat, [carol.identity.publicKey]).message }
+                for index in 0..<40 { group.addTask { try await alice.node.sendText(chat: chat, "note \(index)").message } }
+                return try await group.reduce(into: [Message]()) { if let message = $1 { $0.append(message) } }
+            }
+
+            // Then every message numbered after the removal is sealed for epoch 1, every earlier one for epoch 0
+            let removal = try #require(sent.first { $0.tag == .membership })
+            for text in try sent.filter({ $0.tag == .text }).map({ try Message(decoding: $0.encoded) }) {
+                #expect(SealedContent.epoch(of: text.content) == (text.sequence > removal.sequence ? 1 : 0), "seq \(text.sequence)")
+            }
+        }
+    }
+
     @Test func anAddedMemberReadsTheHistoryAndTalliesLikeEveryoneElse() async throws {
         // Given alice's group with bob, a poll and two votes
         let network = InMemoryNetwork(conditions: .init(lossRate: 0.1, duplicateRate: 0, reorder: true), seed: 3)

@@ -10,6 +10,7 @@ struct MembershipStoreTests {
     let alice = (try? Identity.generate())!, bob = (try? Identity.generate())!, carol = (try? Identity.generate())!
     let key0 = (try? ChatKey.generate())!, key1 = (try? ChatKey.generate())!
     let invite: ChatInvite
+    let storeOfAlice = (try? MessageStore.inMemory())!
 
     init() throws {
         invite = try ChatInvite.create(
@@ -87,6 +88,36 @@ struct MembershipStoreTests {
         #expect(cache.lookup(chat).membership == nil)
         cache.keep(stale, readAt: cache.lookup(chat).generation)
         #expect(cache.lookup(chat).membership?.epoch == 0)
+    }
+
+    /// Alice's own change to `members`, as her send path stores it.
+    func ownChange(to members: [PeerID], in chat: ChatID, seq: UInt64) async throws -> DeliveryState? {
+        let change = try MembershipChange.make(epoch: 1, members: members) { _ in [EpochKey(epoch: 1, key: key1)] }
+        let message = try MessageDraft(
+            chat: chat, author: alice.publicKey, sequence: seq, lamport: 10, timestampMillis: 0, tag: .membership, content: change.encoded()
+        ).signed(by: alice)
+        let store = storeOfAlice
+        let outcomes = try await store.insert(
+            [message], grants: [message.id: [EpochKey(epoch: 1, key: key1)]], receivedAtMillis: 0, ownAuthor: alice.publicKey, ownSent: true)
+        let stored = outcomes.first?.storedMessage
+        #expect(try store.message(message.id)?.state == stored?.state)
+        return stored?.state
+    }
+
+    @Test func anOwnChangeIsDeliveredByTheMembersItLeavesNotThoseItStartedFrom() async throws {
+        // Given alice's group with bob and carol, and a group of her own alone
+        _ = try await storeOfAlice.saveChat(invite, key: EpochKey(epoch: 0, key: key0), joinedAtMillis: 0)
+        let alone = try ChatInvite.create(by: alice, title: "Solo", members: [], key: key0, createdAtMillis: 0)
+        _ = try await storeOfAlice.saveChat(alone, key: EpochKey(epoch: 0, key: key0), joinedAtMillis: 0)
+
+        // When she removes both from the first, and adds bob to the second
+        let removal = try await ownChange(to: [alice.publicKey], in: invite.id, seq: 1)
+        let addition = try await ownChange(to: [alice.publicKey, bob.publicKey], in: alone.id, seq: 1)
+
+        // Then the removal needs no ack (no one else is left), while the addition waits for bob's
+        #expect(removal == .delivered)
+        #expect(addition == .sent)
+        #expect(try storeOfAlice.undelivered(author: alice.publicKey).map(\.missing) == [[bob.publicKey]])
     }
 
     @Test func aRemovalChangesTheMembersAndKeepsTheNewKey() async throws {

@@ -78,6 +78,12 @@ extension Node {
                 }
                 let message = try draft.signed(by: identity)
                 if !outgoing.grants.isEmpty { grants[message.id] = outgoing.grants }
+                // The batch stores this change before what follows it: later messages of the chat in
+                // this batch are sealed for the epoch it starts, to the members it leaves.
+                if draft.tag == .membership, let change = try? MembershipChange(decoding: draft.content),
+                   let key = outgoing.grants.first(where: { $0.epoch == change.epoch }) {
+                    current[draft.chat] = (key, change.members.filter { $0 != me })
+                }
                 signed.append((index, message, recipients))
             } catch {
                 results[index] = .failure(error)
