@@ -168,9 +168,8 @@ extension Node {
     /// and sync would resend them forever), but no tally counts them (`PollRules`); they are counted
     /// here so the attempt shows. One store read for the whole batch.
     private func votesForNonPolls(_ votes: [Message]) throws -> Int {
-        let targets = { (vote: Message) in vote.references.filter { $0.tag == vote.tag }.map(\.id) }
-        let tags = try store.tags(of: Set(votes.flatMap(targets)))
-        return votes.count { vote in targets(vote).contains { tags[$0].map { $0 != .poll } ?? false } }
+        let tags = try store.tags(of: Set(votes.flatMap(PollRules.voteTargets)))
+        return votes.count { vote in PollRules.voteTargets(of: vote).contains { tags[$0].map { $0 != .poll } ?? false } }
     }
 
     /// The keys membership changes in the batch grant this node. The store keeps them only for

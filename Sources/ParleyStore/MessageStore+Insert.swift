@@ -89,8 +89,13 @@ private struct InsertBatch {
         if let refusal = try admission(message, chat, db) { return refusal }
         if try isDuplicate(message, db) { return .duplicate }
 
+        // A change applies first: an own change is delivered once the members it leaves have it.
+        if message.tag == .membership, chat.keyed, chat.kind == .group {
+            try apply(message, grants: grants, db)
+        }
+        let members = try facts(of: message.chat, db)?.current ?? chat.current
         let localNumber = try takeLocalNumber(message.chat, db)
-        var state = Self.state(of: message, members: chat.current, ownAuthor: ownAuthor, ownSent: ownSent)
+        let state = Self.state(of: message, members: members, ownAuthor: ownAuthor, ownSent: ownSent)
         try db.cachedStatement(sql: """
             INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
                                   local_number, received_at_ms, state)
@@ -113,17 +118,6 @@ private struct InsertBatch {
             for target in PollRules.voteTargets(of: message) { try PollBallots.cast(message, on: target, db) }
         }
         try advanceHead(message, db)
-        if message.tag == .membership, chat.keyed, chat.kind == .group {
-            try apply(message, grants: grants, db)
-            // An own change is delivered once the members it leaves have it, not those it started from.
-            if let after = try facts(of: message.chat, db) {
-                let settled = Self.state(of: message, members: after.current, ownAuthor: ownAuthor, ownSent: ownSent)
-                if settled != state {
-                    try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE id = ?").execute(arguments: [settled.rawValue, message.id.blob])
-                    state = settled
-                }
-            }
-        }
         return .inserted(StoredMessage(
             message: message, localNumber: localNumber, receivedAtMillis: receivedAtMillis, state: state, deliveredTo: 0))
     }

@@ -41,7 +41,7 @@ extension MessageStore {
                 chat: chat, kind: chatKind, creator: try PeerID.fromBlob(row["creator"], "chat creator"), isKeyed: keyed,
                 epoch: UInt32(clamping: epoch),
                 members: try members.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") },
-                sealingKey: keyed ? try Self.currentKey(chat, db) : nil)
+                sealingKey: keyed ? try Self.key(of: chat, epoch: UInt32(clamping: epoch), db) : nil)
         }
     }
 
@@ -54,16 +54,8 @@ extension MessageStore {
         }
     }
 
-    /// The key new messages of a keyed chat are sealed with (the current epoch's), or nil if this
-    /// node holds none: it is not a member of the current epoch.
-    public func sealingKey(_ chat: ChatID) throws(StoreError) -> EpochKey? {
-        try read("reading the current key of chat \(chat.shortHex)") { db in try Self.currentKey(chat, db) }
-    }
-
-    private static func currentKey(_ chat: ChatID, _ db: Database) throws -> EpochKey? {
-        guard let epoch = try Int64.fetchOne(db.cachedStatement(sql: "SELECT epoch FROM chats WHERE id = ?"), arguments: [chat.blob])
-        else { return nil }
-        let epochNumber = UInt32(clamping: epoch)
-        return try Epochs.keys(chat: chat.blob, db)[epochNumber]?.first.map { EpochKey(epoch: epochNumber, key: $0) }
+    /// The current epoch's key, which this node may not hold (see `ChatMembership.sealingKey`).
+    private static func key(of chat: ChatID, epoch: UInt32, _ db: Database) throws -> EpochKey? {
+        try Epochs.keys(chat: chat.blob, db)[epoch]?.first.map { EpochKey(epoch: epoch, key: $0) }
     }
 }

@@ -127,7 +127,7 @@ struct MembershipStoreTests {
         let membership = try #require(try store.membership(of: invite.id))
         #expect(membership.epoch == 1)
         #expect(membership.members == [alice.publicKey, bob.publicKey].sorted())
-        #expect(try store.sealingKey(invite.id)?.epoch == 1)
+        #expect(try store.membership(of: invite.id)?.sealingKey?.epoch == 1)
         #expect(try store.chatKeys(invite.id).map(\.epoch) == [0, 1])
     }
 
@@ -210,6 +210,6 @@ struct MembershipStoreTests {
         let epochOne = try store.chatKeys(invite.id).filter { $0.epoch == 1 }
         let expected = (winner.id == removal.id ? key1 : otherKey).withRawBytes { $0 }
         #expect(epochOne.map { $0.key.withRawBytes { $0 } } == [expected])
-        #expect(try store.sealingKey(invite.id)?.key.withRawBytes { $0 } == expected)
+        #expect(try store.membership(of: invite.id)?.sealingKey?.key.withRawBytes { $0 } == expected)
     }
 }

@@ -20,22 +20,15 @@ public struct ContentKind: Hashable, Sendable, CustomStringConvertible {
     public static let membership = ContentKind("membership")
     public static let unknown = ContentKind("unknown")
 
-    /// Tags of the other features, by their raw strings (declared in their own modules' files).
-    static let reactionTag = "Reaction"
-    static let membershipTag = "Membership"
-
     public init(tag: Tag, content: [UInt8]) {
         switch tag {
         case .text: self = LinkDetector.containsLink(String(decoding: content, as: UTF8.self)) ? .link : .text
         case .custom: self = .custom
         case .poll: self = .poll
         case .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion: self = .vote
-        default:
-            switch tag.rawValue {
-            case Self.reactionTag: self = .reaction
-            case Self.membershipTag: self = .membership
-            default: self = .unknown
-            }
+        case .reaction: self = .reaction
+        case .membership: self = .membership
+        default: self = .unknown
         }
     }
 
@@ -44,7 +37,7 @@ public struct ContentKind: Hashable, Sendable, CustomStringConvertible {
     private static let shown: Set<ContentKind> = [.text, .link, .custom, .poll, .membership]
 
     /// The tags whose messages are shown: what a default message list and an unread count select.
-    public static let shownTags: [Tag] = [.text, .custom, .poll, Tag(known: membershipTag)]
+    public static let shownTags: [Tag] = [.text, .custom, .poll, .membership]
 
     /// Throws unless `content` is a JSON object or array (UTF-8), as a Custom message must be.
     public static func validateCustom(_ content: [UInt8]) throws(CoreError) {

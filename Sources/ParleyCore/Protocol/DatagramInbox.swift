@@ -1,3 +1,4 @@
+internal import DequeModule
 import Synchronization
 
 /// Where a transport leaves the datagrams it reads, for its one consumer (the node). A consumer
@@ -16,18 +17,15 @@ public final class DatagramInbox: AsyncSequence, Sendable {
     private typealias Waiter = (token: UInt64, continuation: CheckedContinuation<[Datagram]?, Never>)
 
     private struct State {
-        var pending: [Datagram] = []
+        var pending = Deque<Datagram>()
         var waiting: Waiter?
         var nextToken: UInt64 = 0
         var finished = false
 
         mutating func take() -> [Datagram] {
-            guard pending.count > DatagramInbox.maxBatch else {
-                defer { pending = [] }
-                return pending
-            }
-            defer { pending.removeFirst(DatagramInbox.maxBatch) }
-            return Array(pending.prefix(DatagramInbox.maxBatch))
+            let count = Swift.min(pending.count, DatagramInbox.maxBatch)
+            defer { pending.removeFirst(count) }
+            return Array(pending.prefix(count))
         }
     }
 

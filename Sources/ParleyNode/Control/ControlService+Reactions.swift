@@ -7,14 +7,14 @@ extension ControlService {
     func handleReactions(_ request: ControlRequest) async throws -> String {
         switch request {
         case let .react(chat, message, type, score, unique):
-            let (chatID, target) = try resolveReactionTarget(chat, message)
+            let (chatID, target) = try resolveMessage(chat, message)
             let stored = try await node.react(chat: chatID, message: target, type: type, score: score ?? 1, unique: unique ?? false)
             return Self.ok(MessageView(stored, names: try names()))
         case let .unreact(chat, message, type):
-            let (chatID, target) = try resolveReactionTarget(chat, message)
+            let (chatID, target) = try resolveMessage(chat, message)
             return Self.ok(MessageView(try await node.unreact(chat: chatID, message: target, type: type), names: try names()))
         case let .reactions(chat, message, type, author, sort, limit, before):
-            let (chatID, target) = try resolveReactionTarget(chat, message)
+            let (chatID, target) = try resolveMessage(chat, message)
             let order = try sort.map { text in
                 guard let order = ReactionSort(rawValue: text.lowercased()) else {
                     throw NodeError.invalid("--sort is one of count, score, first, last; got '\(text)'")
@@ -33,11 +33,6 @@ extension ControlService {
     func reactionGroupsView(chat: ChatID, message: MessageID) -> ReactionGroupsView? {
         guard let summary = try? node.reactions(chat: chat, message: message) else { return nil }
         return ReactionGroupsView(message: message, groups: summary.groups(viewer: node.me))
-    }
-
-    func resolveReactionTarget(_ chat: String, _ message: String) throws -> (ChatID, MessageID) {
-        let chatID = try resolveChat(chat)
-        return (chatID, try node.store.resolveMessage(prefix: message, in: chatID))
     }
 
     /// Own name, or what `resolvePeer` accepts.

@@ -21,23 +21,19 @@ extension ControlService {
 
     private func watchMessages(chat: ChatID, backlog: Int, emit: @Sendable (String) async throws -> Void) async throws {
         var last: Int64 = 0
-        var first = true
         // The backlog reaches back to the read marker, so marking what was streamed as read never
         // covers a message nobody was shown. With more unread than that, the marker is left alone.
         let marker = try node.store.readMarker(chat: chat)
         let unread = try node.store.messages(matching: MessageCriteria(chat: chat, limit: Self.maxUnreadBacklog + 1, afterLocalNumber: marker)).count
         let marksRead = unread <= Self.maxUnreadBacklog
         let firstBatch = marksRead ? max(backlog, unread) : backlog
-        // Subscribed before the first read, so nothing stored in between is missed.
-        let arrivals = node.store.arrivals(chat: chat)
-        var wakeUps = arrivals.makeAsyncIterator()
-        while true {
-            let fresh = try node.store.messages(matching: MessageCriteria(chat: chat, limit: first ? firstBatch : nil, afterLocalNumber: last))
-            first = false
-            if fresh.isEmpty {
-                guard await wakeUps.next() != nil else { return }
-                continue
-            }
+        // Subscribed before the first read, so whatever is stored after it wakes the next read.
+        var wakeUps = node.store.arrivals(chat: chat).makeAsyncIterator()
+        var limit: Int? = firstBatch
+        repeat {
+            let fresh = try node.store.messages(matching: MessageCriteria(chat: chat, limit: limit, afterLocalNumber: last))
+            limit = nil
+            guard !fresh.isEmpty else { continue }
             let names = try names()
             var polls: [MessageID] = []
             var reacted: [MessageID] = []
@@ -63,6 +59,6 @@ extension ControlService {
                 try await emit(Self.encode(WatchEvent(reactions: view)))
             }
             if marksRead { try await node.markRead(chat: chat, upTo: last) }
-        }
+        } while await wakeUps.next() != nil
     }
 }

@@ -68,7 +68,7 @@ public struct ControlService: Sendable {
                 closesAtMillis: closesAt)
             return Self.ok(MessageView(try await node.createPoll(chat: chatID, spec: spec), names: try names()))
         case let .pollVote(chat, poll, choices):
-            let (chatID, pollID) = try resolvePoll(chat, poll)
+            let (chatID, pollID) = try resolveMessage(chat, poll)
             let stored: StoredMessage
             if try node.pollSnapshot(chat: chatID, poll: pollID).tally != nil {
                 guard choices.count == 1, let vote = VoteChoice(rawValue: choices[0].lowercased()) else {
@@ -80,22 +80,22 @@ public struct ControlService: Sendable {
             }
             return Self.ok(MessageView(stored, names: try names()))
         case let .pollUnvote(chat, poll, option):
-            let (chatID, pollID) = try resolvePoll(chat, poll)
+            let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(MessageView(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))
         case let .pollAnswer(chat, poll, text):
-            let (chatID, pollID) = try resolvePoll(chat, poll)
+            let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(MessageView(try await node.answerPoll(chat: chatID, poll: pollID, text: text), names: try names()))
         case let .pollSuggest(chat, poll, text):
-            let (chatID, pollID) = try resolvePoll(chat, poll)
+            let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(MessageView(try await node.suggestOption(chat: chatID, poll: pollID, text: text), names: try names()))
         case let .pollClose(chat, poll):
-            let (chatID, pollID) = try resolvePoll(chat, poll)
+            let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(MessageView(try await node.closePoll(chat: chatID, poll: pollID), names: try names()))
         case let .pollResults(chat, poll):
-            let (chatID, pollID) = try resolvePoll(chat, poll)
+            let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(try pollView(chat: chatID, poll: pollID))
         case let .pollVotes(chat, poll, option, answers, limit, before):
-            let (chatID, pollID) = try resolvePoll(chat, poll)
+            let (chatID, pollID) = try resolveMessage(chat, poll)
             let page = try node.pollVotes(chat: chatID, poll: pollID, option: option, answers: answers ?? false, limit: limit ?? 25, before: before)
             return Self.ok(PollVotesView(page, names: try names()))
         case let .localGet(message, key):
@@ -124,9 +124,10 @@ public struct ControlService: Sendable {
         return PollResultsView(try node.pollSnapshot(chat: chat, poll: poll), names: try names ?? self.names(), myVote: myVote)
     }
 
-    func resolvePoll(_ chat: String, _ poll: String) throws -> (ChatID, MessageID) {
+    /// A chat as `resolveChat` accepts it, and a unique id prefix of one of its messages.
+    func resolveMessage(_ chat: String, _ message: String) throws -> (ChatID, MessageID) {
         let chatID = try resolveChat(chat)
-        return (chatID, try node.store.resolveMessage(prefix: poll, in: chatID))
+        return (chatID, try node.store.resolveMessage(prefix: message, in: chatID))
     }
 
     // MARK: Resolution of what the user typed

@@ -73,6 +73,7 @@ extension Node {
         // The removed hear of it too (they learn they are out); they get no key.
         let recipients = Array(Set(membership.members + members))
         return try await submit(
-            chat: chat, tag: .membership, content: change.encoded(), references: [], sealed: false, recipients: recipients, grants: [next])
+            chat: chat, tag: .membership, content: change.encoded(), references: [], sealed: false, recipients: recipients,
+            startsEpoch: EpochStart(key: next, members: members))
     }
 }

@@ -40,7 +40,7 @@ extension Node {
     /// Queues a checked draft for the next batch. A refused message never takes a sequence number.
     func submit(
         chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference], sealed: Bool, recipients: [PeerID],
-        grants: [EpochKey] = []
+        startsEpoch: EpochStart? = nil
     ) async throws -> StoredMessage {
         if sealed, content.count > SealedContent.maxPlaintextBytes {
             throw CoreError.tooLarge("message content", limit: SealedContent.maxPlaintextBytes, actual: content.count)
@@ -49,7 +49,7 @@ extension Node {
             chat: chat, author: me, sequence: 1, lamport: 1, timestampMillis: clock.wallMillis,
             tag: tag, content: content, references: references)
         try draft.validateLimits()
-        let outgoing = OutgoingMessage(draft: draft, sealed: sealed, recipients: recipients.filter { $0 != me }, grants: grants)
+        let outgoing = OutgoingMessage(draft: draft, sealed: sealed, recipients: recipients.filter { $0 != me }, startsEpoch: startsEpoch)
         return try await outbox.submit(outgoing) { batch in await self.commit(batch) }
     }
 
@@ -77,12 +77,11 @@ extension Node {
                     draft.content = SealedContent.seal(draft.content, with: key, chat: draft.chat, author: me, sequence: draft.sequence)
                 }
                 let message = try draft.signed(by: identity)
-                if !outgoing.grants.isEmpty { grants[message.id] = outgoing.grants }
-                // The batch stores this change before what follows it: later messages of the chat in
-                // this batch are sealed for the epoch it starts, to the members it leaves.
-                if draft.tag == .membership, let change = try? MembershipChange(decoding: draft.content),
-                   let key = outgoing.grants.first(where: { $0.epoch == change.epoch }) {
-                    current[draft.chat] = (key, change.members.filter { $0 != me })
+                if let start = outgoing.startsEpoch {
+                    grants[message.id] = [start.key]
+                    // The batch stores this change before what follows it: later messages of the chat in
+                    // this batch are sealed for the epoch it starts, to the members it leaves.
+                    current[draft.chat] = (start.key, start.members.filter { $0 != me })
                 }
                 signed.append((index, message, recipients))
             } catch {
@@ -139,8 +138,15 @@ struct OutgoingMessage: Sendable {
     let draft: MessageDraft
     let sealed: Bool
     let recipients: [PeerID]
-    /// For an own membership change: the keys it grants this node, stored with it.
-    let grants: [EpochKey]
+    /// For an own membership change: the epoch it starts.
+    let startsEpoch: EpochStart?
+}
+
+/// The epoch an own membership change starts: its key (granted to this node, stored with the change)
+/// and its members.
+struct EpochStart: Sendable {
+    let key: EpochKey
+    let members: [PeerID]
 }
 
 extension Node {
