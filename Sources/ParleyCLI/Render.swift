@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 import ParleyNode
 
 /// Text output shared by the commands and `parley open`.
@@ -30,7 +31,11 @@ enum Render {
     }
 
     static func poll(_ poll: PollResultsView) -> String {
-        let state = poll.isClosed ? " [closed]" : poll.closesAtMillis.map { " [closes \(time($0))]" } ?? ""
+        let state = switch poll.phase {
+        case .closed: " [closed]"
+        case .closing: " [closing: waiting for the creator's close]"
+        case .open: poll.closesAtMillis.map { " [closes \(time($0))]" } ?? ""
+        }
         var lines = ["poll \(poll.id.prefix(12)) by \(name(poll.author, poll.authorName)): \(poll.question)\(state)"]
         if let description = poll.description { lines.append("  \(description)") }
         if let up = poll.up, let down = poll.down {
@@ -38,10 +43,11 @@ enum Render {
             if !poll.voters.isEmpty {
                 lines.append("  voters: " + poll.voters.map { "\(name($0.id, $0.name)) \($0.vote ?? "")" }.joined(separator: ", "))
             }
-            if let mine = poll.myVote { lines.append("  you voted \(mine)") }
+            if let mine = poll.myVote { lines.append("  you voted \(mine)" + (poll.ownBallot == .afterClose ? afterClose : "")) }
             return lines.joined(separator: "\n")
         }
         lines += optionLines(poll)
+        if poll.ownBallot == .afterClose { lines.append("  your latest vote" + afterClose) }
         if let settings = poll.settings { lines.append("  " + describe(settings) + "  ·  \(poll.totalVotes) vote(s)") }
         if !poll.voters.isEmpty {
             lines.append("  voters: " + poll.voters.map { "\(name($0.id, $0.name)) \(($0.options ?? []).map { optionLabel($0, poll) }.joined(separator: "+"))" }
@@ -55,6 +61,8 @@ enum Render {
         }
         return lines.joined(separator: "\n")
     }
+
+    private static let afterClose = " (after the close: not counted)"
 
     /// One bar per option: id, bar, count and share; * marks own votes, ★ the winners.
     static func optionLines(_ poll: PollResultsView) -> [String] {

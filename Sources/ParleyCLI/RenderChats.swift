@@ -2,6 +2,9 @@ import ParleyNode
 
 extension Render {
     /// Sections "direct" and "groups", each sorted by name (the node's order).
+    /// How a legacy chat, whose content travels unsealed, is marked wherever it is named.
+    static let unsealedMark = "[not end-to-end sealed]"
+
     static func chatList(_ chats: [ChatView]) -> String {
         guard !chats.isEmpty else { return "(no chats)" }
         var lines: [String] = []
@@ -13,7 +16,8 @@ extension Render {
                 let last = chat.lastMessage.map { " — \(name($0.author, $0.authorName)): \(preview($0.text))" } ?? ""
                 let members = kind == "group" ? "  [\(chat.members.map { name($0.id, $0.name) }.joined(separator: ", "))]" : ""
                 let unread = chat.unread > 0 ? "  (\(chat.unread) unread)" : ""
-                lines.append("  \(chat.id.prefix(12))  \(chat.name)\(members)\(unread)  \(chat.messageCount) messages\(last)")
+                let unsealed = chat.sealed ? "" : "  " + unsealedMark
+                lines.append("  \(chat.id.prefix(12))  \(chat.name)\(unsealed)\(members)\(unread)  \(chat.messageCount) messages\(last)")
             }
         }
         return lines.joined(separator: "\n")

@@ -142,7 +142,9 @@ extension Node {
                 unknownChats[peer, default: []].insert(message.chat)
             case .notMember:
                 rejected[.notMember, default: 0] += 1
-            case .outOfRange, .malformedContent:
+            case .outOfRange:
+                rejected[.outOfRange, default: 0] += 1
+            case .malformedContent:
                 rejected[.malformed, default: 0] += 1
             case .unknownEpoch:
                 break // not acknowledged: it comes again, by retransmit or sync, after the change that starts its epoch
@@ -229,6 +231,11 @@ extension Node {
         // A member added later is not in the invite: its creator sends it, followed by the change.
         guard invite.isMember(me) && invite.isMember(peer) || peer == invite.creator else {
             await engine.reject(.notMember)
+            return []
+        }
+        // Content in a legacy chat travels unsealed: this node joins no new one (chats it already holds keep working).
+        guard try invite.isKeyed || store.chat(invite.id) != nil else {
+            await engine.reject(.unsealedChat)
             return []
         }
         let key: EpochKey?

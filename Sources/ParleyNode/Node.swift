@@ -24,6 +24,8 @@ public final class Node: Sendable {
     let outbox = GroupCommit<OutgoingMessage, StoredMessage>(maxBatch: 256)
     /// Who is here now and who is typing; never stored.
     let presenceHub: PresenceHub
+    /// When this node's own timed polls are due to be closed.
+    let pollDeadlines = PollDeadlines()
 
     public var me: PeerID { configuration.identity.publicKey }
     public var identity: Identity { configuration.identity }
@@ -48,6 +50,7 @@ public final class Node: Sendable {
     /// Receives and reacts to datagrams, and runs the timers, until the task is cancelled.
     public func run() async throws {
         try await resumeRetransmits()
+        try loadPollDeadlines()
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.receiveLoop() }
             group.addTask { try await self.timerLoop() }
@@ -107,6 +110,7 @@ public final class Node: Sendable {
                 await announce()
             }
             presenceHub.expireTyping(now: now)
+            await closeDuePolls()
             if now - lastHeartbeat >= configuration.presenceInterval {
                 lastHeartbeat = now
                 do { try await heartbeat() } catch {

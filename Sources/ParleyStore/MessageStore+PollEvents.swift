@@ -5,20 +5,25 @@ public import ParleyCore
 extension MessageStore {
     /// The yes/no votes and the closes of a poll, as `PollRules.tally(poll:votes:closes:)` reads them:
     /// the messages of the poll's chat referencing it through a reference carrying their own tag.
-    /// Read from the columns over the reference index, with no message decoded or opened.
-    public func pollEvents(chat: ChatID, poll: MessageID) throws(StoreError) -> (votes: [PollEventRecord], closes: [PollEventRecord]) {
+    /// Votes are read from the columns over the reference index, with no message decoded or opened;
+    /// closes (few, and their content says what they cover) are read whole and opened.
+    public func pollEvents(chat: ChatID, poll: MessageID) throws(StoreError) -> (votes: [PollEventRecord], closes: [Message]) {
         try read("reading the votes of poll \(poll.shortHex)") { db in
             (try Self.referencing(poll, in: chat, tag: .pollVoteUp, db) + Self.referencing(poll, in: chat, tag: .pollVoteDown, db),
-             try Self.referencing(poll, in: chat, tag: .pollClose, db))
+             try Self.closes(of: poll, in: chat, db))
         }
     }
 
     /// The poll's open ballots (each author's latest vote, closes ignored, kept on insert) and its
     /// closes, as `PollRules.tally(poll:openBallots:closes:)` reads them: one row per voter.
-    public func pollBallots(chat: ChatID, poll: MessageID) throws(StoreError) -> (ballots: [PollEventRecord], closes: [PollEventRecord]) {
+    public func pollBallots(chat: ChatID, poll: MessageID) throws(StoreError) -> (ballots: [PollEventRecord], closes: [Message]) {
         try read("reading the ballots of poll \(poll.shortHex)") { db in
-            (try PollBallots.fetch(chat: chat, poll: poll, db), try Self.referencing(poll, in: chat, tag: .pollClose, db))
+            (try PollBallots.fetch(chat: chat, poll: poll, db), try Self.closes(of: poll, in: chat, db))
         }
+    }
+
+    private static func closes(of poll: MessageID, in chat: ChatID, _ db: Database) throws -> [Message] {
+        try fetch(MessageCriteria(chat: chat, tag: .pollClose, referencing: poll, referenceTag: .pollClose), db).map(\.message)
     }
 
     /// The messages of `chat` tagged `tag` that reference `poll` through a reference carrying that tag.

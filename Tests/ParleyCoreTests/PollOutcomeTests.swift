@@ -26,6 +26,16 @@ struct PollOutcomeTests {
         try related(author, .pollVote, on: poll, seq: seq, lamport: lamport, at: time, content: PollSelection.encode(ids))
     }
 
+    /// Alice's close, covering per author the sequences `1...highest` except `missing`.
+    static func close(
+        _ poll: Message, covering highest: [PeerID: UInt64], missing: [PeerID: [ClosedRange<UInt64>]] = [:], seq: UInt64 = 2,
+        lamport: UInt64
+    ) throws -> Message {
+        var holdings: [PeerID: AuthorHoldings] = [:]
+        for (author, top) in highest { holdings[author] = try AuthorHoldings(highest: top, missing: missing[author] ?? []) }
+        return try related(alice, .pollClose, on: poll, seq: seq, lamport: lamport, content: PollCoverage(holdings: holdings).encoded())
+    }
+
     static let lunch = PollSpec(question: "Lunch?", options: ["Pizza", "Sushi", "Tacos"], maxVotes: 2)
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -62,10 +72,25 @@ struct PollOutcomeTests {
              try related(alice, .pollClose, on: p, seq: 3, lamport: 4, content: []),
              try vote(bob, ["1"], on: p, lamport: 6)]
         }, votes: [0, 0, 0], spoiled: 0),
-        Case(name: "a vote after the closing time falls back to the author's earlier one",
+        Case(name: "after a close, a ballot the close does not cover falls back to the author's earlier one",
              spec: PollSpec(question: "Q", options: ["A", "B"], closesAtMillis: 5_000), messages: { p in
-            [try vote(bob, ["1"], on: p, seq: 1, lamport: 5, at: 4_000), try vote(bob, ["2"], on: p, seq: 2, lamport: 6, at: 6_000)]
+            [try vote(bob, ["1"], on: p, seq: 1, lamport: 5, at: 4_000), try close(p, covering: [bob.publicKey: 1], lamport: 8),
+             try vote(bob, ["2"], on: p, seq: 2, lamport: 6, at: 4_500)]
         }, votes: [1, 0], spoiled: 0),
+        Case(name: "a backdated vote sent after the close does not count, whatever clock it claims", spec: lunch, messages: { p in
+            [try vote(bob, ["1"], on: p, seq: 1, lamport: 5), try close(p, covering: [bob.publicKey: 1], lamport: 1_000_000_000_002),
+             try vote(carol, ["2"], on: p, seq: 1, lamport: 1_000_000_000_001)]
+        }, votes: [1, 0, 0], spoiled: 0),
+        Case(name: "filling a gap in one's own sequences after the close does not count", spec: lunch, messages: { p in
+            [try vote(bob, ["1"], on: p, seq: 1, lamport: 5), try vote(bob, ["1"], on: p, seq: 3, lamport: 7),
+             try close(p, covering: [bob.publicKey: 3], missing: [bob.publicKey: [2...2]], lamport: 9), try vote(bob, ["2"], on: p, seq: 2, lamport: 8)]
+        }, votes: [1, 0, 0], spoiled: 0),
+        Case(name: "timestamps decide nothing: a vote stamped after the closing time counts until the close", spec: PollSpec(
+            question: "Q", options: ["A", "B"], closesAtMillis: 5_000), messages: { p in [try vote(bob, ["2"], on: p, at: 6_000)] },
+             votes: [0, 1], spoiled: 0),
+        Case(name: "a close whose content is not a coverage is no close", spec: lunch, messages: { p in
+            [try related(alice, .pollClose, on: p, seq: 2, lamport: 4, content: [7, 7]), try vote(bob, ["1"], on: p, lamport: 6)]
+        }, votes: [1, 0, 0], spoiled: 0),
         Case(name: "a vote without the matching reference tag counts nowhere", spec: lunch, messages: { p in
             [try MessageDraft(
                 chat: Fixtures.invite.id, author: bob.publicKey, sequence: 1, lamport: 5, timestampMillis: 0, tag: .pollVote,
@@ -108,8 +133,11 @@ struct PollOutcomeTests {
         #expect(outcome.winners == ["1", "2"])
         #expect(outcome.totalVotes == 4)
         #expect(outcome.selection(of: Self.bob.publicKey) == ["1", "2"])
-        #expect(!outcome.isClosed(atMillis: 9_999))
-        #expect(outcome.isClosed(atMillis: 10_000))
+        #expect(outcome.phase(atMillis: 9_999) == .open)
+        // Past its closing time it is only closing: the creator's close makes it final
+        #expect(outcome.phase(atMillis: 10_000) == .closing)
+        let closed = PollRules.outcome(poll: poll, spec: spec, related: [try Self.close(poll, covering: [:], lamport: 9)])
+        #expect(closed.phase(atMillis: 10_000) == .closed)
     }
 
     @Test func specRoundTripsAndRejectsBadSettings() throws {

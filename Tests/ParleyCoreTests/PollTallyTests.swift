@@ -1,4 +1,5 @@
 import ParleyCore
+import Foundation
 import ParleyCrypto
 import Testing
 
@@ -92,5 +93,85 @@ struct PollTallyTests {
         // And once its creator closed it, bob's ballot is his vote before the close, which they do not hold
         #expect(PollRules.tally(poll: poll, openBallots: [bobLater, carol], closes: [creatorsClose]) == nil)
         #expect(PollRules.tally(poll: poll, candidates: [bobEarlier, bobLater, carol, creatorsClose]).choice(of: Fixtures.bob.publicKey) == .up)
+    }
+}
+
+/// A close says which ballots it covers; claimed clocks cannot get a ballot in after it.
+struct PollCloseTests {
+    let poll = (try? Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, tag: .poll, text: "Pizza?"))!
+
+    func close(covering holdings: [PeerID: AuthorHoldings], seq: UInt64 = 2, lamport: UInt64) throws -> Message {
+        try MessageDraft(
+            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: seq, lamport: lamport, timestampMillis: 42, tag: .pollClose,
+            content: PollCoverage(holdings: holdings).encoded(), references: [MessageReference(id: poll.id, tag: .pollClose)]
+        ).signed(by: Fixtures.alice)
+    }
+
+    @Test func aBackdatedVoteAfterTheCloseDoesNotFlipTheTally() throws {
+        // Given bob voted down and alice closed the poll holding it, at a large clock
+        let down = try Fixtures.vote(Fixtures.bob, .down, on: poll, seq: 1, lamport: 2)
+        let close = try close(covering: [Fixtures.bob.publicKey: .contiguous(1)], lamport: 1_000_000_000_002)
+        // When bob then votes up claiming a clock just below the close's
+        let backdated = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 2, lamport: 1_000_000_000_001)
+
+        // Then the tally stays down 1, final, and bob's latest ballot is known to be after the close
+        let tally = PollRules.tally(poll: poll, candidates: [down, close, backdated])
+        #expect(tally.up == 0 && tally.down == 1 && tally.closed)
+        #expect(tally.lateVoters == [Fixtures.bob.publicKey])
+        // And a voter the close does not list at all counts nowhere
+        let carol = try Fixtures.vote(Fixtures.carol, .up, on: poll, seq: 1, lamport: 3)
+        #expect(PollRules.tally(poll: poll, candidates: [down, close, backdated, carol]).up == 0)
+    }
+
+    @Test func aLegacyCloseWithoutContentKeepsTheLamportWindow() throws {
+        let legacy = try Fixtures.message(
+            Fixtures.alice, seq: 2, lamport: 5, tag: .pollClose, refs: [MessageReference(id: poll.id, tag: .pollClose)])
+        let before = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 4)
+        let after = try Fixtures.vote(Fixtures.carol, .up, on: poll, seq: 1, lamport: 5)
+        let tally = PollRules.tally(poll: poll, candidates: [legacy, before, after])
+        #expect(tally.up == 1 && tally.closed && tally.close?.coverage == nil)
+    }
+
+    @Test func theEarliestValidCloseOfTheCreatorWins() throws {
+        let vote = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 2)
+        let coversBob = try close(covering: [Fixtures.bob.publicKey: .contiguous(1)], seq: 3, lamport: 9)
+        let coversNobody = try close(covering: [:], seq: 2, lamport: 8)
+        #expect(PollRules.tally(poll: poll, candidates: [vote, coversBob, coversNobody]).up == 0)
+        #expect(PollRules.winningClose(of: poll, among: [coversBob, coversNobody])?.message == coversNobody.id)
+    }
+
+    @Test func coverageRoundTripsAndRefusesBadEncodings() throws {
+        let coverage = PollCoverage(holdings: [
+            Fixtures.bob.publicKey: try AuthorHoldings(highest: 8, missing: [3...3, 6...7]), Fixtures.carol.publicKey: .contiguous(2),
+        ])
+        #expect(try PollCoverage.decode(coverage.encoded()) == coverage)
+        #expect(coverage.covers(author: Fixtures.bob.publicKey, sequence: 5))
+        #expect(!coverage.covers(author: Fixtures.bob.publicKey, sequence: 6))
+        #expect(!coverage.covers(author: Fixtures.bob.publicKey, sequence: 9))
+        #expect(!coverage.covers(author: Fixtures.alice.publicKey, sequence: 1))
+        #expect(throws: CoreError.self) { try PollCoverage.decode([]) }
+        #expect(throws: CoreError.self) { try PollCoverage.decode([2, 0, 0]) }
+        #expect(throws: CoreError.self) { try PollCoverage.decode(coverage.encoded() + [0]) }
+        #expect(throws: CoreError.self) { try PollCoverage.decode(Array(coverage.encoded().dropLast())) }
+    }
+
+    @Test func coverageThatDoesNotFitClaimsOnlyGaplessPrefixes() throws {
+        let gaps: [ClosedRange<UInt64>] = (0..<16).map { (index: UInt64) in (index * 6 + 2)...(index * 6 + 3) }
+        let gappy = try AuthorHoldings(highest: 100, missing: gaps)
+        let holdings: [PeerID: AuthorHoldings] = [Fixtures.bob.publicKey: gappy, Fixtures.carol.publicKey: .contiguous(4)]
+        let fitted = try PollCoverage.fitting(holdings, maxBytes: 3 + 2 * 41)
+        #expect(fitted.holdings[Fixtures.bob.publicKey] == AuthorHoldings.contiguous(1))
+        #expect(fitted.holdings[Fixtures.carol.publicKey] == AuthorHoldings.contiguous(4))
+        #expect(throws: CoreError.self) { try PollCoverage.fitting(holdings, maxBytes: 40) }
+    }
+
+    /// PROTOCOL §13 vector: alice's close covering bob 1…8 without 3 and 6…7, and carol 1…2.
+    @Test func closeContentVector() throws {
+        let coverage = PollCoverage(holdings: [
+            Fixtures.bob.publicKey: try AuthorHoldings(highest: 8, missing: [3...3, 6...7]), Fixtures.carol.publicKey: .contiguous(2),
+        ])
+        let hex = coverage.encoded().map { String(format: "%02x", $0) }.joined()
+        #expect(hex == "0100028139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394000000000000000802"
+            + "000000000000000300000000000000030000000000000006000000000000000" + "7ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1000000000000000200")
     }
 }

@@ -96,8 +96,11 @@ private struct PollHistory {
             // Few distinct clocks, so authors often tie; closes come late enough that some votes precede them
             let lamport = equivocates ? lamports[author.publicKey]! : random.next() % 30 + (tag == .pollClose ? 15 : 2)
             lamports[author.publicKey] = lamport
+            // A close covers what its author held so far (or, as nodes sent before coverage, nothing: the Lamport window)
+            let coverage = PollCoverage(holdings: sequences.filter { $0.value > 0 }.mapValues { AuthorHoldings.contiguous($0) })
+            let content = tag != .pollClose ? Array("\(index)".utf8) : random.next() % 3 == 0 ? [] : coverage.encoded()
             history.append(try f.message(
-                by: author, seq: sequences[author.publicKey]!, lamport: lamport, tag: tag, text: "\(index)",
+                by: author, seq: sequences[author.publicKey]!, lamport: lamport, tag: tag, content: content,
                 references: [MessageReference(id: target, tag: referenceTag)], in: chat))
         }
         return PollHistory(f: f, other: other, poll: poll, history: history)

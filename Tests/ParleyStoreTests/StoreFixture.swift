@@ -27,12 +27,12 @@ struct StoreFixture {
 
     /// A signed message in the fixture's chat (or `chat`).
     func message(
-        by author: Identity, seq: UInt64, lamport: UInt64? = nil, tag: Tag = .text, text: String = "hi",
+        by author: Identity, seq: UInt64, lamport: UInt64? = nil, tag: Tag = .text, text: String = "hi", content: [UInt8]? = nil,
         references: [MessageReference] = [], in chat: ChatID? = nil
     ) throws -> Message {
         try MessageDraft(
             chat: chat ?? invite.id, author: author.publicKey, sequence: seq, lamport: lamport ?? seq,
-            timestampMillis: 0, tag: tag, content: Array(text.utf8), references: references
+            timestampMillis: 0, tag: tag, content: content ?? Array(text.utf8), references: references
         ).signed(by: author)
     }
 

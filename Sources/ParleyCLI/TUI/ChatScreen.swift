@@ -41,7 +41,7 @@ struct ChatScreen {
     var openIndex: Int? { chats.firstIndex { $0.id == chat } }
     var title: String { chats.first { $0.id == chat }.map(Self.title) ?? String(chat.prefix(8)) }
 
-    static func title(_ chat: ChatView) -> String { chat.name }
+    static func title(_ chat: ChatView) -> String { chat.name + (chat.sealed ? "" : " " + Render.unsealedMark) }
     var oldestLoaded: Int64? { messages.keys.min() }
 
     /// Forgets the open chat's contents, to show another.

@@ -60,16 +60,7 @@ public enum Frame: Sendable, Hashable {
         case let .syncRequest(chat, vector):
             header(.syncRequest, &buffer)
             buffer.writeBytes(chat.rawRepresentation)
-            buffer.writeInteger(UInt16(vector.count), endianness: .big)
-            for (peer, holdings) in vector.sorted(by: { $0.key < $1.key }) {
-                buffer.writeBytes(peer.rawRepresentation)
-                buffer.writeInteger(holdings.highest, endianness: .big)
-                buffer.writeInteger(UInt8(holdings.missing.count))
-                for range in holdings.missing {
-                    buffer.writeInteger(range.lowerBound, endianness: .big)
-                    buffer.writeInteger(range.upperBound, endianness: .big)
-                }
-            }
+            buffer.writeVersionVector(vector)
         case let .read(chat, ids):
             header(.read, &buffer)
             buffer.writeBytes(chat.rawRepresentation)
@@ -131,24 +122,7 @@ public enum Frame: Sendable, Hashable {
         case .needInvite: return .needInvite(try body.readDigest("chat"))
         case .syncRequest:
             let chat = try body.readDigest("chat")
-            let count = Int(try body.readU16("vector count"))
-            var vector: [PeerID: AuthorHoldings] = [:]
-            for _ in 0..<count {
-                let peer = try body.readPeer("vector peer")
-                let highest = try body.readU64("vector sequence")
-                let rangeCount = Int(try body.readU8("missing range count"))
-                guard rangeCount <= AuthorHoldings.maxMissingRanges else { throw .malformed("too many missing ranges") }
-                var missing: [ClosedRange<UInt64>] = []
-                for _ in 0..<rangeCount {
-                    let low = try body.readU64("missing range start"), high = try body.readU64("missing range end")
-                    guard low <= high else { throw .malformed("missing range ends before it starts") }
-                    missing.append(low...high)
-                }
-                guard vector.updateValue(try AuthorHoldings(highest: highest, missing: missing), forKey: peer) == nil else {
-                    throw .malformed("a sync vector names an author twice")
-                }
-            }
-            return .syncRequest(chat: chat, vector: vector)
+            return .syncRequest(chat: chat, vector: try body.readVersionVector())
         case .syncEnd:
             let chat = try body.readDigest("chat")
             return .syncEnd(chat: chat, more: try body.readU8("more") != 0)

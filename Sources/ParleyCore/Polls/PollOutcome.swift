@@ -1,3 +1,9 @@
+/// Where a poll stands. `closing`: its closing time has passed on this node's clock, but its creator's
+/// close has not arrived, so the result is not final yet.
+public enum PollPhase: String, Hashable, Sendable, Codable {
+    case open, closing, closed
+}
+
 /// The state of an options poll as computed from the messages that reference it (docs/POLLS.md).
 public struct PollOutcome: Hashable, Sendable {
     public struct Option: Hashable, Sendable {
@@ -25,12 +31,6 @@ public struct PollOutcome: Hashable, Sendable {
         public let timestampMillis: Int64
     }
 
-    public struct Closure: Hashable, Sendable {
-        public let message: MessageID
-        public let lamport: UInt64
-        public let timestampMillis: Int64
-    }
-
     public let poll: MessageID
     public let spec: PollSpec
     public let options: [Option]
@@ -40,8 +40,10 @@ public struct PollOutcome: Hashable, Sendable {
     public let spoiled: Int
     /// Accepted answers, newest first.
     public let answers: [Answer]
-    /// The creator's first close, if any.
-    public let closure: Closure?
+    /// The creator's close, if any: from then on only what it covers counts.
+    public let closure: PollClose?
+    /// Voters whose latest ballot is outside the close (it does not count; an earlier one inside may).
+    public let lateVoters: Set<PeerID>
 
     public var totalVotes: Int { options.reduce(0) { $0 + $1.votes } }
 
@@ -51,9 +53,10 @@ public struct PollOutcome: Hashable, Sendable {
         return top == 0 ? [] : options.filter { $0.votes == top }.map(\.id)
     }
 
-    /// Closed by its creator, or past its closing time on this clock.
-    public func isClosed(atMillis now: Int64) -> Bool {
-        closure != nil || spec.closesAtMillis.map { now >= $0 } == true
+    /// Closed once its creator's close is here; closing from its closing time on this clock until then.
+    public func phase(atMillis now: Int64) -> PollPhase {
+        if closure != nil { return .closed }
+        return spec.closesAtMillis.map { now >= $0 } == true ? .closing : .open
     }
 
     public func selection(of voter: PeerID) -> [String] { ballots.first { $0.voter == voter }?.options ?? [] }
@@ -76,12 +79,9 @@ extension PollRules {
         for message in related where seen.insert(message.id).inserted && references(message, poll) {
             byTag[message.tag, default: []].append(message)
         }
-        let closure = firstClose(of: poll, among: byTag[.pollClose] ?? [])
-            .map { PollOutcome.Closure(message: $0.id, lamport: $0.lamport, timestampMillis: $0.timestampMillis) }
-        let inWindow = { (message: Message) in
-            (closure.map { message.lamport < $0.lamport } ?? true)
-                && (spec.closesAtMillis.map { message.timestampMillis <= $0 } ?? true)
-        }
+        let closure = winningClose(of: poll, among: byTag[.pollClose] ?? [])
+        // Claimed clocks and timestamps decide nothing here: after a close, what it covers counts.
+        let inWindow = { (message: Message) in closure?.admits(message) ?? true }
 
         var options = spec.options.enumerated().map { (id: PollSpec.optionID(index: $0.offset), text: $0.element, by: PeerID?.none) }
         if spec.allowSuggestions {
@@ -95,7 +95,9 @@ extension PollRules {
         }
         let order = Dictionary(uniqueKeysWithValues: options.enumerated().map { ($0.element.id, $0.offset) })
 
-        let latest = latestByAuthor((byTag[.pollVote] ?? []).filter(inWindow))
+        let votes = byTag[.pollVote] ?? []
+        let latest = latestByAuthor(votes.filter(inWindow))
+        let lateVoters = closure.map { closure in Set(latestByAuthor(votes).values.filter { !closure.admits($0) }.map(\.author)) } ?? []
         var ballots: [PollOutcome.Ballot] = []
         var spoiled = 0
         for vote in latest.values {
@@ -116,7 +118,7 @@ extension PollRules {
         return PollOutcome(
             poll: poll.id, spec: spec,
             options: options.map { .init(id: $0.id, text: $0.text, votes: counts[$0.id] ?? 0, suggestedBy: $0.by) },
-            ballots: ballots, spoiled: spoiled, answers: answers, closure: closure)
+            ballots: ballots, spoiled: spoiled, answers: answers, closure: closure, lateVoters: lateVoters)
     }
 
     public static func isAcceptableAnswer(_ text: String) -> Bool {

@@ -26,8 +26,13 @@ public struct PollTally: Hashable, Sendable {
     public let down: Int
     /// Counted ballots, sorted by voter.
     public let ballots: [Ballot]
+    /// The creator's close, if any.
+    public let close: PollClose?
+    /// Voters whose latest vote is outside the close (it does not count; an earlier one inside may).
+    public let lateVoters: Set<PeerID>
+
     /// Closed by its creator.
-    public let closed: Bool
+    public var closed: Bool { close != nil }
 
     public func choice(of voter: PeerID) -> VoteChoice? { ballots.first { $0.voter == voter }?.choice }
 }
@@ -40,31 +45,34 @@ public enum PollRules {
     ///   - candidates: messages that reference the poll (any order, duplicates allowed, any tags).
     public static func tally(poll: Message, candidates: some Sequence<Message>) -> PollTally {
         let candidates = Array(candidates)
-        return tally(
-            poll: poll, votes: candidates.filter { counts($0, for: poll) },
-            closes: candidates.filter { $0.tag == .pollClose && references($0, poll) })
+        return tally(poll: poll, votes: candidates.filter { counts($0, for: poll) }, closes: candidates)
     }
 
-    /// The same rule, given the votes (a vote tag) and closes that reference the poll, in its chat,
-    /// through a reference carrying their own tag: what the store's reference index finds directly.
-    public static func tally<Event: PollEvent>(poll: Message, votes: [Event], closes: [Event]) -> PollTally {
-        guard poll.tag == .poll else { return PollTally(poll: poll.id, up: 0, down: 0, ballots: [], closed: false) }
-        // The creator may close a yes/no poll too: votes from the close on (in Lamport order) do not count.
-        let close = firstClose(of: poll, among: closes)
-        let latest = latestByAuthor(votes.filter { vote in VoteChoice(tag: vote.tag) != nil && close.map { vote.lamport < $0.lamport } ?? true })
+    /// The same rule, given the votes (a vote tag) that reference the poll, in its chat, through a
+    /// reference carrying their own tag (what the store's reference index finds directly), and the
+    /// messages that may close it (`winningClose` picks the one that counts).
+    public static func tally<Event: PollEvent>(poll: Message, votes: [Event], closes: [Message]) -> PollTally {
+        guard poll.tag == .poll else {
+            return PollTally(poll: poll.id, up: 0, down: 0, ballots: [], close: nil, lateVoters: [])
+        }
+        let votes = votes.filter { VoteChoice(tag: $0.tag) != nil }
+        // Once the creator closed it, only votes the close covers count (docs/POLLS.md).
+        let close = winningClose(of: poll, among: closes)
+        let latest = latestByAuthor(close.map { close in votes.filter(close.admits) } ?? votes)
+        let lateVoters = close.map { close in Set(latestByAuthor(votes).values.filter { !close.admits($0) }.map(\.author)) } ?? []
         let ballots = latest.values
             .compactMap { vote in VoteChoice(tag: vote.tag).map { PollTally.Ballot(voter: vote.author, choice: $0, message: vote.id) } }
             .sorted { $0.voter < $1.voter }
         let up = ballots.count { $0.choice == .up }
-        return PollTally(poll: poll.id, up: up, down: ballots.count - up, ballots: ballots, closed: close != nil)
+        return PollTally(poll: poll.id, up: up, down: ballots.count - up, ballots: ballots, close: close, lateVoters: lateVoters)
     }
 
     /// The same rule, given each author's latest vote with closes ignored (the store's open ballots;
     /// any superset of them works too). While the creator has not closed the poll those are the
-    /// ballots; once they have, a voter whose latest vote came after the close falls back to an
-    /// earlier one, so this returns nil: tally every vote with `tally(poll:votes:closes:)` then.
-    public static func tally<Event: PollEvent>(poll: Message, openBallots: [Event], closes: [Event]) -> PollTally? {
-        guard poll.tag != .poll || firstClose(of: poll, among: closes) == nil else { return nil }
+    /// ballots; once they have, a voter's latest vote may be outside the close and an earlier one
+    /// count instead, so this returns nil: tally every vote with `tally(poll:votes:closes:)` then.
+    public static func tally<Event: PollEvent>(poll: Message, openBallots: [Event], closes: [Message]) -> PollTally? {
+        guard poll.tag != .poll || winningClose(of: poll, among: closes) == nil else { return nil }
         return tally(poll: poll, votes: openBallots, closes: [])
     }
 
@@ -78,11 +86,6 @@ public enum PollRules {
     /// A vote counts only in its poll's chat, with a vote tag, and through a reference that carries that tag.
     static func counts(_ vote: Message, for poll: Message) -> Bool {
         vote.chat == poll.chat && voteTargets(of: vote).contains(poll.id)
-    }
-
-    /// The creator's earliest close: the one that counts.
-    static func firstClose<Event: PollEvent>(of poll: Message, among closes: [Event]) -> Event? {
-        closes.filter { $0.author == poll.author }.min(by: isEarlier)
     }
 
     /// Each author's latest message: their ballot.

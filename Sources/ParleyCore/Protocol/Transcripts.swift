@@ -63,6 +63,10 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     case rateLimited
     /// A vote for a message that is not a poll: stored like any member's message, counted by no tally.
     case notAPoll
+    /// A message whose sequence or Lamport clock is above 2^63 − 1, which the store cannot hold.
+    case outOfRange
+    /// An invite to a new legacy (kind `0x02`) chat, whose content would travel unsealed.
+    case unsealedChat
 }
 
 /// Timestamps come from the network before any signature is checked: compare without overflow.

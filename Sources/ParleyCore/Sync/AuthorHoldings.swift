@@ -45,6 +45,16 @@ public struct AuthorHoldings: Hashable, Sendable {
         return ranges
     }
 
+    /// Whether these holdings claim `sequence`: within `1...highest` and in no missing range.
+    public func contains(_ sequence: UInt64) -> Bool {
+        sequence >= 1 && sequence <= highest && !missing.contains { $0.contains(sequence) }
+    }
+
+    /// The holdings cut to the part before the first gap: a smaller claim, with nothing missing.
+    public var gaplessPrefix: AuthorHoldings {
+        AuthorHoldings(unchecked: missing.first.map { $0.lowerBound - 1 } ?? highest, missing: [])
+    }
+
     /// Encoded size on the wire: highest (8), range count (1), 16 bytes a range.
     var encodedCount: Int { 9 + missing.count * 16 }
 }

@@ -55,7 +55,12 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     public let ownVotes: [String]
     /// The yes/no vote recorded in this node's local data (kept for BBM parity).
     public let myVote: String?
+    /// Closed by its creator: final.
     public let isClosed: Bool
+    /// open, closing (past its closing time, the creator's close not here yet) or closed.
+    public let phase: PollPhase
+    /// Whether this user's latest ballot counts ("counted") or came after the close ("afterClose").
+    public let ownBallot: BallotStanding?
     public let closesAtMillis: Int64?
     public let answersCount: Int
     public let latestAnswers: [Answer]
@@ -71,6 +76,8 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         createdAtMillis = poll.timestampMillis
         ownVotes = snapshot.ownVotes
         isClosed = snapshot.isClosed
+        phase = snapshot.phase
+        ownBallot = snapshot.ownBallot
         self.myVote = myVote
         switch snapshot.state {
         case let .yesNo(tally):

@@ -68,6 +68,8 @@ public struct ChatView: Codable, Sendable, Hashable {
     /// The current members, sorted by name.
     public let members: [MemberView]
     public let epoch: UInt32
+    /// Whether content is sealed end to end with chat keys; false only for legacy chats made before them.
+    public let sealed: Bool
     public let messageCount: Int
     /// Shown messages from others after this node's read marker.
     public let unread: Int
@@ -81,6 +83,7 @@ public struct ChatView: Codable, Sendable, Hashable {
         creator = summary.invite.creator.hex
         members = summary.members.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         epoch = summary.epoch
+        sealed = summary.invite.isKeyed
         messageCount = summary.messageCount
         lastMessage = summary.lastMessage.map { MessageView($0, names: names) }
         let other = summary.members.first { $0 != me }

@@ -19,25 +19,32 @@ extension Node {
         if let closes = spec.closesAtMillis, closes <= clock.wallMillis {
             throw NodeError.invalid("the closing time is in the past")
         }
-        return try await send(chat: chat, tag: .poll, content: try spec.encoded())
+        let poll = try await send(chat: chat, tag: .poll, content: try spec.encoded())
+        if let closes = spec.closesAtMillis { pollDeadlines.add(poll: poll.id, chat: chat, atMillis: closes) }
+        return poll
     }
 
     /// The poll's current state, from one criteria query over the messages referencing it.
     public func pollSnapshot(chat: ChatID, poll: MessageID) throws -> PollSnapshot {
         let stored = try requirePoll(poll, in: chat)
-        let now = clock.wallMillis
         guard let spec = try? PollSpec.decode(content: stored.message.content) else {
             if stored.message.content.first == 0 { throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding") }
             let tally = try yesNoTally(stored.message)
+            let own = tally.choice(of: me).map { [$0.rawValue] } ?? []
             return PollSnapshot(
-                poll: stored, state: .yesNo(tally), question: stored.message.text, isClosed: tally.closed,
-                ownVotes: tally.choice(of: me).map { [$0.rawValue] } ?? [])
+                poll: stored, state: .yesNo(tally), question: stored.message.text, phase: tally.closed ? .closed : .open,
+                ownVotes: own, ownBallot: standing(late: tally.lateVoters, counted: own))
         }
         let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll)).map(\.message)
         let outcome = PollRules.outcome(poll: stored.message, spec: spec, related: related)
+        let own = outcome.selection(of: me)
         return PollSnapshot(
-            poll: stored, state: .options(outcome), question: spec.question, isClosed: outcome.isClosed(atMillis: now),
-            ownVotes: outcome.selection(of: me))
+            poll: stored, state: .options(outcome), question: spec.question, phase: outcome.phase(atMillis: clock.wallMillis),
+            ownVotes: own, ownBallot: standing(late: outcome.lateVoters, counted: own))
+    }
+
+    private func standing(late: Set<PeerID>, counted: [String]) -> BallotStanding? {
+        late.contains(me) ? .afterClose : counted.isEmpty ? nil : .counted
     }
 
     /// A yes/no poll's tally.
@@ -52,7 +59,7 @@ extension Node {
     public func vote(chat: ChatID, poll: MessageID, choice: VoteChoice) async throws -> StoredMessage {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         guard snapshot.tally != nil else { throw NodeError.invalid("poll \(poll.shortHex) has options; vote with option ids or texts") }
-        guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is closed") }
+        try Self.requireOpen(snapshot)
         // Claimed before sending, atomically, so two concurrent votes cannot both pass.
         if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: choice.rawValue) {
             throw NodeError.alreadyVoted(poll, choice: previous)
@@ -114,12 +121,18 @@ extension Node {
             references: [MessageReference(id: poll, tag: .pollSuggestion)])
     }
 
-    /// Closes the poll; only its creator can, and only once.
+    /// Closes the poll; only its creator can, and only once. The close lists what this node holds of
+    /// every author of a message about the poll: only what it covers counts from then on.
     public func closePoll(chat: ChatID, poll: MessageID) async throws -> StoredMessage {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         guard snapshot.poll.message.author == me else { throw NodeError.invalid("only the poll's creator can close it") }
         guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is already closed") }
-        return try await send(chat: chat, tag: .pollClose, content: [], references: [MessageReference(id: poll, tag: .pollClose)])
+        let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll))
+        let authors = Set(related.map(\.message.author))
+        let coverage = try PollCoverage.fitting(
+            try store.versionVector(chat: chat).filter { authors.contains($0.key) }, maxBytes: SealedContent.maxPlaintextBytes)
+        return try await send(
+            chat: chat, tag: .pollClose, content: coverage.encoded(), references: [MessageReference(id: poll, tag: .pollClose)])
     }
 
     /// Counted ballots (or, with `answers`, accepted answers), newest first, `limit` at a time.
@@ -183,8 +196,17 @@ extension Node {
     private func openOptionsPoll(chat: ChatID, poll: MessageID) throws -> PollOutcome {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         guard let outcome = snapshot.outcome else { throw NodeError.invalid("poll \(poll.shortHex) is a yes/no poll; vote up or down") }
-        guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is closed") }
+        try Self.requireOpen(snapshot)
         return outcome
+    }
+
+    /// Past its closing time a poll takes nothing from this node, even before its creator's close arrives.
+    private static func requireOpen(_ snapshot: PollSnapshot) throws {
+        switch snapshot.phase {
+        case .open: return
+        case .closing: throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is past its closing time")
+        case .closed: throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is closed")
+        }
     }
 
     /// One ballot change at a time per poll, checked against the rules before it is sent, then

@@ -14,12 +14,25 @@ public struct PollSnapshot: Sendable, Hashable {
     public let state: State
     /// The question, for both kinds.
     public let question: String
-    public let isClosed: Bool
+    public let phase: PollPhase
     /// This user's counted selection: option ids, or "up"/"down".
     public let ownVotes: [String]
+    /// Whether this user's latest ballot counts, or came after the creator's close; nil without one.
+    public let ownBallot: BallotStanding?
+
+    /// Closed by its creator: the result is final.
+    public var isClosed: Bool { phase == .closed }
 
     public var outcome: PollOutcome? { if case let .options(outcome) = state { outcome } else { nil } }
     public var tally: PollTally? { if case let .yesNo(tally) = state { tally } else { nil } }
+}
+
+/// Where a voter's latest ballot stands against the poll's close.
+public enum BallotStanding: String, Sendable, Hashable, Codable {
+    /// Counted: the poll is open, or the close covers it.
+    case counted
+    /// Sent after the creator's close (or not received by the creator before it): not counted.
+    case afterClose
 }
 
 /// Keys of the local data the node itself keeps on a poll.

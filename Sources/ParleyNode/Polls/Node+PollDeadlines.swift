@@ -1,0 +1,58 @@
+import Logging
+import Synchronization
+import ParleyCore
+import ParleyStore
+
+/// The closing times of this node's own open polls. When one passes, the creator's node posts the
+/// close itself: until a close arrives the poll is only "closing", because timestamps are claims
+/// and only the creator's close says which ballots are in.
+final class PollDeadlines: Sendable {
+    struct Deadline: Sendable {
+        let chat: ChatID
+        var atMillis: Int64
+    }
+
+    private let pending = Mutex<[MessageID: Deadline]>([:])
+
+    func add(poll: MessageID, chat: ChatID, atMillis: Int64) {
+        pending.withLock { $0[poll] = Deadline(chat: chat, atMillis: atMillis) }
+    }
+
+    /// Takes the polls whose time has come.
+    func takeDue(atMillis now: Int64) -> [(poll: MessageID, chat: ChatID)] {
+        pending.withLock { pending in
+            let due = pending.filter { $0.value.atMillis <= now }
+            for poll in due.keys { pending[poll] = nil }
+            return due.map { (poll: $0.key, chat: $0.value.chat) }
+        }
+    }
+}
+
+extension Node {
+    /// Finds this node's own polls with a closing time and no close yet (once, at start).
+    func loadPollDeadlines() throws {
+        for chat in try store.chats() {
+            for stored in try store.messages(matching: MessageCriteria(chat: chat.invite.id, tag: .poll)) where stored.message.author == me {
+                guard let spec = try? PollSpec.decode(content: stored.message.content), let closesAt = spec.closesAtMillis else { continue }
+                guard try pollSnapshot(chat: chat.invite.id, poll: stored.id).phase != .closed else { continue }
+                pollDeadlines.add(poll: stored.id, chat: chat.invite.id, atMillis: closesAt)
+            }
+        }
+    }
+
+    /// Closes the own polls whose closing time has passed. A close that fails is tried again a sync
+    /// interval later; one the user already sent (or a poll that is gone) needs nothing more.
+    func closeDuePolls() async {
+        let now = clock.wallMillis
+        for (poll, chat) in pollDeadlines.takeDue(atMillis: now) {
+            do {
+                guard try pollSnapshot(chat: chat, poll: poll).phase != .closed else { continue }
+                _ = try await closePoll(chat: chat, poll: poll)
+                logger.info("closed a poll at its closing time", metadata: ["poll": "\(poll.shortHex)"])
+            } catch {
+                logger.warning("closing a poll at its closing time failed; retrying", metadata: ["error": "\(error)"])
+                pollDeadlines.add(poll: poll, chat: chat, atMillis: now + Int64(configuration.syncInterval.components.seconds * 1000))
+            }
+        }
+    }
+}
