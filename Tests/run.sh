@@ -22,6 +22,8 @@ if [ $# -eq 0 ]; then
   done
 fi
 if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi
+# The protocol document's worked examples, run as written by an independent (Python) implementation.
+Tests/protocol/check-worked-examples.sh
 # The multi-process suites wait on child processes with blocking calls. In the same process they
 # would hold the cooperative pool's threads (two on a 2-core machine) and starve the in-process
 # servers and nodes of the other suites, so they run in a test process of their own.

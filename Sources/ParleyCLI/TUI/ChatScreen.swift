@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 import ParleyNode
 import ParleyTerminal
 
@@ -155,7 +156,8 @@ struct ChatScreen {
         if poll.answersCount > 0 { summary.append("\(poll.answersCount) answer\(poll.answersCount == 1 ? "" : "s")") }
         if let latest = poll.latestAnswers.last { summary.append("“\(latest.text)”") }
         return ScreenState.PollCard(
-            id: String(poll.id.prefix(8)), author: author, question: poll.question, isClosed: poll.isClosed,
+            id: String(poll.id.prefix(8)), author: author, question: poll.question + (poll.phase == .closing ? " [closing]" : ""),
+            isClosed: poll.isClosed,
             options: options, summary: summary.joined(separator: " · "))
     }
 
