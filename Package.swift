@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "parley", targets: ["ParleyCLI"]),
         .executable(name: "parley-bench", targets: ["ParleyBench"]),
         .library(name: "ParleyNode", targets: ["ParleyNode"]),
+        .library(name: "ParleyAPI", targets: ["ParleyAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -61,10 +62,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The one request/view vocabulary every front end speaks, and its dispatcher: transport-free.
+        .target(
+            name: "ParleyAPI",
+            dependencies: ["ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore"],
+            swiftSettings: strict
+        ),
+        // The Unix-socket front end: a line server over the API's dispatcher.
+        .target(
+            name: "ParleyControlSocket",
+            dependencies: ["ParleyAPI", "ParleyTransport"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "ParleyCLI",
             dependencies: [
-                "ParleyNode", "ParleyTerminal",
+                "ParleyNode", "ParleyAPI", "ParleyControlSocket", "ParleyTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -73,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "ParleyBench",
             dependencies: [
-                "ParleyNode", "ParleyStore", "ParleyTransport", "ParleyCrypto", "ParleyCore",
+                "ParleyNode", "ParleyAPI", "ParleyControlSocket", "ParleyStore", "ParleyTransport", "ParleyCrypto", "ParleyCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 // Only for the raw SQL baselines the benchmark compares the store against.
@@ -91,6 +104,7 @@ let package = Package(
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyTestKit"], swiftSettings: strict),
+        .testTarget(name: "ParleyAPITests", dependencies: ["ParleyAPI", "ParleyNode", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport"], swiftSettings: strict),
         .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal"], swiftSettings: strict),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyStore"], swiftSettings: strict),

@@ -3,6 +3,8 @@ import Foundation
 import Logging
 import ParleyCore
 import ParleyCrypto
+import ParleyAPI
+import ParleyControlSocket
 import ParleyNode
 import ParleyStore
 import ParleyTransport
@@ -30,7 +32,7 @@ struct ServeNode: AsyncParsableCommand {
         let transport = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
         let node = Node(configuration: NodeConfiguration(identity: identity), store: store, transport: transport, logger: logger)
         let server = try await ControlServer.start(
-            service: ControlService(node: node, selfName: "bench"), socketPath: "\(data)/control.sock")
+            service: APIService(node: node, selfName: "bench"), socketPath: "\(data)/control.sock")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await node.run() }
             group.addTask { try await server.run() }

@@ -1,10 +1,11 @@
 import Foundation
+import ParleyAPI
 import ParleyNode
 
 /// A line typed in `parley open` (line mode or full screen): text to send, or a slash command.
 enum ChatCommand: Equatable {
     /// A request that posts a message (text, or a poll action) and answers with its `MessageView`.
-    case post(ControlRequest)
+    case post(APIRequest)
     case results(poll: String)
     /// Show the page of messages before the oldest one shown.
     case older

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyAPI
 import ParleyNode
 import ParleyTransport
 
@@ -21,10 +22,10 @@ struct ControlClient {
     }
 
     /// Sends one request and decodes the `result` of its response, or throws the node's error.
-    func call<Result: Codable & Sendable>(_ request: ControlRequest, as type: Result.Type) async throws -> Result {
-        try await connection.send(try ControlJSON.encode(request))
+    func call<Result: Codable & Sendable>(_ request: APIRequest, as type: Result.Type) async throws -> Result {
+        try await connection.send(try APIJSON.encode(request))
         for try await line in connection.lines {
-            let response = try ControlJSON.decode(ControlResponse<Result>.self, from: line)
+            let response = try APIJSON.decode(APIResponse<Result>.self, from: line)
             guard response.ok, let result = response.result else { throw CLIError(response.error ?? "the node gave no answer") }
             return result
         }
@@ -35,7 +36,7 @@ struct ControlClient {
 
     /// Connects, asks once, and hangs up, whatever the outcome.
     static func callOnce<Result: Codable & Sendable>(
-        _ request: ControlRequest, options: ClientOptions, as type: Result.Type
+        _ request: APIRequest, options: ClientOptions, as type: Result.Type
     ) async throws -> Result {
         let client = try await options.client()
         do {
@@ -57,13 +58,13 @@ struct CLIError: Error, CustomStringConvertible {
 
 /// Runs one request against the node in `options` and prints the result as JSON or text.
 func runRequest<Result: Codable & Sendable>(
-    _ request: ControlRequest, options: ClientOptions, as type: Result.Type, text: (Result) -> String
+    _ request: APIRequest, options: ClientOptions, as type: Result.Type, text: (Result) -> String
 ) async throws {
     let result = try await ControlClient.callOnce(request, options: options, as: type)
-    print(options.json ? try ControlJSON.encode(result) : text(result))
+    print(options.json ? try APIJSON.encode(result) : text(result))
 }
 
 /// Runs a request that posts a message (send, poll actions) and prints the new message's id.
-func runPosting(_ request: ControlRequest, options: ClientOptions) async throws {
+func runPosting(_ request: APIRequest, options: ClientOptions) async throws {
     try await runRequest(request, options: options, as: MessageView.self) { $0.id }
 }

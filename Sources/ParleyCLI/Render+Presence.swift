@@ -1,4 +1,5 @@
 import Foundation
+import ParleyAPI
 import ParleyNode
 
 extension Render {

@@ -1,3 +1,4 @@
+import ParleyAPI
 import ParleyNode
 
 extension Render {

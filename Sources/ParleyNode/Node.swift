@@ -9,7 +9,7 @@ import Synchronization
 /// `run()` serves until cancelled; the API methods may be called concurrently with it.
 public final class Node: Sendable {
     public let configuration: NodeConfiguration
-    public let store: MessageStore
+    let store: MessageStore
     let transport: any DatagramTransport
     let clock: any NodeClock
     let logger: Logger

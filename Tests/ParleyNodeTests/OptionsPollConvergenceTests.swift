@@ -1,6 +1,6 @@
 import ParleyCore
 import ParleyCrypto
-import ParleyNode
+@testable import ParleyNode
 import ParleyStore
 import ParleyTestKit
 import Testing
@@ -85,28 +85,5 @@ struct PollControllerTests {
         #expect(try controller.ownVotes == ["2"])
         #expect(try controller.votes(answers: true).items.map(\.text) == ["spaces, obviously"])
         await #expect(throws: NodeError.self) { try await controller.castPollVote(["Tabs"]) }
-    }
-}
-
-struct AnonymousPollTests {
-    @Test func anAnonymousPollShowsNoVoterInResultsOrVoteLists() async throws {
-        // Given an anonymous poll with one vote and one answer
-        let peers = try LossyNetworkConvergenceTests.makePeers(InMemoryNetwork(), count: 2)
-        let node = peers[0].node
-        let chat = try await node.createChat(title: "Secret ballot", members: [peers[1].identity.publicKey])
-        let spec = PollSpec(question: "Raise?", options: ["Yes", "No"], anonymous: true, allowAnswers: true)
-        let poll = try await node.createPoll(chat: chat.id, spec: spec).message.id
-        _ = try await node.castVote(chat: chat.id, poll: poll, options: ["Yes"])
-        _ = try await node.answerPoll(chat: chat.id, poll: poll, text: "overdue")
-
-        // Then the counts are there, but no identity
-        let view = PollResultsView(try node.pollSnapshot(chat: chat.id, poll: poll), names: [node.me: "me"], myVote: nil)
-        #expect(view.options?.map(\.votes) == [1, 0])
-        #expect(view.voters.isEmpty)
-        #expect(view.latestAnswers.allSatisfy { $0.author == nil && $0.authorName == nil })
-        #expect(try node.pollVotes(chat: chat.id, poll: poll).items.allSatisfy { $0.author == nil })
-        #expect(try node.pollVotes(chat: chat.id, poll: poll, answers: true).items.allSatisfy { $0.author == nil })
-        // while this user still sees their own choice
-        #expect(view.ownVotes == ["1"])
     }
 }

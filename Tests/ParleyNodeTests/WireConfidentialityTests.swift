@@ -1,6 +1,6 @@
 import ParleyCore
 import ParleyCrypto
-import ParleyNode
+@testable import ParleyNode
 import ParleyStore
 import ParleyTestKit
 import Synchronization

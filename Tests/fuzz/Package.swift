@@ -25,8 +25,8 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
             swiftSettings: strict, linkerSettings: linker),
         .executableTarget(
-            name: "FuzzControlRequest",
-            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            name: "FuzzAPIRequest",
+            dependencies: ["FuzzSupport", .product(name: "ParleyAPI", package: "Parley")],
             swiftSettings: strict, linkerSettings: linker),
     ]
 )

@@ -4,7 +4,7 @@
 #   Tests/fuzz/run.sh [SECONDS] [TARGET...]
 #
 # Targets: FuzzDatagram (Packet + Frame decoders), FuzzMessage (Message + ChatInvite decoders),
-# FuzzControlRequest (control-socket request parser). The build has its own scratch path
+# FuzzAPIRequest (control-socket request parser). The build has its own scratch path
 # (.build-fuzz) so it never disturbs the normal build; the corpus is kept there between runs.
 # A crashing input is copied to Tests/fuzz/crashes/TARGET-*; turn it into a regression test.
 # Prints one line per target: executions, corpus size, crashes. Exits 1 if any target crashed.
@@ -14,7 +14,7 @@ root="$(cd "$here/../.." && pwd)"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzDatagram FuzzMessage FuzzControlRequest)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzDatagram FuzzMessage FuzzAPIRequest)
 scratch="$root/.build-fuzz"
 flags=(-c release --package-path "$here" --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address)
 

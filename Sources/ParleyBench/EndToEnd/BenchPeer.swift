@@ -9,6 +9,8 @@ import ParleyTransport
 struct BenchPeer: Sendable {
     let identity: Identity
     let node: Node
+    /// The node's store, as the bench opened it: progress probes read it directly.
+    let store: MessageStore
 
     var id: PeerID { identity.publicKey }
 
@@ -20,7 +22,7 @@ struct BenchPeer: Sendable {
         // Stopping nodes mid-burst makes them warn about batches they drop; only errors matter here.
         logger.logLevel = .error
         let node = Node(configuration: NodeConfiguration(identity: identity), store: store, transport: transport, logger: logger)
-        return BenchPeer(identity: identity, node: node)
+        return BenchPeer(identity: identity, node: node, store: store)
     }
 
     /// `count` fresh peers, each a contact (with address) of the others.
@@ -58,7 +60,7 @@ struct BenchPeer: Sendable {
     static func chat(_ peers: [BenchPeer], title: String) async throws -> ChatID {
         let invite = try await peers[0].node.createChat(title: title, members: peers.dropFirst().map(\.id))
         for peer in peers.dropFirst() {
-            let joined = try await Measure.waitUntil(timeout: .seconds(20)) { try peer.node.store.chat(invite.id) != nil }
+            let joined = try await Measure.waitUntil(timeout: .seconds(20)) { try peer.node.chat(invite.id) != nil }
             guard joined else { throw BenchError("a peer never joined the chat '\(title)'") }
         }
         return invite.id
@@ -66,7 +68,7 @@ struct BenchPeer: Sendable {
 
     /// How many of `author`'s messages this peer holds without a gap.
     func contiguous(_ chat: ChatID, from author: PeerID) throws -> UInt64 {
-        try node.store.contiguousSequences(chat: chat)[author] ?? 0
+        try store.contiguousSequences(chat: chat)[author] ?? 0
     }
 }
 

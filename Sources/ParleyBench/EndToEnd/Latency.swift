@@ -25,7 +25,7 @@ struct Latency: Sendable {
             let clock = ContinuousClock()
             // The observer stamps each newly stored message as soon as its commit is announced.
             let arrivals = Arrivals()
-            let arrivalStream = receiver.node.store.arrivals(chat: chat)
+            let arrivalStream = receiver.node.arrivals(chat: chat)
             return try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await batch in arrivalStream {

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyAPI
 import ParleyNode
 import ParleyTransport
 
@@ -45,8 +46,8 @@ struct NodeProcessProbe: Sendable {
         return NodeProcessProbe(startupSeconds: startup, peakRSSBytes: peak)
     }
 
-    private static func ask(_ client: LineClient, _ request: ControlRequest) async throws -> String {
-        try await client.send(try ControlJSON.encode(request))
+    private static func ask(_ client: LineClient, _ request: APIRequest) async throws -> String {
+        try await client.send(try APIJSON.encode(request))
         for try await line in client.lines { return line }
         throw BenchError("the node process closed its control socket")
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParleyAPI
 import ParleyNode
 
 struct Chat: AsyncParsableCommand {
@@ -28,7 +29,7 @@ extension Chat {
         }
 
         func run() async throws {
-            let request = ControlRequest.chatCreate(title: title, members: members, kind: direct ? "direct" : "group")
+            let request = APIRequest.chatCreate(title: title, members: members, kind: direct ? "direct" : "group")
             try await runRequest(request, options: options, as: ChatView.self) { $0.id }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyCrypto
+import ParleyAPI
 import ParleyNode
 
 struct Contacts: AsyncParsableCommand {

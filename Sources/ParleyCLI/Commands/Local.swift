@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParleyAPI
 import ParleyNode
 
 struct Local: AsyncParsableCommand {

@@ -3,6 +3,8 @@ import Foundation
 import Logging
 import ParleyCore
 import ParleyCrypto
+import ParleyAPI
+import ParleyControlSocket
 import ParleyNode
 import ParleyStore
 import ParleyTransport
@@ -52,7 +54,7 @@ struct NodeCommand: AsyncParsableCommand {
         for contact in try store.contacts() {
             if let address = contact.address { await node.learnAddress(address, for: contact.peer) }
         }
-        let service = ControlService(node: node, selfName: URL(fileURLWithPath: key).deletingPathExtension().lastPathComponent)
+        let service = APIService(node: node, selfName: URL(fileURLWithPath: key).deletingPathExtension().lastPathComponent)
         let socketPath = ControlClient.socketPath(dataDirectory: data)
         let server = try await ControlServer.start(service: service, socketPath: socketPath)
         print("parley node \(identity.publicKey.hex) listening on \(transport.localAddress) (data \(data))")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ParleyTransport
 import Foundation
+import ParleyAPI
 import ParleyNode
 import Synchronization
 
@@ -23,7 +24,7 @@ struct Open: AsyncParsableCommand {
             return
         }
         let watcher = try await options.client()
-        try await watcher.connection.send(try ControlJSON.encode(ControlRequest.watch(chat: chat)))
+        try await watcher.connection.send(try APIJSON.encode(APIRequest.watch(chat: chat)))
         show("chat \(chat): type a message, or \(ChatCommand.help)")
         let oldestShown = OldestShown()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -75,7 +76,7 @@ extension Open {
     private func showOlder(oldestShown: OldestShown) async throws {
         guard let before = oldestShown.current else { return show("(no message shown yet to page back from)") }
         if before == 1 { return show("(no older messages)") }
-        let request = ControlRequest.messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 20, before: before, shown: true)
+        let request = APIRequest.messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 20, before: before, shown: true)
         let page = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
         guard let first = page.first else { return show("(no older messages)") }
         oldestShown.note(first.localNumber)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParleyAPI
 import ParleyNode
 
 struct Poll: AsyncParsableCommand {
@@ -31,7 +32,7 @@ extension Poll {
 
         func run() async throws {
             let closes = try closesAt.map { try PollTime.parse($0) }
-            let request = ControlRequest.pollCreate(
+            let request = APIRequest.pollCreate(
                 chat: chat, question: question, options: choices.isEmpty ? nil : choices, description: description, maxVotes: maxVotes,
                 unique: unique, anonymous: anonymous, allowAnswers: allowAnswers, allowSuggestions: allowSuggestions, closesAtMillis: closes)
             try await runPosting(request, options: options)
@@ -113,7 +114,7 @@ extension Poll {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let request = ControlRequest.pollVotes(chat: target.chat, poll: target.poll, option: option, answers: answers, limit: limit, before: before)
+            let request = APIRequest.pollVotes(chat: target.chat, poll: target.poll, option: option, answers: answers, limit: limit, before: before)
             try await runRequest(request, options: options, as: PollVotesView.self, text: Render.votes)
         }
     }

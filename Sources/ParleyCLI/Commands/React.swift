@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParleyAPI
 import ParleyNode
 
 /// CHAT, MESSAGE and TYPE, shared by `react` and `unreact`.
@@ -51,7 +52,7 @@ struct Reactions: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let request = ControlRequest.reactions(chat: chat, message: message, type: type, author: author, sort: sort, limit: limit, before: before)
+        let request = APIRequest.reactions(chat: chat, message: message, type: type, author: author, sort: sort, limit: limit, before: before)
         try await runRequest(request, options: options, as: ReactionsView.self, text: Render.reactions)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyAPI
 import ParleyNode
 
 /// A message number as `parley messages` lists it: "12" or "#12".
@@ -29,7 +30,7 @@ struct Read: AsyncParsableCommand {
     func validate() throws { _ = try HistoryCursor.parse(upTo, flag: "--upto") }
 
     func run() async throws {
-        let request = ControlRequest.read(chat: chat, upTo: try HistoryCursor.parse(upTo, flag: "--upto"))
+        let request = APIRequest.read(chat: chat, upTo: try HistoryCursor.parse(upTo, flag: "--upto"))
         try await runRequest(request, options: options, as: ReadView.self) { view in
             "read up to #\(view.marker) (\(view.newlyRead) newly read, \(view.unread) unread)"
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParleyAPI
 import ParleyNode
 
 struct Send: AsyncParsableCommand {
@@ -31,7 +32,7 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let request: ControlRequest = if let custom {
+        let request: APIRequest = if let custom {
             .send(chat: chat, text: custom, tag: "Custom", refs: refs)
         } else {
             .send(chat: chat, text: text ?? "", tag: tag, refs: refs)
@@ -80,7 +81,7 @@ struct Messages: AsyncParsableCommand {
     func run() async throws {
         let before = try HistoryCursor.parse(before, flag: "--before"), after = try HistoryCursor.parse(after, flag: "--after")
         // One more than asked for tells whether there is a further page; it is not shown.
-        let request = ControlRequest.messages(
+        let request = APIRequest.messages(
             chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit.map { min($0, Int.max - 1) + 1 }, before: before, after: after,
             shown: all || tag != nil || ref != nil ? nil : true)
         var messages = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
@@ -88,7 +89,7 @@ struct Messages: AsyncParsableCommand {
         let more = limit.map { messages.count > $0 } ?? false
         if let limit, more { messages = forward ? Array(messages.prefix(limit)) : Array(messages.suffix(limit)) }
         guard !options.json else {
-            print(try ControlJSON.encode(messages))
+            print(try APIJSON.encode(messages))
             return
         }
         var lines = messages.map(Render.line)

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyAPI
 import ParleyNode
 import ParleyTerminal
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyAPI
 import ParleyNode
 import ParleyTerminal
 import ParleyTransport
@@ -31,9 +32,9 @@ struct FullScreen {
 
     /// Requests, run in order by one worker so the screen never waits on the node.
     enum Action: Sendable {
-        case post(ControlRequest)
+        case post(APIRequest)
         case results(chat: String, poll: String)
-        case older(chat: String, ControlRequest)
+        case older(chat: String, APIRequest)
         case refresh(chat: String)
         case typing(chat: String, active: Bool)
     }
@@ -100,7 +101,7 @@ struct FullScreen {
     private static func follow(_ chat: String, options: ClientOptions, events: AsyncStream<Event>.Continuation) async {
         do {
             let client = try await options.client()
-            try await client.connection.send(try ControlJSON.encode(ControlRequest.watch(chat: chat)))
+            try await client.connection.send(try APIJSON.encode(APIRequest.watch(chat: chat)))
             for try await line in client.connection.lines { events.yield(.watch(chat: chat, line: line)) }
             await client.close()
             if !Task.isCancelled { events.yield(.watchEnded(chat: chat, reason: "the node closed the connection")) }

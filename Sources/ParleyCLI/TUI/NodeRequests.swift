@@ -1,4 +1,5 @@
 import Foundation
+import ParleyAPI
 import ParleyNode
 import ParleyTransport
 
@@ -9,7 +10,7 @@ enum NodeRequests {
 
     /// The page of shown messages (text, links, custom, polls, member changes) older than `oldest`:
     /// one indexed query per PageUp, however much is loaded already.
-    static func olderMessages(chat: String, oldest: Int64?) -> ControlRequest {
+    static func olderMessages(chat: String, oldest: Int64?) -> APIRequest {
         .messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: pageSize, before: oldest, shown: true)
     }
 

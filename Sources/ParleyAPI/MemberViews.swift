@@ -1,3 +1,4 @@
+import ParleyNode
 import Foundation
 public import ParleyCore
 public import ParleyCrypto

@@ -1,3 +1,4 @@
+import ParleyNode
 import Foundation
 import ParleyCrypto
 public import ParleyCore

@@ -1,9 +1,10 @@
+import ParleyNode
 import Foundation
 import ParleyCore
 import ParleyStore
 
 /// Chat creation, the chat list and member changes.
-extension ControlService {
+extension APIService {
     func createChat(title: String, members: [String], kind: String?) async throws -> ChatView {
         guard let chatKind = ChatKind(rawValue: kind ?? ChatKind.group.rawValue) else {
             throw NodeError.invalid("unknown chat kind '\(kind ?? "")': use direct or group")
@@ -16,8 +17,8 @@ extension ControlService {
     /// Every chat, direct ones first, each section sorted by name.
     func chatList() throws -> [ChatView] {
         let names = try names()
-        return try node.store.chats().map { summary in
-            ChatView(summary, names: names, me: node.me, unread: try node.store.unreadCount(chat: summary.invite.id, me: node.me))
+        return try node.chats().map { summary in
+            ChatView(summary, names: names, me: node.me, unread: try node.unreadCount(chat: summary.invite.id))
         }.sorted { lhs, rhs in
             if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
             let order = lhs.name.localizedCaseInsensitiveCompare(rhs.name)
@@ -33,9 +34,9 @@ extension ControlService {
     }
 
     private func chatView(_ chat: ChatID) throws -> ChatView {
-        guard let summary = try node.store.chats().first(where: { $0.invite.id == chat }) else {
+        guard let summary = try node.chats().first(where: { $0.invite.id == chat }) else {
             throw NodeError.notFound("no chat \(chat.shortHex)")
         }
-        return ChatView(summary, names: try names(), me: node.me, unread: try node.store.unreadCount(chat: chat, me: node.me))
+        return ChatView(summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat))
     }
 }

@@ -1,10 +1,11 @@
+import ParleyNode
 import Foundation
 import ParleyCrypto
 import ParleyCore
 import ParleyStore
 
-extension ControlService {
-    func handleReactions(_ request: ControlRequest) async throws -> String {
+extension APIService {
+    func handleReactions(_ request: APIRequest) async throws -> String {
         switch request {
         case let .react(chat, message, type, score, unique):
             let (chatID, target) = try resolveMessage(chat, message)

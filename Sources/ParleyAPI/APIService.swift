@@ -1,3 +1,4 @@
+import ParleyNode
 import Foundation
 import ParleyCore
 import ParleyCrypto
@@ -5,7 +6,7 @@ import ParleyStore
 
 /// Answers control requests for one node: resolves what the user typed, calls the node API,
 /// and renders one JSON response line. Errors become `{"ok":false,"error":…}`, never a crash.
-public struct ControlService: Sendable {
+public struct APIService: Sendable {
     public let node: Node
     /// How this node's own user is shown (the key file's name).
     public let selfName: String
@@ -16,21 +17,20 @@ public struct ControlService: Sendable {
     }
 
     /// Parses one request line; a line that is not a request gets a failure response to send back.
-    public static func parse(_ line: String) -> Result<ControlRequest, ControlFailure> {
-        do { return .success(try ControlJSON.decode(ControlRequest.self, from: line)) } catch {
-            return .failure(ControlFailure(line: failure("bad request: \(error.localizedDescription)")))
+    public static func parse(_ line: String) -> Result<APIRequest, BadRequest> {
+        do { return .success(try APIJSON.decode(APIRequest.self, from: line)) } catch {
+            return .failure(BadRequest(line: failure("bad request: \(error.localizedDescription)")))
         }
     }
 
     /// Handles one request and returns the response line.
-    public func respond(to request: ControlRequest) async -> String {
+    public func respond(to request: APIRequest) async -> String {
         do { return try await handle(request) } catch {
             return Self.failure(String(describing: error))
         }
     }
 
-    private func handle(_ request: ControlRequest) async throws -> String {
-        let store = node.store
+    private func handle(_ request: APIRequest) async throws -> String {
         switch request {
         case .status:
             return Self.ok(await node.status())
@@ -41,7 +41,7 @@ public struct ControlService: Sendable {
             try await node.addContact(Contact(peer: key, name: name, address: parsed))
             return Self.ok(ContactView(id: key.hex, name: name, address: parsed?.description))
         case .contactsList:
-            return Self.ok(try store.contacts().map { ContactView(id: $0.peer.hex, name: $0.name, address: $0.address?.description) })
+            return Self.ok(try node.contacts().map { ContactView(id: $0.peer.hex, name: $0.name, address: $0.address?.description) })
         case let .chatCreate(title, members, kind):
             return Self.ok(try await createChat(title: title, members: members, kind: kind))
         case .chatList:
@@ -99,11 +99,11 @@ public struct ControlService: Sendable {
             let page = try node.pollVotes(chat: chatID, poll: pollID, option: option, answers: answers ?? false, limit: limit ?? 25, before: before)
             return Self.ok(PollVotesView(page, names: try names()))
         case let .localGet(message, key):
-            let id = try store.resolveMessage(prefix: message, in: nil)
-            return Self.ok(LocalDataView(message: id.hex, key: key, value: try store.localData(message: id, key: key)))
+            let id = try node.resolveMessage(prefix: message, in: nil)
+            return Self.ok(LocalDataView(message: id.hex, key: key, value: try node.localData(message: id, key: key)))
         case let .localSet(message, key, value):
-            let id = try store.resolveMessage(prefix: message, in: nil)
-            try await store.setLocalData(message: id, key: key, value: value)
+            let id = try node.resolveMessage(prefix: message, in: nil)
+            try await node.setLocalData(message: id, key: key, value: value)
             return Self.ok(LocalDataView(message: id.hex, key: key, value: value))
         case .watch:
             throw NodeError.invalid("watch is a streaming request; use the watch connection")
@@ -120,27 +120,27 @@ public struct ControlService: Sendable {
     }
 
     func pollView(chat: ChatID, poll: MessageID, names: [PeerID: String]? = nil) throws -> PollResultsView {
-        let myVote = try node.store.localData(message: poll, key: LocalDataKey.pollVote)
+        let myVote = try node.localData(message: poll, key: LocalDataKey.pollVote)
         return PollResultsView(try node.pollSnapshot(chat: chat, poll: poll), names: try names ?? self.names(), myVote: myVote)
     }
 
     /// A chat as `resolveChat` accepts it, and a unique id prefix of one of its messages.
     func resolveMessage(_ chat: String, _ message: String) throws -> (ChatID, MessageID) {
         let chatID = try resolveChat(chat)
-        return (chatID, try node.store.resolveMessage(prefix: message, in: chatID))
+        return (chatID, try node.resolveMessage(prefix: message, in: chatID))
     }
 
     // MARK: Resolution of what the user typed
 
     func names() throws -> [PeerID: String] {
-        var names = try node.store.contacts().reduce(into: [PeerID: String]()) { $0[$1.peer] = $1.name }
+        var names = try node.contacts().reduce(into: [PeerID: String]()) { $0[$1.peer] = $1.name }
         names[node.me] = selfName
         return names
     }
 
     /// A contact name, a full 64-digit id, or a unique id prefix among contacts.
     func resolvePeer(_ text: String) throws -> PeerID {
-        let contacts = try node.store.contacts()
+        let contacts = try node.contacts()
         if let contact = contacts.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) { return contact.peer }
         if text.count == 64, let key = try? PeerID(rawRepresentation: Hex.decode(text)) { return key }
         let matches = Hex.isHexPrefix(text) ? contacts.filter { $0.peer.hex.hasPrefix(text.lowercased()) } : []
@@ -154,31 +154,32 @@ public struct ControlService: Sendable {
 
     /// A chat id prefix, or an exact (case-insensitive) title.
     func resolveChat(_ text: String) throws -> ChatID {
-        if Hex.isHexPrefix(text), let id = try? node.store.resolveChat(prefix: text) { return id }
-        let titled = try node.store.chats().filter { $0.invite.title.caseInsensitiveCompare(text) == .orderedSame }
+        if Hex.isHexPrefix(text), let id = try? node.resolveChat(prefix: text) { return id }
+        let titled = try node.chats().filter { $0.invite.title.caseInsensitiveCompare(text) == .orderedSame }
         if titled.count == 1 { return titled[0].invite.id }
         if titled.count > 1 { throw NodeError.notFound("several chats are titled '\(text)'; use the chat id") }
-        return try node.store.resolveChat(prefix: text) // rethrows the store's precise error
+        return try node.resolveChat(prefix: text) // rethrows the store's precise error
     }
 
     /// "MESSAGE[:TAG]"; without a tag the reference carries the referenced message's tag.
     func resolveReference(_ text: String, chat: ChatID) throws -> MessageReference {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        let id = try node.store.resolveMessage(prefix: parts[0], in: chat)
+        let id = try node.resolveMessage(prefix: parts[0], in: chat)
         if parts.count == 2 { return MessageReference(id: id, tag: try Tag(parts[1])) }
-        guard let referenced = try node.store.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
+        guard let referenced = try node.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
         return MessageReference(id: id, tag: referenced.message.tag)
     }
 
-    static func ok(_ value: some Codable & Sendable) -> String { encode(ControlResponse.success(value)) }
-    static func failure(_ message: String) -> String { encode(ControlResponse<String>.failure(message)) }
+    static func ok(_ value: some Codable & Sendable) -> String { encode(APIResponse.success(value)) }
+    /// The response line reporting `message` as the error.
+    public static func failure(_ message: String) -> String { encode(APIResponse<String>.failure(message)) }
 
     static func encode(_ value: some Encodable) -> String {
-        (try? ControlJSON.encode(value)) ?? #"{"ok":false,"error":"response could not be encoded"}"#
+        (try? APIJSON.encode(value)) ?? #"{"ok":false,"error":"response could not be encoded"}"#
     }
 }
 
 /// A response line reporting a request that could not be parsed.
-public struct ControlFailure: Error {
+public struct BadRequest: Error {
     public let line: String
 }

@@ -1,3 +1,4 @@
+import ParleyNode
 import ParleyCrypto
 public import ParleyCore
 import ParleyStore

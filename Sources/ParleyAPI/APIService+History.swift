@@ -1,10 +1,11 @@
+import ParleyNode
 import Foundation
 import ParleyCore
 import ParleyCrypto
 import ParleyStore
 
 /// History paging, read markers and receipts on the control socket.
-extension ControlService {
+extension APIService {
     func messages(
         chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64?, after: Int64?, shown: Bool
     ) throws -> String {
@@ -18,13 +19,12 @@ extension ControlService {
         if let before, let after, after >= before - 1 { // before ≥ 1 here, so this cannot overflow
             throw NodeError.invalid("--after \(after) --before \(before) leaves no message between them")
         }
-        let store = node.store
         let criteria = MessageCriteria(
-            chat: chatID, tag: try tag.map { try Tag($0) }, referencing: try ref.map { try store.resolveMessage(prefix: $0, in: chatID) },
+            chat: chatID, tag: try tag.map { try Tag($0) }, referencing: try ref.map { try node.resolveMessage(prefix: $0, in: chatID) },
             referenceTag: try refTag.map { try Tag($0) }, limit: limit, afterLocalNumber: after, beforeLocalNumber: before,
             oldestFirst: after != nil && before == nil, tags: shown ? ContentKind.shownTags : nil)
         let names = try names()
-        return Self.ok(try store.messages(matching: criteria).map { MessageView($0, names: names) })
+        return Self.ok(try node.messages(matching: criteria).map { MessageView($0, names: names) })
     }
 
     func markRead(chat: String, upTo: Int64?) async throws -> String {
@@ -32,20 +32,20 @@ extension ControlService {
         if let upTo, upTo <= 0 { throw NodeError.invalid("--upto takes a message number (#N), 1 or more; got \(upTo)") }
         let newlyRead = try await node.markRead(chat: chatID, upTo: upTo)
         return Self.ok(ReadView(
-            chat: chatID.hex, marker: try node.store.readMarker(chat: chatID), newlyRead: newlyRead,
-            unread: try node.store.unreadCount(chat: chatID, me: node.me)))
+            chat: chatID.hex, marker: try node.readMarker(chat: chatID), newlyRead: newlyRead,
+            unread: try node.unreadCount(chat: chatID)))
     }
 
     func receipts(chat: String, message: String) throws -> String {
         let chatID = try resolveChat(chat)
-        let id = try node.store.resolveMessage(prefix: message, in: chatID)
-        guard let stored = try node.store.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
+        let id = try node.resolveMessage(prefix: message, in: chatID)
+        guard let stored = try node.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
         let names = try names()
         guard stored.message.author == node.me else {
             let author = names[stored.message.author] ?? stored.message.author.shortHex
             throw NodeError.invalid("receipts are kept for your own messages only; message \(id.shortHex) is by \(author)")
         }
-        let receipts = try node.store.receipts(message: id) ?? []
+        let receipts = try node.receipts(message: id) ?? []
         let views = receipts.map { ReceiptView($0, names: names) }
         return Self.ok(views.sorted { lhs, rhs in
             let left = lhs.name ?? lhs.member, right = rhs.name ?? rhs.member

@@ -1,16 +1,16 @@
 import FuzzSupport
-import ParleyNode
+import ParleyAPI
 
 // The control-socket request parser: a line either becomes a request that survives a JSON round
 // trip, or a one-line JSON failure response. Never a crash.
 Fuzzer.main(seeds: seeds) { bytes in
-    switch ControlService.parse(String(decoding: bytes, as: UTF8.self)) {
+    switch APIService.parse(String(decoding: bytes, as: UTF8.self)) {
     case let .success(request):
-        guard let line = try? ControlJSON.encode(request), (try? ControlJSON.decode(ControlRequest.self, from: line)) == request else {
+        guard let line = try? APIJSON.encode(request), (try? APIJSON.decode(APIRequest.self, from: line)) == request else {
             Fuzzer.fail("a parsed request does not survive a round trip")
         }
     case let .failure(failure):
-        guard !failure.line.contains("\n"), let response = try? ControlJSON.decode(ControlResponse<String>.self, from: failure.line),
+        guard !failure.line.contains("\n"), let response = try? APIJSON.decode(APIResponse<String>.self, from: failure.line),
               !response.ok
         else { Fuzzer.fail("a refusal is not a one-line JSON failure") }
     }

@@ -1,7 +1,8 @@
+import ParleyNode
 import Foundation
 
 /// The one JSON dialect of the control socket and of `--json` output: compact, sorted keys, one line.
-public enum ControlJSON {
+public enum APIJSON {
     public static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

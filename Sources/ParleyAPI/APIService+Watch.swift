@@ -1,7 +1,8 @@
+import ParleyNode
 import ParleyCore
 import ParleyStore
 
-extension ControlService {
+extension APIService {
     /// Streams a chat live: the latest messages first, then each new one as it is stored.
     /// Text, link and custom messages come as message events; a poll, and every vote on it, as the poll's
     /// current tally; a reaction as its target's current reaction groups; changes of who is typing as
@@ -23,15 +24,15 @@ extension ControlService {
         var last: Int64 = 0
         // The backlog reaches back to the read marker, so marking what was streamed as read never
         // covers a message nobody was shown. With more unread than that, the marker is left alone.
-        let marker = try node.store.readMarker(chat: chat)
-        let unread = try node.store.messages(matching: MessageCriteria(chat: chat, limit: Self.maxUnreadBacklog + 1, afterLocalNumber: marker)).count
+        let marker = try node.readMarker(chat: chat)
+        let unread = try node.messages(matching: MessageCriteria(chat: chat, limit: Self.maxUnreadBacklog + 1, afterLocalNumber: marker)).count
         let marksRead = unread <= Self.maxUnreadBacklog
         let firstBatch = marksRead ? max(backlog, unread) : backlog
         // Subscribed before the first read, so whatever is stored after it wakes the next read.
-        var wakeUps = node.store.arrivals(chat: chat).makeAsyncIterator()
+        var wakeUps = node.arrivals(chat: chat).makeAsyncIterator()
         var limit: Int? = firstBatch
         repeat {
-            let fresh = try node.store.messages(matching: MessageCriteria(chat: chat, limit: limit, afterLocalNumber: last))
+            let fresh = try node.messages(matching: MessageCriteria(chat: chat, limit: limit, afterLocalNumber: last))
             limit = nil
             guard !fresh.isEmpty else { continue }
             let names = try names()

@@ -1,7 +1,8 @@
 import Foundation
 import ParleyCore
 import ParleyCrypto
-import ParleyNode
+import ParleyAPI
+@testable import ParleyNode
 import ParleyStore
 import ParleyTestKit
 import Testing
@@ -9,16 +10,16 @@ import Testing
 /// The control socket's history requests, on one in-process node.
 struct HistoryControlTests {
     @Test func oldMessagesRequestsStillDecode() throws {
-        let old = try ControlJSON.decode(
-            ControlRequest.self, from: #"{"messages":{"chat":"Lunch","tag":"Poll","ref":null,"refTag":null,"limit":20}}"#)
+        let old = try APIJSON.decode(
+            APIRequest.self, from: #"{"messages":{"chat":"Lunch","tag":"Poll","ref":null,"refTag":null,"limit":20}}"#)
         #expect(old == .messages(chat: "Lunch", tag: "Poll", ref: nil, refTag: nil, limit: 20))
-        let paged = try ControlJSON.decode(ControlRequest.self, from: #"{"messages":{"chat":"Lunch","limit":5,"before":40,"shown":true}}"#)
+        let paged = try APIJSON.decode(APIRequest.self, from: #"{"messages":{"chat":"Lunch","limit":5,"before":40,"shown":true}}"#)
         #expect(paged == .messages(chat: "Lunch", tag: nil, ref: nil, refTag: nil, limit: 5, before: 40, after: nil, shown: true))
-        #expect(try ControlJSON.decode(ControlRequest.self, from: #"{"read":{"chat":"Lunch"}}"#) == .read(chat: "Lunch"))
+        #expect(try APIJSON.decode(APIRequest.self, from: #"{"read":{"chat":"Lunch"}}"#) == .read(chat: "Lunch"))
     }
 
     struct Fixture {
-        let service: ControlService
+        let service: APIService
         let chat: ChatInvite
 
         static func make() async throws -> Fixture {
@@ -27,15 +28,15 @@ struct HistoryControlTests {
                 configuration: NodeConfiguration(identity: identity), store: try MessageStore.inMemory(),
                 transport: InMemoryNetwork().makeTransport())
             let chat = try await node.createChat(title: "Notes", members: [])
-            return Fixture(service: ControlService(node: node, selfName: "me"), chat: chat)
+            return Fixture(service: APIService(node: node, selfName: "me"), chat: chat)
         }
 
-        func messages(_ request: ControlRequest) async throws -> [MessageView] {
-            try ControlJSON.decode(ControlResponse<[MessageView]>.self, from: await service.respond(to: request)).result ?? []
+        func messages(_ request: APIRequest) async throws -> [MessageView] {
+            try APIJSON.decode(APIResponse<[MessageView]>.self, from: await service.respond(to: request)).result ?? []
         }
 
-        func error(_ request: ControlRequest) async throws -> String? {
-            try ControlJSON.decode(ControlResponse<String>.self, from: await service.respond(to: request)).error
+        func error(_ request: APIRequest) async throws -> String? {
+            try APIJSON.decode(APIResponse<String>.self, from: await service.respond(to: request)).error
         }
     }
 

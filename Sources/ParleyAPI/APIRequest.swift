@@ -1,9 +1,10 @@
+import ParleyNode
 /// One request on the control socket: a JSON object on one line, e.g.
 /// `{"send":{"chat":"3f2a","text":"hi","refs":[]}}`. See docs/PROTOCOL.md §Control socket.
 ///
 /// Peers, chats and messages are given as the user typed them (names, titles, hex prefixes);
 /// the node resolves them.
-public enum ControlRequest: Codable, Sendable, Hashable {
+public enum APIRequest: Codable, Sendable, Hashable {
     case status
     case contactsAdd(peer: String, name: String, address: String?)
     case contactsList
@@ -50,7 +51,7 @@ public enum ControlRequest: Codable, Sendable, Hashable {
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…"}`.
-public struct ControlResponse<Result: Codable & Sendable>: Codable, Sendable {
+public struct APIResponse<Result: Codable & Sendable>: Codable, Sendable {
     public let ok: Bool
     public let result: Result?
     public let error: String?

@@ -1,7 +1,8 @@
+import ParleyNode
 import ParleyCore
 import ParleyCrypto
 
-extension ControlService {
+extension APIService {
     func members(chat text: String) throws -> [MemberPresenceView] {
         let chat = try resolveChat(text)
         let names = try names()
