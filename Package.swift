@@ -4,6 +4,8 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    // A module's imports stay its own unless a file says `public import`.
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(
@@ -40,7 +42,7 @@ let package = Package(
         ),
         .target(
             name: "ParleyStore",
-            dependencies: ["ParleyCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ParleyCore", "ParleyCrypto", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .target(
@@ -55,10 +57,8 @@ let package = Package(
         .target(
             name: "ParleyNode",
             dependencies: [
-                "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTransport",
+                "ParleyCore", "ParleyCrypto", "ParleyStore",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -78,6 +78,7 @@ let package = Package(
             name: "ParleyCLI",
             dependencies: [
                 "ParleyNode", "ParleyAPI", "ParleyControlSocket", "ParleyTerminal",
+                "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -97,16 +98,22 @@ let package = Package(
         .target(name: "ParleyTerminal", swiftSettings: strict),
         .target(
             name: "ParleyTestKit",
-            dependencies: ["ParleyCore", "ParleyNode", "ParleyTransport"],
+            dependencies: ["ParleyCore", "ParleyCrypto"],
             swiftSettings: strict
         ),
         .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto"], swiftSettings: strict),
-        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyTestKit"], swiftSettings: strict),
-        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleyTestKit"], swiftSettings: strict),
-        .testTarget(name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyTestKit"], swiftSettings: strict),
-        .testTarget(name: "ParleyAPITests", dependencies: ["ParleyAPI", "ParleyNode", "ParleyTestKit"], swiftSettings: strict),
-        .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport"], swiftSettings: strict),
+        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleyCore", "ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ParleyAPITests",
+            dependencies: ["ParleyAPI", "ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTestKit"],
+            swiftSettings: strict),
+        .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport", "ParleyCore"], swiftSettings: strict),
         .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal"], swiftSettings: strict),
-        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyStore"], swiftSettings: strict),
+        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyStore"], swiftSettings: strict),
     ]
 )

@@ -1,4 +1,4 @@
-import ParleyNode
+public import ParleyNode
 import Foundation
 import ParleyCore
 import ParleyCrypto

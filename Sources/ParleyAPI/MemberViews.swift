@@ -1,4 +1,4 @@
-import ParleyNode
+public import ParleyNode
 import Foundation
 public import ParleyCore
 public import ParleyCrypto

@@ -1,5 +1,5 @@
-import ParleyNode
-import ParleyCrypto
+public import ParleyNode
+public import ParleyCrypto
 public import ParleyCore
 import ParleyStore
 

@@ -1,5 +1,5 @@
-import ParleyNode
-import ParleyCrypto
+public import ParleyNode
+public import ParleyCrypto
 public import ParleyCore
 
 /// One reaction group: `firstAt`/`lastAt` are the author timestamps (Unix ms) of its earliest and latest reactions.

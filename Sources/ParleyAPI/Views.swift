@@ -1,6 +1,6 @@
 import ParleyNode
 import Foundation
-import ParleyCrypto
+public import ParleyCrypto
 public import ParleyCore
 public import ParleyStore
 

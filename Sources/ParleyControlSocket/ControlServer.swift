@@ -1,4 +1,4 @@
-import ParleyAPI
+public import ParleyAPI
 import ParleyTransport
 
 /// Serves the control socket: a Unix-domain socket in the data directory, mode 0600, so only

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyCrypto
+public import ParleyCrypto
 import Logging
 public import ParleyCore
 public import ParleyStore

@@ -1,5 +1,5 @@
 public import ParleyCore
-import ParleyCrypto
+public import ParleyCrypto
 
 /// A local nickname for a peer, and where to reach it. Never sent anywhere.
 public struct Contact: Sendable, Hashable, Codable {

@@ -1,5 +1,5 @@
 import NIOCore
-import NIOPosix
+public import NIOPosix
 
 /// The client end of a `LineServer`: connects to the node's control socket and exchanges lines.
 public final class LineClient: Sendable {

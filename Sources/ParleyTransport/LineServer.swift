@@ -1,5 +1,5 @@
 import NIOCore
-import NIOPosix
+public import NIOPosix
 import Synchronization
 
 /// The node's local control socket: a Unix-domain stream socket speaking newline-delimited lines.

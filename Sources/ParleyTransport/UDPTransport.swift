@@ -1,6 +1,6 @@
 import NIOCore
-import NIOPosix
-import ParleyCore
+public import NIOPosix
+public import ParleyCore
 import Synchronization
 
 /// The node's network: one UDP socket for everything, plus a multicast listener when LAN discovery is on.

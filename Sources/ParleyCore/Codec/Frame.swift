@@ -1,5 +1,5 @@
 import NIOCore
-import ParleyCrypto
+public import ParleyCrypto
 
 /// What travels inside an encrypted data packet; a packet carries one or more frames.
 public enum Frame: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import NIOCore
-import ParleyCrypto
+public import ParleyCrypto
 
 /// The exact bytes each signature covers. The ASCII labels separate the domains so a signature
 /// made for one purpose can never be replayed as another.

@@ -1,5 +1,5 @@
 import Synchronization
-import ParleyCrypto
+public import ParleyCrypto
 public import ParleyCore
 public import ParleyStore
 
