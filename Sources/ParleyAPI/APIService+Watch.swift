@@ -44,8 +44,7 @@ extension APIService {
                 switch message.tag {
                 case .text, .custom, .membership: try await emit(Self.encode(WatchEvent(message: MessageView(stored, names: names))))
                 case .poll: polls.append(message.id)
-                case .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion:
-                    polls += message.references.filter { $0.tag == message.tag }.map(\.id)
+                case _ where PollRules.changesAPoll(message.tag): polls += PollRules.pollTargets(of: message)
                 case .reaction: reacted += message.references.filter { $0.tag == .reaction }.map(\.id)
                 default: break
                 }

@@ -69,16 +69,7 @@ public struct APIService: Sendable {
             return Self.ok(MessageView(try await node.createPoll(chat: chatID, spec: spec), names: try names()))
         case let .pollVote(chat, poll, choices):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            let stored: StoredMessage
-            if try node.pollSnapshot(chat: chatID, poll: pollID).tally != nil {
-                guard choices.count == 1, let vote = VoteChoice(rawValue: choices[0].lowercased()) else {
-                    throw NodeError.invalid("a vote on a yes/no poll is 'up' or 'down'")
-                }
-                stored = try await node.vote(chat: chatID, poll: pollID, choice: vote)
-            } else {
-                stored = try await node.castVote(chat: chatID, poll: pollID, options: choices)
-            }
-            return Self.ok(MessageView(stored, names: try names()))
+            return Self.ok(MessageView(try await node.vote(chat: chatID, poll: pollID, choices: choices), names: try names()))
         case let .pollUnvote(chat, poll, option):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(MessageView(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))

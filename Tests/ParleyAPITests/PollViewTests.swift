@@ -22,7 +22,7 @@ struct AnonymousPollTests {
         let chat = try await node.createChat(title: "Secret ballot", members: [try Identity.generate().publicKey])
         let spec = PollSpec(question: "Raise?", options: ["Yes", "No"], anonymous: true, allowAnswers: true)
         let poll = try await node.createPoll(chat: chat.id, spec: spec).message.id
-        _ = try await node.castVote(chat: chat.id, poll: poll, options: ["Yes"])
+        _ = try await node.vote(chat: chat.id, poll: poll, choices: ["Yes"])
         _ = try await node.answerPoll(chat: chat.id, poll: poll, text: "overdue")
 
         // Then the counts are there, but no identity

@@ -41,12 +41,12 @@ struct ReactionSummaryTests {
     @Test func pagesAreNewestFirstAndCursorsChainWithoutGapsOrRepeats() throws {
         let summary = try Self.sample()
         var seen: [MessageID] = []
-        var cursor: ReactionCursor?
+        var cursor: PageCursor?
         repeat {
             let page = try summary.page(limit: 3, before: cursor)
             seen += page.items.map(\.message)
             cursor = page.next
-            if let next = page.next { cursor = try ReactionCursor(parsing: next.description) } // the printed form round-trips
+            if let next = page.next { cursor = try PageCursor(parsing: next.description) } // the printed form round-trips
         } while cursor != nil
         #expect(seen == summary.reactions.map(\.message))
         #expect(summary.reactions.map(\.lamport) == [9, 8, 7, 6, 5, 4, 3, 2])
@@ -65,6 +65,6 @@ struct ReactionSummaryTests {
 
     @Test(arguments: ["", "12", "x-ab", "3-zz", "3-" + String(repeating: "ab", count: 31)])
     func rejectsForeignCursors(text: String) {
-        #expect(throws: CoreError.self) { try ReactionCursor(parsing: text) }
+        #expect(throws: CoreError.self) { try PageCursor(parsing: text) }
     }
 }

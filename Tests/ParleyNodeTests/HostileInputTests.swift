@@ -280,8 +280,8 @@ struct HostileMemberTests {
                 try bed.peers.allSatisfy { try $0.node.store.message(poll.message.id) != nil }
             }
             try #require(everyoneHasIt)
-            _ = try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.message.id, choice: .up)
-            _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.message.id, choice: .down)
+            _ = try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.message.id, choices: ["up"])
+            _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.message.id, choices: ["down"])
 
             // When mallory floods alice and bob with a thousand signed votes on it, alternating, the last one up
             var votes: [Frame] = []

@@ -116,14 +116,14 @@ struct MembershipTests {
             let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey]).id
             let poll = try await alice.node.createPoll(chat: chat, spec: PollSpec(question: "Where?", options: ["Lake", "Hills"])).message.id
             #expect(try await Peers.eventually { (try? bob.node.pollSnapshot(chat: chat, poll: poll)) != nil })
-            _ = try await alice.node.castVote(chat: chat, poll: poll, options: ["Lake"])
-            _ = try await bob.node.castVote(chat: chat, poll: poll, options: ["Hills"])
+            _ = try await alice.node.vote(chat: chat, poll: poll, choices: ["Lake"])
+            _ = try await bob.node.vote(chat: chat, poll: poll, choices: ["Hills"])
 
             // When alice adds dave, who then votes too
             try await alice.node.addMembers(chat: chat, [dave.identity.publicKey])
             #expect(try await Peers.eventually { try dave.node.store.membership(of: chat)?.members.contains(dave.identity.publicKey) == true })
             #expect(try await Peers.eventually { (try? dave.node.pollSnapshot(chat: chat, poll: poll).outcome?.ballots.count) == 2 })
-            _ = try await dave.node.castVote(chat: chat, poll: poll, options: ["Lake"])
+            _ = try await dave.node.vote(chat: chat, poll: poll, choices: ["Lake"])
 
             // Then dave reads the poll written before he joined, and all three compute the same outcome
             #expect(try dave.node.store.message(poll)?.isSealed == false)

@@ -30,7 +30,7 @@ struct OptionsPollConvergenceTests {
                     let choice = ["Lake", "Hills", "Beach"][Int(random.next() % 3)]
                     if round == 2, random.next() % 2 == 0 {
                         _ = try? await peer.node.removeVote(chat: chat.id, poll: poll)
-                    } else if (try? await peer.node.castVote(chat: chat.id, poll: poll, options: [choice])) == nil {
+                    } else if (try? await peer.node.vote(chat: chat.id, poll: poll, choices: [choice])) == nil {
                         _ = try? await peer.node.removeVote(chat: chat.id, poll: poll)
                     }
                 }
@@ -56,23 +56,23 @@ struct OptionsPollConvergenceTests {
     }
 }
 
-struct PollControllerTests {
-    @Test func actionsShowUpInTheUpdatesSequence() async throws {
-        // Given a node with a chat and an options poll, and a controller on it
+struct PollUpdatesTests {
+    @Test func actionsShowUpInThePollsUpdatesSequence() async throws {
+        // Given a node with a chat and an options poll, following the poll's updates
         let network = InMemoryNetwork()
         let peers = try LossyNetworkConvergenceTests.makePeers(network, count: 2)
         let node = peers[0].node
         let chat = try await node.createChat(title: "API", members: [peers[1].identity.publicKey])
         let spec = PollSpec(question: "Tabs?", options: ["Tabs", "Spaces"], unique: true, allowAnswers: true)
-        let controller = PollController(node: node, chat: chat.id, poll: try await node.createPoll(chat: chat.id, spec: spec).message.id)
-        var updates = controller.updates.makeAsyncIterator()
+        let poll = try await node.createPoll(chat: chat.id, spec: spec).message.id
+        var updates = node.pollUpdates(chat: chat.id, poll: poll).makeAsyncIterator()
         #expect(try await updates.next()?.outcome?.totalVotes == 0)
 
         // When the user votes, changes the vote, answers and closes
-        _ = try await controller.castPollVote(["Tabs"])
-        _ = try await controller.castPollVote(["Spaces"])
-        _ = try await controller.addAnswer("spaces, obviously")
-        _ = try await controller.closePoll()
+        _ = try await node.vote(chat: chat.id, poll: poll, choices: ["Tabs"])
+        _ = try await node.vote(chat: chat.id, poll: poll, choices: ["Spaces"])
+        _ = try await node.answerPoll(chat: chat.id, poll: poll, text: "spaces, obviously")
+        _ = try await node.closePoll(chat: chat.id, poll: poll)
 
         // Then the updates end in the closed state, with the replaced vote
         var last: PollSnapshot?
@@ -82,8 +82,8 @@ struct PollControllerTests {
             if next.isClosed { break }
         }
         #expect(last?.isClosed == true)
-        #expect(try controller.ownVotes == ["2"])
-        #expect(try controller.votes(answers: true).items.map(\.text) == ["spaces, obviously"])
-        await #expect(throws: NodeError.self) { try await controller.castPollVote(["Tabs"]) }
+        #expect(try node.pollSnapshot(chat: chat.id, poll: poll).ownVotes == ["2"])
+        #expect(try node.pollVotes(chat: chat.id, poll: poll, answers: true).items.map(\.text) == ["spaces, obviously"])
+        await #expect(throws: NodeError.self) { try await node.vote(chat: chat.id, poll: poll, choices: ["Tabs"]) }
     }
 }

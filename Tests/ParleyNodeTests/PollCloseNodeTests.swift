@@ -19,7 +19,7 @@ struct PollCloseNodeTests {
             let invite = try await alice.node.createChat(title: "Lunch", members: [bob.identity.publicKey, mallory.identity.publicKey])
             let poll = try await alice.node.createPoll(chat: invite.id, question: "Pizza?")
             #expect(try await Peers.eventually { try bob.node.store.message(poll.id) != nil })
-            let down = try await bob.node.vote(chat: invite.id, poll: poll.id, choice: .down)
+            let down = try await bob.node.vote(chat: invite.id, poll: poll.id, choices: ["down"])
             #expect(try await Peers.eventually { try alice.node.store.message(down.id) != nil })
             let close = try await alice.node.closePoll(chat: invite.id, poll: poll.id)
             #expect(try await Peers.eventually {
@@ -71,7 +71,7 @@ struct PollCloseNodeTests {
                 clocks.forEach { $0.advance(by: .milliseconds(10)) }
                 return try bob.node.store.message(poll.id) != nil
             })
-            let lake = try await bob.node.castVote(chat: invite.id, poll: poll.id, options: ["Lake"])
+            let lake = try await bob.node.vote(chat: invite.id, poll: poll.id, choices: ["Lake"])
             #expect(try await Peers.eventually {
                 clocks.forEach { $0.advance(by: .milliseconds(10)) }
                 return try alice.node.store.message(lake.id) != nil
@@ -81,7 +81,7 @@ struct PollCloseNodeTests {
             clocks[1].advance(by: .seconds(61))
             // Then bob sees the poll closing, not closed, and his node refuses his vote
             #expect(try bob.node.pollSnapshot(chat: invite.id, poll: poll.id).phase == .closing)
-            await #expect(throws: NodeError.self) { try await bob.node.castVote(chat: invite.id, poll: poll.id, options: ["Hills"]) }
+            await #expect(throws: NodeError.self) { try await bob.node.vote(chat: invite.id, poll: poll.id, choices: ["Hills"]) }
 
             // When alice's clock passes it too, her node posts the close by itself
             clocks[0].advance(by: .seconds(61))

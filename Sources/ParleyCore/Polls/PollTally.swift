@@ -76,11 +76,21 @@ public enum PollRules {
         return tally(poll: poll, votes: openBallots, closes: [])
     }
 
-    /// The messages `message` is a yes/no vote on: those it references with its own vote tag. The
-    /// vote counts on one of them only if that one is a poll in the same chat.
-    public static func voteTargets(of message: Message) -> [MessageID] {
-        guard VoteChoice(tag: message.tag) != nil else { return [] }
+    /// Whether messages with `tag` change a poll: votes of both kinds, closes, answers, suggestions.
+    public static func changesAPoll(_ tag: Tag) -> Bool {
+        [.pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion].contains(tag)
+    }
+
+    /// The polls `message` changes: those it references with its own tag, when that tag changes a poll.
+    /// It counts on one of them only if that one is a poll in the same chat.
+    public static func pollTargets(of message: Message) -> [MessageID] {
+        guard changesAPoll(message.tag) else { return [] }
         return message.references.filter { $0.tag == message.tag }.map(\.id)
+    }
+
+    /// The messages `message` is a yes/no vote on (`pollTargets` of a `PollVoteUp`/`PollVoteDown`).
+    public static func voteTargets(of message: Message) -> [MessageID] {
+        VoteChoice(tag: message.tag) == nil ? [] : pollTargets(of: message)
     }
 
     /// A vote counts only in its poll's chat, with a vote tag, and through a reference that carries that tag.

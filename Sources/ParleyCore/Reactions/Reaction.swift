@@ -8,5 +8,5 @@ public struct Reaction: Hashable, Sendable {
     public let timestampMillis: Int64
 
     /// Newest first: by (lamport, message id), both descending.
-    var cursor: ReactionCursor { ReactionCursor(lamport: lamport, id: message) }
+    var cursor: PageCursor { PageCursor(lamport: lamport, id: message) }
 }

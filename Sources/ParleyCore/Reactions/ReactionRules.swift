@@ -8,7 +8,7 @@ public enum ReactionRules {
     private struct Event {
         let message: Message
         let content: ReactionContent
-        var key: ReactionCursor { ReactionCursor(lamport: message.lamport, id: message.id) }
+        var key: PageCursor { PageCursor(lamport: message.lamport, id: message.id) }
     }
 
     /// - Parameters:

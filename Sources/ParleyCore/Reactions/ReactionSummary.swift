@@ -22,7 +22,7 @@ public struct ReactionSummary: Hashable, Sendable {
     }
 
     /// Counted reactions matching the filters, newest first, strictly older than `before`.
-    public func page(type: ReactionType? = nil, author: PeerID? = nil, limit: Int, before: ReactionCursor? = nil) throws(CoreError) -> ReactionPage {
+    public func page(type: ReactionType? = nil, author: PeerID? = nil, limit: Int, before: PageCursor? = nil) throws(CoreError) -> ReactionPage {
         guard limit > 0 else { throw .invalid("the page limit must be positive") }
         let matching = reactions.filter { reaction in
             type.map { $0 == reaction.type } ?? true && author.map { $0 == reaction.author } ?? true

@@ -33,7 +33,7 @@ extension Node {
     func loadPollDeadlines() throws {
         for chat in try store.chats() {
             for stored in try store.messages(matching: MessageCriteria(chat: chat.invite.id, tag: .poll)) where stored.message.author == me {
-                guard let spec = try? PollSpec.decode(content: stored.message.content), let closesAt = spec.closesAtMillis else { continue }
+                guard let closesAt = (try? Poll(stored.message))?.spec?.closesAtMillis else { continue }
                 guard try pollSnapshot(chat: chat.invite.id, poll: stored.id).phase != .closed else { continue }
                 pollDeadlines.add(poll: stored.id, chat: chat.invite.id, atMillis: closesAt)
             }

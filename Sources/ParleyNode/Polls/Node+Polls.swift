@@ -27,12 +27,13 @@ extension Node {
     /// The poll's current state, from one criteria query over the messages referencing it.
     public func pollSnapshot(chat: ChatID, poll: MessageID) throws -> PollSnapshot {
         let stored = try requirePoll(poll, in: chat)
-        guard let spec = try? PollSpec.decode(content: stored.message.content) else {
-            if stored.message.content.first == 0 { throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding") }
+        let asked: Poll
+        do { asked = try Poll(stored.message) } catch { throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding") }
+        guard case let .options(spec) = asked else {
             let tally = try yesNoTally(stored.message)
             let own = tally.choice(of: me).map { [$0.rawValue] } ?? []
             return PollSnapshot(
-                poll: stored, state: .yesNo(tally), question: stored.message.text, phase: tally.closed ? .closed : .open,
+                poll: stored, state: .yesNo(tally), question: asked.question, phase: tally.closed ? .closed : .open,
                 ownVotes: own, ownBallot: standing(late: tally.lateVoters, counted: own))
         }
         let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll)).map(\.message)
@@ -54,13 +55,19 @@ extension Node {
         return (snapshot.poll, tally)
     }
 
-    /// Votes once on a yes/no poll. The `pollVote` local data guards against a second vote from this
-    /// user; the tally rule alone would also count only the latest vote per author.
-    public func vote(chat: ChatID, poll: MessageID, choice: VoteChoice) async throws -> StoredMessage {
+    /// Votes on a poll of either kind: on a yes/no poll, `choices` is `["up"]` or `["down"]`; on an
+    /// options poll, option ids, unique id prefixes of suggestions, or option texts, which are added to
+    /// this user's ballot (with `unique`, they replace it).
+    public func vote(chat: ChatID, poll: MessageID, choices: [String]) async throws -> StoredMessage {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
-        guard snapshot.tally != nil else { throw NodeError.invalid("poll \(poll.shortHex) has options; vote with option ids or texts") }
+        guard snapshot.tally != nil else { return try await addToBallot(chat: chat, poll: poll, options: choices) }
+        guard choices.count == 1, let choice = VoteChoice(rawValue: choices[0].lowercased()) else {
+            throw NodeError.invalid("a vote on a yes/no poll is 'up' or 'down'")
+        }
         try Self.requireOpen(snapshot)
-        // Claimed before sending, atomically, so two concurrent votes cannot both pass.
+        // Claimed before sending, atomically, so two concurrent votes cannot both pass. The
+        // `pollVote` local data guards against a second vote from this user; the tally rule alone
+        // would also count only the latest vote per author.
         if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: choice.rawValue) {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
@@ -72,9 +79,7 @@ extension Node {
         }
     }
 
-    /// Adds options to this user's ballot (with `unique`, replaces it). Options are ids, unique id
-    /// prefixes of suggestions, or option texts.
-    public func castVote(chat: ChatID, poll: MessageID, options: [String]) async throws -> StoredMessage {
+    private func addToBallot(chat: ChatID, poll: MessageID, options: [String]) async throws -> StoredMessage {
         try await changeBallot(chat: chat, poll: poll) { outcome, current in
             guard !options.isEmpty else { throw NodeError.invalid("name at least one option") }
             let chosen = try options.map { try Self.resolveOption($0, in: outcome) }
@@ -144,24 +149,24 @@ extension Node {
             throw NodeError.invalid("poll \(poll.shortHex) is a yes/no poll; see its results")
         }
         let anonymous = outcome.spec.anonymous
-        var items: [(key: PollCursor, item: PollVotePage.Item)]
+        var items: [(key: PageCursor, item: PollVotePage.Item)]
         if answers {
             items = outcome.answers.map { answer in
-                (PollCursor(lamport: answer.lamport, id: answer.message), .init(
+                (PageCursor(lamport: answer.lamport, id: answer.message), .init(
                     author: anonymous ? nil : answer.author, options: [], text: answer.text, message: answer.message,
                     timestampMillis: answer.timestampMillis))
             }
         } else {
             let filter = try option.map { try Self.resolveOption($0, in: outcome) }
             items = outcome.ballots.filter { ballot in filter.map(ballot.options.contains) ?? true }.map { ballot in
-                (PollCursor(lamport: ballot.lamport, id: ballot.message), .init(
+                (PageCursor(lamport: ballot.lamport, id: ballot.message), .init(
                     author: anonymous ? nil : ballot.voter, options: ballot.options, text: nil, message: ballot.message,
                     timestampMillis: ballot.timestampMillis))
             }
         }
         items.sort { $0.key > $1.key }
         if let before {
-            guard let cursor = PollCursor(before) else { throw NodeError.invalid("'\(before)' is not a cursor from an earlier page") }
+            let cursor = try PageCursor(parsing: before)
             items = items.filter { $0.key < cursor }
         }
         let page = items.prefix(limit)
@@ -243,25 +248,4 @@ extension Node {
     static func describe(_ ids: [String], in outcome: PollOutcome) -> String {
         ids.map { id in outcome.options.first { $0.id == id }.map { "'\($0.text)'" } ?? id }.joined(separator: ", ")
     }
-}
-
-/// Orders votes newest first: (lamport, message id); printed as "LAMPORT-IDHEX".
-struct PollCursor: Comparable, CustomStringConvertible {
-    let lamport: UInt64
-    let id: MessageID
-
-    init(lamport: UInt64, id: MessageID) {
-        self.lamport = lamport
-        self.id = id
-    }
-
-    init?(_ text: String) {
-        let parts = text.split(separator: "-", maxSplits: 1)
-        guard parts.count == 2, let lamport = UInt64(parts[0]), let bytes = try? Hex.decode(String(parts[1])),
-              let id = try? MessageID(rawRepresentation: bytes) else { return nil }
-        self.init(lamport: lamport, id: id)
-    }
-
-    var description: String { "\(lamport)-\(id.hex)" }
-    static func < (lhs: PollCursor, rhs: PollCursor) -> Bool { (lhs.lamport, lhs.id) < (rhs.lamport, rhs.id) }
 }

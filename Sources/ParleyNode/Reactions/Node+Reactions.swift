@@ -50,7 +50,7 @@ extension Node {
         do {
             let page = try summary.page(
                 type: try type.map { try Self.reactionType($0) }, author: author, limit: limit,
-                before: try before.map { try ReactionCursor(parsing: $0) })
+                before: try before.map { try PageCursor(parsing: $0) })
             return ReactionListing(message: target, groups: summary.groups(viewer: me, sortedBy: sort), page: page)
         } catch let error as CoreError {
             throw NodeError.invalid(error.description)

@@ -1,7 +1,8 @@
 import ParleyCrypto
 
-/// A position in a newest-first list of reactions, printed as "LAMPORT-IDHEX". Clients treat it as opaque.
-public struct ReactionCursor: Hashable, Comparable, Sendable, CustomStringConvertible {
+/// A position in a newest-first list of messages (reactions, ballots, answers), ordered by
+/// (Lamport clock, message id) and printed as "LAMPORT-IDHEX". Clients treat it as opaque.
+public struct PageCursor: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let lamport: UInt64
     public let id: MessageID
 
@@ -20,10 +21,4 @@ public struct ReactionCursor: Hashable, Comparable, Sendable, CustomStringConver
 
     public var description: String { "\(lamport)-\(id.hex)" }
     public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.lamport, lhs.id) < (rhs.lamport, rhs.id) }
-}
-
-/// One page of reactions, newest first; `next` is the cursor for the following page.
-public struct ReactionPage: Hashable, Sendable {
-    public let items: [Reaction]
-    public let next: ReactionCursor?
 }
