@@ -50,14 +50,16 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case typing(chat: String, active: Bool)
 }
 
-/// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…"}`.
+/// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…","kind":"notFound"}`.
 public struct APIResponse<Result: Codable & Sendable>: Codable, Sendable {
     public let ok: Bool
     public let result: Result?
     public let error: String?
+    /// What kind of failure `error` is (`APIFailure.Kind`).
+    public let kind: APIFailure.Kind?
 
-    public static func success(_ result: Result) -> Self { Self(ok: true, result: result, error: nil) }
-    public static func failure(_ message: String) -> Self { Self(ok: false, result: nil, error: message) }
+    public static func success(_ result: Result) -> Self { Self(ok: true, result: result, error: nil, kind: nil) }
+    public static func failure(_ failure: APIFailure) -> Self { Self(ok: false, result: nil, error: failure.message, kind: failure.kind) }
 }
 
 /// A line of a `watch` stream.

@@ -19,14 +19,14 @@ public struct APIService: Sendable {
     /// Parses one request line; a line that is not a request gets a failure response to send back.
     public static func parse(_ line: String) -> Result<APIRequest, BadRequest> {
         do { return .success(try APIJSON.decode(APIRequest.self, from: line)) } catch {
-            return .failure(BadRequest(line: failure("bad request: \(error.localizedDescription)")))
+            return .failure(BadRequest(line: failure(APIFailure(kind: .invalid, message: "bad request: \(error.localizedDescription)"))))
         }
     }
 
     /// Handles one request and returns the response line.
     public func respond(to request: APIRequest) async -> String {
         do { return try await handle(request) } catch {
-            return Self.failure(String(describing: error))
+            return Self.failure(APIFailure(error))
         }
     }
 
@@ -162,8 +162,8 @@ public struct APIService: Sendable {
     }
 
     static func ok(_ value: some Codable & Sendable) -> String { encode(APIResponse.success(value)) }
-    /// The response line reporting `message` as the error.
-    public static func failure(_ message: String) -> String { encode(APIResponse<String>.failure(message)) }
+    /// The response line reporting a failure.
+    public static func failure(_ failure: APIFailure) -> String { encode(APIResponse<String>.failure(failure)) }
 
     static func encode(_ value: some Encodable) -> String {
         (try? APIJSON.encode(value)) ?? #"{"ok":false,"error":"response could not be encoded"}"#

@@ -26,7 +26,9 @@ struct ControlClient {
         try await connection.send(try APIJSON.encode(request))
         for try await line in connection.lines {
             let response = try APIJSON.decode(APIResponse<Result>.self, from: line)
-            guard response.ok, let result = response.result else { throw CLIError(response.error ?? "the node gave no answer") }
+            guard response.ok, let result = response.result else {
+                throw CLIError(response.error ?? "the node gave no answer", exitCode: response.kind?.exitCode ?? 1)
+            }
             return result
         }
         throw CLIError("the node closed the connection without answering")
@@ -50,10 +52,16 @@ struct ControlClient {
     }
 }
 
-/// A one-line failure for the person at the terminal; ArgumentParser prints it and exits 1.
+/// A one-line failure for the person at the terminal. `Parley.main` prints it and exits with its code:
+/// the node's failure kind (`APIFailure.Kind.exitCode`), or 1 for a failure of the CLI itself.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    let exitCode: Int32
+
+    init(_ description: String, exitCode: Int32 = 1) {
+        self.description = description
+        self.exitCode = exitCode
+    }
 }
 
 /// Runs one request against the node in `options` and prints the result as JSON or text.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Parley: AsyncParsableCommand {
@@ -11,4 +12,22 @@ struct Parley: AsyncParsableCommand {
             React.self, Unreact.self, Reactions.self, Read.self, Receipts.self, Members.self, Typing.self,
         ]
     )
+
+    /// ArgumentParser's main, except that a node's failure exits with the code of its kind
+    /// (invalid 2, not found 3, forbidden 4, conflict 5, unavailable 6; see `APIFailure.Kind`).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+            Foundation.exit(error.exitCode)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

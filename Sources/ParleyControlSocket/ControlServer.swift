@@ -15,7 +15,7 @@ public struct ControlServer: Sendable {
                         try await connection.send(failure.line)
                     case let .success(.watch(chat)):
                         do { try await service.watch(chat: chat) { try await connection.send($0) } } catch {
-                            try? await connection.send(APIService.failure(String(describing: error)))
+                            try? await connection.send(APIService.failure(APIFailure(error)))
                         }
                         return
                     case let .success(request):

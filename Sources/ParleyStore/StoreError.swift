@@ -45,6 +45,30 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         return StoreError(.database(context: context, reason: String(describing: error)))
     }
 
+    /// What kind of failure this is, for callers that answer differently (not found, conflict, …).
+    public enum Kind: String, Hashable, Sendable {
+        /// The store cannot be opened or used (missing, not a database, from a newer Parley, I/O).
+        case unavailable
+        /// Stored data breaks an invariant.
+        case corrupt
+        /// No message or chat matches what was named.
+        case notFound
+        /// What was named is not valid, or matches more than one thing.
+        case invalid
+        /// The change clashes with what is stored (a contact name another peer has).
+        case conflict
+    }
+
+    public var kind: Kind {
+        switch base {
+        case .cannotOpen, .notADatabase, .newerSchema, .database: .unavailable
+        case .corrupt: .corrupt
+        case .noMatch, .unknownMessage: .notFound
+        case .invalidPrefix, .ambiguous, .invalid: .invalid
+        case .nameTaken: .conflict
+        }
+    }
+
     /// No message or chat matched a prefix.
     public var isNoMatch: Bool { if case .noMatch = base { true } else { false } }
     /// A prefix matched more than one message or chat.

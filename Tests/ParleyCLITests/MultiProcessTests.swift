@@ -38,7 +38,13 @@ struct MultiProcessTests {
         try parley.client("alice", ["poll", "vote", chat, poll, "up"])
         try parley.client("bob", ["poll", "vote", chat, String(poll.prefix(10)), "up"]) // a unique prefix is enough
         try parley.client("carol", ["poll", "vote", chat, poll, "down"])
-        #expect(throws: CommandFailed.self) { try parley.client("bob", ["poll", "vote", chat, poll, "down"]) }
+        // A second vote is a conflict (exit 5), an unknown message is not found (exit 3), bad input invalid (exit 2)
+        let second = #expect(throws: CommandFailed.self) { try parley.client("bob", ["poll", "vote", chat, poll, "down"]) }
+        #expect(second?.status == 5)
+        let unknown = #expect(throws: CommandFailed.self) { try parley.client("bob", ["poll", "results", chat, "abcdef12"]) }
+        #expect(unknown?.status == 3)
+        let sideways = #expect(throws: CommandFailed.self) { try parley.client("bob", ["poll", "vote", chat, poll, "sideways"]) }
+        #expect(sideways?.status == 2)
 
         var results: [Results] = []
         for name in ["alice", "bob", "carol"] {
