@@ -42,7 +42,7 @@ extension Node {
             let request = try syncRequest(chat: chat)
             for member in members where member != me {
                 if syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval) { continue }
-                await send(await engine.datagramsIfConnected([request], to: member, now: clock.now, wallMillis: clock.wallMillis))
+                await transmit(await engine.datagramsIfConnected([request], to: member, now: clock.now, wallMillis: clock.wallMillis))
             }
         }
     }
@@ -58,7 +58,7 @@ extension Node {
             let request = try syncRequest(chat: chat)
             for peer in shared { frames[peer, default: []].append(request) }
         }
-        for (peer, requests) in frames { await send(requests, to: peer) }
+        for (peer, requests) in frames { await transmit(requests, to: peer) }
         // Read receipts whose retries gave up while the author was away go again now.
         await pushReliably(try store.pendingReadReceipts().filter { peers.contains($0.author) }.map(Self.readReceiptItem))
     }

@@ -78,13 +78,13 @@ public final class Node: Sendable {
                     batch = await inbox.next()
                 }
                 guard let batch else { break } // the transport closed, or the node is stopping
-                let prepared = await prepare(batch)
+                let prepared = await openAndVerify(batch)
                 if storing { await group.next() }
                 storing = prepared.messages.isBurst
                 if storing {
-                    group.addTask { await self.commitReporting(prepared) }
+                    group.addTask { await self.storeReporting(prepared) }
                 } else {
-                    await commitReporting(prepared)
+                    await storeReporting(prepared)
                 }
             }
         }
@@ -92,8 +92,8 @@ public final class Node: Sendable {
 
     /// A batch that fails to commit is dropped (its messages come again by retransmit or sync); the
     /// failure is logged, except when shutting down.
-    private func commitReporting(_ prepared: PreparedBatch) async {
-        do { try await commit(prepared) } catch where !Task.isCancelled {
+    private func storeReporting(_ prepared: PreparedBatch) async {
+        do { try await storeAndReply(prepared) } catch where !Task.isCancelled {
             logger.warning("dropped an inbound batch", metadata: ["error": "\(error)"])
         } catch {}
     }
@@ -104,7 +104,7 @@ public final class Node: Sendable {
         var lastHeartbeat = Duration.zero - configuration.presenceInterval
         while !Task.isCancelled {
             let now = clock.now
-            await send(await engine.tick(now: now, wallMillis: clock.wallMillis))
+            await transmit(await engine.tick(now: now, wallMillis: clock.wallMillis))
             if now - lastAnnounce >= configuration.announceInterval {
                 lastAnnounce = now
                 await announce()
@@ -127,21 +127,21 @@ public final class Node: Sendable {
         }
     }
 
-    func send(_ datagrams: [Datagram]) async {
+    func transmit(_ datagrams: [Datagram]) async {
         guard !datagrams.isEmpty else { return }
         await transport.send(datagrams)
     }
 
     /// Seals and sends frames to one peer (queued until a session exists).
-    func send(_ frames: [Frame], to peer: PeerID) async {
-        await send(await engine.datagrams(frames, to: peer, now: clock.now, wallMillis: clock.wallMillis))
+    func transmit(_ frames: [Frame], to peer: PeerID) async {
+        await transmit(await engine.datagrams(frames, to: peer, now: clock.now, wallMillis: clock.wallMillis))
     }
 
     private func announce() async {
         let packet = Announcement.make(identity: identity, wallMillis: clock.wallMillis).encoded()
         var targets = configuration.bootstrapPeers
         if configuration.discovery, let group = transport.discoveryTarget { targets.append(group) }
-        await send(targets.map { Datagram(address: $0, bytes: packet) })
+        await transmit(targets.map { Datagram(address: $0, bytes: packet) })
     }
 
     /// After a restart, own messages not yet acknowledged by every member, and read receipts not yet
@@ -159,6 +159,6 @@ public final class Node: Sendable {
     /// hop and one transport write for all of them.
     func pushReliably(_ items: [(key: OutboundKey, frame: Frame)]) async {
         guard !items.isEmpty else { return }
-        await send(await engine.reliable(items, now: clock.now, wallMillis: clock.wallMillis))
+        await transmit(await engine.reliable(items, now: clock.now, wallMillis: clock.wallMillis))
     }
 }

@@ -225,7 +225,7 @@ struct HostileMemberTests {
 
             // When mallory sends alice the hostile frame through her session
             let (frame, expected) = try Self.frame(for: attack, bed: bed, text: text.message)
-            await bed.mallory.node.send([frame], to: bed.alice.identity.publicKey)
+            await bed.mallory.node.transmit([frame], to: bed.alice.identity.publicKey)
 
             // Then alice counts it under its reason and nothing else
             let moved = try await bed.delta(of: bed.alice, from: before, reaching: expected)
@@ -293,7 +293,7 @@ struct HostileMemberTests {
                 ).sealedAndSigned(in: bed.invite, by: bed.mallory.identity)
                 votes.append(.message(vote.encoded))
             }
-            for member in [bed.alice, bed.bob] { await bed.mallory.node.send(votes, to: member.identity.publicKey) }
+            for member in [bed.alice, bed.bob] { await bed.mallory.node.transmit(votes, to: member.identity.publicKey) }
 
             // Then both hold every vote (nothing valid is dropped) and count one ballot per author, mallory's last
             let expected = 1 + 2 + 1_000

@@ -22,7 +22,7 @@ struct HostilePeerTests {
                 chat: invite.id, author: mallory.identity.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text,
                 content: Array("let me in".utf8)
             ).sealedAndSigned(in: invite, by: mallory.identity)
-            await mallory.node.send([.message(forged.encoded)], to: alice.identity.publicKey)
+            await mallory.node.transmit([.message(forged.encoded)], to: alice.identity.publicKey)
 
             // Then alice counts it as notMember and stores nothing of it
             let counted = try await Peers.eventually { await alice.node.status().rejections["notMember"] == 1 }

@@ -29,7 +29,7 @@ struct MembershipTests {
             #expect(try await Peers.eventually { try carol.node.store.membership(of: chat)?.epoch == 1 })
 
             // and bob forwards the new message to carol anyway
-            await bob.node.send([.message(after.encoded)], to: carol.identity.publicKey)
+            await bob.node.transmit([.message(after.encoded)], to: carol.identity.publicKey)
             _ = try await Peers.eventually(within: 2) { try carol.node.store.message(after.id) != nil }
 
             // Then carol holds no key that opens it, and whatever she stored of it is unreadable

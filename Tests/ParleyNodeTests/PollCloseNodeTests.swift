@@ -33,7 +33,7 @@ struct PollCloseNodeTests {
                 timestampMillis: close.message.timestampMillis - 1, tag: .pollVoteUp, content: [],
                 references: [MessageReference(id: poll.id, tag: .pollVoteUp)]
             ).sealedAndSigned(in: invite, by: mallory.identity)
-            for peer in [alice, bob] { await mallory.node.send([.message(backdated.encoded)], to: peer.identity.publicKey) }
+            for peer in [alice, bob] { await mallory.node.transmit([.message(backdated.encoded)], to: peer.identity.publicKey) }
             #expect(try await Peers.eventually {
                 try alice.node.store.message(backdated.id) != nil && bob.node.store.message(backdated.id) != nil
             })
@@ -108,7 +108,7 @@ struct PollCloseNodeTests {
             // When alice pushes bob an invite to a new chat without keys (kind 0x02)
             let legacy = try ChatInvite.create(by: alice.identity, title: "Open", members: [bob.identity.publicKey], createdAtMillis: 0)
             _ = try await alice.node.store.saveChat(legacy, joinedAtMillis: 0)
-            await alice.node.send([.invite(legacy.encoded)], to: bob.identity.publicKey)
+            await alice.node.transmit([.invite(legacy.encoded)], to: bob.identity.publicKey)
 
             // Then bob refuses it, counted under its own reason, and joins nothing
             #expect(try await Peers.eventually { await bob.node.status().rejections["unsealedChat", default: 0] >= 1 })

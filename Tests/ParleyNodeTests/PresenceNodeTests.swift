@@ -115,7 +115,7 @@ struct PresenceNodeTests {
             await #expect(throws: NodeError.self) { try await mallory.node.setTyping(chat: chat, active: true) }
 
             // When mallory sends a typing frame for that chat straight to alice
-            await mallory.node.send([.typing(chat: chat, active: true)], to: alice.identity.publicKey)
+            await mallory.node.transmit([.typing(chat: chat, active: true)], to: alice.identity.publicKey)
 
             // Then alice counts it as notMember and shows nobody typing
             let counted = try await Peers.eventually(within: 10) { await alice.node.status().rejections["notMember", default: 0] >= 1 }
@@ -135,7 +135,7 @@ struct PresenceNodeTests {
 
             // When mallory sends alice her own beat, then relays bob's on her own session, in one packet
             let own = PresenceBeat.make(identity: mallory.identity, wallMillis: clock.wallMillis, status: .online)
-            await mallory.node.send([.presence(own), .presence(bobsBeat)], to: alice.identity.publicKey)
+            await mallory.node.transmit([.presence(own), .presence(bobsBeat)], to: alice.identity.publicKey)
 
             // Then the relayed beat is a bad signature, mallory's is ignored (she shares no chat), and bob stays online
             let counted = try await Peers.eventually(within: 10) { await alice.node.status().rejections["badSignature", default: 0] >= 1 }

@@ -25,7 +25,7 @@ struct Open: AsyncParsableCommand {
         }
         let watcher = try await options.client()
         try await watcher.connection.send(try APIJSON.encode(APIRequest.watch(chat: chat)))
-        show("chat \(chat): type a message, or \(ChatCommand.help)")
+        show("chat \(chat): type a message, or \(SlashCommand.help)")
         let oldestShown = OldestShown()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await showEvents(from: watcher, oldestShown: oldestShown) }
@@ -53,7 +53,7 @@ struct Open: AsyncParsableCommand {
     private func readCommands(oldestShown: OldestShown) async throws {
         for await line in StandardInput.lines() {
             do {
-                switch try ChatCommand.parse(line, chat: chat) {
+                switch try SlashCommand.parse(line, chat: chat) {
                 case nil: continue
                 case .quit: return
                 case let .post(request): _ = try await ControlClient.callOnce(request, options: options, as: MessageView.self)

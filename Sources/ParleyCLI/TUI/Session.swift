@@ -152,7 +152,7 @@ extension FullScreen {
             let line = screen.input.take()
             stopTyping()
             do {
-                switch try ChatCommand.parse(line, chat: screen.chat) {
+                switch try SlashCommand.parse(line, chat: screen.chat) {
                 case nil: break
                 case .quit: return false
                 case let .post(request):

@@ -72,7 +72,7 @@ extension Node {
         }
         // The removed hear of it too (they learn they are out); they get no key.
         let recipients = Array(Set(membership.members + members))
-        return try await submit(
+        return try await enqueue(
             chat: chat, tag: .membership, content: change.encoded(), references: [], sealed: false, recipients: recipients,
             startsEpoch: EpochStart(key: next, members: members))
     }

@@ -32,7 +32,7 @@ extension Node {
         var sent = 0
         for member in members where member != me {
             if await engine.isConnected(member) { sent += 1 }
-            await send(await engine.datagramsIfConnected([.typing(chat: chat, active: active)], to: member, now: clock.now, wallMillis: clock.wallMillis))
+            await transmit(await engine.datagramsIfConnected([.typing(chat: chat, active: active)], to: member, now: clock.now, wallMillis: clock.wallMillis))
         }
         return sent
     }
@@ -71,7 +71,7 @@ extension Node {
         guard !peers.isEmpty else { return }
         let beat = PresenceBeat.make(identity: identity, wallMillis: clock.wallMillis, status: status)
         for peer in peers {
-            await send(await engine.datagramsIfConnected([.presence(beat)], to: peer, now: clock.now, wallMillis: clock.wallMillis))
+            await transmit(await engine.datagramsIfConnected([.presence(beat)], to: peer, now: clock.now, wallMillis: clock.wallMillis))
         }
     }
 

@@ -9,14 +9,15 @@ extension Node {
     /// The send hooks (`NodeConfiguration.sendHooks`) may rewrite or veto it first.
     public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws -> StoredMessage {
         let outgoing = SendHooks.Outgoing(chat: chat, tag: tag, content: content, references: references)
-        guard let didSend = configuration.sendHooks.didSend else { return try await submit(outgoing) }
-        do { return try await submit(outgoing) } catch {
+        guard let didSend = configuration.sendHooks.didSend else { return try await checkAndQueue(outgoing) }
+        do { return try await checkAndQueue(outgoing) } catch {
             await didSend(.failed(reason: String(describing: error)))
             throw error
         }
     }
 
-    private func submit(_ requested: SendHooks.Outgoing) async throws -> StoredMessage {
+    /// Checks membership, hooks and limits, then queues the message for the next batch.
+    private func checkAndQueue(_ requested: SendHooks.Outgoing) async throws -> StoredMessage {
         let chat = requested.chat
         guard let membership = try store.membership(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
         guard membership.members.contains(me) else { throw NodeError.notAMember(chat) }
@@ -32,13 +33,13 @@ extension Node {
         if outgoing.tag == .membership { throw NodeError.invalid("membership changes are made with addMembers and removeMembers") }
         if outgoing.tag == .custom { try ContentKind.validateCustom(outgoing.content) }
         if membership.isKeyed { _ = try Self.sealingKey(of: membership) } // refused now rather than at commit
-        return try await submit(
+        return try await enqueue(
             chat: chat, tag: outgoing.tag, content: outgoing.content, references: outgoing.references, sealed: membership.isKeyed,
             recipients: membership.members)
     }
 
     /// Queues a checked draft for the next batch. A refused message never takes a sequence number.
-    func submit(
+    func enqueue(
         chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference], sealed: Bool, recipients: [PeerID],
         startsEpoch: EpochStart? = nil
     ) async throws -> StoredMessage {
@@ -50,11 +51,11 @@ extension Node {
             tag: tag, content: content, references: references)
         try draft.validateLimits()
         let outgoing = OutgoingMessage(draft: draft, sealed: sealed, recipients: recipients.filter { $0 != me }, startsEpoch: startsEpoch)
-        return try await outbox.submit(outgoing) { batch in await self.commit(batch) }
+        return try await outbox.submit(outgoing) { batch in await self.storeAndPush(batch) }
     }
 
     /// Numbers, signs and stores the batch in one transaction, then pushes it.
-    private func commit(_ batch: [OutgoingMessage]) async -> [Result<StoredMessage, any Error>] {
+    private func storeAndPush(_ batch: [OutgoingMessage]) async -> [Result<StoredMessage, any Error>] {
         var results = [Result<StoredMessage, any Error>?](repeating: nil, count: batch.count)
         var signed: [(index: Int, message: Message, recipients: [PeerID])] = []
         var grants: [MessageID: [EpochKey]] = [:]

@@ -3,7 +3,7 @@ import ParleyAPI
 import ParleyNode
 
 /// A line typed in `parley open` (line mode or full screen): text to send, or a slash command.
-enum ChatCommand: Equatable {
+enum SlashCommand: Equatable {
     /// A request that posts a message (text, or a poll action) and answers with its `MessageView`.
     case post(APIRequest)
     case results(poll: String)
@@ -17,7 +17,7 @@ enum ChatCommand: Equatable {
     static let help = "/poll QUESTION [| OPTION | …], /vote POLL up|down|OPTION…, /unvote, /answer, /suggest, /close, /results POLL, /react [MESSAGE] TYPE, /unreact [MESSAGE] TYPE, /older, /quit"
 
     /// The command for `text` in `chat`; nil for a blank line. Throws a usage line for a malformed command.
-    static func parse(_ line: String, chat: String) throws -> ChatCommand? {
+    static func parse(_ line: String, chat: String) throws -> SlashCommand? {
         let text = line.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)

@@ -17,14 +17,14 @@ struct PreparedBatch: Sendable {
 extension Node {
     /// Decrypts the batch and verifies the signatures of the messages it carries that are not stored yet.
     /// Handshake answers go out at once: the engine already uses the sessions they complete.
-    func prepare(_ batch: [Datagram]) async -> PreparedBatch {
+    func openAndVerify(_ batch: [Datagram]) async -> PreparedBatch {
         let now = clock.now
         let opened = await engine.open(batch, now: now, wallMillis: clock.wallMillis)
         logger.trace("batch", metadata: [
             "datagrams": "\(batch.count)", "frames": "\(opened.frames.reduce(0) { $0 + $1.frames.count })",
             "established": "\(opened.established.map(\.shortHex))",
         ])
-        await send(opened.replies)
+        await transmit(opened.replies)
         var incoming: [(peer: PeerID, bytes: [UInt8])] = []
         for (peer, frames) in opened.frames {
             for case let .message(bytes) in frames { incoming.append((peer, bytes)) }
@@ -34,7 +34,7 @@ extension Node {
 
     /// Everything else, in arrival order: handshake replies, invites, acks, sync, receipts, presence,
     /// and the checked messages stored in one transaction.
-    func commit(_ prepared: PreparedBatch) async throws {
+    func storeAndReply(_ prepared: PreparedBatch) async throws {
         let (now, opened) = (prepared.now, prepared.opened)
         try await greet(Set(opened.established + opened.announced))
 
@@ -75,11 +75,11 @@ extension Node {
         if !invitesAcked.isEmpty || !acked.isEmpty || !readsAcked.isEmpty {
             let readKeys = readsAcked.flatMap { acked in acked.ids.map { OutboundKey.read($0, to: acked.peer) } }
             let keys = invitesAcked + readKeys + acked.map { OutboundKey.message($0.0, to: $0.1) }
-            await send(await engine.acknowledge(keys, now: now, wallMillis: clock.wallMillis))
+            await transmit(await engine.acknowledge(keys, now: now, wallMillis: clock.wallMillis))
         }
         try await store.readReceiptsAcknowledged(readsAcked.map { ($0.peer, $0.ids) })
         try await recordAcks(acked)
-        for (peer, frames) in replies { await send(frames, to: peer) }
+        for (peer, frames) in replies { await transmit(frames, to: peer) }
     }
 
     /// A batch's messages, decoded, with those already stored set apart and the rest verified.
@@ -253,7 +253,7 @@ extension Node {
         let request = try syncRequest(chat: invite.id)
         if joined {
             logger.info("joined chat", metadata: ["chat": "\(invite.id.shortHex)", "creator": "\(invite.creator.shortHex)"])
-            for member in try store.members(of: invite.id) ?? [] where member != me && member != peer { await send([request], to: member) }
+            for member in try store.members(of: invite.id) ?? [] where member != me && member != peer { await transmit([request], to: member) }
         }
         return [.inviteAck(invite.id), request]
     }
