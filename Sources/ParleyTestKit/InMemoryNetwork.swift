@@ -16,8 +16,15 @@ public final class InMemoryNetwork: Sendable {
         }
     }
 
+    /// How sent datagrams travel: at once, or held until `flush` (what a `NetworkPump` steps).
+    public enum Delivery: Sendable {
+        case immediate
+        case held
+    }
+
     private struct State {
         var endpoints: [PeerAddress: DatagramInbox] = [:]
+        var held: [(source: PeerAddress, batch: [Datagram])] = []
         var random: SplitMix64
         var conditions: Conditions
         var nextPort: UInt16 = 10_000
@@ -26,9 +33,11 @@ public final class InMemoryNetwork: Sendable {
     }
 
     private let state: Mutex<State>
+    private let delivery: Delivery
 
-    public init(conditions: Conditions = .init(), seed: UInt64 = 1) {
+    public init(conditions: Conditions = .init(), seed: UInt64 = 1, delivery: Delivery = .immediate) {
         state = Mutex(State(random: SplitMix64(seed: seed), conditions: conditions))
+        self.delivery = delivery
     }
 
     public var conditions: Conditions {
@@ -50,7 +59,31 @@ public final class InMemoryNetwork: Sendable {
         return InMemoryTransport(network: self, localAddress: address, inbound: inbox)
     }
 
-    func deliver(_ batch: [Datagram], from source: PeerAddress) {
+    func send(_ batch: [Datagram], from source: PeerAddress) {
+        switch delivery {
+        case .immediate: deliver(batch, from: source)
+        case .held: state.withLock { $0.held.append((source, batch)) }
+        }
+    }
+
+    /// Whether datagrams are held, waiting for `flush`.
+    public var hasHeldDatagrams: Bool { state.withLock { !$0.held.isEmpty } }
+
+    /// Every endpoint's consumer waits with nothing to read.
+    public var endpointsAreIdle: Bool { state.withLock { $0.endpoints.values.allSatisfy(\.isIdle) } }
+
+    /// Delivers every held datagram (under the network's conditions), in the order sent; returns how many were held.
+    @discardableResult
+    public func flush() -> Int {
+        let held = state.withLock { state in
+            defer { state.held = [] }
+            return state.held
+        }
+        for (source, batch) in held { deliver(batch, from: source) }
+        return held.reduce(0) { $0 + $1.batch.count }
+    }
+
+    private func deliver(_ batch: [Datagram], from source: PeerAddress) {
         let deliveries: [(DatagramInbox, [Datagram])] = state.withLock { state in
             var byDestination: [PeerAddress: [Datagram]] = [:]
             for datagram in batch {
@@ -87,7 +120,7 @@ public struct InMemoryTransport: DatagramTransport {
     public let inbound: DatagramInbox
     public var discoveryTarget: PeerAddress? { nil }
 
-    public func send(_ batch: [Datagram]) async { network.deliver(batch, from: localAddress) }
+    public func send(_ batch: [Datagram]) async { network.send(batch, from: localAddress) }
     public func close() async { network.detach(localAddress) }
 }
 

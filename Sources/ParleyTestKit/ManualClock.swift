@@ -24,6 +24,8 @@ public final class ManualClock: NodeClock {
 
     public var now: Duration { state.withLock { $0.now } }
     public var wallMillis: Int64 { state.withLock { $0.wallMillis } }
+    /// How many tasks are asleep on this clock now.
+    public var sleepers: Int { state.withLock { $0.sleepers.count } }
 
     public func sleep(for duration: Duration) async throws {
         let id = state.withLock { state in

@@ -55,16 +55,15 @@ struct LossyNetworkConvergenceTests {
 
     @Test func threePeersConvergeOnMessagesAndTalliesDespiteLossAndReordering() async throws {
         // Given a network losing 20% of datagrams, duplicating 5% and reordering
-        let network = InMemoryNetwork(conditions: .init(lossRate: 0.2, duplicateRate: 0.05, reorder: true), seed: 7)
-        let peers = try Self.makePeers(network, count: 3)
-        try await Self.introduce(peers)
-        try await Self.running(peers) {
+        let bed = try await PumpedPeers.make(count: 3, conditions: .init(lossRate: 0.2, duplicateRate: 0.05, reorder: true), seed: 7)
+        let peers = bed.peers
+        try await bed.running {
             // When alice creates a chat and a poll, everyone chats and votes, bob twice
             let invite = try await peers[0].node.createChat(title: "Lunch", members: peers.dropFirst().map(\.identity.publicKey))
             let poll = try await peers[0].node.createPoll(chat: invite.id, question: "Pizza?")
+            try await bed.advance(by: .seconds(10)) // retransmits and sync repair what the network lost
             for (index, peer) in peers.enumerated() {
-                let joined = try await Self.eventually { try peer.node.store.message(poll.message.id) != nil }
-                #expect(joined, "peer \(index) never received the poll")
+                #expect(try peer.node.store.message(poll.message.id) != nil, "peer \(index) never received the poll")
                 for n in 0..<20 { _ = try await peer.node.sendText(chat: invite.id, "message \(n) from \(index)") }
             }
             _ = try await peers[0].node.vote(chat: invite.id, poll: poll.message.id, choices: ["up"])
@@ -76,11 +75,9 @@ struct LossyNetworkConvergenceTests {
 
             // Then every peer holds the same 64 messages and computes the same tally
             let expected = 1 + 60 + 3
+            try await bed.advance(by: .seconds(20))
             for (index, peer) in peers.enumerated() {
-                let complete = try await Self.eventually {
-                    try peer.node.store.messages(matching: MessageCriteria(chat: invite.id)).count == expected
-                }
-                #expect(complete, "peer \(index) did not converge")
+                #expect(try peer.node.store.messages(matching: MessageCriteria(chat: invite.id)).count == expected, "peer \(index) did not converge")
             }
             let ids = try peers.map { try Set($0.node.store.messages(matching: MessageCriteria(chat: invite.id)).map(\.message.id)) }
             #expect(ids[0] == ids[1] && ids[1] == ids[2])
@@ -88,42 +85,34 @@ struct LossyNetworkConvergenceTests {
             #expect(tallies.allSatisfy { $0 == tallies[0] })
             #expect((tallies[0].up, tallies[0].down) == (2, 1))
             // and the sender sees its messages delivered to both members
-            let delivered = try await Self.eventually {
-                try peers[0].node.store.message(poll.message.id)?.state == .delivered
-            }
-            #expect(delivered)
+            #expect(try peers[0].node.store.message(poll.message.id)?.state == .delivered)
         }
-        #expect(network.counts.dropped > 0, "the network was supposed to lose datagrams")
+        #expect(bed.network.counts.dropped > 0, "the network was supposed to lose datagrams")
     }
 
     @Test func aMemberThatWasOfflineCatchesUpFromAnotherMemberNotTheAuthor() async throws {
         // Given alice and bob chat while carol's node does not exist yet
-        let network = InMemoryNetwork()
-        let peers = try Self.makePeers(network, count: 2)
-        let (alice, bob) = (peers[0], peers[1])
+        let bed = try await PumpedPeers.make(count: 2)
+        let (alice, bob) = (bed.peers[0], bed.peers[1])
         let carolIdentity = try Identity.generate()
-        try await Self.introduce(peers)
         let invite = try await alice.node.createChat(title: "Later", members: [bob.identity.publicKey, carolIdentity.publicKey])
-        try await Self.running(peers) {
+        try await bed.running {
             for n in 0..<30 { _ = try await alice.node.sendText(chat: invite.id, "early \(n)") }
-            let bobHasAll = try await Self.eventually {
-                try bob.node.store.messages(matching: MessageCriteria(chat: invite.id)).count == 30
-            }
-            #expect(bobHasAll)
+            try await bed.settle()
+            #expect(try bob.node.store.messages(matching: MessageCriteria(chat: invite.id)).count == 30)
             // When alice goes away and carol comes up, knowing only bob
             await alice.node.shutdown()
-            var configuration = NodeConfiguration(identity: carolIdentity)
-            configuration.syncInterval = .milliseconds(150)
-            let carol = Node(configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
+            let carol = Node(
+                configuration: NodeConfiguration(identity: carolIdentity), store: try MessageStore.inMemory(),
+                transport: bed.network.makeTransport(), clock: bed.clock)
             try await carol.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
             try await carol.addContact(Contact(peer: alice.identity.publicKey, name: "alice")) // the chat's creator
             await bob.node.learnAddress(carol.localAddress, for: carolIdentity.publicKey)
             try await Self.running([Peer(identity: carolIdentity, node: carol)]) {
-                // Then carol gets the chat's invite and all of alice's messages from bob
-                let caught = try await Self.eventually {
-                    (try? carol.store.messages(matching: MessageCriteria(chat: invite.id)).count) == 30
-                }
-                #expect(caught)
+                // Then, after a few sync rounds, carol has the chat's invite and all of alice's messages, from bob
+                // (alice's timer still sleeps on the clock: three timers, two endpoints)
+                try await NetworkPump(network: bed.network, clock: bed.clock, nodes: 3).advance(by: .seconds(6))
+                #expect((try? carol.store.messages(matching: MessageCriteria(chat: invite.id)).count) == 30)
             }
         }
     }

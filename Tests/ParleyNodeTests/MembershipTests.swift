@@ -13,24 +13,24 @@ struct MembershipTests {
 
     @Test func aRemovedMemberCannotReadWhatIsSentAfterwardsEvenIfItIsForwarded() async throws {
         // Given alice's group with bob and carol on a network that loses 15%
-        let network = InMemoryNetwork(conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: 7)
-        let peers = try Peers.makePeers(network, count: 3)
-        let (alice, bob, carol) = (peers[0], peers[1], peers[2])
-        try await Peers.introduce(peers)
-        try await Peers.running(peers) {
+        let bed = try await PumpedPeers.make(count: 3, conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: 7)
+        let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
+        try await bed.running {
             let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey, carol.identity.publicKey]).id
             let before = try await alice.node.sendText(chat: chat, "before").message
-            #expect(try await Peers.eventually { try carol.node.store.message(before.id)?.message.text == "before" })
+            try await bed.advance(by: .seconds(10)) // retransmits and sync repair what the network lost
+            #expect(try carol.node.store.message(before.id)?.message.text == "before")
 
             // When alice removes carol and then writes again
             try await alice.node.removeMembers(chat: chat, [carol.identity.publicKey])
             let after = try await alice.node.sendText(chat: chat, "after the removal").message
-            #expect(try await Peers.eventually { try bob.node.store.message(after.id)?.message.text == "after the removal" })
-            #expect(try await Peers.eventually { try carol.node.store.membership(of: chat)?.epoch == 1 })
+            try await bed.advance(by: .seconds(10))
+            #expect(try bob.node.store.message(after.id)?.message.text == "after the removal")
+            #expect(try carol.node.store.membership(of: chat)?.epoch == 1)
 
             // and bob forwards the new message to carol anyway
             await bob.node.transmit([.message(after.encoded)], to: carol.identity.publicKey)
-            _ = try await Peers.eventually(within: 2) { try carol.node.store.message(after.id) != nil }
+            try await bed.settle()
 
             // Then carol holds no key that opens it, and whatever she stored of it is unreadable
             let carolsKeys = try carol.node.store.chatKeys(chat)
@@ -46,35 +46,33 @@ struct MembershipTests {
     @Test func aMessageCheckedBeforeARemovalIsSealedForTheMembersAfterIt() async throws {
         // Given alice's group with bob and carol, where alice's hook removes carol between the check
         // of a send and its commit
-        let network = InMemoryNetwork(conditions: .init(lossRate: 0, duplicateRate: 0, reorder: false), seed: 3)
-        let others = try Peers.makePeers(network, count: 2)
-        let (bob, carol) = (others[0], others[1])
-        let aliceIdentity = try Identity.generate()
-        let chatBox = Mutex<ChatID?>(nil), aliceBox = Mutex<Node?>(nil)
-        var configuration = NodeConfiguration(identity: aliceIdentity)
-        configuration.tick = .milliseconds(10)
-        configuration.sendHooks.willSend = { outgoing in
-            if outgoing.content == Array("racing".utf8), let node = aliceBox.withLock({ $0 }), let chat = chatBox.withLock({ $0 }) {
-                try? await node.removeMembers(chat: chat, [carol.identity.publicKey])
+        let chatBox = Mutex<ChatID?>(nil), aliceBox = Mutex<Node?>(nil), carolBox = Mutex<PeerID?>(nil)
+        let bed = try await PumpedPeers.make(count: 3) { index, configuration in
+            guard index == 0 else { return }
+            configuration.sendHooks.willSend = { outgoing in
+                if outgoing.content == Array("racing".utf8), let node = aliceBox.withLock({ $0 }), let chat = chatBox.withLock({ $0 }),
+                   let carol = carolBox.withLock({ $0 }) {
+                    try? await node.removeMembers(chat: chat, [carol])
+                }
+                return .send(outgoing)
             }
-            return .send(outgoing)
         }
-        let aliceNode = Node(configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
-        aliceBox.withLock { $0 = aliceNode }
-        let alice = Peers.Peer(identity: aliceIdentity, node: aliceNode)
-        let peers = [alice, bob, carol]
-        try await Peers.introduce(peers)
-        try await Peers.running(peers) {
+        let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
+        aliceBox.withLock { $0 = alice.node }
+        carolBox.withLock { $0 = carol.identity.publicKey }
+        try await bed.running {
             let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey, carol.identity.publicKey]).id
             chatBox.withLock { $0 = chat }
-            #expect(try await Peers.eventually { try carol.node.store.chat(chat) != nil && bob.node.store.chat(chat) != nil })
+            try await bed.settle()
+            #expect(try carol.node.store.chat(chat) != nil && bob.node.store.chat(chat) != nil)
 
             // When alice sends, checked while carol is still a member
             let racing = try Message(decoding: try await alice.node.sendText(chat: chat, "racing").message.encoded)
 
             // Then it is sealed for the epoch the removal started, and bob reads it while carol cannot
             #expect(SealedContent.epoch(of: racing.content) == 1)
-            #expect(try await Peers.eventually { try bob.node.store.message(racing.id)?.message.text == "racing" })
+            try await bed.settle()
+            #expect(try bob.node.store.message(racing.id)?.message.text == "racing")
             let carolsKeys = try carol.node.store.chatKeys(chat)
             #expect(!carolsKeys.isEmpty && carolsKeys.allSatisfy { $0.epoch == 0 })
             #expect(SealedContent.open(racing.content, keys: carolsKeys.map(\.key), chat: chat, author: racing.author, sequence: racing.sequence) == nil)
@@ -83,13 +81,12 @@ struct MembershipTests {
 
     @Test func sendsCommittedAfterARemovalAreSealedForTheNewEpochWhateverTheirBatch() async throws {
         // Given alice's group with bob and carol
-        let network = InMemoryNetwork(conditions: .init(lossRate: 0, duplicateRate: 0, reorder: false), seed: 5)
-        let peers = try Peers.makePeers(network, count: 3)
-        let (alice, bob, carol) = (peers[0], peers[1], peers[2])
-        try await Peers.introduce(peers)
-        try await Peers.running(peers) {
+        let bed = try await PumpedPeers.make(count: 3)
+        let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
+        try await bed.running {
             let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey, carol.identity.publicKey]).id
-            #expect(try await Peers.eventually { try carol.node.store.chat(chat) != nil })
+            try await bed.settle()
+            #expect(try carol.node.store.chat(chat) != nil)
 
             // When she removes carol while sending 40 messages at once (so some share the removal's batch)
             let sent = try await withThrowingTaskGroup(of: Message?.self) { group in
@@ -108,42 +105,39 @@ struct MembershipTests {
 
     @Test func anAddedMemberReadsTheHistoryAndTalliesLikeEveryoneElse() async throws {
         // Given alice's group with bob, a poll and two votes
-        let network = InMemoryNetwork(conditions: .init(lossRate: 0.1, duplicateRate: 0, reorder: true), seed: 3)
-        let peers = try Peers.makePeers(network, count: 3)
-        let (alice, bob, dave) = (peers[0], peers[1], peers[2])
-        try await Peers.introduce(peers)
-        try await Peers.running(peers) {
+        let bed = try await PumpedPeers.make(count: 3, conditions: .init(lossRate: 0.1, duplicateRate: 0, reorder: true), seed: 3)
+        let (alice, bob, dave) = (bed.peers[0], bed.peers[1], bed.peers[2])
+        try await bed.running {
             let chat = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey]).id
             let poll = try await alice.node.createPoll(chat: chat, spec: PollSpec(question: "Where?", options: ["Lake", "Hills"])).message.id
-            #expect(try await Peers.eventually { (try? bob.node.pollSnapshot(chat: chat, poll: poll)) != nil })
+            try await bed.advance(by: .seconds(10)) // retransmits and sync repair what the network lost
+            #expect((try? bob.node.pollSnapshot(chat: chat, poll: poll)) != nil)
             _ = try await alice.node.vote(chat: chat, poll: poll, choices: ["Lake"])
             _ = try await bob.node.vote(chat: chat, poll: poll, choices: ["Hills"])
 
             // When alice adds dave, who then votes too
             try await alice.node.addMembers(chat: chat, [dave.identity.publicKey])
-            #expect(try await Peers.eventually { try dave.node.store.membership(of: chat)?.members.contains(dave.identity.publicKey) == true })
-            #expect(try await Peers.eventually { (try? dave.node.pollSnapshot(chat: chat, poll: poll).outcome?.ballots.count) == 2 })
+            try await bed.advance(by: .seconds(10))
+            #expect(try dave.node.store.membership(of: chat)?.members.contains(dave.identity.publicKey) == true)
+            #expect((try? dave.node.pollSnapshot(chat: chat, poll: poll).outcome?.ballots.count) == 2)
             _ = try await dave.node.vote(chat: chat, poll: poll, choices: ["Lake"])
 
             // Then dave reads the poll written before he joined, and all three compute the same outcome
             #expect(try dave.node.store.message(poll)?.isSealed == false)
-            let settled = try await Peers.eventually {
-                try peers.allSatisfy { (try? $0.node.pollSnapshot(chat: chat, poll: poll).outcome?.ballots.count) == 3 }
-            }
-            #expect(settled)
-            let outcomes = try peers.map { try #require(try $0.node.pollSnapshot(chat: chat, poll: poll).outcome) }
+            try await bed.advance(by: .seconds(10))
+            for peer in bed.peers { #expect((try? peer.node.pollSnapshot(chat: chat, poll: poll).outcome?.ballots.count) == 3) }
+            let outcomes = try bed.peers.map { try #require(try $0.node.pollSnapshot(chat: chat, poll: poll).outcome) }
             #expect(outcomes.allSatisfy { $0 == outcomes[0] })
         }
     }
 
     @Test func onlyTheCreatorChangesAGroupAndADirectChatNeverChanges() async throws {
-        let network = InMemoryNetwork()
-        let peers = try Peers.makePeers(network, count: 3)
-        let (alice, bob, carol) = (peers[0], peers[1], peers[2])
-        try await Peers.introduce(peers)
-        try await Peers.running(peers) {
+        let bed = try await PumpedPeers.make(count: 3)
+        let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
+        try await bed.running {
             let group = try await alice.node.createChat(title: "Team", members: [bob.identity.publicKey]).id
-            #expect(try await Peers.eventually { try bob.node.store.chat(group) != nil })
+            try await bed.settle()
+            #expect(try bob.node.store.chat(group) != nil)
             await #expect(throws: NodeError.self) { try await bob.node.addMembers(chat: group, [carol.identity.publicKey]) }
             await #expect(throws: NodeError.self) { try await alice.node.removeMembers(chat: group, [alice.identity.publicKey]) }
             await #expect(throws: NodeError.self) { try await alice.node.addMembers(chat: group, [bob.identity.publicKey]) }

@@ -10,17 +10,14 @@ import Testing
 struct OptionsPollConvergenceTests {
     @Test(arguments: [11, 29] as [UInt64]) func fivePeersAgreeOnAnOptionsPoll(seed: UInt64) async throws {
         // Given five peers on a network that drops 15%, duplicates 5% and reorders (seeded)
-        let network = InMemoryNetwork(conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: seed)
-        let peers = try LossyNetworkConvergenceTests.makePeers(network, count: 5)
-        try await LossyNetworkConvergenceTests.introduce(peers)
-        try await LossyNetworkConvergenceTests.running(peers) {
+        let bed = try await PumpedPeers.make(count: 5, conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: seed)
+        let peers = bed.peers
+        try await bed.running {
             let chat = try await peers[0].node.createChat(title: "Offsite", members: peers.dropFirst().map(\.identity.publicKey))
             let spec = PollSpec(question: "Where?", options: ["Lake", "Hills", "Beach"], maxVotes: 2, allowAnswers: true, allowSuggestions: true)
             let poll = try await peers[0].node.createPoll(chat: chat.id, spec: spec).message.id
-            for peer in peers {
-                let arrived = try await LossyNetworkConvergenceTests.eventually { (try? peer.node.pollSnapshot(chat: chat.id, poll: poll)) != nil }
-                #expect(arrived)
-            }
+            try await bed.advance(by: .seconds(10)) // retransmits and sync repair what the network lost
+            for peer in peers { #expect((try? peer.node.pollSnapshot(chat: chat.id, poll: poll)) != nil) }
             // When every peer votes, changes its mind at random, and some suggest or answer
             _ = try await peers[1].node.suggestOption(chat: chat.id, poll: poll, text: "City")
             _ = try await peers[2].node.answerPoll(chat: chat.id, poll: poll, text: "anything but rain")
@@ -40,11 +37,9 @@ struct OptionsPollConvergenceTests {
             let all = try peers.reduce(into: Set<MessageID>()) { union, peer in
                 union.formUnion(try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id))
             }
+            try await bed.advance(by: .seconds(20))
             for (index, peer) in peers.enumerated() {
-                let complete = try await LossyNetworkConvergenceTests.eventually {
-                    Set(try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id)) == all
-                }
-                #expect(complete, "peer \(index) did not converge")
+                #expect(Set(try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id)) == all, "peer \(index) did not converge")
             }
             let outcomes = try peers.map { try #require(try $0.node.pollSnapshot(chat: chat.id, poll: poll).outcome) }
             #expect(outcomes.allSatisfy { $0 == outcomes[0] })
@@ -52,7 +47,7 @@ struct OptionsPollConvergenceTests {
             #expect(outcomes[0].answers.count == 1)
             #expect(outcomes[0].ballots.allSatisfy { $0.options.count <= 2 })
         }
-        #expect(network.counts.dropped > 0, "the network was supposed to lose datagrams")
+        #expect(bed.network.counts.dropped > 0, "the network was supposed to lose datagrams")
     }
 }
 

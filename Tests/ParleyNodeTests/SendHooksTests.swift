@@ -89,18 +89,20 @@ struct SendHooksTests {
     @Test func reportsSentThenDeliveredToEachOtherMember() async throws {
         // Given alice with a didSend hook in a chat with bob and carol
         let log = OutcomeLog()
-        let bed = try HookedPeers(count: 3, hooks: SendHooks(didSend: { log.append($0) }))
-        try await LossyNetworkConvergenceTests.introduce(bed.peers)
-        try await LossyNetworkConvergenceTests.running(bed.peers) {
+        let bed = try await PumpedPeers.make(count: 3) { index, configuration in
+            if index == 0 { configuration.sendHooks = SendHooks(didSend: { log.append($0) }) }
+        }
+        try await bed.running {
             let alice = bed.peers[0].node
             let chat = try await alice.createChat(title: "three", members: bed.peers.dropFirst().map(\.identity.publicKey))
+            try await bed.settle()
 
             // When she sends a message
             let sent = try await alice.sendText(chat: chat.id, "hi both")
+            try await bed.settle()
 
             // Then the hook hears it was sent, then delivered, growing to 2 of 2
-            let done = try await LossyNetworkConvergenceTests.eventually { log.all.last == .delivered(sent.id, to: 2, of: 2) }
-            #expect(done, "\(log.all)")
+            #expect(log.all.last == .delivered(sent.id, to: 2, of: 2), "\(log.all)")
             let outcomes = log.all
             #expect(outcomes.first == .sent(sent.id))
             let counts = outcomes.dropFirst().compactMap { outcome -> Int? in

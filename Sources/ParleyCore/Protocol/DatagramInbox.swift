@@ -62,6 +62,10 @@ public final class DatagramInbox: AsyncSequence, Sendable {
         waiting?.continuation.resume(returning: nil)
     }
 
+    /// Its consumer is waiting and nothing is pending: everything delivered so far has been taken and
+    /// handled (a consumer asks again only when done). Lets a test pump tell a quiet node.
+    public var isIdle: Bool { state.withLock { $0.waiting != nil && $0.pending.isEmpty } }
+
     /// Everything pending (up to `maxBatch`) if anything is, without waiting.
     public func poll() -> [Datagram]? {
         state.withLock { $0.pending.isEmpty ? nil : $0.take() }

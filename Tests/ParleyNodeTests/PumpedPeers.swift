@@ -1,0 +1,50 @@
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyNode
+import ParleyStore
+import ParleyTestKit
+
+/// In-process peers on a network that holds every datagram, and one manual clock, stepped to
+/// quiescence by a `NetworkPump`: what a test checks after `settle()` or `advance(by:)` is the final
+/// state, not a state it waited for.
+struct PumpedPeers {
+    typealias Peer = LossyNetworkConvergenceTests.Peer
+
+    let peers: [Peer]
+    let network: InMemoryNetwork
+    let clock: ManualClock
+    let pump: NetworkPump
+
+    /// `count` peers, contacts of each other with their addresses unless `introduced` is false;
+    /// `configure` adjusts each node's settings.
+    static func make(
+        count: Int, conditions: InMemoryNetwork.Conditions = .init(), seed: UInt64 = 1, introduced: Bool = true,
+        configure: (Int, inout NodeConfiguration) -> Void = { _, _ in }
+    ) async throws -> PumpedPeers {
+        let network = InMemoryNetwork(conditions: conditions, seed: seed, delivery: .held)
+        let clock = ManualClock()
+        let peers = try (0..<count).map { index in
+            let identity = try Identity.generate()
+            var configuration = NodeConfiguration(identity: identity)
+            configure(index, &configuration)
+            return Peer(identity: identity, node: Node(
+                configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport(), clock: clock))
+        }
+        if introduced { try await LossyNetworkConvergenceTests.introduce(peers) }
+        return PumpedPeers(peers: peers, network: network, clock: clock, pump: NetworkPump(network: network, clock: clock, nodes: count))
+    }
+
+    /// Runs the nodes while `body` works (from a quiet start), then stops them.
+    func running(_ body: @Sendable () async throws -> Void) async throws {
+        try await LossyNetworkConvergenceTests.running(peers) {
+            try await pump.settle()
+            try await body()
+        }
+    }
+
+    /// Delivers what was sent and lets every node handle it, until nothing more is sent.
+    func settle() async throws { try await pump.settle() }
+
+    /// Moves time on by `duration`, firing every timer due on the way (retransmits, sync rounds).
+    func advance(by duration: Duration) async throws { try await pump.advance(by: duration) }
+}
