@@ -24,7 +24,7 @@ extension APIService {
             referenceTag: try refTag.map { try Tag($0) }, limit: limit, afterLocalNumber: after, beforeLocalNumber: before,
             oldestFirst: after != nil && before == nil, tags: shown ? ContentKind.shownTags : nil)
         let names = try names()
-        return Self.ok(try node.messages(matching: criteria).map { MessageView($0, names: names) })
+        return Self.ok(try node.messages(matching: criteria).map { view($0, names: names) })
     }
 
     func markRead(chat: String, upTo: Int64?) async throws -> String {

@@ -10,10 +10,10 @@ extension APIService {
         case let .react(chat, message, type, score, unique):
             let (chatID, target) = try resolveMessage(chat, message)
             let stored = try await node.react(chat: chatID, message: target, type: type, score: score ?? 1, unique: unique ?? false)
-            return Self.ok(MessageView(stored, names: try names()))
+            return Self.ok(view(stored, names: try names()))
         case let .unreact(chat, message, type):
             let (chatID, target) = try resolveMessage(chat, message)
-            return Self.ok(MessageView(try await node.unreact(chat: chatID, message: target, type: type), names: try names()))
+            return Self.ok(view(try await node.unreact(chat: chatID, message: target, type: type), names: try names()))
         case let .reactions(chat, message, type, author, sort, limit, before):
             let (chatID, target) = try resolveMessage(chat, message)
             let order = try sort.map { text in

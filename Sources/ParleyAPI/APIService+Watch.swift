@@ -42,7 +42,7 @@ extension APIService {
                 last = max(last, stored.localNumber)
                 let message = stored.message
                 switch message.tag {
-                case .text, .custom, .membership: try await emit(Self.encode(WatchEvent(message: MessageView(stored, names: names))))
+                case .text, .custom, .membership: try await emit(Self.encode(WatchEvent(message: view(stored, names: names))))
                 case .poll: polls.append(message.id)
                 case _ where PollRules.changesAPoll(message.tag): polls += PollRules.pollTargets(of: message)
                 case .reaction: reacted += message.references.filter { $0.tag == .reaction }.map(\.id)

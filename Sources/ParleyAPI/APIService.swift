@@ -50,7 +50,7 @@ public struct APIService: Sendable {
             let chatID = try resolveChat(chat)
             let references = try refs.map { try resolveReference($0, chat: chatID) }
             let stored = try await node.send(chat: chatID, tag: try Tag(tag ?? "Text"), content: Array(text.utf8), references: references)
-            return Self.ok(MessageView(stored, names: try names()))
+            return Self.ok(view(stored, names: try names()))
         case let .messages(chat, tag, ref, refTag, limit, before, after, shown):
             return try messages(chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit, before: before, after: after, shown: shown ?? false)
         case let .pollCreate(chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt):
@@ -60,28 +60,28 @@ public struct APIService: Sendable {
                       allowSuggestions != true, closesAt == nil else {
                     throw NodeError.invalid("poll settings need options: add --option TEXT (at least two)")
                 }
-                return Self.ok(MessageView(try await node.createPoll(chat: chatID, question: question), names: try names()))
+                return Self.ok(view(try await node.createPoll(chat: chatID, question: question), names: try names()))
             }
             let spec = PollSpec(
                 question: question, description: description ?? "", options: options, maxVotes: maxVotes, unique: unique ?? false,
                 anonymous: anonymous ?? false, allowAnswers: allowAnswers ?? false, allowSuggestions: allowSuggestions ?? false,
                 closesAtMillis: closesAt)
-            return Self.ok(MessageView(try await node.createPoll(chat: chatID, spec: spec), names: try names()))
+            return Self.ok(view(try await node.createPoll(chat: chatID, spec: spec), names: try names()))
         case let .pollVote(chat, poll, choices):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            return Self.ok(MessageView(try await node.vote(chat: chatID, poll: pollID, choices: choices), names: try names()))
+            return Self.ok(view(try await node.vote(chat: chatID, poll: pollID, choices: choices), names: try names()))
         case let .pollUnvote(chat, poll, option):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            return Self.ok(MessageView(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))
+            return Self.ok(view(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))
         case let .pollAnswer(chat, poll, text):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            return Self.ok(MessageView(try await node.answerPoll(chat: chatID, poll: pollID, text: text), names: try names()))
+            return Self.ok(view(try await node.answerPoll(chat: chatID, poll: pollID, text: text), names: try names()))
         case let .pollSuggest(chat, poll, text):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            return Self.ok(MessageView(try await node.suggestOption(chat: chatID, poll: pollID, text: text), names: try names()))
+            return Self.ok(view(try await node.suggestOption(chat: chatID, poll: pollID, text: text), names: try names()))
         case let .pollClose(chat, poll):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            return Self.ok(MessageView(try await node.closePoll(chat: chatID, poll: pollID), names: try names()))
+            return Self.ok(view(try await node.closePoll(chat: chatID, poll: pollID), names: try names()))
         case let .pollResults(chat, poll):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(try pollView(chat: chatID, poll: pollID))
@@ -108,6 +108,15 @@ public struct APIService: Sendable {
         case let .members(chat): return Self.ok(try members(chat: chat))
         case let .typing(chat, active): return Self.ok(try await typing(chat: chat, active: active))
         }
+    }
+
+    /// A message as every front end shows it, with the poll it changes looked up so a ballot reads "voted Lake".
+    func view(_ stored: StoredMessage, names: [PeerID: String]) -> MessageView {
+        let poll = PollRules.pollTargets(of: stored.message).lazy.compactMap { target -> Poll? in
+            guard let held = try? node.message(target), held.message.chat == stored.message.chat else { return nil }
+            return try? Poll(held.message)
+        }.first
+        return MessageView(stored, names: names, poll: poll)
     }
 
     func pollView(chat: ChatID, poll: MessageID, names: [PeerID: String]? = nil) throws -> PollResultsView {

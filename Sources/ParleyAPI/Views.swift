@@ -31,7 +31,9 @@ public struct MessageView: Codable, Sendable, Hashable {
     /// The http(s) URLs in a link message's text.
     public let links: [String]
 
-    public init(_ stored: StoredMessage, names: [PeerID: String]) {
+    /// `poll`: the poll the message changes (a vote, answer, suggestion or close), when held, so
+    /// `text` can say what a ballot chose (`MessageText`).
+    public init(_ stored: StoredMessage, names: [PeerID: String], poll: Poll? = nil) {
         let message = stored.message
         id = message.id.hex
         chat = message.chat.hex
@@ -41,7 +43,7 @@ public struct MessageView: Codable, Sendable, Hashable {
         lamport = message.lamport
         timestampMillis = message.timestampMillis
         tag = message.tag.rawValue
-        text = message.tag == .membership ? Self.describeMembership(message, names: names) : message.text
+        text = stored.isSealed ? "" : MessageText.render(message, poll: poll) { names[$0] ?? String($0.hex.prefix(8)) }
         references = message.references.map { Reference(id: $0.id.hex, tag: $0.tag.rawValue) }
         localNumber = stored.localNumber
         state = stored.state.rawValue
@@ -92,14 +94,6 @@ public struct ChatView: Codable, Sendable, Hashable {
     }
 }
 
-extension MessageView {
-    /// A membership change as a line of text; its content is binary (keys sealed to each member).
-    static func describeMembership(_ message: Message, names: [PeerID: String]) -> String {
-        guard let change = try? MembershipChange(decoding: message.content) else { return "(a membership change that does not decode)" }
-        let members = change.members.map { names[$0] ?? String($0.hex.prefix(8)) }.sorted()
-        return "members are now \(members.joined(separator: ", ")) (epoch \(change.epoch))"
-    }
-}
 
 extension MemberView {
     /// Named members first, by name (case-insensitive), then the others by id.

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTerminal
 import ParleyAPI
 import ParleyNode
 import ParleyTransport
@@ -69,7 +70,8 @@ func runRequest<Result: Codable & Sendable>(
     _ request: APIRequest, options: ClientOptions, as type: Result.Type, text: (Result) -> String
 ) async throws {
     let result = try await ControlClient.callOnce(request, options: options, as: type)
-    print(options.json ? try APIJSON.encode(result) : text(result))
+    // Text output passes through SafeText: peers wrote much of it.
+    print(options.json ? try APIJSON.encode(result) : SafeText.display(text(result)))
 }
 
 /// Runs a request that posts a message (send, poll actions) and prints the new message's id.

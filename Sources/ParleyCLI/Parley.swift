@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyTerminal
 
 @main
 struct Parley: AsyncParsableCommand {
@@ -24,7 +25,7 @@ struct Parley: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as CLIError {
-            FileHandle.standardError.write(Data("Error: \(error.description)\n".utf8))
+            FileHandle.standardError.write(Data("Error: \(SafeText.singleLine(error.description))\n".utf8))
             Foundation.exit(error.exitCode)
         } catch {
             exit(withError: error)

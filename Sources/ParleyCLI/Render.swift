@@ -1,11 +1,13 @@
 import Foundation
+import ParleyTerminal
 import ParleyCore
 import ParleyAPI
 import ParleyNode
 
 /// Text output shared by the commands and `parley open`.
 enum Render {
-    static func name(_ id: String, _ name: String?) -> String { name ?? String(id.prefix(8)) }
+    /// A peer as shown: its name (on one line: names can come from peers), or its id's first 8 hex digits.
+    static func name(_ id: String, _ name: String?) -> String { name.map(SafeText.singleLine) ?? String(id.prefix(8)) }
 
     static func line(_ message: MessageView) -> String {
         let who = name(message.author, message.authorName)
@@ -20,8 +22,8 @@ enum Render {
         case "custom":
             let flat = message.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
             return flat.count > 120 ? flat.prefix(119) + "…" : flat
-        case "link": return "\(message.text) [\(message.links.count) link\(message.links.count == 1 ? "" : "s")]"
-        default: return message.sealed ? "(sealed: you hold no key for it)" : message.text
+        case "link": return "\(SafeText.singleLine(message.text)) [\(message.links.count) link\(message.links.count == 1 ? "" : "s")]"
+        default: return message.sealed ? "(sealed: you hold no key for it)" : SafeText.singleLine(message.text)
         }
     }
 
@@ -37,8 +39,8 @@ enum Render {
         case .closing: " [closing: waiting for the creator's close]"
         case .open: poll.closesAtMillis.map { " [closes \(time($0))]" } ?? ""
         }
-        var lines = ["poll \(poll.id.prefix(12)) by \(name(poll.author, poll.authorName)): \(poll.question)\(state)"]
-        if let description = poll.description { lines.append("  \(description)") }
+        var lines = ["poll \(poll.id.prefix(12)) by \(name(poll.author, poll.authorName)): \(SafeText.singleLine(poll.question))\(state)"]
+        if let description = poll.description { lines.append("  \(SafeText.singleLine(description))") }
         if let up = poll.up, let down = poll.down {
             lines.append("  up \(up)  down \(down)")
             if !poll.voters.isEmpty {
@@ -57,7 +59,7 @@ enum Render {
         if poll.answersCount > 0 {
             lines.append("  \(poll.answersCount) answer(s):")
             lines += poll.latestAnswers.map { answer in
-                "    \(answer.author.map { name($0, answer.authorName) } ?? "someone"): \(answer.text)"
+                "    \(answer.author.map { name($0, answer.authorName) } ?? "someone"): \(SafeText.singleLine(answer.text))"
             }
         }
         return lines.joined(separator: "\n")
@@ -76,7 +78,7 @@ enum Render {
             let mine = poll.ownVotes.contains(option.id) ? "*" : " "
             let winner = poll.winners.contains(option.id) ? " ★" : ""
             let percent = Int((option.ratio * 100).rounded())
-            return "  \(mine)[\(option.id.prefix(8))] \(bar) \(option.votes) (\(percent)%) \(option.text)\(winner)"
+            return "  \(mine)[\(option.id.prefix(8))] \(bar) \(option.votes) (\(percent)%) \(SafeText.singleLine(option.text))\(winner)"
         }
     }
 

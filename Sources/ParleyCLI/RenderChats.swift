@@ -1,3 +1,4 @@
+import ParleyTerminal
 import ParleyAPI
 import ParleyNode
 
@@ -18,14 +19,14 @@ extension Render {
                 let members = kind == "group" ? "  [\(chat.members.map { name($0.id, $0.name) }.joined(separator: ", "))]" : ""
                 let unread = chat.unread > 0 ? "  (\(chat.unread) unread)" : ""
                 let unsealed = chat.sealed ? "" : "  " + unsealedMark
-                lines.append("  \(chat.id.prefix(12))  \(chat.name)\(unsealed)\(members)\(unread)  \(chat.messageCount) messages\(last)")
+                lines.append("  \(chat.id.prefix(12))  \(SafeText.singleLine(chat.name))\(unsealed)\(members)\(unread)  \(chat.messageCount) messages\(last)")
             }
         }
         return lines.joined(separator: "\n")
     }
 
     static func members(_ chat: ChatView) -> String {
-        "\(chat.name): \(chat.members.map { name($0.id, $0.name) }.joined(separator: ", ")) (epoch \(chat.epoch))"
+        "\(SafeText.singleLine(chat.name)): \(chat.members.map { name($0.id, $0.name) }.joined(separator: ", ")) (epoch \(chat.epoch))"
     }
 
     private static func preview(_ text: String) -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ParleyTransport
 import Foundation
+import ParleyTerminal
 import ParleyAPI
 import ParleyNode
 import Synchronization
@@ -101,7 +102,7 @@ final class OldestShown: Sendable {
 /// Writes a line to standard output at once, with one unbuffered write: `print` would wait in the
 /// buffer of a piped stdout, and `fflush(nil)` would block on the stdin lock held by the reader thread.
 private func show(_ text: String) {
-    try? FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
+    try? FileHandle.standardOutput.write(contentsOf: Data((SafeText.display(text) + "\n").utf8))
 }
 
 /// Lines of standard input as an async sequence; a plain thread does the blocking reads.

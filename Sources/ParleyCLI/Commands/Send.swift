@@ -1,3 +1,4 @@
+import ParleyTerminal
 import ArgumentParser
 import ParleyAPI
 import ParleyNode
@@ -96,7 +97,7 @@ struct Messages: AsyncParsableCommand {
         if lines.isEmpty { lines.append("(no messages)") }
         if more, forward, let last = messages.last { lines.append("newer: --after \(last.localNumber)") }
         if more, !forward, let first = messages.first { lines.insert("older: --before \(first.localNumber)", at: 0) }
-        print(lines.joined(separator: "\n"))
+        print(SafeText.display(lines.joined(separator: "\n")))
     }
 }
 

@@ -1,0 +1,60 @@
+/// One human line for a message of any kind: what every view shows (the text list, the chat list,
+/// the watch, the full screen and the API's `text`), so none of them prints a binary encoding.
+public enum MessageText {
+    /// - Parameters:
+    ///   - poll: the poll `message` changes (a vote, answer, suggestion or close), when held; it names
+    ///     the options a ballot selects, and says whether the poll is anonymous.
+    ///   - name: how to call a peer.
+    public static func render(_ message: Message, poll: Poll?, name: (PeerID) -> String) -> String {
+        switch message.tag {
+        case .text, .custom: return message.text
+        case .poll: return question(message)
+        case .pollVoteUp: return "voted up"
+        case .pollVoteDown: return "voted down"
+        case .pollVote: return ballot(message, poll: poll)
+        case .pollAnswer: return "answered: \(message.text)"
+        case .pollSuggestion: return "suggested \(quoted(message.text))"
+        case .pollClose: return "closed the poll"
+        case .reaction: return reaction(message)
+        case .membership: return membership(message, name: name)
+        default:
+            let text = message.text
+            let readable = !message.content.isEmpty && String(validating: message.content, as: UTF8.self) != nil
+            return readable ? "[\(message.tag.rawValue)] \(text)" : "[\(message.tag.rawValue)] (\(message.content.count) bytes)"
+        }
+    }
+
+    /// "📊 Where? (Lake · Hills · Town)" for an options poll, "📊 Pizza? (up/down)" for a yes/no one.
+    static func question(_ message: Message) -> String {
+        switch try? Poll(message) {
+        case let .options(spec): "📊 \(spec.question) (\(spec.options.joined(separator: " · ")))"
+        case let .yesNo(question): "📊 \(question) (up/down)"
+        case nil: "📊 (a poll that does not decode)"
+        }
+    }
+
+    /// "voted Lake · Hills"; in an anonymous poll only "voted", since the choice is the secret.
+    static func ballot(_ message: Message, poll: Poll?) -> String {
+        guard let ids = try? PollSelection.decode(message.content) else { return "voted (a ballot that does not decode)" }
+        if ids.isEmpty { return "withdrew their vote" }
+        guard let spec = poll?.spec else { return "voted" }
+        if spec.anonymous { return "voted" }
+        let texts = ids.map { id in
+            spec.options.indices.first { PollSpec.optionID(index: $0) == id }.map { spec.options[$0] } ?? "a suggested option"
+        }
+        return "voted " + texts.joined(separator: " · ")
+    }
+
+    static func reaction(_ message: Message) -> String {
+        guard let content = try? ReactionContent.decode(message.content) else { return "reacted (a reaction that does not decode)" }
+        if content.removed { return "took back \(content.type)" }
+        return "reacted \(content.type)" + (content.score == 1 ? "" : " (\(content.score))")
+    }
+
+    static func membership(_ message: Message, name: (PeerID) -> String) -> String {
+        guard let change = try? MembershipChange(decoding: message.content) else { return "(a membership change that does not decode)" }
+        return "members are now \(change.members.map(name).sorted().joined(separator: ", ")) (epoch \(change.epoch))"
+    }
+
+    private static func quoted(_ text: String) -> String { "'\(text.trimmingWhitespace)'" }
+}
