@@ -12,10 +12,11 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case chatCreate(title: String, members: [String], kind: String? = nil)
     case chatList
     case send(chat: String, text: String, tag: String?, refs: [String])
-    /// `shown: true` keeps only the kinds a chat shows (`ContentKind.isShown`). `before` pages back from a
-    /// local number (the latest `limit` before it), `after` forward (the first `limit` after it).
+    /// In history order (`HistoryPosition`), the same on every node. `shown: true` keeps only the kinds a
+    /// chat shows (`ContentKind.isShown`). `before` (a message id prefix) pages back from that message
+    /// (the latest `limit` before it), `after` forward (the first `limit` after it).
     case messages(
-        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64? = nil, after: Int64? = nil, shown: Bool? = nil)
+        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: String? = nil, after: String? = nil, shown: Bool? = nil)
     /// Without `options`, a yes/no poll. `closesAtMillis` is Unix time in milliseconds.
     case pollCreate(
         chat: String, question: String, options: [String]? = nil, description: String? = nil, maxVotes: Int? = nil,

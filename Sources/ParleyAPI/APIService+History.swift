@@ -7,24 +7,28 @@ import ParleyStore
 /// History paging, read markers and receipts on the control socket.
 extension APIService {
     func messages(
-        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: Int64?, after: Int64?, shown: Bool
+        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: String?, after: String?, shown: Bool
     ) throws -> String {
         let chatID = try resolveChat(chat)
         if let limit, limit <= 0 { throw NodeError.invalid("--limit must be positive") }
-        for (flag, cursor) in [("--before", before), ("--after", after)] {
-            if let cursor, cursor <= 0 {
-                throw NodeError.invalid("\(flag) takes a message number as 'parley messages' shows it (#N), 1 or more; got \(cursor)")
-            }
-        }
-        if let before, let after, after >= before - 1 { // before ≥ 1 here, so this cannot overflow
-            throw NodeError.invalid("--after \(after) --before \(before) leaves no message between them")
+        let beforePosition = try before.map { try position(of: $0, in: chatID) }
+        let afterPosition = try after.map { try position(of: $0, in: chatID) }
+        if let beforePosition, let afterPosition, afterPosition >= beforePosition {
+            throw NodeError.invalid("--after \(after ?? "") comes after --before \(before ?? ""): no message is between them")
         }
         let criteria = MessageCriteria(
             chat: chatID, tag: try tag.map { try Tag($0) }, referencing: try ref.map { try node.resolveMessage(prefix: $0, in: chatID) },
-            referenceTag: try refTag.map { try Tag($0) }, limit: limit, afterLocalNumber: after, beforeLocalNumber: before,
-            oldestFirst: after != nil && before == nil, tags: shown ? ContentKind.shownTags : nil)
+            referenceTag: try refTag.map { try Tag($0) }, limit: limit, oldestFirst: after != nil && before == nil,
+            tags: shown ? ContentKind.shownTags : nil, order: .history, beforePosition: beforePosition, afterPosition: afterPosition)
         let names = try names()
         return Self.ok(try node.messages(matching: criteria).map { view($0, names: names) })
+    }
+
+    /// A paging cursor: the history position of the message whose id starts with `prefix`, in `chat`.
+    private func position(of prefix: String, in chat: ChatID) throws -> HistoryPosition {
+        let id = try node.resolveMessage(prefix: prefix, in: chat)
+        guard let stored = try node.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
+        return HistoryPosition(stored.message)
     }
 
     func markRead(chat: String, upTo: Int64?) async throws -> String {

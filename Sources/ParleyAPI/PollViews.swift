@@ -47,6 +47,9 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     public let author: String
     public let authorName: String?
     public let createdAtMillis: Int64
+    /// The poll message's Lamport clock and sequence: with `author`, its place in the chat's history.
+    public let lamport: UInt64
+    public let sequence: UInt64
     public let settings: Settings?
     public let up: Int?
     public let down: Int?
@@ -75,6 +78,8 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         author = poll.author.hex
         authorName = names[poll.author]
         createdAtMillis = poll.timestampMillis
+        lamport = poll.lamport
+        sequence = poll.sequence
         ownVotes = snapshot.ownVotes
         isClosed = snapshot.isClosed
         phase = snapshot.phase

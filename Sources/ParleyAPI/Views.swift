@@ -31,6 +31,9 @@ public struct MessageView: Codable, Sendable, Hashable {
     /// The http(s) URLs in a link message's text.
     public let links: [String]
 
+    /// Its place in the chat's history (`HistoryPosition`), for ordering views as every node lists them.
+    public var historyOrder: (UInt64, String, UInt64) { (lamport, author, sequence) }
+
     /// `poll`: the poll the message changes (a vote, answer, suggestion or close), when held, so
     /// `text` can say what a ballot chose (`MessageText`).
     public init(_ stored: StoredMessage, names: [PeerID: String], poll: Poll? = nil) {

@@ -19,11 +19,24 @@ public struct MessageCriteria: Sendable, Hashable {
     public var oldestFirst: Bool
     /// Only messages whose tag is one of these (an empty list matches nothing).
     public var tags: [Tag]?
+    /// How matches are ordered: by arrival on this node (local number), or by history position.
+    public var order: Order
+    /// With `.history`: only messages before this position (paging back through history).
+    public var beforePosition: HistoryPosition?
+    /// With `.history`: only messages after this position (paging forward).
+    public var afterPosition: HistoryPosition?
+
+    public enum Order: Sendable, Hashable {
+        /// By local number: the order this node stored them in (for following arrivals).
+        case arrival
+        /// By `HistoryPosition`: the same on every node (for listing a chat).
+        case history
+    }
 
     public init(
         chat: ChatID, tag: Tag? = nil, referencing: MessageID? = nil, referenceTag: Tag? = nil,
         limit: Int? = nil, afterLocalNumber: Int64? = nil, beforeLocalNumber: Int64? = nil, oldestFirst: Bool = false,
-        tags: [Tag]? = nil
+        tags: [Tag]? = nil, order: Order = .arrival, beforePosition: HistoryPosition? = nil, afterPosition: HistoryPosition? = nil
     ) {
         self.chat = chat
         self.tag = tag
@@ -34,5 +47,8 @@ public struct MessageCriteria: Sendable, Hashable {
         self.beforeLocalNumber = beforeLocalNumber
         self.oldestFirst = oldestFirst
         self.tags = tags
+        self.order = order
+        self.beforePosition = beforePosition
+        self.afterPosition = afterPosition
     }
 }

@@ -61,7 +61,7 @@ extension MessageStore {
 /// The SQL for a criteria query: one shape per combination, each answered by an index (see the schema).
 /// By reference → `message_refs_by_target` or `message_refs_by_tag`, then primary-key lookups;
 /// by tag (or a few tags) → `messages_by_tag`; the whole chat, and paging by local number before or after
-/// a cursor → the (chat_id, local_number) unique index.
+/// a cursor → the (chat_id, local_number) unique index; in history order → `messages_by_history`.
 struct CriteriaQuery {
     /// What follows `SELECT … FROM messages m`.
     private(set) var tail: String
@@ -109,17 +109,28 @@ struct CriteriaQuery {
             conditions.append("m.local_number < ?")
             arguments += [before]
         }
+        // History positions compare as SQLite row values: integers by value, author blobs bytewise.
+        if let after = criteria.afterPosition {
+            conditions.append("(m.lamport, m.author, m.seq) > (?, ?, ?)")
+            arguments += [Int64(clamping: after.lamport), after.author.blob, Int64(clamping: after.sequence)]
+        }
+        if let before = criteria.beforePosition {
+            conditions.append("(m.lamport, m.author, m.seq) < (?, ?, ?)")
+            arguments += [Int64(clamping: before.lamport), before.author.blob, Int64(clamping: before.sequence)]
+        }
         tail = "WHERE \(conditions.joined(separator: " AND "))"
+        let ascending = criteria.order == .history ? "m.lamport, m.author, m.seq" : "m.local_number"
+        let descending = criteria.order == .history ? "m.lamport DESC, m.author DESC, m.seq DESC" : "m.local_number DESC"
         if let limit = criteria.limit, criteria.oldestFirst {
-            tail += " ORDER BY m.local_number LIMIT ?"
+            tail += " ORDER BY \(ascending) LIMIT ?"
             arguments += [max(0, limit)]
             newestFirst = false
         } else if let limit = criteria.limit {
-            tail += " ORDER BY m.local_number DESC LIMIT ?"
+            tail += " ORDER BY \(descending) LIMIT ?"
             arguments += [max(0, limit)]
             newestFirst = true
         } else {
-            tail += " ORDER BY m.local_number"
+            tail += " ORDER BY \(ascending)"
             newestFirst = false
         }
     }

@@ -176,8 +176,11 @@ struct LANReliabilityTests {
         let expected = 1 + 2 * burst + 1 + 3
         let seconds = cluster.waitForConvergence(chat, expected: expected, seconds: Reliability.convergenceSeconds)
         #expect(seconds != nil, "no convergence after healing")
-        let stores = try cluster.names.map { Set(try cluster.messages(chat, on: $0).map(\.id)) }
+        let lists = try cluster.names.map { try cluster.messages(chat, on: $0).map(\.id) }
+        let stores = lists.map(Set.init)
         #expect(Set(stores).count == 1 && stores[0].count == expected)
+        // and list them in one history order, the same on every node, whatever order each received them in
+        #expect(lists.allSatisfy { $0 == lists[0] }, "history orders differ between nodes")
         #expect(Set(sides.flatMap { $0 }).isSubset(of: stores[0]))
         for (poll, up, down) in [(before, 1, 1), (during, 1, 0)] {
             let tallies = try cluster.names.map { try cluster.tally(chat, poll: poll, on: $0) }

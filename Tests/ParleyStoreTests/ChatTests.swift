@@ -29,7 +29,7 @@ import Testing
         let a = try ChatInvite.create(by: f.alice, title: "a", members: [], createdAtMillis: 0)
         _ = try await f.store.saveChat(b, joinedAtMillis: 0)
         _ = try await f.store.saveChat(a, joinedAtMillis: 0)
-        let last = try f.message(by: f.alice, seq: 1, in: b.id)
+        let last = try f.message(by: f.alice, seq: 1, lamport: 2, in: b.id) // later in history than bob's
         try await f.insert(f.message(by: f.bob, seq: 1, in: b.id), last)
 
         // When listing

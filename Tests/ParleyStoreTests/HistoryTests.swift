@@ -155,3 +155,37 @@ struct HistoryTests {
         #expect(try f.store.receipts(message: Digest32(rawRepresentation: [UInt8](repeating: 7, count: 32))) == nil)
     }
 }
+
+/// Chats list in history order (Lamport clock, author, sequence): the same on every node, whatever
+/// order the messages arrived in.
+struct HistoryOrderTests {
+    @Test func listsAndPagesByHistoryPositionNotArrival() async throws {
+        // Given messages arriving out of their causal order: bob's 3rd, alice's 1st, bob's 1st, …
+        let f = try await StoreFixture.make()
+        let made = [
+            try f.message(by: f.bob, seq: 3, lamport: 9, text: "late"),
+            try f.message(by: f.alice, seq: 1, lamport: 2, text: "a1"),
+            try f.message(by: f.bob, seq: 1, lamport: 2, text: "b1"),
+            try f.message(by: f.bob, seq: 2, lamport: 5, text: "b2"),
+            try f.message(by: f.alice, seq: 2, lamport: 5, text: "a2"),
+        ]
+        for message in made { try await f.insert(message) }
+        let expected = made.sorted { HistoryPosition($0) < HistoryPosition($1) }.map(\.text)
+
+        // Then the history lists them by position, and pages by position both ways
+        func texts(_ edit: (inout MessageCriteria) -> Void) throws -> [String] {
+            var criteria = MessageCriteria(chat: f.chat, order: .history)
+            edit(&criteria)
+            return try f.store.messages(matching: criteria).map(\.message.text)
+        }
+        #expect(try texts { _ in } == expected)
+        #expect(expected.first.map { ["a1", "b1"].contains($0) } == true && expected.last == "late")
+        let middle = HistoryPosition(made[3]) // bob's 2nd
+        #expect(try texts { $0.beforePosition = middle; $0.limit = 2 } == Array(expected.prefix { $0 != "b2" }.suffix(2)))
+        #expect(try texts { $0.afterPosition = middle; $0.limit = 1; $0.oldestFirst = true }
+            == [expected[expected.firstIndex(of: "b2")! + 1]])
+        // and a chat's latest message is the latest in history, not the latest to arrive
+        #expect(try f.store.chats().first?.lastMessage?.message.text == "late")
+        #expect(try f.store.messages(matching: MessageCriteria(chat: f.chat)).map(\.message.text) == made.map(\.text))
+    }
+}

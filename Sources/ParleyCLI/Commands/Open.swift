@@ -41,7 +41,7 @@ struct Open: AsyncParsableCommand {
         for try await line in watcher.connection.lines {
             let event = try WatchEvent.decodeLine(line)
             if let message = event.message {
-                oldestShown.note(message.localNumber)
+                oldestShown.note(message)
                 show(Render.line(message))
             }
             if let poll = event.poll { show(Render.poll(poll)) }
@@ -76,26 +76,27 @@ extension Open {
     /// Prints the page of shown messages before the oldest one printed so far, oldest first.
     private func showOlder(oldestShown: OldestShown) async throws {
         guard let before = oldestShown.current else { return show("(no message shown yet to page back from)") }
-        if before == 1 { return show("(no older messages)") }
-        let request = APIRequest.messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 20, before: before, shown: true)
+        let request = APIRequest.messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 20, before: before.id, shown: true)
         let page = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
         guard let first = page.first else { return show("(no older messages)") }
-        oldestShown.note(first.localNumber)
+        oldestShown.note(first)
         show("-- \(page.count) older message(s) --")
         for message in page { show(Render.line(message)) }
         show("-- end of older messages --")
     }
 }
 
-/// The lowest local number printed so far: where `/older` pages back from. Shared by the event
-/// printer and the command reader.
+/// The earliest message in history order printed so far: where `/older` pages back from. Shared by
+/// the event printer and the command reader.
 final class OldestShown: Sendable {
-    private let value = Mutex<Int64?>(nil)
+    private let value = Mutex<MessageView?>(nil)
 
-    var current: Int64? { value.withLock { $0 } }
+    var current: MessageView? { value.withLock { $0 } }
 
-    func note(_ localNumber: Int64) {
-        value.withLock { $0 = min($0 ?? localNumber, localNumber) }
+    func note(_ message: MessageView) {
+        value.withLock { oldest in
+            if oldest.map({ message.historyOrder < $0.historyOrder }) ?? true { oldest = message }
+        }
     }
 }
 

@@ -58,13 +58,13 @@ struct Messages: AsyncParsableCommand {
     @Option(name: .customLong("ref-tag"), help: "Only references carrying this tag.")
     var refTag: String?
 
-    @Option(help: "At most this many (the latest; with --after, the first after it).")
-    var limit: Int?
+    @Option(help: "At most this many (the latest; with --after, the first after it); 0 for all.")
+    var limit = 50
 
-    @Option(help: "Page back: only messages before this number (#N as listed).")
+    @Option(help: "Page back: only messages before this message (an id prefix, as listed).")
     var before: String?
 
-    @Option(help: "Page forward: only messages after this number (#N as listed).")
+    @Option(help: "Page forward: only messages after this message (an id prefix, as listed).")
     var after: String?
 
     @Flag(help: "Also messages of kinds not shown (votes, reactions, unknown tags).")
@@ -73,14 +73,12 @@ struct Messages: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
-        if let limit, limit <= 0 { throw ValidationError("--limit must be a positive number") }
+        if limit < 0 { throw ValidationError("--limit must be 0 (all) or a positive number") }
         if refTag != nil, ref == nil { throw ValidationError("--ref-tag needs --ref") }
-        _ = try HistoryCursor.parse(before, flag: "--before")
-        _ = try HistoryCursor.parse(after, flag: "--after")
     }
 
     func run() async throws {
-        let before = try HistoryCursor.parse(before, flag: "--before"), after = try HistoryCursor.parse(after, flag: "--after")
+        let limit = self.limit == 0 ? nil : self.limit
         // One more than asked for tells whether there is a further page; it is not shown.
         let request = APIRequest.messages(
             chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit.map { min($0, Int.max - 1) + 1 }, before: before, after: after,
@@ -95,8 +93,10 @@ struct Messages: AsyncParsableCommand {
         }
         var lines = messages.map(Render.line)
         if lines.isEmpty { lines.append("(no messages)") }
-        if more, forward, let last = messages.last { lines.append("newer: --after \(last.localNumber)") }
-        if more, !forward, let first = messages.first { lines.insert("older: --before \(first.localNumber)", at: 0) }
+        if more, forward, let last = messages.last { lines.append("newer: --after \(last.id.prefix(12))") }
+        if more, !forward, let first = messages.first {
+            lines.insert("older: --before \(first.id.prefix(12))  (or --limit 0 for all)", at: 0)
+        }
         print(SafeText.display(lines.joined(separator: "\n")))
     }
 }

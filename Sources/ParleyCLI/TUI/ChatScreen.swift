@@ -8,7 +8,7 @@ import ParleyTerminal
 /// Input handling lives in `FullScreen`; this holds data only.
 struct ChatScreen {
     enum Item: Hashable {
-        case message(Int64)
+        case message(String)
         case poll(String)
     }
 
@@ -17,12 +17,18 @@ struct ChatScreen {
     var chats: [ChatView] = []
     /// The open chat's full id.
     var chat: String
-    /// Messages and poll cards in the order shown.
-    var items: [Item] = []
-    var messages: [Int64: MessageView] = [:]
+    /// Messages by id; with the poll cards, shown in history order (as every node lists the chat).
+    var messages: [String: MessageView] = [:]
 
-    /// The newest message held, what `/react TYPE` applies to.
-    var latestMessageID: String? { messages.max { $0.key < $1.key }?.value.id }
+    /// Messages and poll cards in history order, each poll card where its poll was posted.
+    var items: [Item] {
+        let entries = messages.values.map { (key: $0.historyOrder, item: Item.message($0.id)) }
+            + polls.values.map { (key: ($0.lamport, $0.author, $0.sequence), item: Item.poll($0.id)) }
+        return entries.sorted { $0.key < $1.key }.map(\.item)
+    }
+
+    /// The newest message held in history order, what `/react TYPE` applies to.
+    var latestMessageID: String? { messages.values.max { $0.historyOrder < $1.historyOrder }?.id }
     var polls: [String: PollResultsView] = [:]
     var reactions: [String: [ReactionGroupView]] = [:]
     /// The open chat's members from `chatList`, shown until `members` answers with presence.
@@ -44,12 +50,12 @@ struct ChatScreen {
     var title: String { chats.first { $0.id == chat }.map(Self.title) ?? String(chat.prefix(8)) }
 
     static func title(_ chat: ChatView) -> String { chat.name + (chat.sealed ? "" : " " + Render.unsealedMark) }
-    var oldestLoaded: Int64? { messages.keys.min() }
+    /// The earliest message loaded, in history order: where PageUp loads older ones from.
+    var oldestLoaded: String? { messages.values.min { $0.historyOrder < $1.historyOrder }?.id }
 
     /// Forgets the open chat's contents, to show another.
     mutating func open(_ id: String) {
         chat = id
-        items = []
         messages = [:]
         polls = [:]
         reactions = [:]
@@ -63,26 +69,17 @@ struct ChatScreen {
 
     mutating func apply(_ event: WatchEvent) {
         if let message = event.message { add(message) }
-        if let poll = event.poll {
-            if polls[poll.id] == nil { items.append(.poll(poll.id)) }
-            polls[poll.id] = poll
-        }
+        if let poll = event.poll { polls[poll.id] = poll }
         if let update = event.reactions { reactions[update.message] = update.groups }
         if let typing = event.typing { self.typing = typing }
     }
 
-    mutating func add(_ message: MessageView) {
-        guard messages[message.localNumber] == nil else { return }
-        messages[message.localNumber] = message
-        items.append(.message(message.localNumber))
-    }
+    mutating func add(_ message: MessageView) { messages[message.id] = message }
 
-    /// Older messages go before everything loaded; returns how many were new.
-    mutating func prepend(_ older: [MessageView]) -> Int {
-        let oldest = oldestLoaded ?? .max
-        let fresh = older.filter { $0.localNumber < oldest && messages[$0.localNumber] == nil }.sorted { $0.localNumber < $1.localNumber }
-        for message in fresh { messages[message.localNumber] = message }
-        items.insert(contentsOf: fresh.map { .message($0.localNumber) }, at: 0)
+    /// Adds a page of older messages; returns how many were new.
+    mutating func addOlder(_ older: [MessageView]) -> Int {
+        let fresh = older.filter { messages[$0.id] == nil }
+        for message in fresh { messages[message.id] = message }
         return fresh.count
     }
 
@@ -112,8 +109,8 @@ struct ChatScreen {
 
     private func entry(_ item: Item) -> ScreenState.Entry? {
         switch item {
-        case let .message(number):
-            guard let message = messages[number] else { return nil }
+        case let .message(id):
+            guard let message = messages[id] else { return nil }
             let groups = reactions[message.id] ?? []
             return .message(ScreenState.Message(
                 author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,

@@ -10,7 +10,7 @@ enum NodeRequests {
 
     /// The page of shown messages (text, links, custom, polls, member changes) older than `oldest`:
     /// one indexed query per PageUp, however much is loaded already.
-    static func olderMessages(chat: String, oldest: Int64?) -> APIRequest {
+    static func olderMessages(chat: String, oldest: String?) -> APIRequest {
         .messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: pageSize, before: oldest, shown: true)
     }
 

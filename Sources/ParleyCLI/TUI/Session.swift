@@ -61,7 +61,7 @@ extension FullScreen {
             case let .older(chat, list):
                 loadingOlder = false
                 guard chat == screen.chat else { break }
-                if screen.prepend(list) == 0 { screen.reachedStart = true }
+                if screen.addOlder(list) == 0 { screen.reachedStart = true }
             case let .results(chat, poll):
                 guard chat == screen.chat else { break }
                 screen.apply(WatchEvent(poll: poll))

@@ -9,6 +9,7 @@ extension MessageStore {
         migrator.registerMigration("v2-chat-kinds-epochs-keys", migrate: createV2ChatKindsEpochsKeys)
         migrator.registerMigration("v2-history-receipts", migrate: createV2History)
         migrator.registerMigration("v3-poll-ballots", migrate: createV3PollBallots)
+        migrator.registerMigration("v4-history-order", migrate: createV4HistoryOrder)
         return migrator
     }
 
