@@ -13,9 +13,11 @@ as alice send "$chat" "hidden" --tag Sticker >/dev/null
 wait_until bob "$last" messages "$chat" --json
 
 echo "== bob: the latest 5"
-as bob messages "$chat" --limit 5
-echo "== bob: the 5 before #23"
-as bob messages "$chat" --limit 5 --before 23
+page=$(as bob messages "$chat" --limit 5)
+echo "$page"
+older=$(sed -n 's/^older: --before \([0-9a-f]*\).*/\1/p' <<<"$page")
+echo "== bob: the 5 before those (--before $older, as the hint says)"
+as bob messages "$chat" --limit 5 --before "$older"
 echo "== bob: everything, unknown tags too, latest 2"
 as bob messages "$chat" --all --limit 2
 as bob read "$chat"
