@@ -16,6 +16,8 @@ let package = Package(
         .executable(name: "parley-bench", targets: ["ParleyBench"]),
         .library(name: "ParleyNode", targets: ["ParleyNode"]),
         .library(name: "ParleyAPI", targets: ["ParleyAPI"]),
+        // Embedders bind a real UDP socket with it (or pass their own DatagramTransport).
+        .library(name: "ParleyTransport", targets: ["ParleyTransport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -23,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

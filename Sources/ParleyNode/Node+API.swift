@@ -19,6 +19,7 @@ extension Node {
         return invite
     }
 
+    /// Sends `text` as a "Text" message to every member of the chat.
     public func sendText(chat: ChatID, _ text: String) async throws -> StoredMessage {
         try await send(chat: chat, tag: .text, content: Array(text.utf8))
     }
@@ -48,13 +49,22 @@ extension Node {
     }
 }
 
+/// A snapshot of the node's protocol health, as ``Node/status()`` reports it.
 public struct NodeStatus: Sendable, Codable, Hashable {
+    /// This node's public key, in hex.
     public let peer: String
+    /// The address the transport is bound to.
     public let listen: String
+    /// Inbound datagrams and frames refused so far, by reason.
     public let rejections: [String: Int]
+    /// Datagrams received since start.
     public let datagramsIn: Int
+    /// Datagrams sent since start.
     public let datagramsOut: Int
+    /// Peers with an established session, in hex, sorted.
     public let connectedPeers: [String]
+    /// The last known address of each peer, by hex key.
     public let knownPeers: [String: String]
+    /// Reliable frames still waiting for an acknowledgement.
     public let pendingRetransmits: Int
 }

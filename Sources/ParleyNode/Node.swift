@@ -8,6 +8,7 @@ import Synchronization
 ///
 /// `run()` serves until cancelled; the API methods may be called concurrently with it.
 public final class Node: Sendable {
+    /// The settings the node was created with.
     public let configuration: NodeConfiguration
     let store: MessageStore
     let transport: any DatagramTransport
@@ -27,10 +28,14 @@ public final class Node: Sendable {
     /// When this node's own timed polls are due to be closed.
     let pollDeadlines = PollDeadlines()
 
+    /// This node's peer id: its identity's public key.
     public var me: PeerID { configuration.identity.publicKey }
+    /// The identity the node signs with.
     public var identity: Identity { configuration.identity }
+    /// The address the transport is bound to, with the real port.
     public var localAddress: PeerAddress { transport.localAddress }
 
+    /// Creates a node over an open store and a bound transport; nothing happens until ``run()``.
     public init(
         configuration: NodeConfiguration, store: MessageStore, transport: any DatagramTransport,
         clock: any NodeClock = SystemClock(), logger: Logger = Logger(label: "parley.node")

@@ -3,14 +3,17 @@ public import ParleyCrypto
 
 /// Everything a node is started with. Timings are tunable so tests can run fast.
 public struct NodeConfiguration: Sendable {
+    /// The identity the node signs and is known by.
     public var identity: Identity
     /// Addresses to announce ourselves to at start and periodically (`--peer`).
     public var bootstrapPeers: [PeerAddress]
+    /// Whether announcements also go to the transport's LAN discovery group (`--discover`).
     public var discovery: Bool
     /// How often the timers run (retransmits, handshake retries).
     public var tick: Duration = .milliseconds(50)
     /// How often each chat is reconciled with each member.
     public var syncInterval: Duration = .seconds(2)
+    /// How often signed announcements go to the bootstrap peers (and the discovery group).
     public var announceInterval: Duration = .seconds(5)
     /// Messages in one sync reply before the requester must ask again.
     public var syncBatch = 2048
@@ -29,6 +32,7 @@ public struct NodeConfiguration: Sendable {
     /// A typing indicator lasts this long unless refreshed.
     public var typingTimeout: Duration = .seconds(6)
 
+    /// A configuration with default timings and limits.
     public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {
         self.identity = identity
         self.bootstrapPeers = bootstrapPeers
@@ -39,5 +43,6 @@ public struct NodeConfiguration: Sendable {
 /// Who may add this node to a chat. With `.contacts`, a stranger cannot pull you into a chat
 /// (the invite is counted as `uninvited` and ignored until you add its creator as a contact).
 public enum InvitePolicy: String, Sendable, CaseIterable {
+    /// `contacts`: invites only from this user's contacts; `anyone`: invites from every peer.
     case contacts, anyone
 }

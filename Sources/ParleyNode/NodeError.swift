@@ -3,6 +3,7 @@ public import ParleyCore
 /// Failures of node operations: a kind a caller can tell apart, and a message meant for the person
 /// at the CLI or the page (as `NIOSSHError` pairs its `type` with a description).
 public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure a caller can tell apart.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// No such chat, message, contact or option.
         case notFound
@@ -18,7 +19,9 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
         case vetoed
     }
 
+    /// What went wrong, for a caller to branch on.
     public let kind: Kind
+    /// A one-line message for the person using the app.
     public let description: String
 
     private init(_ kind: Kind, _ description: String) {
@@ -26,12 +29,18 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
         self.description = description
     }
 
+    /// No such chat, message, contact or option.
     public static func notFound(_ what: String) -> NodeError { NodeError(.notFound, what) }
+    /// Bad input, or a rule refuses the request.
     public static func invalid(_ reason: String) -> NodeError { NodeError(.invalid, reason) }
+    /// The message named as a poll is not one.
     public static func notAPoll(_ id: MessageID) -> NodeError { NodeError(.notAPoll, "message \(id.shortHex) is not a poll") }
+    /// This user already voted `choice` on the yes/no poll.
     public static func alreadyVoted(_ poll: MessageID, choice: String) -> NodeError {
         NodeError(.alreadyVoted, "you already voted \(choice) on poll \(poll.shortHex); a second vote is refused")
     }
+    /// A send hook refused the message, for `reason`.
     public static func vetoed(_ reason: String) -> NodeError { NodeError(.vetoed, "the message was vetoed: \(reason)") }
+    /// This node's user is not a member of the chat.
     public static func notAMember(_ chat: ChatID) -> NodeError { NodeError(.notAMember, "you are not a member of chat \(chat.shortHex)") }
 }

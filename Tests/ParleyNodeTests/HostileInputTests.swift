@@ -6,26 +6,27 @@ import ParleyTestKit
 import Synchronization
 import Testing
 
-/// A test bed for hostile input: alice, bob and mallory in one chat over the in-memory network.
+/// A test bed for hostile input: alice, bob and mallory in one chat over the in-memory network, on
+/// one manual clock, stepped by a `NetworkPump` (the clock stands still unless a test advances it).
 /// Every transport is tapped so captured datagrams can be replayed, and a raw endpoint sends any bytes.
 struct HostileBed {
     typealias Peers = LossyNetworkConvergenceTests
 
     let network: InMemoryNetwork
+    let clock: ManualClock
+    let pump: NetworkPump
     let alice: Peers.Peer, bob: Peers.Peer, mallory: Peers.Peer
     let taps: [PeerID: CapturingTransport]
     let raw: InMemoryTransport
     let invite: ChatInvite
     var peers: [Peers.Peer] { [alice, bob, mallory] }
 
-    static func make(clock: any NodeClock = SystemClock(), rateLimits: RateLimiter.Configuration = .init()) async throws -> HostileBed {
-        let network = InMemoryNetwork()
+    static func make(rateLimits: RateLimiter.Configuration = .init()) async throws -> HostileBed {
+        let network = InMemoryNetwork(delivery: .held), clock = ManualClock()
         var taps: [PeerID: CapturingTransport] = [:]
         let peers = try (0..<3).map { _ in
             let identity = try Identity.generate()
             var configuration = NodeConfiguration(identity: identity)
-            configuration.tick = .milliseconds(10)
-            configuration.syncInterval = .milliseconds(150)
             configuration.rateLimits = rateLimits
             let tap = CapturingTransport(network.makeTransport())
             taps[identity.publicKey] = tap
@@ -34,19 +35,32 @@ struct HostileBed {
         }
         try await Peers.introduce(peers)
         let invite = try await peers[0].node.createChat(title: "Bed", members: [peers[1].identity.publicKey, peers[2].identity.publicKey])
-        return HostileBed(network: network, alice: peers[0], bob: peers[1], mallory: peers[2], taps: taps, raw: network.makeTransport(), invite: invite)
+        return HostileBed(
+            network: network, clock: clock, pump: NetworkPump(network: network, clock: clock, nodes: peers.count),
+            alice: peers[0], bob: peers[1], mallory: peers[2], taps: taps, raw: network.makeTransport(), invite: invite)
     }
 
-    /// Runs the three nodes; `body` starts once bob and mallory have joined the chat.
+    /// Runs the three nodes, and drains what reaches the raw endpoint (so the pump sees it idle);
+    /// `body` starts once the network is quiet and bob and mallory have joined the chat.
     func running(_ body: @Sendable () async throws -> Void) async throws {
         try await Peers.running(peers) {
-            for member in [bob, mallory] {
-                let joined = try await Peers.eventually { try member.node.store.chat(invite.id) != nil }
-                try #require(joined, "a member never joined the chat")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { for await _ in raw.inbound {} }
+                do {
+                    try await settle()
+                    for member in [bob, mallory] { try #require(try member.node.store.chat(invite.id) != nil, "a member never joined the chat") }
+                    try await body()
+                } catch {
+                    group.cancelAll()
+                    throw error
+                }
+                group.cancelAll()
             }
-            try await body()
         }
     }
+
+    /// Delivers what was sent and lets every node handle it, until nothing more is sent.
+    func settle() async throws { try await pump.settle() }
 
     /// Sends bytes to `target` from the raw endpoint, in batches like a socket read would yield them.
     func inject(_ datagrams: [[UInt8]], to target: Peers.Peer) async {
@@ -63,23 +77,18 @@ struct HostileBed {
             .filter { $0.address == receiver.node.localAddress && $0.bytes.count > 1 && $0.bytes[1] == type }.map(\.bytes)
     }
 
-    /// `from` writes to the chat and `to` stores it: the honest path still works.
+    /// `from` writes to the chat and, once the network is quiet, `to` holds it: the honest path still works.
     func honestMessageArrives(_ text: String, from sender: Peers.Peer, to receiver: Peers.Peer) async throws -> Bool {
         let sent = try await sender.node.sendText(chat: invite.id, text)
-        return try await Peers.eventually { try receiver.node.store.message(sent.message.id) != nil }
+        try await settle()
+        return try receiver.node.store.message(sent.message.id) != nil
     }
 
-    /// Waits until `peer`'s counters moved by at least `expected`, then returns every counter that moved.
-    func delta(of peer: Peers.Peer, from before: [String: Int], reaching expected: [String: Int]) async throws -> [String: Int] {
-        var moved: [String: Int] = [:]
-        _ = try await Peers.eventually {
-            let now = await rejections(of: peer)
-            moved = now.reduce(into: [:]) { result, entry in
-                if entry.value != before[entry.key, default: 0] { result[entry.key] = entry.value - before[entry.key, default: 0] }
-            }
-            return expected.allSatisfy { moved[$0.key, default: 0] >= $0.value }
+    /// Every counter of `peer`'s that moved since `before`, by how much.
+    func delta(of peer: Peers.Peer, from before: [String: Int]) async -> [String: Int] {
+        await rejections(of: peer).reduce(into: [:]) { result, entry in
+            if entry.value != before[entry.key, default: 0] { result[entry.key] = entry.value - before[entry.key, default: 0] }
         }
-        return moved
     }
 }
 
@@ -114,10 +123,10 @@ struct HostileDatagramTests {
             // When the raw endpoint sends the hostile datagrams
             let (datagrams, expected) = try Self.datagrams(for: attack, bed: bed)
             await bed.inject(datagrams, to: target)
+            try await bed.settle()
 
             // Then the target counts each under its reason and nothing else
-            let moved = try await bed.delta(of: target, from: before, reaching: expected)
-            #expect(moved == expected)
+            #expect(await bed.delta(of: target, from: before) == expected)
             // and keeps working: the other honest member's next message arrives, and status still answers
             let sender = target.identity.publicKey == bed.alice.identity.publicKey ? bed.bob : bed.alice
             #expect(try await bed.honestMessageArrives("after \(attack)", from: sender, to: target))
@@ -126,7 +135,7 @@ struct HostileDatagramTests {
     }
 
     static func datagrams(for attack: Attack, bed: HostileBed) throws -> ([[UInt8]], [String: Int]) {
-        let wall = SystemClock().wallMillis
+        let wall = bed.clock.wallMillis
         let data = bed.captured(from: bed.bob, to: bed.alice, type: 3)
         try #require(!data.isEmpty, "bob never sent alice a data packet")
         switch attack {
@@ -191,14 +200,11 @@ struct HostileDatagramTests {
 
             // When they reach alice
             await bed.inject(datagrams, to: bed.alice)
+            try await bed.settle()
 
             // Then every one is counted as a rejection, and alice stored nothing from them
-            var total = 0
-            let counted = try await HostileBed.Peers.eventually {
-                total = await bed.rejections(of: bed.alice).reduce(0) { $0 + $1.value } - before.reduce(0) { $0 + $1.value }
-                return total >= datagrams.count
-            }
-            #expect(counted && total == datagrams.count, "counted \(total)")
+            let total = await bed.delta(of: bed.alice, from: before).reduce(0) { $0 + $1.value }
+            #expect(total == datagrams.count, "counted \(total)")
             #expect(try bed.alice.node.store.messages(matching: MessageCriteria(chat: bed.invite.id)).count == messagesBefore)
             #expect(try await bed.honestMessageArrives("still fine", from: bed.bob, to: bed.alice))
         }
@@ -219,17 +225,17 @@ struct HostileMemberTests {
         let bed = try await HostileBed.make()
         try await bed.running {
             let text = try await bed.bob.node.sendText(chat: bed.invite.id, "a plain text message")
-            let held = try await HostileBed.Peers.eventually { try bed.alice.node.store.message(text.message.id) != nil }
-            try #require(held)
+            try await bed.settle()
+            try #require(try bed.alice.node.store.message(text.message.id) != nil)
             let before = await bed.rejections(of: bed.alice)
 
             // When mallory sends alice the hostile frame through her session
             let (frame, expected) = try Self.frame(for: attack, bed: bed, text: text.message)
             await bed.mallory.node.transmit([frame], to: bed.alice.identity.publicKey)
+            try await bed.settle()
 
             // Then alice counts it under its reason and nothing else
-            let moved = try await bed.delta(of: bed.alice, from: before, reaching: expected)
-            #expect(moved == expected)
+            #expect(await bed.delta(of: bed.alice, from: before) == expected)
             // and the chat goes on between the honest members
             #expect(try await bed.honestMessageArrives("after \(attack)", from: bed.bob, to: bed.alice))
             if attack == .voteOnANonPoll, case let .message(bytes) = frame {
@@ -276,10 +282,8 @@ struct HostileMemberTests {
         let bed = try await HostileBed.make()
         try await bed.running {
             let poll = try await bed.alice.node.createPoll(chat: bed.invite.id, question: "Pizza?")
-            let everyoneHasIt = try await HostileBed.Peers.eventually {
-                try bed.peers.allSatisfy { try $0.node.store.message(poll.message.id) != nil }
-            }
-            try #require(everyoneHasIt)
+            try await bed.settle()
+            try #require(try bed.peers.allSatisfy { try $0.node.store.message(poll.message.id) != nil })
             _ = try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.message.id, choices: ["up"])
             _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.message.id, choices: ["down"])
 
@@ -294,14 +298,12 @@ struct HostileMemberTests {
                 votes.append(.message(vote.encoded))
             }
             for member in [bed.alice, bed.bob] { await bed.mallory.node.transmit(votes, to: member.identity.publicKey) }
+            try await bed.settle()
 
             // Then both hold every vote (nothing valid is dropped) and count one ballot per author, mallory's last
             let expected = 1 + 2 + 1_000
             for peer in [bed.alice, bed.bob] {
-                let complete = try await HostileBed.Peers.eventually {
-                    try peer.node.store.messages(matching: MessageCriteria(chat: bed.invite.id)).count == expected
-                }
-                #expect(complete)
+                #expect(try peer.node.store.messages(matching: MessageCriteria(chat: bed.invite.id)).count == expected)
             }
             let tallies = try [bed.alice, bed.bob].map { try $0.node.pollResults(chat: bed.invite.id, poll: poll.message.id).tally }
             #expect(tallies[0] == tallies[1])
@@ -318,7 +320,7 @@ struct HostileMemberTests {
 struct FloodTests {
     @Test func aReplayedHandshakeFloodIsRateLimitedWhileOtherPeersStillGetThrough() async throws {
         // Given alice, bob and mallory on a clock that does not move, and alice's captured handshake init to bob
-        let bed = try await HostileBed.make(clock: ManualClock())
+        let bed = try await HostileBed.make()
         try await bed.running {
             let inits = bed.captured(from: bed.alice, to: bed.bob, type: 1)
             try #require(inits.count == 1)
@@ -332,14 +334,13 @@ struct FloodTests {
                 posted.append(try await bed.mallory.node.sendText(chat: bed.invite.id, "mallory \(index)").message.id)
             }
             await flood
+            try await bed.settle()
 
             // Then only the source's burst (50) is opened and found replayed; the rest is dropped unopened
             let burst = Int(RateLimiter.Configuration().handshakePerSource.burst)
-            let moved = try await bed.delta(of: bed.bob, from: before, reaching: ["rateLimited": 20_000 - burst, "replayed": burst])
-            #expect(moved == ["rateLimited": 20_000 - burst, "replayed": burst])
+            #expect(await bed.delta(of: bed.bob, from: before) == ["rateLimited": 20_000 - burst, "replayed": burst])
             // and every message from alice and from mallory (who had to handshake with bob meanwhile) arrives
-            let all = try await HostileBed.Peers.eventually { try posted.allSatisfy { try bed.bob.node.store.message($0) != nil } }
-            #expect(all)
+            #expect(try posted.allSatisfy { try bed.bob.node.store.message($0) != nil })
         }
     }
 }

@@ -6,22 +6,21 @@ import ParleyTestKit
 import Testing
 
 /// Property: on a lossy, duplicating, reordering network, four peers (one of them hostile) that
-/// hold the same messages compute identical reaction groups.
+/// hold the same messages compute identical reaction groups (stepped by a `NetworkPump`).
 struct ReactionConvergenceTests {
     typealias Peers = LossyNetworkConvergenceTests
 
     @Test(arguments: [5, 23] as [UInt64]) func fourPeersIncludingAHostileOneAgreeOnReactions(seed: UInt64) async throws {
         // Given four members on a network that drops 15%, duplicates 5% and reorders
-        let network = InMemoryNetwork(conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: seed)
-        let peers = try Peers.makePeers(network, count: 4)
+        let bed = try await PumpedPeers.make(count: 4, conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: seed)
+        let peers = bed.peers
         let mallory = peers[3]
-        try await Peers.introduce(peers)
-        try await Peers.running(peers) {
+        try await bed.running {
             let chat = try await peers[0].node.createChat(title: "Reactions", members: peers.dropFirst().map(\.identity.publicKey))
             let target = try await peers[0].node.sendText(chat: chat.id, "ship it?").message.id
-            for peer in peers {
-                let arrived = try await Peers.eventually { (try? peer.node.reactions(chat: chat.id, message: target)) != nil }
-                #expect(arrived)
+            try await bed.advance(by: .seconds(10)) // retransmits and sync repair what the network lost
+            for (index, peer) in peers.enumerated() {
+                #expect((try? peer.node.reactions(chat: chat.id, message: target)) != nil, "peer \(index) never received the message")
             }
             // When the honest peers react, re-score, remove and replace at random
             var random = SplitMix64(seed: seed)
@@ -57,11 +56,9 @@ struct ReactionConvergenceTests {
             let all = try peers.reduce(into: Set<MessageID>()) { union, peer in
                 union.formUnion(try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id))
             }
+            try await bed.advance(by: .seconds(20))
             for (index, peer) in peers.enumerated() {
-                let complete = try await Peers.eventually {
-                    Set(try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id)) == all
-                }
-                #expect(complete, "peer \(index) did not converge")
+                #expect(Set(try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id)) == all, "peer \(index) did not converge")
             }
             let summaries = try peers.map { try $0.node.reactions(chat: chat.id, message: target) }
             #expect(summaries.allSatisfy { $0 == summaries[0] })
@@ -78,7 +75,7 @@ struct ReactionConvergenceTests {
             let listings = try peers.map { try $0.node.reactions(chat: chat.id, message: target, sort: .score, limit: 7).page }
             #expect(listings.allSatisfy { $0 == listings[0] })
         }
-        #expect(network.counts.dropped > 0, "the network was supposed to lose datagrams")
+        #expect(bed.network.counts.dropped > 0, "the network was supposed to lose datagrams")
     }
 
     @Test func theNodeRefusesWhatWouldChangeNothing() async throws {

@@ -3,6 +3,7 @@ public import ParleyStore
 
 /// A poll as this node sees it now: the poll message, its computed state, and this user's part.
 public struct PollSnapshot: Sendable, Hashable {
+    /// The poll's computed state, by kind.
     public enum State: Sendable, Hashable {
         /// A BBM yes/no poll.
         case yesNo(PollTally)
@@ -10,10 +11,13 @@ public struct PollSnapshot: Sendable, Hashable {
         case options(PollOutcome)
     }
 
+    /// The "Poll" message itself.
     public let poll: StoredMessage
+    /// The tally or outcome computed from the messages referencing the poll.
     public let state: State
     /// The question, for both kinds.
     public let question: String
+    /// Open, closing (past its closing time, no close yet) or closed.
     public let phase: PollPhase
     /// This user's counted selection: option ids, or "up"/"down".
     public let ownVotes: [String]
@@ -23,7 +27,9 @@ public struct PollSnapshot: Sendable, Hashable {
     /// Closed by its creator: the result is final.
     public var isClosed: Bool { phase == .closed }
 
+    /// The outcome of an options poll; nil for a yes/no poll.
     public var outcome: PollOutcome? { if case let .options(outcome) = state { outcome } else { nil } }
+    /// The tally of a yes/no poll; nil for an options poll.
     public var tally: PollTally? { if case let .yesNo(tally) = state { tally } else { nil } }
 }
 
@@ -45,16 +51,22 @@ public enum LocalDataKey {
 
 /// One page of `Node.pollVotes`: newest first; pass `nextCursor` as `before` for the next page.
 public struct PollVotePage: Sendable, Hashable {
+    /// One counted ballot, or one accepted answer.
     public struct Item: Sendable, Hashable {
         /// nil in anonymous polls.
         public let author: PeerID?
         /// The selected option ids, or the answer's text in `text`.
         public let options: [String]
+        /// The answer's text; nil for a ballot.
         public let text: String?
+        /// The ballot or answer message.
         public let message: MessageID
+        /// When its author says it was sent (Unix milliseconds).
         public let timestampMillis: Int64
     }
 
+    /// This page's ballots or answers, newest first.
     public let items: [Item]
+    /// Pass as `before` for the next page; nil on the last page.
     public let nextCursor: String?
 }

@@ -5,7 +5,9 @@ import ParleyStore
 
 /// A current member of a chat with whether it is here now.
 public struct MemberPresence: Sendable, Hashable {
+    /// The member.
     public let peer: PeerID
+    /// Online, or offline with when it was last seen.
     public let status: PresenceTable.Status
 }
 
@@ -19,6 +21,7 @@ extension Node {
         return members.map { MemberPresence(peer: $0, status: $0 == me ? .online : presenceHub.status(of: $0, now: now)) }
     }
 
+    /// Whether `peer` is here now; this node is always online to itself.
     public func presence(of peer: PeerID) -> PresenceTable.Status {
         peer == me ? .online : presenceHub.status(of: peer, now: clock.now)
     }

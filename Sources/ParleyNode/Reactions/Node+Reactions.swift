@@ -77,7 +77,10 @@ extension Node {
 
 /// A message's reaction groups and one page of its reactions.
 public struct ReactionListing: Hashable, Sendable {
+    /// The message reacted to.
     public let message: MessageID
+    /// The counted reactions, one group per type, in the requested order.
     public let groups: [ReactionGroup]
+    /// One page of the individual reactions.
     public let page: ReactionPage
 }

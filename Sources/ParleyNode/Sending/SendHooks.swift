@@ -10,11 +10,16 @@ public import ParleyCore
 public struct SendHooks: Sendable {
     /// What is about to be sent; the chat cannot be changed.
     public struct Outgoing: Sendable, Hashable {
+        /// The chat it goes to.
         public let chat: ChatID
+        /// The message's tag.
         public var tag: Tag
+        /// The content, in plaintext.
         public var content: [UInt8]
+        /// The earlier messages it refers to.
         public var references: [MessageReference]
 
+        /// An outgoing message as the send path describes it.
         public init(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference]) {
             self.chat = chat
             self.tag = tag
@@ -23,11 +28,15 @@ public struct SendHooks: Sendable {
         }
     }
 
+    /// What `willSend` decides for one message.
     public enum Decision: Sendable, Hashable {
+        /// Send this message: the original, or a rewritten one for the same chat.
         case send(Outgoing)
+        /// Refuse it: the send throws `NodeError.vetoed` and nothing is stored.
         case veto(reason: String)
     }
 
+    /// What became of a message, as `didSend` is told.
     public enum Outcome: Sendable, Hashable {
         /// Stored and handed to the transport.
         case sent(MessageID)
@@ -37,9 +46,12 @@ public struct SendHooks: Sendable {
         case failed(reason: String)
     }
 
+    /// Sees each outgoing message first and may rewrite or veto it.
     public var willSend: (@Sendable (Outgoing) async -> Decision)?
+    /// Told when a message is sent, acknowledged by more members, or fails.
     public var didSend: (@Sendable (Outcome) async -> Void)?
 
+    /// Hooks to install; either may be omitted.
     public init(
         willSend: (@Sendable (Outgoing) async -> Decision)? = nil, didSend: (@Sendable (Outcome) async -> Void)? = nil
     ) {
