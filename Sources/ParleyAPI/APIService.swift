@@ -47,9 +47,13 @@ public struct APIService: Sendable {
         case .chatList:
             return Self.ok(try chatList())
         case let .send(chat, text, tag, refs):
+            let tag = try Tag(tag ?? "Text")
+            if let command = tag.reservedFor {
+                throw NodeError.invalid("'\(tag)' messages are Parley's own; use 'parley \(command)'")
+            }
             let chatID = try resolveChat(chat)
             let references = try refs.map { try resolveReference($0, chat: chatID) }
-            let stored = try await node.send(chat: chatID, tag: try Tag(tag ?? "Text"), content: Array(text.utf8), references: references)
+            let stored = try await node.send(chat: chatID, tag: tag, content: Array(text.utf8), references: references)
             return Self.ok(view(stored, names: try names()))
         case let .messages(chat, tag, ref, refTag, limit, before, after, shown):
             return try messages(chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit, before: before, after: after, shown: shown ?? false)

@@ -46,7 +46,12 @@ enum Render {
             if !poll.voters.isEmpty {
                 lines.append("  voters: " + poll.voters.map { "\(name($0.id, $0.name)) \($0.vote ?? "")" }.joined(separator: ", "))
             }
-            if let mine = poll.myVote { lines.append("  you voted \(mine)" + (poll.ownBallot == .afterClose ? afterClose : "")) }
+            // What every peer tallies (the stored votes), not this node's local record of a vote.
+            if poll.ownBallot == .afterClose {
+                lines.append("  your latest vote" + afterClose)
+            } else if let mine = poll.ownVotes.first {
+                lines.append("  you voted \(mine)")
+            }
             return lines.joined(separator: "\n")
         }
         lines += optionLines(poll)

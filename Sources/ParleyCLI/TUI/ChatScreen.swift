@@ -141,7 +141,7 @@ struct ChatScreen {
             options = [("up", up), ("down", down)].map { label, votes in
                 ScreenState.PollOption(
                     label: label, votes: votes, share: Double(votes) / Double(total),
-                    mine: poll.myVote == label || poll.ownVotes.contains(label), winner: poll.winners.contains(label))
+                    mine: poll.ownVotes.contains(label), winner: poll.winners.contains(label))
             }
         } else {
             options = (poll.options ?? []).map { option in
