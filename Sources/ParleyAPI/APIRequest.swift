@@ -49,6 +49,12 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case members(chat: String)
     /// Tells the chat's connected members this user is typing (`active`) or stopped.
     case typing(chat: String, active: Bool)
+    /// Invites from people who are not contacts, waiting for this user.
+    case invites
+    /// Joins a pending invite's chat (an id prefix); its creator becomes a contact named `name`.
+    case inviteAccept(invite: String, name: String? = nil)
+    /// Declines a pending invite; the same invite pushed again stays declined.
+    case inviteDecline(invite: String)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…","kind":"notFound"}`.

@@ -18,7 +18,9 @@ extension APIService {
     func chatList() throws -> [ChatView] {
         let names = try names()
         return try node.chats().map { summary in
-            ChatView(summary, names: names, me: node.me, unread: try node.unreadCount(chat: summary.invite.id))
+            ChatView(
+                summary, names: names, me: node.me, unread: try node.unreadCount(chat: summary.invite.id),
+                waitingFor: try node.membersWaiting(chat: summary.invite.id))
         }.sorted { lhs, rhs in
             if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
             let order = lhs.name.localizedCaseInsensitiveCompare(rhs.name)
@@ -33,10 +35,11 @@ extension APIService {
         return try chatView(chat)
     }
 
-    private func chatView(_ chat: ChatID) throws -> ChatView {
+    func chatView(_ chat: ChatID) throws -> ChatView {
         guard let summary = try node.chats().first(where: { $0.invite.id == chat }) else {
             throw NodeError.notFound("no chat \(chat.shortHex)")
         }
-        return ChatView(summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat))
+        return ChatView(
+            summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat), waitingFor: try node.membersWaiting(chat: chat))
     }
 }

@@ -110,6 +110,9 @@ public struct APIService: Sendable {
         case let .read(chat, upTo): return try await markRead(chat: chat, upTo: upTo)
         case let .receipts(chat, message): return try receipts(chat: chat, message: message)
         case let .members(chat): return Self.ok(try members(chat: chat))
+        case .invites: return Self.ok(try invites())
+        case let .inviteAccept(invite, name): return Self.ok(try await acceptInvite(invite, name: name))
+        case let .inviteDecline(invite): return Self.ok(try await declineInvite(invite))
         case let .typing(chat, active): return Self.ok(try await typing(chat: chat, active: active))
         }
     }

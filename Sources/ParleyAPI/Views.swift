@@ -81,8 +81,12 @@ public struct ChatView: Codable, Sendable, Hashable {
     public let unread: Int
     public let lastMessage: MessageView?
 
-    public init(_ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int) {
+    /// Members this node invited that have not accepted yet (only on the creator's node).
+    public let waitingFor: [MemberView]
+
+    public init(_ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID] = []) {
         self.unread = unread
+        self.waitingFor = waitingFor.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         id = summary.invite.id.hex
         kind = summary.kind.rawValue
         title = summary.invite.title

@@ -108,7 +108,7 @@ enum Render {
         return parts.joined(separator: ", ")
     }
 
-    private static func time(_ millis: Int64) -> String {
+    static func time(_ millis: Int64) -> String {
         ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(millis) / 1_000))
     }
 }

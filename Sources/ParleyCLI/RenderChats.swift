@@ -4,6 +4,18 @@ import ParleyNode
 
 extension Render {
     /// Sections "direct" and "groups", each sorted by name (the node's order).
+    /// `parley invites`: who invites you to what, with the id to answer with.
+    static func invites(_ invites: [PendingInviteView]) -> String {
+        guard !invites.isEmpty else { return "(no invites waiting)" }
+        return invites.map { invite in
+            let from = name(invite.creator.id, invite.creator.name) + " (\(invite.creator.id.prefix(12)))"
+            let members = invite.members.map { name($0.id, $0.name) }.joined(separator: ", ")
+            let what = invite.kind == "direct" ? "a direct chat" : "'\(SafeText.singleLine(invite.title))'"
+            return "\(invite.id.prefix(12))  \(from) invites you to \(what) with \(members), \(time(invite.receivedAtMillis))\n"
+                + "  parley invites accept \(invite.id.prefix(12)) --name NAME   |   parley invites decline \(invite.id.prefix(12))"
+        }.joined(separator: "\n")
+    }
+
     /// How a legacy chat, whose content travels unsealed, is marked wherever it is named.
     static let unsealedMark = "[not end-to-end sealed]"
 
@@ -19,7 +31,8 @@ extension Render {
                 let members = kind == "group" ? "  [\(chat.members.map { name($0.id, $0.name) }.joined(separator: ", "))]" : ""
                 let unread = chat.unread > 0 ? "  (\(chat.unread) unread)" : ""
                 let unsealed = chat.sealed ? "" : "  " + unsealedMark
-                lines.append("  \(chat.id.prefix(12))  \(SafeText.singleLine(chat.name))\(unsealed)\(members)\(unread)  \(chat.messageCount) messages\(last)")
+                let waiting = chat.waitingFor.isEmpty ? "" : "  (waiting for \(chat.waitingFor.map { name($0.id, $0.name) }.joined(separator: ", ")) to accept)"
+                lines.append("  \(chat.id.prefix(12))  \(SafeText.singleLine(chat.name))\(unsealed)\(members)\(waiting)\(unread)  \(chat.messageCount) messages\(last)")
             }
         }
         return lines.joined(separator: "\n")

@@ -13,6 +13,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case noMatch(kind: String, prefix: String)
         case ambiguous(kind: String, prefix: String, count: Int)
         case unknownMessage(String)
+        case unknownInvite(String)
         case nameTaken(name: String, owner: String)
         case invalid(String)
     }
@@ -32,6 +33,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         StoreError(.ambiguous(kind: kind, prefix: prefix, count: count))
     }
     static func unknownMessage(_ id: String) -> StoreError { StoreError(.unknownMessage(id)) }
+    static func unknownInvite(_ id: String) -> StoreError { StoreError(.unknownInvite(id)) }
     static func nameTaken(_ name: String, owner: String) -> StoreError { StoreError(.nameTaken(name: name, owner: owner)) }
     static func invalid(_ reason: String) -> StoreError { StoreError(.invalid(reason)) }
 
@@ -63,7 +65,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         switch base {
         case .cannotOpen, .notADatabase, .newerSchema, .database: .unavailable
         case .corrupt: .corrupt
-        case .noMatch, .unknownMessage: .notFound
+        case .noMatch, .unknownMessage, .unknownInvite: .notFound
         case .invalidPrefix, .ambiguous, .invalid: .invalid
         case .nameTaken: .conflict
         }
@@ -90,6 +92,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .noMatch(kind, prefix): "no \(kind) matches id prefix '\(prefix)'"
         case let .ambiguous(kind, prefix, count): "id prefix '\(prefix)' is ambiguous: matches \(count) \(kind)s"
         case let .unknownMessage(id): "no message \(id) in the store"
+        case let .unknownInvite(id): "no pending invite \(id.prefix(12)) (see 'parley invites')"
         case let .nameTaken(name, owner): "the contact name '\(name)' is already used by peer \(owner)"
         case let .invalid(reason): reason
         }

@@ -67,6 +67,8 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     case outOfRange
     /// An invite to a new legacy (kind `0x02`) chat, whose content would travel unsealed.
     case unsealedChat
+    /// A held invite from a stranger, dropped because 100 newer ones are waiting for the user.
+    case pendingInviteDropped
 }
 
 /// Timestamps come from the network before any signature is checked: compare without overflow.

@@ -41,6 +41,7 @@ extension Node {
         var replies: [PeerID: [Frame]] = [:]
         var acked: [(MessageID, PeerID)] = []
         var invitesAcked: [OutboundKey] = []
+        var acceptances: [(chat: ChatID, peer: PeerID)] = []
         var continuations: [(peer: PeerID, chat: ChatID)] = []
         var reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])] = []
         var readsAcked: [(peer: PeerID, ids: [MessageID])] = []
@@ -50,7 +51,9 @@ extension Node {
                 switch frame {
                 case .message: break // checked in `prepare`
                 case let .invite(bytes): replies[peer, default: []] += try await receiveInvite(bytes, from: peer)
-                case let .inviteAck(chat): invitesAcked.append(.invite(chat, to: peer))
+                case let .inviteAck(chat):
+                    invitesAcked.append(.invite(chat, to: peer))
+                    acceptances.append((chat, peer))
                 case let .ack(ids): acked += ids.map { ($0, peer) }
                 case let .syncRequest(chat, vector): replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
                 case let .syncEnd(chat, more): if more { continuations.append((peer, chat)) }
@@ -65,6 +68,7 @@ extension Node {
                 }
             }
         }
+        try await store.recordAcceptances(acceptances)
         try await receiveTyping(typing)
         for (peer, frames) in try await receiveMessages(prepared.messages) { replies[peer, default: []] += frames }
         for (peer, frames) in try await receiveReads(reads) { replies[peer, default: []] += frames }
@@ -243,12 +247,20 @@ extension Node {
             await engine.reject(.malformed)
             return []
         }
-        // Not acknowledged: once the creator becomes a contact, the next message in the chat
-        // triggers `needInvite` and the invite is accepted then.
+        // From a stranger: held for the user (`parley invites`), not acknowledged, so the creator's
+        // view says it waits. Adding the creator as a contact also lets the chat's next message
+        // (through `needInvite`) bring the invite back and join it.
         guard try configuration.invitePolicy == .anyone || invite.creator == me || store.contact(peer: invite.creator) != nil else {
             await engine.reject(.uninvited)
+            let dropped = try await store.holdInvite(invite, from: peer, receivedAtMillis: clock.wallMillis)
+            if dropped > 0 { await engine.reject(.pendingInviteDropped, count: dropped) }
             return []
         }
+        return try await join(invite, key: key, from: peer)
+    }
+
+    /// Stores the chat (if new), asks every other member for its history, and acknowledges the invite.
+    func join(_ invite: ChatInvite, key: EpochKey?, from peer: PeerID) async throws -> [Frame] {
         let joined = try await store.saveChat(invite, key: key, joinedAtMillis: clock.wallMillis)
         let request = try syncRequest(chat: invite.id)
         if joined {

@@ -10,6 +10,7 @@ extension MessageStore {
         migrator.registerMigration("v2-history-receipts", migrate: createV2History)
         migrator.registerMigration("v3-poll-ballots", migrate: createV3PollBallots)
         migrator.registerMigration("v4-history-order", migrate: createV4HistoryOrder)
+        migrator.registerMigration("v5-pending-invites", migrate: createV5PendingInvites)
         return migrator
     }
 

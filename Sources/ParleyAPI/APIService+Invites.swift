@@ -1,0 +1,63 @@
+import ParleyNode
+public import ParleyCore
+public import ParleyCrypto
+public import ParleyStore
+
+/// Pending invites: invites from people who are not contacts, waiting for this user's answer.
+extension APIService {
+    func invites() throws -> [PendingInviteView] {
+        let names = try names()
+        return try node.pendingInvites().map { PendingInviteView($0, names: names) }
+    }
+
+    func acceptInvite(_ prefix: String, name: String?) async throws -> ChatView {
+        let pending = try pendingInvite(prefix)
+        let contactName = name ?? "peer-\(pending.invite.creator.hex.prefix(8))"
+        let invite = try await node.acceptInvite(chat: pending.invite.id, contactName: contactName)
+        return try chatView(invite.id)
+    }
+
+    func declineInvite(_ prefix: String) async throws -> PendingInviteView {
+        let pending = try pendingInvite(prefix)
+        try await node.declineInvite(chat: pending.invite.id)
+        return PendingInviteView(pending, names: try names())
+    }
+
+    /// The pending invite whose chat id starts with `prefix` (hex, any case).
+    private func pendingInvite(_ prefix: String) throws -> PendingInvite {
+        let key = prefix.lowercased()
+        guard !key.isEmpty, key.allSatisfy(\.isHexDigit) else { throw NodeError.invalid("'\(prefix)' is not an invite id (hex, as 'parley invites' lists it)") }
+        let matches = try node.pendingInvites().filter { $0.invite.id.hex.hasPrefix(key) }
+        guard matches.count == 1 else {
+            throw matches.isEmpty
+                ? NodeError.notFound("no pending invite \(prefix) (see 'parley invites')")
+                : NodeError.invalid("invite prefix '\(prefix)' is ambiguous: use more of its id")
+        }
+        return matches[0]
+    }
+}
+
+/// `parley invites --json`: one invite waiting for this user's answer.
+public struct PendingInviteView: Codable, Sendable, Hashable {
+    /// The chat's id: what `invites accept` and `invites decline` take (any unique prefix).
+    public let id: String
+    public let kind: String
+    public let title: String
+    /// Who made the chat (and signed the invite): its key, and its name if already a contact.
+    public let creator: MemberView
+    /// The members it was made with, sorted by name.
+    public let members: [MemberView]
+    public let createdAtMillis: Int64
+    public let receivedAtMillis: Int64
+
+    public init(_ pending: PendingInvite, names: [PeerID: String]) {
+        let invite = pending.invite
+        id = invite.id.hex
+        kind = invite.kind.rawValue
+        title = invite.title
+        creator = MemberView(id: invite.creator.hex, name: names[invite.creator])
+        members = invite.members.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
+        createdAtMillis = invite.createdAtMillis
+        receivedAtMillis = pending.receivedAtMillis
+    }
+}

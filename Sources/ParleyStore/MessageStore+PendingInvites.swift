@@ -1,0 +1,89 @@
+internal import Foundation
+internal import GRDB
+public import ParleyCore
+
+/// An invite from someone who is not a contact, held until the user accepts or declines it.
+public struct PendingInvite: Sendable, Hashable {
+    public let invite: ChatInvite
+    /// The peer that pushed it (the creator, or a member relaying it).
+    public let sender: PeerID
+    public let receivedAtMillis: Int64
+}
+
+extension MessageStore {
+    /// Pending invites kept at most; past it the oldest is dropped.
+    public static let maxPendingInvites = 100
+    /// Declined invites remembered at most, so a re-pushed one stays declined.
+    static let maxDeclinedInvites = 100
+
+    /// Holds an invite for the user. Returns how many older pending invites were dropped to make room
+    /// (0 or 1); an invite already held, declined, or for a chat already joined changes nothing.
+    public func holdInvite(_ invite: ChatInvite, from sender: PeerID, receivedAtMillis: Int64) async throws(StoreError) -> Int {
+        try await write("holding an invite to chat \(invite.id.shortHex)") { db in
+            if try ChatRecord.exists(db, key: invite.id.blob) { return 0 }
+            let held = try Bool.fetchOne(db, sql: "SELECT 1 FROM pending_invites WHERE chat_id = ?", arguments: [invite.id.blob]) ?? false
+            if held { return 0 }
+            try db.execute(
+                sql: "INSERT INTO pending_invites (chat_id, invite, sender, received_at, state) VALUES (?, ?, ?, ?, 'pending')",
+                arguments: [invite.id.blob, Data(invite.encoded), sender.blob, receivedAtMillis])
+            return try Self.trim(state: "pending", keeping: Self.maxPendingInvites, db)
+        }
+    }
+
+    /// The invites waiting for the user, oldest first.
+    public func pendingInvites() throws(StoreError) -> [PendingInvite] {
+        try read("listing pending invites") { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT invite, sender, received_at FROM pending_invites WHERE state = 'pending' ORDER BY received_at, chat_id")
+            return try rows.map { row in
+                let bytes: Data = row["invite"]
+                let invite: ChatInvite
+                do { invite = try ChatInvite(decoding: Array(bytes)) } catch { throw StoreError.corrupt("a held invite no longer verifies: \(error)") }
+                return PendingInvite(invite: invite, sender: try PeerID.fromBlob(row["sender"], "invite sender"), receivedAtMillis: row["received_at"])
+            }
+        }
+    }
+
+    /// Marks a pending invite declined (kept, bounded, so the same invite pushed again stays declined).
+    /// Throws if no pending invite has that id.
+    public func declineInvite(_ chat: ChatID) async throws(StoreError) {
+        try await write("declining the invite to chat \(chat.shortHex)") { db in
+            try db.execute(sql: "UPDATE pending_invites SET state = 'declined' WHERE chat_id = ? AND state = 'pending'", arguments: [chat.blob])
+            guard db.changesCount == 1 else { throw StoreError.unknownInvite(chat.hex) }
+            _ = try Self.trim(state: "declined", keeping: Self.maxDeclinedInvites, db)
+        }
+    }
+
+    /// Records that `peer` accepted (acknowledged) the invite to `chat`, if it is a member.
+    public func recordAcceptances(_ accepted: [(chat: ChatID, peer: PeerID)]) async throws(StoreError) {
+        guard !accepted.isEmpty else { return }
+        try await write("recording \(accepted.count) accepted invite(s)") { db in
+            for (chat, peer) in accepted {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO chat_acceptances (chat_id, peer_id)
+                    SELECT chat_id, peer_id FROM chat_members WHERE chat_id = ? AND peer_id = ?
+                    """, arguments: [chat.blob, peer.blob])
+            }
+        }
+    }
+
+    /// The current members of `chat` that have not acknowledged its invite to this node yet.
+    public func membersWaiting(chat: ChatID) throws(StoreError) -> [PeerID] {
+        try read("reading who has not accepted chat \(chat.shortHex)") { db in
+            try Data.fetchAll(db, sql: """
+                SELECT m.peer_id FROM chat_members m
+                WHERE m.chat_id = ? AND NOT EXISTS (SELECT 1 FROM chat_acceptances a WHERE a.chat_id = m.chat_id AND a.peer_id = m.peer_id)
+                ORDER BY m.peer_id
+                """, arguments: [chat.blob]).map { try PeerID.fromBlob($0, "member") }
+        }
+    }
+
+    /// Drops the oldest rows in `state` past `limit`; returns how many.
+    private static func trim(state: String, keeping limit: Int, _ db: Database) throws -> Int {
+        try db.execute(sql: """
+            DELETE FROM pending_invites WHERE chat_id IN (
+                SELECT chat_id FROM pending_invites WHERE state = ? ORDER BY received_at DESC, chat_id DESC LIMIT -1 OFFSET ?)
+            """, arguments: [state, limit])
+        return db.changesCount
+    }
+}
