@@ -14,7 +14,7 @@ extension APIService {
         return try chatView(invite.id)
     }
 
-    /// Every chat, direct ones first, each section sorted by name.
+    /// Every chat, direct ones first, each section by last activity (most recent first), then by name.
     func chatList() throws -> [ChatView] {
         let names = try names()
         return try node.chats().map { summary in
@@ -23,6 +23,7 @@ extension APIService {
                 waitingFor: try node.membersWaiting(chat: summary.invite.id))
         }.sorted { lhs, rhs in
             if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
+            if lhs.lastActivityMillis != rhs.lastActivityMillis { return lhs.lastActivityMillis > rhs.lastActivityMillis }
             let order = lhs.name.localizedCaseInsensitiveCompare(rhs.name)
             return order == .orderedSame ? lhs.id < rhs.id : order == .orderedAscending
         }

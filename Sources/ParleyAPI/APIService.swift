@@ -164,7 +164,11 @@ public struct APIService: Sendable {
         if Hex.isHexPrefix(text), let id = try? node.resolveChat(prefix: text) { return id }
         let titled = try node.chats().filter { $0.invite.title.caseInsensitiveCompare(text) == .orderedSame }
         if titled.count == 1 { return titled[0].invite.id }
-        if titled.count > 1 { throw NodeError.notFound("several chats are titled '\(text)'; use the chat id") }
+        if titled.count > 1 {
+            let candidates = titled.map { "\($0.invite.id.hex.prefix(12)) (\($0.members.count) members)" }.joined(separator: ", ")
+            throw NodeError.invalid("several chats are titled '\(text)': \(candidates); use the chat id")
+        }
+        guard Hex.isHexPrefix(text) else { throw NodeError.notFound("no chat titled '\(text)' (see 'parley chat list')") }
         return try node.resolveChat(prefix: text) // rethrows the store's precise error
     }
 

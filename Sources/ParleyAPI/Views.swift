@@ -83,6 +83,8 @@ public struct ChatView: Codable, Sendable, Hashable {
 
     /// Members this node invited that have not accepted yet (only on the creator's node).
     public let waitingFor: [MemberView]
+    /// When the chat last changed: its latest shown message's time, or its creation (ms, the authors' clocks).
+    public let lastActivityMillis: Int64
 
     public init(_ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID] = []) {
         self.unread = unread
@@ -96,6 +98,7 @@ public struct ChatView: Codable, Sendable, Hashable {
         sealed = summary.invite.isKeyed
         messageCount = summary.messageCount
         lastMessage = summary.lastMessage.map { MessageView($0, names: names) }
+        lastActivityMillis = max(summary.lastMessage?.message.timestampMillis ?? .min, summary.invite.createdAtMillis)
         let other = summary.members.first { $0 != me }
         name = !title.isEmpty ? title : other.map { names[$0] ?? String($0.hex.prefix(8)) } ?? "(just you)"
     }

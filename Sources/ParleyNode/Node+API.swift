@@ -7,10 +7,15 @@ public import ParleyStore
 /// The library API: what the CLI (through the control socket) and embedding apps call.
 extension Node {
     /// Creates a chat with a fresh chat key sealed to every member, stores it, and pushes the signed
-    /// invite to every member until acknowledged. A direct chat has exactly one other member.
+    /// invite to every member until acknowledged. A direct chat has exactly one other member; asking for
+    /// a second one with the same person returns the first.
     public func createChat(title: String, members: [PeerID], kind: ChatKind = .group) async throws -> ChatInvite {
         let others = Set(members).subtracting([me])
         if kind == .direct, others.count != 1 { throw NodeError.invalid("a direct chat is with exactly one other person") }
+        // One direct chat per person: asking again opens the one there is.
+        if kind == .direct, let existing = try store.chats().first(where: { $0.kind == .direct && Set($0.members) == others.union([me]) }) {
+            return existing.invite
+        }
         let key = try ChatKey.generate()
         let invite = try ChatInvite.create(
             by: identity, kind: kind, title: title, members: Array(others), key: key, createdAtMillis: clock.wallMillis)
