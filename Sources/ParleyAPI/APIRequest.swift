@@ -49,6 +49,10 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case members(chat: String)
     /// Tells the chat's connected members this user is typing (`active`) or stopped.
     case typing(chat: String, active: Bool)
+    /// A live criteria query (a stream, like `watch`): every message of the chat stored from now on
+    /// whose tag is one of `tags` (all tags when nil) and, with `ref` (`MESSAGE[:TAG]`), that references
+    /// it; each as `{"message":…}`. Marks nothing read.
+    case watchMessages(chat: String, tags: [String]? = nil, ref: String? = nil)
     /// Invites from people who are not contacts, waiting for this user.
     case invites
     /// Joins a pending invite's chat (an id prefix); its creator becomes a contact named `name`.

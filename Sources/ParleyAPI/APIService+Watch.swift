@@ -17,6 +17,29 @@ extension APIService {
         }
     }
 
+    /// Serves a streaming request (`watch`, `watchMessages`) until the client goes away, sending each
+    /// line through `emit`; false for a request that is answered once (`respond`).
+    public func stream(_ request: APIRequest, emit: @escaping @Sendable (String) async throws -> Void) async throws -> Bool {
+        switch request {
+        case let .watch(chat): try await watch(chat: chat, emit: emit)
+        case let .watchMessages(chat, tags, ref): try await watchMatching(chat: chat, tags: tags, ref: ref, emit: emit)
+        default: return false
+        }
+        return true
+    }
+
+    /// A live criteria query: each message matching as it is stored, as a message event.
+    func watchMatching(chat text: String, tags: [String]?, ref: String?, emit: @Sendable (String) async throws -> Void) async throws {
+        let chat = try resolveChat(text)
+        let reference = try ref.map { try resolveReference($0, chat: chat) }
+        let criteria = MessageCriteria(
+            chat: chat, referencing: reference?.id, referenceTag: ref?.contains(":") == true ? reference?.tag : nil,
+            tags: try tags.map { try $0.map { try Tag($0) } })
+        for try await stored in node.liveMessages(matching: criteria) {
+            try await emit(Self.encode(WatchEvent(message: view(stored, names: try names()))))
+        }
+    }
+
     /// The most unread messages a watch streams at its start so that it may move the read marker over them.
     static let maxUnreadBacklog = 500
 

@@ -100,7 +100,7 @@ public struct APIService: Sendable {
             let id = try node.resolveMessage(prefix: message, in: nil)
             try await node.setLocalData(message: id, key: key, value: value)
             return Self.ok(LocalDataView(message: id.hex, key: key, value: value))
-        case .watch:
+        case .watch, .watchMessages:
             throw NodeError.invalid("watch is a streaming request; use the watch connection")
         case let .chatAddMembers(chat, members):
             return Self.ok(try await changeMembers(chat: chat, add: members))

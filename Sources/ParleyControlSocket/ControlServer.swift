@@ -13,12 +13,14 @@ public struct ControlServer: Sendable {
                     switch APIService.parse(line) {
                     case let .failure(failure):
                         try await connection.send(failure.line)
-                    case let .success(.watch(chat)):
-                        do { try await service.watch(chat: chat) { try await connection.send($0) } } catch {
-                            try? await connection.send(APIService.failure(APIFailure(error)))
-                        }
-                        return
                     case let .success(request):
+                        do {
+                            // A stream holds the connection until the client goes away.
+                            if try await service.stream(request, emit: { try await connection.send($0) }) { return }
+                        } catch {
+                            try? await connection.send(APIService.failure(APIFailure(error)))
+                            return
+                        }
                         try await connection.send(await service.respond(to: request))
                     }
                 }

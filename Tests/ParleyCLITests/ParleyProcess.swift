@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the real `parley` binary: nodes in the background, client commands to completion.
@@ -122,7 +123,17 @@ struct CommandFailed: Error, CustomStringConvertible {
     var description: String { "parley \(arguments.joined(separator: " ")) exited \(status): \(stderr)" }
 }
 
-/// Free UDP ports for one test, spread so parallel suites do not collide.
+/// UDP ports for one test: ten per call, distinct within this test process (parallel suites never
+/// share a block), starting at a random block so two test processes rarely meet, and below the
+/// kernel's ephemeral range (32768 and up on Linux), where client sockets would take them.
 enum Ports {
-    static func base() -> Int { 20_000 + Int.random(in: 0..<2_000) * 10 }
+    private static let blocks = 1_200
+    private static let next = Mutex(Int.random(in: 0..<blocks))
+
+    static func base() -> Int {
+        next.withLock { block in
+            defer { block = (block + 1) % blocks }
+            return 20_000 + block * 10
+        }
+    }
 }

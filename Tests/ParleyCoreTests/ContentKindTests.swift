@@ -30,6 +30,32 @@ struct ContentKindTests {
         #expect(LinkDetector.containsLink(vector.text) == !vector.links.isEmpty)
     }
 
+    @Test(arguments: [
+        LinkCase(text: "see www.swift.org", links: ["https://www.swift.org"]),
+        LinkCase(text: "WWW.Example.com/path?q=1. Then", links: ["https://WWW.Example.com/path?q=1"]),
+        LinkCase(text: "(www.a.io), www.b.io!", links: ["https://www.a.io", "https://www.b.io"]),
+        LinkCase(text: "www.swift.org at the start", links: ["https://www.swift.org"]),
+        LinkCase(text: "https://www.swift.org keeps its scheme", links: ["https://www.swift.org"]),
+        LinkCase(text: "awww.glued.io, x.www.sub.io, a/www.path.io, me@www.mail.io", links: []),
+        LinkCase(text: "www. alone, www..dots, just www", links: []),
+        LinkCase(text: "mixed http://x.y and www.z.io", links: ["http://x.y", "https://www.z.io"]),
+    ])
+    func detectsWWWAddressesAndListsThemWithHTTPS(_ vector: LinkCase) {
+        // Given text with a bare "www." address (or something that only looks like one)
+        // When its links are detected
+        let links = LinkDetector.links(in: vector.text)
+        // Then each address is a link given with https:// in front, and look-alikes are not links
+        #expect(links == vector.links)
+        #expect(LinkDetector.containsLink(vector.text) == !vector.links.isEmpty)
+    }
+
+    @Test func aTextWithOnlyAWWWAddressIsALinkMessage() {
+        // Given a Text message whose only link has no scheme
+        let content = Array("see www.swift.org".utf8)
+        // When it is classified, then it is a link message
+        #expect(ContentKind(tag: .text, content: content) == .link)
+    }
+
     @Test func classifiesByTagAndContent() throws {
         #expect(ContentKind(tag: .text, content: Array("hello".utf8)) == .text)
         #expect(ContentKind(tag: .text, content: Array("look https://x.io".utf8)) == .link)

@@ -8,7 +8,7 @@ public struct ContentKind: Hashable, Sendable, CustomStringConvertible {
 
     /// A "Text" message without links.
     public static let text = ContentKind("text")
-    /// A "Text" message containing http(s) URLs (`LinkDetector`).
+    /// A "Text" message containing http(s) URLs or "www." addresses (`LinkDetector`).
     public static let link = ContentKind("link")
     /// A "Custom" message: a JSON object or array.
     public static let custom = ContentKind("custom")
