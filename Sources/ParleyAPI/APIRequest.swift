@@ -30,7 +30,12 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case pollResults(chat: String, poll: String)
     case pollVotes(chat: String, poll: String, option: String?, answers: Bool?, limit: Int?, before: String?)
     case localGet(message: String, key: String)
+    /// Refused for the node's own keys (`LocalDataKey.reserved`), as `localDelete` is.
     case localSet(message: String, key: String, value: String)
+    /// Every local value on a message, sorted by key (a list of `LocalDataView`).
+    case localList(message: String)
+    /// Removes a local value; the result's `value` is the value removed, null when the key had none.
+    case localDelete(message: String, key: String)
     /// Streams `WatchEvent` lines for a chat until the client hangs up.
     case watch(chat: String)
     /// The creator of a group adds or removes members (a signed "Membership" message; re-keys the chat).

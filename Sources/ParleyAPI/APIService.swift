@@ -38,8 +38,7 @@ public struct APIService: Sendable {
             let key = try PeerID(rawRepresentation: Hex.decode(peer))
             guard key != node.me else { throw NodeError.invalid("that is your own key") }
             let parsed = try address.map { try PeerAddress(parsing: $0) }
-            try await node.addContact(Contact(peer: key, name: name, address: parsed))
-            return Self.ok(ContactView(id: key.hex, name: name, address: parsed?.description))
+            return Self.ok(ContactAddedView(try await node.addContact(Contact(peer: key, name: name, address: parsed))))
         case .contactsList:
             return Self.ok(try node.contacts().map { ContactView(id: $0.peer.hex, name: $0.name, address: $0.address?.description) })
         case let .chatCreate(title, members, kind):
@@ -64,13 +63,13 @@ public struct APIService: Sendable {
                       allowSuggestions != true, closesAt == nil else {
                     throw NodeError.invalid("poll settings need options: add --option TEXT (at least two)")
                 }
-                return Self.ok(view(try await node.createPoll(chat: chatID, question: question), names: try names()))
+                return Self.ok(try pollView(chat: chatID, poll: try await node.createPoll(chat: chatID, question: question).id))
             }
             let spec = PollSpec(
                 question: question, description: description ?? "", options: options, maxVotes: maxVotes, unique: unique ?? false,
                 anonymous: anonymous ?? false, allowAnswers: allowAnswers ?? false, allowSuggestions: allowSuggestions ?? false,
                 closesAtMillis: closesAt)
-            return Self.ok(view(try await node.createPoll(chat: chatID, spec: spec), names: try names()))
+            return Self.ok(try pollView(chat: chatID, poll: try await node.createPoll(chat: chatID, spec: spec).id))
         case let .pollVote(chat, poll, choices):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(view(try await node.vote(chat: chatID, poll: pollID, choices: choices), names: try names()))
@@ -93,13 +92,7 @@ public struct APIService: Sendable {
             let (chatID, pollID) = try resolveMessage(chat, poll)
             let page = try node.pollVotes(chat: chatID, poll: pollID, option: option, answers: answers ?? false, limit: limit ?? 25, before: before)
             return Self.ok(PollVotesView(page, names: try names()))
-        case let .localGet(message, key):
-            let id = try node.resolveMessage(prefix: message, in: nil)
-            return Self.ok(LocalDataView(message: id.hex, key: key, value: try node.localData(message: id, key: key)))
-        case let .localSet(message, key, value):
-            let id = try node.resolveMessage(prefix: message, in: nil)
-            try await node.setLocalData(message: id, key: key, value: value)
-            return Self.ok(LocalDataView(message: id.hex, key: key, value: value))
+        case .localGet, .localSet, .localList, .localDelete: return try await handleLocalData(request)
         case .watch, .watchMessages:
             throw NodeError.invalid("watch is a streaming request; use the watch connection")
         case let .chatAddMembers(chat, members):

@@ -22,8 +22,15 @@ public struct MessageView: Codable, Sendable, Hashable {
     public let text: String
     public let references: [Reference]
     public let localNumber: Int64
+    /// "sent" or "pending" (own, not yet acknowledged by every member), "delivered" (by every member
+    /// when it settled), "received" (someone else's).
     public let state: String
+    /// How many other members acknowledged it (own messages only).
     public let deliveredTo: Int
+    /// How many current members other than the author sent a read receipt for it (own messages only).
+    public let readBy: Int
+    /// The current members other than the author, whom `deliveredTo` and `readBy` count towards (own messages only).
+    public let recipients: Int
     /// This node holds no key for the content (sealed in an epoch it was not given): `text` is empty.
     public let sealed: Bool
     /// `ContentKind`: "text", "link", "custom", "poll", … For custom, the JSON is in `text`.
@@ -51,6 +58,8 @@ public struct MessageView: Codable, Sendable, Hashable {
         localNumber = stored.localNumber
         state = stored.state.rawValue
         deliveredTo = stored.deliveredTo
+        readBy = stored.readBy
+        recipients = stored.recipients
         sealed = stored.isSealed
         let kind = ContentKind(tag: message.tag, content: message.content)
         self.kind = kind.rawValue

@@ -29,6 +29,10 @@ struct ServeNode: AsyncParsableCommand {
         var logger = Logger(label: "parley-bench.serve-node")
         logger.logLevel = .warning
         let store = try MessageStore.open(path: "\(data)/parley.sqlite")
+        // As `parley node` does at start: the data directory belongs to the first key run on it.
+        guard try await store.claimOwner(identity.publicKey) == identity.publicKey else {
+            throw ValidationError("the data directory \(data) belongs to another identity")
+        }
         let transport = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
         let node = Node(configuration: NodeConfiguration(identity: identity), store: store, transport: transport, logger: logger)
         let server = try await ControlServer.start(

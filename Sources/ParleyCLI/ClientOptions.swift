@@ -10,9 +10,10 @@ struct ClientOptions: ParsableArguments {
     var json = false
 
     func dataDirectory() throws -> String {
-        if let data { return data }
-        if let env = ProcessInfo.processInfo.environment["PARLEY_DATA"], !env.isEmpty { return env }
-        throw ValidationError("no data directory: pass --data DIR or set PARLEY_DATA")
+        let environment = ProcessInfo.processInfo.environment["PARLEY_DATA"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let directory = data ?? environment else { throw ValidationError("no data directory: pass --data DIR or set PARLEY_DATA") }
+        try DataDirectory.check(directory)
+        return directory
     }
 
     func client() async throws -> ControlClient {

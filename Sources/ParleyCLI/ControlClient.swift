@@ -13,12 +13,12 @@ struct ControlClient {
     static func connect(dataDirectory: String) async throws -> ControlClient {
         let path = socketPath(dataDirectory: dataDirectory)
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError("no node is running with data directory \(dataDirectory) (start one with 'parley node --data \(dataDirectory) …')")
+            throw CLIError("no node is running with data directory \(dataDirectory) (start one with 'parley node --data \(dataDirectory) …')", kind: .unavailable)
         }
         do {
             return ControlClient(connection: try await LineClient.connect(path: path))
         } catch {
-            throw CLIError("cannot reach the node in \(dataDirectory): \(error)")
+            throw CLIError("cannot reach the node in \(dataDirectory): \(error)", kind: .unavailable)
         }
     }
 
@@ -28,7 +28,7 @@ struct ControlClient {
         for try await line in connection.lines {
             let response = try APIJSON.decode(APIResponse<Result>.self, from: line)
             guard response.ok, let result = response.result else {
-                throw CLIError(response.error ?? "the node gave no answer", exitCode: response.kind?.exitCode ?? 1)
+                throw CLIError(node: response.error ?? "the node gave no answer", kind: response.kind ?? .internal)
             }
             return result
         }
@@ -53,15 +53,25 @@ struct ControlClient {
     }
 }
 
-/// A one-line failure for the person at the terminal. `Parley.main` prints it and exits with its code:
-/// the node's failure kind (`APIFailure.Kind.exitCode`), or 1 for a failure of the CLI itself.
+/// A one-line failure for the person at the terminal. `Parley.main` prints it (as JSON under `--json`,
+/// with its kind) and exits with its code: the node's failure kind (`APIFailure.Kind.exitCode`), or 1
+/// for a failure of the CLI itself.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
+    /// What `--json` reports as the error's kind.
+    let kind: APIFailure.Kind
     let exitCode: Int32
 
-    init(_ description: String, exitCode: Int32 = 1) {
+    /// A failure of the CLI itself: exit code 1 whatever its kind, as before kinds were reported.
+    init(_ description: String, kind: APIFailure.Kind = .internal, exitCode: Int32 = 1) {
         self.description = description
+        self.kind = kind
         self.exitCode = exitCode
+    }
+
+    /// A failure the node answered with: its kind decides the exit code.
+    init(node description: String, kind: APIFailure.Kind) {
+        self.init(description, kind: kind, exitCode: kind.exitCode)
     }
 }
 

@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
-import ParleyTerminal
 
 @main
 struct Parley: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parley",
         abstract: "Peer-to-peer, end-to-end encrypted chat with polls, for one LAN.",
+        version: ParleyVersion.description,
         subcommands: [
             Keygen.self, NodeCommand.self, Contacts.self, Chat.self, Send.self, Messages.self,
             Poll.self, Local.self, Status.self, Open.self,
@@ -15,7 +15,8 @@ struct Parley: AsyncParsableCommand {
     )
 
     /// ArgumentParser's main, except that a node's failure exits with the code of its kind
-    /// (invalid 2, not found 3, forbidden 4, conflict 5, unavailable 6; see `APIFailure.Kind`).
+    /// (invalid 2, not found 3, forbidden 4, conflict 5, unavailable 6; see `APIFailure.Kind`), and
+    /// that under `--json` every failure is a JSON line on stderr (`FailureReport`).
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -24,11 +25,14 @@ struct Parley: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as CLIError {
-            FileHandle.standardError.write(Data("Error: \(SafeText.singleLine(error.description))\n".utf8))
-            Foundation.exit(error.exitCode)
         } catch {
-            exit(withError: error)
+            let json = FailureReport.wantsJSON(CommandLine.arguments.dropFirst())
+            guard let report = FailureReport(error), json || error is CLIError else {
+                exit(withError: error) // help, version, and ArgumentParser's own text with its usage lines
+            }
+            let line = json ? report.json : "Error: \(report.error.message)"
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+            Foundation.exit(report.exitCode)
         }
     }
 }

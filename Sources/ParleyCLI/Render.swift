@@ -13,7 +13,7 @@ enum Render {
         let who = name(message.author, message.authorName)
         let tag = message.tag == "Text" ? "" : " <\(message.tag)>"
         let refs = message.references.isEmpty ? "" : " → " + message.references.map { "\($0.id.prefix(8)):\($0.tag)" }.joined(separator: ",")
-        return "#\(message.localNumber) \(message.id.prefix(12)) \(who)\(tag): \(content(message))\(refs)"
+        return "#\(message.localNumber) \(message.id.prefix(12)) \(who)\(tag): \(content(message))\(refs)\(ticks(message))"
     }
 
     /// Custom JSON on one line, cut short; a link message marked with its link count.

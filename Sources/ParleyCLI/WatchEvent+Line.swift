@@ -9,6 +9,6 @@ extension WatchEvent {
         guard event.message == nil, event.poll == nil, event.reactions == nil, event.typing == nil,
               let failure = try? APIJSON.decode(APIResponse<String>.self, from: line), let error = failure.error
         else { return event }
-        throw CLIError(error)
+        throw CLIError(node: error, kind: failure.kind ?? .internal)
     }
 }

@@ -42,10 +42,12 @@ extension Node {
             pendingRetransmits: await engine.pendingRetransmits)
     }
 
-    /// Saves a contact (whose invites are then accepted) and, if given, where to reach it.
-    public func addContact(_ contact: Contact) async throws {
-        try await store.addContact(contact)
+    /// Saves a contact (whose invites are then accepted) and, if given, where to reach it; says what it replaced.
+    @discardableResult
+    public func addContact(_ contact: Contact) async throws -> ContactUpdate {
+        let update = try await store.addContact(contact)
         if let address = contact.address { await engine.learnAddress(address, for: contact.peer) }
+        return update
     }
 
     /// Addresses learned outside the protocol (contacts' `--addr`).

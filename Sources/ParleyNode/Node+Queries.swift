@@ -38,12 +38,4 @@ extension Node {
 
     /// This user's contacts, sorted by name.
     public func contacts() throws -> [Contact] { try store.contacts() }
-
-    /// Local data: a value this node keeps on a message and never sends.
-    public func localData(message: MessageID, key: String) throws -> String? { try store.localData(message: message, key: key) }
-
-    /// Sets (or, with nil, removes) local data on a message.
-    public func setLocalData(message: MessageID, key: String, value: String?) async throws {
-        try await store.setLocalData(message: message, key: key, value: value)
-    }
 }

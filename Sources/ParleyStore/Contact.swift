@@ -37,3 +37,15 @@ public struct Contact: Sendable, Hashable, Codable {
         try container.encodeIfPresent(address, forKey: .address)
     }
 }
+
+/// What `MessageStore.addContact` did: the contact as saved, and the one it replaced, if any.
+public struct ContactUpdate: Sendable, Hashable {
+    public let contact: Contact
+    /// The contact for the same peer before the change; nil when the peer was not a contact.
+    public let previous: Contact?
+
+    public init(contact: Contact, previous: Contact?) {
+        self.contact = contact
+        self.previous = previous
+    }
+}

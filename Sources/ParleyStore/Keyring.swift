@@ -15,7 +15,8 @@ struct Keyring {
             message.content, keys: keys[epoch] ?? [], chat: message.chat, author: message.author, sequence: message.sequence)
         return StoredMessage(
             message: message.opened(content: plain ?? []), localNumber: stored.localNumber, receivedAtMillis: stored.receivedAtMillis,
-            state: stored.state, deliveredTo: stored.deliveredTo, isSealed: plain == nil)
+            state: stored.state, deliveredTo: stored.deliveredTo, isSealed: plain == nil, readBy: stored.readBy,
+            recipients: stored.recipients)
     }
 
     /// nil for a legacy (unkeyed) chat.

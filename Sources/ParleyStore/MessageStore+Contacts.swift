@@ -5,18 +5,25 @@ public import ParleyCore
 // The address book: local names for peers. Names are unique ignoring case, so "bob" and "Bob"
 // cannot name two different keys.
 extension MessageStore {
-    /// Adds or replaces the contact for `contact.peer`. A name held by another peer is an error.
-    public func addContact(_ contact: Contact) async throws(StoreError) {
+    /// Adds or replaces the contact for `contact.peer`, and says what it replaced. A name held by another
+    /// peer is an error. Without an address, the one already known is kept: renaming a contact does not
+    /// lose where it listens.
+    @discardableResult
+    public func addContact(_ contact: Contact) async throws(StoreError) -> ContactUpdate {
         let name = contact.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw .invalid("a contact name cannot be empty") }
-        let record = ContactRecord(peerId: contact.peer.blob, name: name, address: contact.address?.description)
-        try await write("saving contact '\(name)'") { db in
+        let peerId = contact.peer.blob
+        let (saved, previous) = try await write("saving contact '\(name)'") { db in
             // The column's NOCASE collation makes this comparison case-insensitive, like the UNIQUE constraint.
-            if let owner = try ContactRecord.filter({ $0.name == name && $0.peerId != record.peerId }).fetchOne(db) {
+            if let owner = try ContactRecord.filter({ $0.name == name && $0.peerId != peerId }).fetchOne(db) {
                 throw StoreError.nameTaken(name, owner: owner.peerId.hexPrefix)
             }
+            let previous = try ContactRecord.fetchOne(db, key: peerId)
+            let record = ContactRecord(peerId: peerId, name: name, address: contact.address?.description ?? previous?.address)
             try record.save(db)
+            return (record, previous)
         }
+        return ContactUpdate(contact: try Self.contact(saved), previous: try previous.map { record throws(StoreError) in try Self.contact(record) })
     }
 
     /// All contacts, sorted by name ignoring case.

@@ -22,6 +22,16 @@ extension MessageStore {
         }
     }
 
+    /// Deletes a value and returns it; nil when the key had none. The message must be stored.
+    public func deleteLocalData(message: MessageID, key: String) async throws(StoreError) -> String? {
+        try await write("deleting local data '\(key)' of message \(message.shortHex)", keepsMemberships: true) { db in
+            guard try MessageRecord.exists(db, key: message.blob) else { throw StoreError.unknownMessage(message.hex) }
+            let existing = try LocalDataRecord.fetchOne(db, key: ["message_id": message.blob, "key": key])
+            try existing?.delete(db)
+            return existing?.value
+        }
+    }
+
     /// Sets a value only if the key has none, atomically; returns the value already there otherwise.
     /// Two concurrent callers cannot both win (the double-vote guard rests on this).
     public func claimLocalData(message: MessageID, key: String, value: String) async throws(StoreError) -> String? {

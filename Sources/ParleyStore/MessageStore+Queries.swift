@@ -137,9 +137,18 @@ struct CriteriaQuery {
 }
 
 extension MessageStore {
-    /// Every stored-message query selects the row plus its delivery count (from the `deliveries` primary key).
-    static let storedMessageSelection =
-        "m.*, (SELECT COUNT(*) FROM deliveries d WHERE d.message_id = m.id) AS delivered_to FROM messages m"
+    /// Every stored-message query selects the row plus its delivery count (from the `deliveries` primary key)
+    /// and, for own messages only (others' are `received`; SQLite skips a CASE branch not taken, so
+    /// others' rows cost nothing more), how many current members read it and how many there are to
+    /// reach: what the delivery ticks show.
+    static let storedMessageSelection = """
+        m.*, (SELECT COUNT(*) FROM deliveries d WHERE d.message_id = m.id) AS delivered_to,
+        CASE WHEN m.state = '\(DeliveryState.received.rawValue)' THEN 0 ELSE (SELECT COUNT(*) FROM read_receipts r
+            JOIN chat_members c ON c.chat_id = m.chat_id AND c.peer_id = r.reader WHERE r.message_id = m.id) END AS read_by,
+        CASE WHEN m.state = '\(DeliveryState.received.rawValue)' THEN 0 ELSE (SELECT COUNT(*) FROM chat_members c
+            WHERE c.chat_id = m.chat_id AND c.peer_id != m.author) END AS recipients
+        FROM messages m
+        """
 
     /// Runs `SELECT <stored message> <tail>` where `tail` filters and orders `messages m`.
     static func fetchStored(_ db: Database, _ tail: String, _ arguments: StatementArguments) throws -> [StoredMessage] {
@@ -149,7 +158,8 @@ extension MessageStore {
         var keyring = Keyring()
         var result: [StoredMessage] = []
         while let row = try rows.next() {
-            let stored = try MessageRecord(row: row).storedMessage(deliveredTo: row["delivered_to"])
+            let stored = try MessageRecord(row: row).storedMessage(
+                deliveredTo: row["delivered_to"], readBy: row["read_by"], recipients: row["recipients"])
             result.append(try keyring.open(stored, db))
         }
         return result

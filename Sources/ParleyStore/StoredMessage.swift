@@ -9,6 +9,12 @@ public struct StoredMessage: Sendable, Hashable, Identifiable {
     public let state: DeliveryState
     /// How many other members acknowledged it (own messages only).
     public let deliveredTo: Int
+    /// How many current members other than the author sent a read receipt for it (own messages only:
+    /// receipts are kept for those alone).
+    public let readBy: Int
+    /// How many current members other than the author there are: what `deliveredTo` and `readBy`
+    /// count towards (own messages only; 0 for others').
+    public let recipients: Int
     /// Its content could not be opened: this node holds no key for the epoch it was sealed in
     /// (it joined later and was not given the earlier keys). `message.content` is then empty.
     public let isSealed: Bool
@@ -16,9 +22,12 @@ public struct StoredMessage: Sendable, Hashable, Identifiable {
     public var id: MessageID { message.id }
 
     public init(
-        message: Message, localNumber: Int64, receivedAtMillis: Int64, state: DeliveryState, deliveredTo: Int, isSealed: Bool = false
+        message: Message, localNumber: Int64, receivedAtMillis: Int64, state: DeliveryState, deliveredTo: Int, isSealed: Bool = false,
+        readBy: Int = 0, recipients: Int = 0
     ) {
         self.isSealed = isSealed
+        self.readBy = readBy
+        self.recipients = recipients
         self.message = message
         self.localNumber = localNumber
         self.receivedAtMillis = receivedAtMillis

@@ -1,5 +1,6 @@
-/// The message list as lines for a pane width: messages wrapped with the author first and a
-/// reactions line under them, polls as cards with a bar per option.
+/// The message list as lines for a pane width: messages wrapped with their time, id and author first,
+/// the quote they reply to above them and a reactions line under them; polls as cards with a bar per
+/// option; notices as they were written, wrapped.
 enum EntryLines {
     static let authorColors: [TerminalColor] = [.cyan, .green, .yellow, .magenta, .blue, .brightCyan, .brightGreen, .brightMagenta]
 
@@ -8,6 +9,7 @@ enum EntryLines {
             switch entry {
             case let .message(message): Self.message(message, width: width)
             case let .poll(poll): Self.poll(poll, width: width)
+            case let .notice(lines): Self.notice(lines, width: width)
             }
         }
     }
@@ -18,15 +20,23 @@ enum EntryLines {
         return authorColors[Int(hash % UInt32(authorColors.count))]
     }
 
+    /// "14:02 1a2b3c4d alice: text ✓✓", wrapped, under "  ↳ bob: quoted…" for a reply.
     static func message(_ message: ScreenState.Message, width: Int) -> [StyledLine] {
         let author = TextWidth.truncate(message.author, to: max(width / 2, 1))
-        let prefix = TextWidth.of(author) + 2
+        let fullMeta = [message.time, message.id].filter { !$0.isEmpty }.map { $0 + " " }.joined()
+        // In a pane too narrow for them and some text, the time and id give way to the text.
+        let meta = width - TextWidth.of(fullMeta) - TextWidth.of(author) - 2 >= minimumText ? fullMeta : ""
+        let prefix = TextWidth.of(meta) + TextWidth.of(author) + 2
         let authorStyle = Style(foreground: message.isOwn ? .white : color(for: message.author), bold: true)
         let wrapped = TextWidth.wrap(message.text, first: width - prefix, rest: width - 2)
         var lines: [StyledLine] = []
+        if let quote = message.quote {
+            lines.append(StyledLine("  " + TextWidth.truncate(quote, to: max(width - 2, 1)), style: Style(foreground: .gray)))
+        }
         for (index, text) in wrapped.enumerated() {
             var line = StyledLine()
             if index == 0 {
+                line.append(meta, style: Style(foreground: .gray))
                 line.append(author, style: authorStyle)
                 line.append(": ")
             } else {
@@ -35,7 +45,35 @@ enum EntryLines {
             line.append(text)
             lines.append(line)
         }
+        if !message.delivery.isEmpty, var last = lines.popLast() {
+            // After the text when it fits there, else on a line of its own.
+            if last.width + 1 + TextWidth.of(message.delivery) > width {
+                lines.append(last)
+                last = StyledLine("  ")
+            } else {
+                last.append(" ")
+            }
+            last.append(message.delivery, style: Style(foreground: .gray))
+            lines.append(last)
+        }
         return lines + reactions(message.reactions, width: width)
+    }
+
+    /// Columns of text the first line of a message keeps before its time and id are left out.
+    static let minimumText = 8
+
+    /// Each line wrapped to the pane behind a gray edge, keeping its own indentation (which lines up
+    /// columns such as a results card's own-vote marks); continuation lines indented further.
+    static func notice(_ notice: [String], width: Int) -> [StyledLine] {
+        notice.flatMap { text in
+            let indent = String(text.prefix { $0 == " " })
+            let body = String(text.dropFirst(indent.count))
+            return TextWidth.wrap(body, first: width - 2 - indent.count, rest: width - 4 - indent.count).enumerated().map { index, part in
+                var line = StyledLine("┆ ", style: Style(foreground: .gray))
+                line.append(indent + (index == 0 ? part : "  " + part))
+                return line
+            }
+        }
     }
 
     /// "  👍 2  🎉 1" under the message, own reactions highlighted, wrapped when they do not fit.
@@ -58,7 +96,7 @@ enum EntryLines {
     static func poll(_ poll: ScreenState.PollCard, width: Int) -> [StyledLine] {
         let edge = Style(foreground: .magenta, bold: true)
         var lines: [StyledLine] = []
-        let header = "Poll \(poll.id) · \(poll.author): \(poll.question)" + (poll.isClosed ? " [closed]" : "")
+        let header = (poll.time.isEmpty ? "" : poll.time + " ") + "Poll \(poll.id) · \(poll.author): \(poll.question)" + (poll.isClosed ? " [closed]" : "")
         for (index, text) in TextWidth.wrap(header, first: width - 2, rest: width - 4).enumerated() {
             var line = StyledLine("▌ ", style: edge)
             line.append(index == 0 ? text : "  " + text, style: Style(bold: true))

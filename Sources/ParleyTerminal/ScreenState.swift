@@ -29,12 +29,27 @@ public struct ScreenState: Hashable, Sendable {
         public var text: String
         public var isOwn: Bool
         public var reactions: [Reaction]
+        /// The short id to type in `/react`, `/reply` and `/vote`; shown before the author.
+        public var id: String
+        /// When it was written, already formatted ("14:02"); shown first.
+        public var time: String
+        /// Where an own message stands ("✓", "✓✓", "✓✓ read"), shown after the text; empty for others'.
+        public var delivery: String
+        /// The line quoting the message this one replies to ("↳ bob: lunch?"), shown above it.
+        public var quote: String?
 
-        public init(author: String, text: String, isOwn: Bool = false, reactions: [Reaction] = []) {
+        public init(
+            author: String, text: String, isOwn: Bool = false, reactions: [Reaction] = [], id: String = "", time: String = "",
+            delivery: String = "", quote: String? = nil
+        ) {
             self.author = author
             self.text = text
             self.isOwn = isOwn
             self.reactions = reactions
+            self.id = id
+            self.time = time
+            self.delivery = delivery
+            self.quote = quote
         }
     }
 
@@ -64,9 +79,14 @@ public struct ScreenState: Hashable, Sendable {
         public var options: [PollOption]
         /// One line under the bars, e.g. "2 votes · one choice".
         public var summary: String
+        /// When it was posted, already formatted ("14:02"); shown before "Poll".
+        public var time: String
 
-        public init(id: String, author: String, question: String, isClosed: Bool = false, options: [PollOption], summary: String) {
+        public init(
+            id: String, author: String, question: String, isClosed: Bool = false, options: [PollOption], summary: String, time: String = ""
+        ) {
             self.id = id
+            self.time = time
             self.author = author
             self.question = question
             self.isClosed = isClosed
@@ -78,6 +98,8 @@ public struct ScreenState: Hashable, Sendable {
     public enum Entry: Hashable, Sendable {
         case message(Message)
         case poll(PollCard)
+        /// Lines the user asked for (a poll's full results), shown where they were asked for, as written.
+        case notice([String])
     }
 
     public enum Presence: Hashable, Sendable {

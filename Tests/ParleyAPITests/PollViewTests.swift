@@ -51,3 +51,28 @@ struct ChatViewTests {
         #expect(sealed == ["Keyed": true, "Old": false])
     }
 }
+
+struct PollCreateResponseTests {
+    @Test func creatingAnOptionsPollAnswersWithThePollsViewNotItsBytes() async throws {
+        // Given a node and a chat
+        let node = try APITestNode.make()
+        let chat = try await node.createChat(title: "Trip", members: [try Identity.generate().publicKey])
+        let service = APIService(node: node, selfName: "me")
+
+        // When an options poll and a yes/no poll are created through the API
+        let created = try APIJSON.decode(APIResponse<PollResultsView>.self, from: await service.respond(to: .pollCreate(
+            chat: "Trip", question: "Where?", options: ["Lake", "Hills"], description: nil, maxVotes: nil, unique: true,
+            anonymous: nil, allowAnswers: nil, allowSuggestions: nil, closesAtMillis: nil)))
+        let yesNo = try APIJSON.decode(APIResponse<PollResultsView>.self, from: await service.respond(to: .pollCreate(
+            chat: chat.id.hex, question: "Pizza?", options: nil, description: nil, maxVotes: nil, unique: nil,
+            anonymous: nil, allowAnswers: nil, allowSuggestions: nil, closesAtMillis: nil)))
+
+        // Then each answer is the poll's view: its id, question, options and settings, nothing voted yet
+        let poll = try #require(created.result)
+        #expect(poll.kind == "options" && poll.question == "Where?" && poll.phase == .open)
+        #expect(poll.options?.map(\.text) == ["Lake", "Hills"] && poll.options?.map(\.votes) == [0, 0])
+        #expect(poll.settings?.unique == true && poll.totalVotes == 0)
+        #expect(try node.resolveMessage(prefix: poll.id, in: chat.id).hex == poll.id)
+        #expect(yesNo.result?.kind == "yesNo" && yesNo.result?.question == "Pizza?" && yesNo.result?.up == 0)
+    }
+}

@@ -20,6 +20,23 @@ import Testing
         #expect(try store.contact(peer: carol)?.name == "carol")
     }
 
+    @Test func addingAKnownPeerSaysWhatItReplacedAndKeepsItsAddress() async throws {
+        // Given bob, a contact with an address
+        let store = try MessageStore.inMemory()
+        let bob = try Identity.generate().publicKey
+        let address = PeerAddress(host: "127.0.0.1", port: 7002)
+        let added = try await store.addContact(Contact(peer: bob, name: "bob", address: address))
+
+        // When he is added again under another name, without an address
+        let renamed = try await store.addContact(Contact(peer: bob, name: "robert"))
+
+        // Then the first add replaced nothing, the second replaced "bob", and the address is kept
+        #expect(added.previous == nil)
+        #expect(renamed.previous == Contact(peer: bob, name: "bob", address: address))
+        #expect(renamed.contact == Contact(peer: bob, name: "robert", address: address))
+        #expect(try store.contact(peer: bob) == renamed.contact)
+    }
+
     @Test func refusesANameUsedByAnotherPeerIgnoringCase() async throws {
         let store = try MessageStore.inMemory()
         let bob = try Identity.generate().publicKey

@@ -20,6 +20,24 @@ import Testing
         #expect(try f.store.allLocalData(message: message.id) == ["star": "1"])
     }
 
+    @Test func deletingAValueReturnsWhatItWasAndNothingTheSecondTime() async throws {
+        // Given a message with a note and a star
+        let f = try await StoreFixture.make()
+        let message = try f.message(by: f.bob, seq: 1)
+        try await f.insert(message)
+        try await f.store.setLocalData(message: message.id, key: "note", value: "vegan")
+        try await f.store.setLocalData(message: message.id, key: "star", value: "1")
+
+        // When the note is deleted twice
+        let first = try await f.store.deleteLocalData(message: message.id, key: "note")
+        let second = try await f.store.deleteLocalData(message: message.id, key: "note")
+
+        // Then the first says what it removed, the second that there was nothing, and the star stays
+        #expect(first == "vegan")
+        #expect(second == nil)
+        #expect(try f.store.allLocalData(message: message.id) == ["star": "1"])
+    }
+
     @Test func isNotPartOfTheMessage() async throws {
         // Given a message with local data
         let f = try await StoreFixture.make()

@@ -60,8 +60,17 @@ extension Chat {
     }
 
     struct Remove: AsyncParsableCommand {
+        // The discussion states docs/THREAT_MODEL.md ("removal is forward-only"); change both together.
         static let configuration = CommandConfiguration(
-            abstract: "Remove members from a group you created; the chat is re-keyed, so they read nothing sent afterwards.")
+            abstract: "Remove members from a group you created; the chat is re-keyed, so they read nothing sent afterwards.",
+            discussion: """
+                Removal is forward-only. The chat is re-keyed for the members who stay: a removed member cannot \
+                read anything sent after the removal, nor post with the new key. It keeps the keys of the epochs it \
+                was in, so it still reads what was sent while it was a member, and it can still post into those \
+                epochs (every node stores and counts such posts, votes too, as posts of that earlier epoch). Adding \
+                it back with 'parley chat add' gives it every key, so by design it then also reads what was sent \
+                while it was away.
+                """)
 
         @Argument(help: "The chat (id prefix or name).")
         var chat: String

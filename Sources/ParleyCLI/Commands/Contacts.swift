@@ -11,7 +11,8 @@ struct Contacts: AsyncParsableCommand {
 
 extension Contacts {
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a contact from its .pub file or its id.")
+        static let configuration = CommandConfiguration(
+            abstract: "Add a contact from its .pub file or its id; a known id with another name renames it.")
 
         @Argument(help: "A FILE.pub, or the peer's 64-digit hex id.")
         var key: String
@@ -31,10 +32,19 @@ extension Contacts {
             } else if key.count == 64, Hex.isHexPrefix(key) {
                 id = key.lowercased()
             } else {
-                throw CLIError("'\(key)' is neither a .pub file nor a 64-digit peer id")
+                throw CLIError("'\(key)' is neither a .pub file nor a 64-digit peer id", kind: .invalid)
             }
-            try await runRequest(.contactsAdd(peer: id, name: name, address: addr), options: options, as: ContactView.self) {
-                "added \($0.name) \($0.id.prefix(12))"
+            try await runRequest(.contactsAdd(peer: id, name: name, address: addr), options: options, as: ContactAddedView.self, text: Self.line)
+        }
+
+        /// "added bob 1a2b3c4d5e6f", "renamed 1a2b3c4d5e6f from bob to robert", or that nothing changed.
+        static func line(_ view: ContactAddedView) -> String {
+            let id = view.id.prefix(12)
+            return switch view.change {
+            case .added: "added \(view.name) \(id)"
+            case .renamed: "renamed \(id) from \(view.previousName ?? "?") to \(view.name)"
+            case .readdressed: "\(view.name) \(id) now listens at \(view.address ?? "-")"
+            case .unchanged: "\(view.name) \(id) is already a contact"
             }
         }
     }

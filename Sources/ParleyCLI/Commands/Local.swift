@@ -1,21 +1,26 @@
 import ArgumentParser
 import ParleyAPI
 import ParleyNode
+import ParleyTerminal
 
 struct Local: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Local data: key/values kept on this node only, never sent.", subcommands: [Get.self, Set.self])
+        abstract: "Local data: key/values kept on this node only, never sent.",
+        discussion: "Parley keeps its own keys here too (\(LocalDataKey.reserved.keys.sorted().joined(separator: ", "))): they can be read, not set or deleted.",
+        subcommands: [Get.self, Set.self, List.self, Delete.self])
 }
 
 extension Local {
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a message's local value for KEY.")
+        static let configuration = CommandConfiguration(abstract: "Print a message's local value for KEY; exits 1 when it has none.")
         @Argument var message: String
         @Argument var key: String
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.localGet(message: message, key: key), options: options, as: LocalDataView.self) { $0.value ?? "" }
+            let view = try await ControlClient.callOnce(.localGet(message: message, key: key), options: options, as: LocalDataView.self)
+            guard let value = view.value else { throw Local.unset(view) }
+            print(options.json ? try APIJSON.encode(view) : SafeText.display(value))
         }
     }
 
@@ -31,5 +36,39 @@ extension Local {
                 "\($0.key) = \($0.value ?? "")"
             }
         }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a message's local values, by key.")
+        @Argument var message: String
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await runRequest(.localList(message: message), options: options, as: [LocalDataView].self) { values in
+                values.isEmpty ? "(no local data)" : values.map { view in
+                    let own = LocalDataKey.reserved[view.key] != nil ? "  (Parley's own)" : ""
+                    return "\(view.key) = \(view.value ?? "")\(own)"
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a message's local value for KEY; exits 1 when it has none.")
+        @Argument var message: String
+        @Argument var key: String
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            let view = try await ControlClient.callOnce(.localDelete(message: message, key: key), options: options, as: LocalDataView.self)
+            guard let value = view.value else { throw Local.unset(view) }
+            print(options.json ? try APIJSON.encode(view) : SafeText.display("deleted \(view.key) (was \(value))"))
+        }
+    }
+
+    /// An unset key is not an error of the node (its answer is a null value) but of the command, as
+    /// `git config --get` exits 1: a script can tell "unset" from "empty".
+    static func unset(_ view: LocalDataView) -> CLIError {
+        CLIError("no local value '\(view.key)' on message \(view.message.prefix(12))…", kind: .notFound)
     }
 }

@@ -39,11 +39,12 @@ struct NodeCommand: AsyncParsableCommand {
         let listenAddress = try PeerAddress(parsing: listen)
         let bootstrap = try peers.map { try PeerAddress(parsing: $0) }
         guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown log level '\(logLevel)'") }
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try DataDirectory.create(data)
 
         var logger = Logger(label: "parley")
         logger.logLevel = level
         let store = try MessageStore.open(path: "\(data)/parley.sqlite")
+        try await claimDataDirectory(store: store, identity: identity)
         let discovery = discover ? DiscoveryOptions(interfaceAddress: listenAddress.host) : nil
         let transport = try await UDPTransport.bind(host: listenAddress.host, port: Int(listenAddress.port), discovery: discovery)
         var configuration = NodeConfiguration(identity: identity, bootstrapPeers: bootstrap, discovery: discover)
@@ -70,6 +71,19 @@ struct NodeCommand: AsyncParsableCommand {
             await server.close()
         }
         logger.info("stopped")
+    }
+}
+
+extension NodeCommand {
+    /// A data directory belongs to the identity that first ran a node on it: its chats, keys and history
+    /// were received for that key. Another key is refused before the node writes anything or binds a socket.
+    private func claimDataDirectory(store: MessageStore, identity: Identity) async throws {
+        let owner = try await store.claimOwner(identity.publicKey)
+        guard owner != identity.publicKey else { return }
+        throw CLIError(
+            "this data directory (\(data)) belongs to \(owner.hex.prefix(12))…; it was started with \(identity.publicKey.hex.prefix(12))… "
+                + "(\(key)): start it with its owner's key, or use another --data directory",
+            kind: .forbidden)
     }
 }
 

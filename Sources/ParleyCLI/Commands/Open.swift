@@ -4,12 +4,16 @@ import Foundation
 import ParleyTerminal
 import ParleyAPI
 import ParleyNode
-import Synchronization
 
 struct Open: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Chat interactively: messages and polls appear live (full screen on a terminal).",
-        discussion: "Type text to send it. Commands: /poll QUESTION [| OPTION | OPTION…], /vote POLL up|down|OPTION…, /unvote POLL [OPTION], /answer POLL TEXT, /suggest POLL TEXT, /close POLL, /results POLL, /react MESSAGE TYPE, /unreact MESSAGE TYPE, /older (the page before the oldest shown), /quit.")
+        discussion: """
+            Type text to send it, or a command:
+            \(SlashCommand.helpLines)
+            \(SlashCommand.idHint)
+            For a stream of JSON lines, use `parley watch CHAT --json`.
+            """)
 
     @Argument(help: "The chat (id prefix or title).")
     var chat: String
@@ -19,6 +23,12 @@ struct Open: AsyncParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
+    func validate() throws {
+        // A conversation, not a feed: streaming a chat as JSON is what `watch --json` does, so `open`
+        // refuses --json rather than ignore it.
+        if options.json { throw ValidationError("open prints no JSON; for a stream of JSON lines use: parley watch \(chat) --json") }
+    }
+
     func run() async throws {
         if !line, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
             try await FullScreen(chat: chat, options: options).run()
@@ -27,42 +37,43 @@ struct Open: AsyncParsableCommand {
         let watcher = try await options.client()
         try await watcher.connection.send(try APIJSON.encode(APIRequest.watch(chat: chat)))
         show("chat \(chat): type a message, or \(SlashCommand.help)")
-        let oldestShown = OldestShown()
+        let shown = ShownMessages()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await showEvents(from: watcher, oldestShown: oldestShown) }
-            group.addTask { try await readCommands(oldestShown: oldestShown) }
+            group.addTask { try await showEvents(from: watcher, shown: shown) }
+            group.addTask { try await readCommands(shown: shown) }
             _ = try await group.next() // input ended (/quit, EOF) or the node went away
             group.cancelAll()
         }
         await watcher.close()
     }
 
-    private func showEvents(from watcher: ControlClient, oldestShown: OldestShown) async throws {
+    private func showEvents(from watcher: ControlClient, shown: ShownMessages) async throws {
         for try await line in watcher.connection.lines {
             let event = try WatchEvent.decodeLine(line)
-            if let message = event.message {
-                oldestShown.note(message)
-                show(Render.line(message))
+            if let message = event.message { show(shown.lines(for: message)) }
+            if let poll = event.poll {
+                shown.note(poll)
+                show(Render.poll(poll))
             }
-            if let poll = event.poll { show(Render.poll(poll)) }
             if let reactions = event.reactions { show(Render.reactionGroups(reactions)) }
             if let typing = event.typing.flatMap(Render.typing) { show(typing) } // nothing when it stops
         }
         throw CLIError("the node closed the connection")
     }
 
-    private func readCommands(oldestShown: OldestShown) async throws {
+    private func readCommands(shown: ShownMessages) async throws {
         for await line in StandardInput.lines() {
             do {
                 switch try SlashCommand.parse(line, chat: chat) {
                 case nil: continue
                 case .quit: return
-                case let .post(request): _ = try await ControlClient.callOnce(request, options: options, as: MessageView.self)
+                case let .post(request): _ = try await ControlClient.callOnce(request, options: options, as: Posted.self)
                 case let .results(poll):
                     show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
                 case .older:
-                    try await showOlder(oldestShown: oldestShown)
+                    try await showOlder(shown: shown)
                 case .reactToLatest:
+                    // Here a lone word may as well be a mistyped id: lines are not one screen with a latest entry in view.
                     throw CLIError("name the message: /react MESSAGE TYPE (its id is printed before the author)")
                 }
             } catch {
@@ -74,29 +85,14 @@ struct Open: AsyncParsableCommand {
 
 extension Open {
     /// Prints the page of shown messages before the oldest one printed so far, oldest first.
-    private func showOlder(oldestShown: OldestShown) async throws {
-        guard let before = oldestShown.current else { return show("(no message shown yet to page back from)") }
+    private func showOlder(shown: ShownMessages) async throws {
+        guard let before = shown.oldest else { return show("(no message shown yet to page back from)") }
         let request = APIRequest.messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 20, before: before.id, shown: true)
         let page = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
-        guard let first = page.first else { return show("(no older messages)") }
-        oldestShown.note(first)
+        guard !page.isEmpty else { return show("(no older messages)") }
         show("-- \(page.count) older message(s) --")
-        for message in page { show(Render.line(message)) }
+        for message in page { show(shown.lines(for: message)) }
         show("-- end of older messages --")
-    }
-}
-
-/// The earliest message in history order printed so far: where `/older` pages back from. Shared by
-/// the event printer and the command reader.
-final class OldestShown: Sendable {
-    private let value = Mutex<MessageView?>(nil)
-
-    var current: MessageView? { value.withLock { $0 } }
-
-    func note(_ message: MessageView) {
-        value.withLock { oldest in
-            if oldest.map({ message.historyOrder < $0.historyOrder }) ?? true { oldest = message }
-        }
     }
 }
 

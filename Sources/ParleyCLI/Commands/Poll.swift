@@ -17,7 +17,7 @@ struct PollTarget: ParsableArguments {
 extension Poll {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Post a poll; prints its message id. Without --option it is a yes/no poll.")
+            abstract: "Post a poll; prints its message id (with --json, the poll's view). Without --option it is a yes/no poll.")
         @Argument(help: "The chat.") var chat: String
         @Argument(help: "The question.") var question: String
         @Option(name: .customLong("option"), help: "An option; repeat for each (at least two).") var choices: [String] = []
@@ -35,7 +35,7 @@ extension Poll {
             let request = APIRequest.pollCreate(
                 chat: chat, question: question, options: choices.isEmpty ? nil : choices, description: description, maxVotes: maxVotes,
                 unique: unique, anonymous: anonymous, allowAnswers: allowAnswers, allowSuggestions: allowSuggestions, closesAtMillis: closes)
-            try await runPosting(request, options: options)
+            try await runRequest(request, options: options, as: PollResultsView.self) { $0.id }
         }
     }
 

@@ -12,7 +12,9 @@ struct ReactionTarget: ParsableArguments {
 struct React: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "React to a message with an emoji or a word; prints the reaction's id.")
     @OptionGroup var target: ReactionTarget
-    @Option(help: "The reaction's score (−1000000…1000000).") var score = 1
+    // Unconditional: the value after --score is taken even when it starts with '-', so "--score -3" works
+    // (ArgumentParser would read "-3" as a short flag).
+    @Option(parsing: .unconditional, help: "The reaction's score (−1000000…1000000).") var score = 1
     @Flag(help: "Replace your other reactions on the message.") var unique = false
     @OptionGroup var options: ClientOptions
 

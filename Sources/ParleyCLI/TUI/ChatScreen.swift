@@ -10,7 +10,12 @@ struct ChatScreen {
     enum Item: Hashable {
         case message(String)
         case poll(String)
+        /// An index into `notices`.
+        case notice(Int)
     }
+
+    /// Where an entry goes: its message's history position, then after it the notices shown there.
+    typealias Position = (lamport: UInt64, author: String, sequence: UInt64, notice: Int)
 
     /// This node's peer id, to mark own messages and the own member.
     var me: String?
@@ -20,12 +25,19 @@ struct ChatScreen {
     /// Messages by id; with the poll cards, shown in history order (as every node lists the chat).
     var messages: [String: MessageView] = [:]
 
-    /// Messages and poll cards in history order, each poll card where its poll was posted.
+    /// Messages and poll cards in history order (as every node lists the chat), each poll card where
+    /// its poll was posted, and each notice after the entry that was newest when it was asked for.
     var items: [Item] {
-        let entries = messages.values.map { (key: $0.historyOrder, item: Item.message($0.id)) }
-            + polls.values.map { (key: ($0.lamport, $0.author, $0.sequence), item: Item.poll($0.id)) }
-        return entries.sorted { $0.key < $1.key }.map(\.item)
+        let messageItems = messages.values.map { (key: Self.position($0.historyOrder), item: Item.message($0.id)) }
+        let pollItems = polls.values.map { (key: Self.position(($0.lamport, $0.author, $0.sequence)), item: Item.poll($0.id)) }
+        let noticeItems = notices.indices.map { (key: notices[$0].after, item: Item.notice($0)) }
+        return (messageItems + pollItems + noticeItems).sorted { $0.key < $1.key }.map(\.item)
     }
+
+    private static func position(_ order: (UInt64, String, UInt64)) -> Position { (order.0, order.1, order.2, 0) }
+
+    /// Lines the user asked for (`/results`), each shown after `after`.
+    var notices: [(after: Position, lines: [String])] = []
 
     /// The newest message held in history order, what `/react TYPE` applies to.
     var latestMessageID: String? { messages.values.max { $0.historyOrder < $1.historyOrder }?.id }
@@ -51,13 +63,17 @@ struct ChatScreen {
 
     static func title(_ chat: ChatView) -> String { chat.name + (chat.sealed ? "" : " " + Render.unsealedMark) }
     /// The earliest message loaded, in history order: where PageUp loads older ones from.
-    var oldestLoaded: String? { messages.values.min { $0.historyOrder < $1.historyOrder }?.id }
+    var oldestLoaded: String? {
+        let held = messages.values.map { (key: $0.historyOrder, id: $0.id) } + polls.values.map { (key: ($0.lamport, $0.author, $0.sequence), id: $0.id) }
+        return held.min { $0.key < $1.key }?.id
+    }
 
     /// Forgets the open chat's contents, to show another.
     mutating func open(_ id: String) {
         chat = id
         messages = [:]
         polls = [:]
+        notices = []
         reactions = [:]
         typing = []
         scroll = 0
@@ -76,11 +92,33 @@ struct ChatScreen {
 
     mutating func add(_ message: MessageView) { messages[message.id] = message }
 
-    /// Adds a page of older messages; returns how many were new.
-    mutating func addOlder(_ older: [MessageView]) -> Int {
-        let fresh = older.filter { messages[$0.id] == nil }
-        for message in fresh { messages[message.id] = message }
-        return fresh.count
+    /// Adds or updates a page of messages (older ones, or the latest again for their delivery state).
+    /// A poll is shown as its card, never as a message: returns the polls whose cards are not held
+    /// yet, to ask for.
+    mutating func merge(_ page: [MessageView]) -> [String] {
+        var missingPolls: [String] = []
+        for message in page {
+            if message.tag == "Poll" {
+                if polls[message.id] == nil { missingPolls.append(message.id) }
+            } else {
+                messages[message.id] = message
+            }
+        }
+        return missingPolls
+    }
+
+    /// Own messages whose ticks can still change (not yet read by every other member): while there
+    /// are any, the screen asks the node for the latest page again, as receipts are not streamed.
+    var awaitsReceipts: Bool {
+        messages.values.contains { $0.state != "received" && $0.recipients > 0 && $0.readBy < $0.recipients }
+    }
+
+    /// Shows `lines` after the newest entry held now.
+    mutating func addNotice(_ lines: [String]) {
+        let held = messages.values.map { Self.position($0.historyOrder) }
+            + polls.values.map { Self.position(($0.lamport, $0.author, $0.sequence)) }
+        let newest = held.max { $0 < $1 } ?? (0, "", 0, 0)
+        notices.append(((newest.lamport, newest.author, newest.sequence, notices.count + 1), lines))
     }
 
     mutating func updateChats(_ list: [ChatView]) {
@@ -114,10 +152,24 @@ struct ChatScreen {
             let groups = reactions[message.id] ?? []
             return .message(ScreenState.Message(
                 author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,
-                reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine) }))
+                reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine) },
+                id: String(message.id.prefix(Self.idLength)), time: Self.clockTime(message.timestampMillis),
+                delivery: String(Render.ticks(message).drop { $0 == " " }), quote: Render.repliedTo(message).map(quote)))
         case let .poll(id):
             return polls[id].map { .poll(Self.card($0, author: name($0.author, $0.authorName))) }
+        case let .notice(index):
+            return notices.indices.contains(index) ? .notice(notices[index].lines) : nil
         }
+    }
+
+    /// Hex digits of the id shown before each entry: typed back as an id prefix in `/reply`, `/react`, `/vote`.
+    static let idLength = 8
+
+    /// The quote over a reply to `id`: the message or poll when it is held here, else its id.
+    private func quote(_ id: String) -> String {
+        if let quoted = messages[id] { return Render.quote(author: name(quoted.author, quoted.authorName), text: quoted.text, id: id) }
+        if let poll = polls[id] { return Render.quote(author: name(poll.author, poll.authorName), text: Render.pollQuote(poll), id: id) }
+        return Render.quote(author: nil, text: nil, id: id)
     }
 
     private func member(_ member: MemberPresenceView) -> ScreenState.Member {
@@ -154,15 +206,17 @@ struct ChatScreen {
         if poll.answersCount > 0 { summary.append("\(poll.answersCount) answer\(poll.answersCount == 1 ? "" : "s")") }
         if let latest = poll.latestAnswers.last { summary.append("“\(latest.text)”") }
         return ScreenState.PollCard(
-            id: String(poll.id.prefix(8)), author: author, question: poll.question + (poll.phase == .closing ? " [closing]" : ""),
+            id: String(poll.id.prefix(idLength)), author: author, question: poll.question + (poll.phase == .closing ? " [closing]" : ""),
             isClosed: poll.isClosed,
-            options: options, summary: summary.joined(separator: " · "))
+            options: options, summary: summary.joined(separator: " · "), time: clockTime(poll.createdAtMillis))
     }
 
-    /// "14:02" in local time.
+    /// "14:02" in local time. With the C library rather than a `DateFormatter`: it runs for every
+    /// entry on every redraw, and costs no formatter per call.
     static func clockTime(_ millis: Int64) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(millis) / 1_000))
+        var seconds = time_t(millis / 1_000)
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return "--:--" }
+        return String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
     }
 }

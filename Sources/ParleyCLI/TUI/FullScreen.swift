@@ -24,7 +24,10 @@ struct FullScreen {
         case chats([ChatView])
         case members(chat: String, [MemberPresenceView])
         case older(chat: String, [MessageView])
-        case results(chat: String, PollResultsView)
+        /// The latest page again: own messages' delivery state, which the watch does not stream.
+        case latest(chat: String, [MessageView])
+        /// A poll's results; `show` when the user asked for them (`/results`), else only its card is updated.
+        case results(chat: String, PollResultsView, show: Bool)
         case posted
         case failed(String)
         case tick
@@ -33,8 +36,9 @@ struct FullScreen {
     /// Requests, run in order by one worker so the screen never waits on the node.
     enum Action: Sendable {
         case post(APIRequest)
-        case results(chat: String, poll: String)
+        case results(chat: String, poll: String, show: Bool)
         case older(chat: String, APIRequest)
+        case latest(chat: String)
         case refresh(chat: String)
         case typing(chat: String, active: Bool)
     }
@@ -116,12 +120,16 @@ struct FullScreen {
             do {
                 switch action {
                 case let .post(request):
-                    _ = try await ControlClient.callOnce(request, options: options, as: MessageView.self)
+                    _ = try await ControlClient.callOnce(request, options: options, as: Posted.self)
                     events.yield(.posted)
-                case let .results(chat, poll):
-                    events.yield(.results(chat: chat, try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
+                case let .results(chat, poll, show):
+                    let results = try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)
+                    events.yield(.results(chat: chat, results, show: show))
                 case let .older(chat, request):
                     events.yield(.older(chat: chat, try await ControlClient.callOnce(request, options: options, as: [MessageView].self)))
+                case let .latest(chat):
+                    let page = try await ControlClient.callOnce(NodeRequests.olderMessages(chat: chat, oldest: nil), options: options, as: [MessageView].self)
+                    events.yield(.latest(chat: chat, page))
                 case let .refresh(chat):
                     events.yield(.chats(try await ControlClient.callOnce(.chatList, options: options, as: [ChatView].self)))
                     events.yield(.members(chat: chat, try await ControlClient.callOnce(.members(chat: chat), options: options, as: [MemberPresenceView].self)))

@@ -8,8 +8,8 @@ enum NodeRequests {
     /// Messages per PageUp load.
     static let pageSize = 50
 
-    /// The page of shown messages (text, links, custom, polls, member changes) older than `oldest`:
-    /// one indexed query per PageUp, however much is loaded already.
+    /// The page of shown messages (text, links, custom, polls, member changes) older than `oldest`
+    /// (the latest page without it): one indexed query per PageUp, however much is loaded already.
     static func olderMessages(chat: String, oldest: String?) -> APIRequest {
         .messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: pageSize, before: oldest, shown: true)
     }

@@ -61,10 +61,20 @@ extension FullScreen {
             case let .older(chat, list):
                 loadingOlder = false
                 guard chat == screen.chat else { break }
-                if screen.addOlder(list) == 0 { screen.reachedStart = true }
-            case let .results(chat, poll):
+                // A short page is the chat's start (a page of polls alone adds no message, yet is not the start).
+                if list.count < NodeRequests.pageSize { screen.reachedStart = true }
+                merge(list)
+            case let .latest(chat, list):
+                if chat == screen.chat { merge(list) }
+            case let .results(chat, poll, show):
                 guard chat == screen.chat else { break }
                 screen.apply(WatchEvent(poll: poll))
+                if show {
+                    // The full card as `parley poll results` prints it (voters, phase, own ballot), one renderer for
+                    // both; its details lose their two-space indent, which the notice's edge replaces in a narrow pane.
+                    screen.addNotice(Render.poll(poll).split(separator: "\n").map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) })
+                    screen.scroll = 0
+                }
             case .posted:
                 if screen.status?.isError == true { screen.status = nil }
             case let .failed(message):
@@ -72,6 +82,7 @@ extension FullScreen {
                 screen.status = .init(message, isError: true)
             case .tick:
                 worker?.yield(.refresh(chat: screen.chat))
+                if screen.awaitsReceipts { worker?.yield(.latest(chat: screen.chat)) }
                 if let since = typingSince, ContinuousClock.now - since > .seconds(5) { stopTyping() } // paused for 2–5 s with text still in the input
             }
             return true
@@ -159,7 +170,7 @@ extension FullScreen {
                     screen.scroll = 0
                     worker?.yield(.post(request))
                 case let .results(poll):
-                    worker?.yield(.results(chat: screen.chat, poll: poll))
+                    worker?.yield(.results(chat: screen.chat, poll: poll, show: true))
                 case .older:
                     scroll(by: max(last?.messageRows ?? 10, 1))
                 case let .reactToLatest(type, remove):
@@ -171,6 +182,11 @@ extension FullScreen {
                 screen.status = .init("\(error)", isError: true)
             }
             return true
+        }
+
+        /// Merges a page of messages, and asks for the cards of the polls in it not held yet.
+        private mutating func merge(_ page: [MessageView]) {
+            for poll in screen.merge(page) { worker?.yield(.results(chat: screen.chat, poll: poll, show: false)) }
         }
 
         private mutating func scroll(by lines: Int) {

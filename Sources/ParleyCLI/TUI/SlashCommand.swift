@@ -4,63 +4,128 @@ import ParleyNode
 
 /// A line typed in `parley open` (line mode or full screen): text to send, or a slash command.
 enum SlashCommand: Equatable {
-    /// A request that posts a message (text, or a poll action) and answers with its `MessageView`.
+    /// A request that posts a message (text, a reply, or a poll action) and answers with its view.
     case post(APIRequest)
     case results(poll: String)
     /// Show the page of messages before the oldest one shown.
     case older
-    /// `/react TYPE` or `/unreact TYPE` with no message: on the latest message shown (the full screen
-    /// shows no ids to type).
+    /// `/react TYPE` or `/unreact TYPE` with no message: on the latest message the full screen shows.
     case reactToLatest(type: String, remove: Bool)
     case quit
 
-    static let help = "/poll QUESTION [| OPTION | …], /vote POLL up|down|OPTION…, /unvote, /answer, /suggest, /close, /results POLL, /react [MESSAGE] TYPE, /unreact [MESSAGE] TYPE, /older, /quit"
+    /// Every slash command. The parser switches over these cases exhaustively and the help is built
+    /// from them, so a command cannot be parsed without being listed, nor listed without being parsed.
+    enum Name: String, CaseIterable {
+        case poll, vote, unvote, answer, suggest, close, results, reply, react, unreact, older, quit
+
+        var command: String { "/" + rawValue }
+
+        /// The command with its arguments, as typed.
+        var usage: String {
+            switch self {
+            case .poll: "/poll QUESTION [| OPTION | OPTION…]"
+            case .vote: "/vote POLL up|down|OPTION…"
+            case .unvote: "/unvote POLL [OPTION]"
+            case .answer: "/answer POLL TEXT"
+            case .suggest: "/suggest POLL TEXT"
+            case .close: "/close POLL"
+            case .results: "/results POLL"
+            case .reply: "/reply MESSAGE TEXT"
+            case .react: "/react [MESSAGE] TYPE"
+            case .unreact: "/unreact [MESSAGE] TYPE"
+            case .older: "/older"
+            case .quit: "/quit"
+            }
+        }
+
+        /// Short enough that a help line fits 80 columns.
+        var summary: String {
+            switch self {
+            case .poll: "create a poll: yes/no, or with options"
+            case .vote: "vote on a poll"
+            case .unvote: "take back a vote (an option, or all)"
+            case .answer: "answer a poll that takes answers"
+            case .suggest: "suggest an option to a poll"
+            case .close: "close your poll"
+            case .results: "results: bars, voters, phase, your vote"
+            case .reply: "reply to MESSAGE, quoting it"
+            case .react: "react (full screen: latest if no MESSAGE)"
+            case .unreact: "take back a reaction"
+            case .older: "show the page before the oldest shown"
+            case .quit: "leave"
+            }
+        }
+    }
+
+    /// One line per command, for `parley open --help`.
+    static var helpLines: String {
+        let width = Name.allCases.map(\.usage.count).max() ?? 0
+        return Name.allCases.map { name in
+            "  " + name.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + name.summary
+        }.joined(separator: "\n")
+    }
+
+    /// The commands on one line, for the line-mode greeting and the unknown-command error.
+    static var help: String { Name.allCases.map(\.command).joined(separator: ", ") }
+
+    /// Messages and polls are named by a prefix of their id, as the screen and the list show them.
+    static let idHint = "MESSAGE and POLL: an id prefix, as shown before each entry."
 
     /// The command for `text` in `chat`; nil for a blank line. Throws a usage line for a malformed command.
     static func parse(_ line: String, chat: String) throws -> SlashCommand? {
         let text = line.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard text.hasPrefix("/") else { return .post(.send(chat: chat, text: text, tag: nil, refs: [])) }
+        guard let name = Name(rawValue: String(words[0].dropFirst())) else {
+            throw CLIError("unknown command \(words[0]); try \(help)")
+        }
         /// Everything after the command and its first `skip` words.
         func rest(after skip: Int) -> String {
             words.dropFirst(1 + skip).joined(separator: " ")
         }
-        switch words[0] {
-        case "/quit" where words.count == 1:
+        let usage = CLIError("usage: \(name.usage)")
+        switch name {
+        case .quit:
+            guard words.count == 1 else { throw usage }
             return .quit
-        case "/poll":
+        case .poll:
             // "/poll QUESTION" is yes/no; "/poll QUESTION | OPTION | OPTION…" has options.
             let parts = rest(after: 0).split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let question = parts.first, !question.isEmpty else { throw CLIError("usage: /poll QUESTION [| OPTION | OPTION…]") }
+            guard let question = parts.first, !question.isEmpty else { throw usage }
             return .post(.pollCreate(chat: chat, question: question, options: parts.count > 1 ? Array(parts.dropFirst()) : nil))
-        case "/vote":
-            guard words.count >= 3 else { throw CLIError("usage: /vote POLL up|down|OPTION…") }
+        case .vote:
+            guard words.count >= 3 else { throw usage }
             return .post(.pollVote(chat: chat, poll: words[1], choices: Array(words.dropFirst(2))))
-        case "/unvote":
-            guard (2...3).contains(words.count) else { throw CLIError("usage: /unvote POLL [OPTION]") }
+        case .unvote:
+            guard (2...3).contains(words.count) else { throw usage }
             return .post(.pollUnvote(chat: chat, poll: words[1], option: words.count == 3 ? words[2] : nil))
-        case "/answer", "/suggest":
-            guard words.count >= 3 else { throw CLIError("usage: \(words[0]) POLL TEXT") }
-            return .post(words[0] == "/answer"
-                ? .pollAnswer(chat: chat, poll: words[1], text: rest(after: 1)) : .pollSuggest(chat: chat, poll: words[1], text: rest(after: 1)))
-        case "/close":
-            guard words.count == 2 else { throw CLIError("usage: /close POLL") }
+        case .answer:
+            guard words.count >= 3 else { throw usage }
+            return .post(.pollAnswer(chat: chat, poll: words[1], text: rest(after: 1)))
+        case .suggest:
+            guard words.count >= 3 else { throw usage }
+            return .post(.pollSuggest(chat: chat, poll: words[1], text: rest(after: 1)))
+        case .close:
+            guard words.count == 2 else { throw usage }
             return .post(.pollClose(chat: chat, poll: words[1]))
-        case "/results":
-            guard words.count == 2 else { throw CLIError("usage: /results POLL") }
+        case .results:
+            guard words.count == 2 else { throw usage }
             return .results(poll: words[1])
-        case "/react", "/unreact":
-            guard words.count >= 2 else { throw CLIError("usage: \(words[0]) [MESSAGE] TYPE") }
-            if words.count == 2 { return .reactToLatest(type: words[1], remove: words[0] == "/unreact") }
-            return .post(words[0] == "/react"
+        case .reply:
+            // The reference is exactly the message named: "MESSAGE:TAG" (what `send --ref` takes) is
+            // refused, so a reply can never pose as a vote or a reaction.
+            guard words.count >= 3 else { throw usage }
+            guard words[1].allSatisfy(\.isHexDigit) else { throw CLIError("'\(words[1])' is not a message id prefix; usage: \(name.usage)") }
+            return .post(.send(chat: chat, text: rest(after: 1), tag: nil, refs: [words[1]]))
+        case .react, .unreact:
+            guard words.count >= 2 else { throw usage }
+            if words.count == 2 { return .reactToLatest(type: words[1], remove: name == .unreact) }
+            return .post(name == .react
                 ? .react(chat: chat, message: words[1], type: rest(after: 1)) : .unreact(chat: chat, message: words[1], type: rest(after: 1)))
-        case "/older" where words.count == 1:
+        case .older:
+            guard words.count == 1 else { throw usage }
             return .older
-        default:
-            guard !text.hasPrefix("/") else {
-                throw CLIError("unknown command \(words[0]); try /poll, /vote, /unvote, /answer, /suggest, /close, /results, /react, /unreact, /older, /quit")
-            }
-            return .post(.send(chat: chat, text: text, tag: nil, refs: []))
         }
     }
 }

@@ -47,6 +47,15 @@ public enum LocalDataKey {
     public static let pollVote = "pollVote"
     /// This node's last ballot on an options poll: option ids joined by ",".
     public static let pollBallot = "pollBallot"
+
+    /// The keys the node itself writes, with what each is for. Front ends may read them, but
+    /// `Node.setLocalData` and `Node.deleteLocalData` refuse them: `pollVote` is the one-vote guard,
+    /// and a user's value there would let a second vote through or refuse a first one. A key the
+    /// node starts to write must be added here.
+    public static let reserved: [String: String] = [
+        pollVote: "the guard against a second vote on a yes/no poll",
+        pollBallot: "this node's ballot on an options poll",
+    ]
 }
 
 /// One page of `Node.pollVotes`: newest first; pass `nextCursor` as `before` for the next page.

@@ -12,9 +12,9 @@ extension MessageRecord {
         return message
     }
 
-    func storedMessage(deliveredTo: Int) throws(StoreError) -> StoredMessage {
+    func storedMessage(deliveredTo: Int, readBy: Int = 0, recipients: Int = 0) throws(StoreError) -> StoredMessage {
         StoredMessage(
             message: try decodedMessage(), localNumber: localNumber, receivedAtMillis: receivedAtMillis,
-            state: state, deliveredTo: deliveredTo)
+            state: state, deliveredTo: deliveredTo, readBy: readBy, recipients: recipients)
     }
 }

@@ -11,6 +11,7 @@ extension MessageStore {
         migrator.registerMigration("v3-poll-ballots", migrate: createV3PollBallots)
         migrator.registerMigration("v4-history-order", migrate: createV4HistoryOrder)
         migrator.registerMigration("v5-pending-invites", migrate: createV5PendingInvites)
+        migrator.registerMigration("v6-store-owner", migrate: createV6StoreOwner)
         return migrator
     }
 

@@ -26,6 +26,7 @@ func seeds() -> [[UInt8]] {
         #"{"pollCreate":{"chat":"Lunch","question":"Pizza?"}}"#, #"{"pollVote":{"chat":"Lunch","poll":"b8cc","choices":["up"]}}"#,
         #"{"pollResults":{"chat":"Lunch","poll":"b8cc"}}"#, #"{"localGet":{"message":"9488","key":"read"}}"#,
         #"{"localSet":{"message":"9488","key":"read","value":"1"}}"#, #"{"watch":{"chat":"Lunch"}}"#,
+        #"{"localList":{"message":"9488"}}"#, #"{"localDelete":{"message":"9488","key":"read"}}"#,
         #"{"messages":{"chat":"Lunch","limit":20,"before":41,"after":3,"shown":true}}"#, #"{"read":{"chat":"Lunch","upTo":7}}"#,
         #"{"receipts":{"chat":"Lunch","message":"9488"}}"#, #"{"send":{"chat":"c38e","text":"{\"k\":1}","tag":"Custom","refs":[]}}"#,
     ].map { Array($0.utf8) }
