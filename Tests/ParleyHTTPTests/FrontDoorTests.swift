@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import ParleyHTTP
+import ParleyWebApp
 import ParleyNode
 import ParleyCore
 import ParleyCrypto
@@ -113,5 +114,30 @@ struct FrontDoorTests {
         #expect(!page.text.contains("<style"))
         let script = try await server.send(.get, "/app.js")
         #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
+    }
+}
+
+/// The page's own files: nothing that turns a string into markup or code, so a peer's text can only
+/// ever be text (the Content-Security-Policy forbids inline script as a second line).
+struct PageAssetTests {
+    @Test func noScriptBuildsMarkupOrCodeFromStrings() throws {
+        let catalog = try WebAssetCatalog.bundled()
+        let scripts = catalog.paths.filter { $0.hasSuffix(".js") }
+        #expect(scripts.contains("/app.js") && scripts.contains("/js/dom.js") && scripts.contains("/js/polls.js"))
+        for path in scripts {
+            let source = String(decoding: try #require(catalog.asset(at: path)).bytes, as: UTF8.self)
+            for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setAttribute(\"on"] {
+                #expect(!source.contains(sink), "\(path) uses \(sink)")
+            }
+        }
+    }
+
+    @Test func everyFileHasItsTypeAndOnlyCatalogPathsAreServed() throws {
+        let catalog = try WebAssetCatalog.bundled()
+        #expect(catalog.asset(at: "/")?.contentType == "text/html; charset=utf-8")
+        #expect(catalog.asset(at: "/style.css")?.contentType == "text/css; charset=utf-8")
+        #expect(catalog.asset(at: "/favicon.svg")?.contentType == "image/svg+xml")
+        #expect(catalog.asset(at: "/../Package.swift") == nil)
+        #expect(catalog.asset(at: "/js/../app.js") == nil)
     }
 }
