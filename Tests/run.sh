@@ -33,3 +33,5 @@ timing="BurstDeliveryTests|GroupCommitTests"
 swift test --skip-build --skip ParleyCLITests --skip "$timing"
 swift test --skip-build --filter "$timing"
 swift test --skip-build --filter ParleyCLITests
+# The web app in Debian's Chromium (Playwright), against two real nodes serving it.
+Tests/web/run.sh
