@@ -8,8 +8,6 @@ import ParleyAPI
 struct APIRoutes: Sendable {
     /// The control socket's limit for one request line.
     static let maxBodyBytes = 1 << 20
-    /// Every other method a client may try on an API route, each answered 405.
-    static let otherMethods: [HTTPRequest.Method] = [.get, .put, .delete, .patch, .head, .options]
 
     let service: APIService
 
@@ -21,14 +19,6 @@ struct APIRoutes: Sendable {
         }
         router.post("/api/:request") { request, context in
             try await respond(to: request, name: context.parameters.get("request") ?? "")
-        }
-        for method in Self.otherMethods {
-            router.on("/api/:request", method: method) { _, _ in
-                var response = WebResponses.error(status: .methodNotAllowed, kind: WebErrorKind.methodNotAllowed.rawValue,
-                                                  message: "API requests are POSTs")
-                response.headers[.allow] = "POST"
-                return response
-            }
         }
     }
 

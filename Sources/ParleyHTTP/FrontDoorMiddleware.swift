@@ -7,6 +7,7 @@ import Logging
 /// input reaches the default 500 or an HTML error page.
 struct FrontDoorMiddleware<Context: RequestContext>: RouterMiddleware {
     let gate: RequestGuard
+    let methods: RouteMethods
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -17,6 +18,8 @@ struct FrontDoorMiddleware<Context: RequestContext>: RouterMiddleware {
         } else {
             do {
                 response = try await next(request, context)
+            } catch let error as HTTPError where error.status == .notFound {
+                response = notFound(request)
             } catch {
                 response = WebResponses.error(for: error)
                 if response.status.code >= 500 {
@@ -25,6 +28,18 @@ struct FrontDoorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
         }
         response.headers.append(contentsOf: WebResponses.securityHeaders)
+        return response
+    }
+
+    /// No route: 405 with `Allow` when the path exists with another method, else 404.
+    private func notFound(_ request: Request) -> Response {
+        guard let allowed = methods.allowed(for: request.uri.path), allowed != request.method else {
+            return WebResponses.error(status: .notFound, kind: WebErrorKind.notFound.rawValue, message: "no such route")
+        }
+        var response = WebResponses.error(
+            status: .methodNotAllowed, kind: WebErrorKind.methodNotAllowed.rawValue,
+            message: "\(request.uri.path) takes \(allowed.rawValue) only")
+        response.headers[.allow] = allowed.rawValue
         return response
     }
 }

@@ -23,7 +23,8 @@ public struct WebServer: Sendable {
         // A fixed port is known now; port 0 only once bound, and nothing can reach it before that.
         let gate = RequestGuard(token: token, address: address.port == 0 ? nil : address)
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: FrontDoorMiddleware(gate: gate))
+        let methods = RouteMethods(pagePaths: Set(["/", "/login"] + assets.paths))
+        router.add(middleware: FrontDoorMiddleware(gate: gate, methods: methods))
         PageRoutes(assets: assets, gate: gate).add(to: router)
         APIRoutes(service: service).add(to: router)
 

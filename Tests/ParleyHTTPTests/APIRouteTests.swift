@@ -49,6 +49,16 @@ struct APIRouteTests {
         #expect(try server.node.chats().isEmpty)
     }
 
+    /// Found by schemathesis against docs/openapi.yaml: an empty reference crashed the node.
+    @Test(arguments: [#"[""]"#, #"[":"]"#, #"["\u00ad"]"#, #"[":Text"]"#])
+    func aMalformedReferenceIsRefusedAndTheNodeStaysUp(refs: String) async throws {
+        let server = try await WebTestServer.start()
+        _ = try await server.api("chatCreate", #"{"title":"Lunch","members":[]}"#)
+        let response = try await server.api("send", #"{"chat":"Lunch","text":"hi","refs":\#(refs)}"#)
+        #expect(response.status.code >= 400 && response.status.code < 500)
+        #expect(try await server.api("chatList").status == .ok)
+    }
+
     @Test func anEmptyBodyIsARequestWithoutValues() async throws {
         let server = try await WebTestServer.start()
         let response = try await server.send(.post, "/api/contactsList", bearer: server.token.hex)
@@ -67,13 +77,22 @@ struct APIRouteTests {
         #expect(try await server.api("chatList").status == .ok)
     }
 
-    @Test(arguments: [HTTPRequest.Method.get, .put, .delete, .patch])
+    @Test(arguments: [HTTPRequest.Method.get, .put, .delete, .patch, .trace, .options])
     func anotherMethodOnAnAPIRouteIsNotAllowed(method: HTTPRequest.Method) async throws {
         let server = try await WebTestServer.start()
         let response = try await server.send(method, "/api/chatList", body: method == .get ? nil : "{}", bearer: server.token.hex)
         #expect(response.status == .methodNotAllowed)
         #expect(response.headers[.allow] == "POST")
         #expect(response.errorKind == "methodNotAllowed")
+        // and the page's paths take GET only
+        for path in ["/", "/app.js", "/login"] {
+            let page = try await server.send(method == .get ? .post : method, path, body: "{}")
+            #expect(page.status == .methodNotAllowed, "\(path)")
+            #expect(page.headers[.allow] == "GET")
+        }
+        let socket = try await server.send(.post, "/api/ws", body: "{}", bearer: server.token.hex)
+        #expect(socket.status == .methodNotAllowed)
+        #expect(socket.headers[.allow] == "GET")
     }
 
     @Test func refusalsOfTheNodeCarryTheirKindsStatus() async throws {
