@@ -16,29 +16,34 @@ SHOTS = ROOT / "docs/web"
 
 
 class Nodes:
-    """alice and bob, each a contact of the other, each serving the web app on a free loopback port."""
+    """alice and bob, each a contact of the other, each serving the web app on a free loopback port;
+    dave, a node without the web app whom only dave knows (his invites wait for bob's answer); and
+    carol, a key only (her .pub is uploaded in a page)."""
 
     def __init__(self):
         self.work = Path(tempfile.mkdtemp(prefix="parley-web-"))
         self.processes = []
         base = random.randrange(21000, 31000, 10)
-        names = ["alice", "bob"]
-        for name in names:
+        for name in ["alice", "bob", "dave", "carol"]:
             subprocess.run([PARLEY, "keygen", name, "--dir", str(self.work / "keys")], check=True, capture_output=True)
-        for index, name in enumerate(names):
-            peer = base + (1 - index)
+        for index, name in enumerate(["alice", "bob", "dave"]):
+            peers = [arg for other in range(3) if other != index for arg in ("--peer", f"127.0.0.1:{base + other}")]
+            web = ["--web", "127.0.0.1:0"] if name != "dave" else []
             log = open(self.work / f"{name}.log", "w")
             self.processes.append(subprocess.Popen(
                 [PARLEY, "node", "--key", str(self.work / f"keys/{name}.key"), "--data", str(self.data(name)),
-                 "--listen", f"127.0.0.1:{base + index}", "--peer", f"127.0.0.1:{peer}", "--web", "127.0.0.1:0",
-                 "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=log))
-        for name in names:
+                 "--listen", f"127.0.0.1:{base + index}", *peers, *web, "--log-level", "warning"],
+                stdout=subprocess.DEVNULL, stderr=log))
+        for name in ["alice", "bob"]:
             deadline = time.time() + 15
             while not (self.data(name) / "web-address").exists():
                 if time.time() > deadline:
                     raise RuntimeError(f"{name}'s node did not serve the web app: {(self.work / f'{name}.log').read_text()}")
                 time.sleep(0.1)
-        for me, other in [("alice", "bob"), ("bob", "alice")]:
+        deadline = time.time() + 15
+        while not (self.data("dave") / "control.sock").exists() and time.time() < deadline:
+            time.sleep(0.1)
+        for me, other in [("alice", "bob"), ("bob", "alice"), ("dave", "bob")]:
             self.cli(me, "contacts", "add", str(self.work / f"keys/{other}.pub"), "--name", other)
 
     def data(self, name):
@@ -75,7 +80,14 @@ def open_page(browser, nodes, name, width, height, problems):
     return page
 
 
+def show_list(page):
+    """On a narrow page the list and the chat take turns: back to the list if a chat is open."""
+    if page.locator("#back").is_visible():
+        page.click("#back")
+
+
 def open_chat(page, title):
+    show_list(page)
     page.locator(".chat-item", has_text=title).click()
     expect(page.locator("#chat-title")).to_have_text(title)
 
@@ -168,12 +180,75 @@ def a_request_without_the_token_is_refused(nodes, alice, bob, problems):
 
 
 @test
+def a_contact_is_added_from_an_uploaded_pub_file(nodes, alice, bob, problems):
+    alice.click("#show-contacts")
+    alice.set_input_files(".contact-form input[type=file]", str(nodes.work / "keys/carol.pub"))
+    expect(alice.locator(".contact-form input[name=name]")).to_have_value("carol")
+    alice.click(".contact-form button[type=submit]")
+    expect(alice.locator(".contact-list li", has_text="carol")).to_be_visible(timeout=5000)
+    assert "carol" in nodes.cli("alice", "contacts", "list")
+    alice.click("#dialog .form-actions button:has-text('Close')")
+
+
+@test
+def an_invite_from_a_stranger_waits_and_is_accepted_in_the_page(nodes, alice, bob, problems):
+    chat = nodes.cli("dave", "chat", "create", "Book club", "--member", "bob")
+    nodes.cli("dave", "send", chat, "Welcome, bob")
+    show_list(bob)
+    expect(bob.locator("#invites-badge")).to_have_text("1", timeout=15_000)
+    bob.click("#show-contacts")
+    invite = bob.locator(".invite", has_text="Book club")
+    expect(invite).to_be_visible()
+    invite.locator("input").fill("dave")
+    invite.locator("button", has_text="Accept").click()
+    expect(bob.locator(".invite")).to_have_count(0, timeout=5000)
+    bob.click("#dialog .form-actions button:has-text('Close')")
+    expect(bob.locator(".chat-item", has_text="Book club")).to_be_visible(timeout=10_000)
+    open_chat(bob, "Book club")
+    expect(bob.locator(".message", has_text="Welcome, bob")).to_be_visible(timeout=10_000)
+
+
+@test
+def a_yes_no_poll_is_closed_by_its_creator_and_shows_its_winner(nodes, alice, bob, problems):
+    open_chat(alice, "Team lunch")
+    open_chat(bob, "Team lunch")
+    alice.click("#new-poll")
+    alice.fill(".poll-form input[name=question]", "Pizza on Friday?")
+    alice.click(".poll-form button[type=submit]")
+    card = bob.locator(".poll", has_text="Pizza on Friday?")
+    expect(card).to_be_visible(timeout=5000)
+    card.locator("button.vote", has_text="Yes").click()
+    mine = alice.locator(".poll", has_text="Pizza on Friday?")
+    expect(mine.locator(".option-row").first.locator(".count")).to_have_text("1", timeout=5000)
+    mine.locator("button", has_text="Close poll").click()
+    expect(card.locator(".poll-status")).to_have_text("Closed · winner: Yes", timeout=5000)
+    assert card.locator("button.vote").first.is_disabled()
+
+
+@test
+def the_member_pane_shows_presence_and_a_note_stays_on_its_device(nodes, alice, bob, problems):
+    alice.click("#toggle-members")
+    expect(alice.locator(".member", has_text="bob")).to_contain_text("online", timeout=10_000)
+    alice.click("#toggle-members")
+    message = alice.locator(".message", has_text="Yes, for two")
+    message.hover()
+    message.locator("button", has_text="Note").click()
+    expect(alice.locator("#dialog .private")).to_contain_text("Private to this device")
+    alice.fill("#dialog textarea", "book for 7pm")
+    alice.click("#dialog button:has-text('Save')")
+    expect(alice.locator("#dialog .hint")).to_have_text("Saved on this device.", timeout=5000)
+    alice.click("#dialog button:has-text('Close')")
+    message_id = message.get_attribute("data-id")
+    assert "book for 7pm" in nodes.cli("alice", "local", "get", message_id, "note")
+
+
+@test
 def both_layouts_are_captured(nodes, alice, bob, problems):
     SHOTS.mkdir(parents=True, exist_ok=True)
     alice.wait_for_timeout(500)
     alice.screenshot(path=str(SHOTS / "wide-1280x800.png"))
     bob.screenshot(path=str(SHOTS / "narrow-390x844.png"))
-    bob.click("#back")
+    show_list(bob)
     expect(bob.locator(".chat-item", has_text="Team lunch")).to_be_visible()
     bob.screenshot(path=str(SHOTS / "narrow-list-390x844.png"))
 
