@@ -29,16 +29,18 @@ public struct WebServer: Sendable {
         APIRoutes(service: service).add(to: router)
 
         let socket = WatchSocket(service: service, logger: logger)
-        let server = HTTPServerBuilder.http1WebSocketUpgrade(
-            configuration: .init(ws: .init(maxFrameSize: WatchSocket.maxCommandBytes))
-        ) { head, _, _ in
-            // A refused handshake is answered by hummingbird-websocket itself: 400, no body, connection
-            // closed (a browser's WebSocket shows no status anyway). The same path without an upgrade
-            // reaches the router, whose front door says 401 or 403.
-            guard head.path == "/api/ws", gate.refusal(for: head) == nil else { return .dontUpgrade }
-            return .upgrade(WebResponses.securityHeaders) { inbound, outbound, _ in
-                await socket.run(inbound: inbound, outbound: outbound)
+        let server = HTTPServerBuilder { responder in
+            let upgrading = HTTP1WebSocketUpgradeChannel(
+                responder: responder, configuration: .init(ws: .init(maxFrameSize: WatchSocket.maxCommandBytes))
+            ) { head, _, _ in
+                // RefusedUpgradeFilter already made a refused handshake a plain request (answered by the
+                // router's front door); the check is repeated here so no path upgrades without it.
+                guard head.path == "/api/ws", gate.refusal(for: head) == nil else { return .dontUpgrade }
+                return .upgrade(WebResponses.securityHeaders) { inbound, outbound, _ in
+                    await socket.run(inbound: inbound, outbound: outbound)
+                }
             }
+            return GuardedWebSocketChannel(upgrading: upgrading, gate: gate)
         }
         // Hummingbird reports each connection still open at shutdown as an error; that is no news
         // to anyone, so below debug level only its critical messages are kept.

@@ -73,6 +73,24 @@ struct FrontDoorTests {
         #expect(own.status == .ok)
     }
 
+    @Test func aRefusedWebSocketHandshakeGetsTheSameJSONRefusal() async throws {
+        let server = try await WebTestServer.start()
+        var upgrade = HTTPFields()
+        upgrade[.connection] = "Upgrade"
+        upgrade[.upgrade] = "websocket"
+        upgrade[HTTPField.Name("Sec-WebSocket-Key")!] = "dGhlIHNhbXBsZSBub25jZQ=="
+        upgrade[HTTPField.Name("Sec-WebSocket-Version")!] = "13"
+        let noToken = try await server.send(.get, "/api/ws", origin: "http://\(server.host)", headers: upgrade)
+        #expect(noToken.status == .unauthorized)
+        #expect(noToken.errorKind == "unauthorized")
+        let foreignOrigin = try await server.send(.get, "/api/ws", origin: "http://evil.example", bearer: server.token.hex, headers: upgrade)
+        #expect(foreignOrigin.status == .forbidden)
+        #expect(foreignOrigin.errorKind == "forbidden")
+        let foreignHost = try await server.send(.get, "/api/ws", host: "evil.example", bearer: server.token.hex, headers: upgrade)
+        #expect(foreignHost.status == .forbidden)
+        #expect(foreignHost.headers[.contentSecurityPolicy] != nil)
+    }
+
     @Test func theWebSocketRouteWithoutAnUpgradeGetsTheSameChecks() async throws {
         let server = try await WebTestServer.start()
         #expect(try await server.send(.get, "/api/ws").status == .unauthorized)
