@@ -11,6 +11,7 @@ import ParleyWebApp
 /// over `APIService`, like the control socket. See docs/PROTOCOL.md §14 "HTTP front end" and docs/openapi.yaml.
 public struct WebServer: Sendable {
     private let runApplication: @Sendable () async throws -> Void
+    private let address: WebAddress
 
     /// Builds the server; nothing listens until `run()`. `onListening` gets the address really bound
     /// (port 0 resolved) once the server accepts connections.
@@ -56,10 +57,17 @@ public struct WebServer: Sendable {
             },
             logger: serverLogger)
         runApplication = { try await application.run() }
+        self.address = address
     }
 
-    /// Serves until the task is cancelled.
+    /// Serves until the task is cancelled; a failure to listen (the port is taken) says where.
     public func run() async throws {
-        try await runApplication()
+        do {
+            try await runApplication()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw WebError("cannot serve the web app on \(address): \(error)")
+        }
     }
 }
