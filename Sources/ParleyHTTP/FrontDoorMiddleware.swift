@@ -8,12 +8,14 @@ import Logging
 struct FrontDoorMiddleware<Context: RequestContext>: RouterMiddleware {
     let gate: RequestGuard
     let methods: RouteMethods
+    /// The node's own logger (Hummingbird's is quieter): method and path only, never a query or a body.
+    let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         if let refusal = gate.refusal(for: request.head) {
-            // Method and path only: a query may hold the token, a body chat content.
-            context.logger.debug("refused", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(refusal.status.code)"])
+            // Method and path only: a query may hold the token (/login), a body chat content.
+            logger.debug("refused", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(refusal.status.code)"])
             response = WebResponses.error(refusal)
         } else {
             do {
@@ -23,7 +25,7 @@ struct FrontDoorMiddleware<Context: RequestContext>: RouterMiddleware {
             } catch {
                 response = WebResponses.error(for: error)
                 if response.status.code >= 500 {
-                    context.logger.warning("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(type(of: error))"])
+                    logger.warning("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(type(of: error))"])
                 }
             }
         }

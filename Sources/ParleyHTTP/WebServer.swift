@@ -8,7 +8,7 @@ import NIOCore
 import ParleyWebApp
 
 /// The HTTP front end: the page, `POST /api/{request}` and the WebSocket `/api/ws`, all a thin adapter
-/// over `APIService`, like the control socket. See docs/PROTOCOL.md §14 "HTTP front end" and docs/openapi.yaml.
+/// over `APIService`, like the control socket. See docs/PROTOCOL.md §14.1 and docs/openapi.yaml.
 public struct WebServer: Sendable {
     private let runApplication: @Sendable () async throws -> Void
     private let address: WebAddress
@@ -25,7 +25,7 @@ public struct WebServer: Sendable {
         let gate = RequestGuard(token: token, address: address.port == 0 ? nil : address)
         let router = Router(context: BasicRequestContext.self)
         let methods = RouteMethods(pagePaths: Set(["/", "/login"] + assets.paths))
-        router.add(middleware: FrontDoorMiddleware(gate: gate, methods: methods))
+        router.add(middleware: FrontDoorMiddleware(gate: gate, methods: methods, logger: logger))
         PageRoutes(assets: assets, gate: gate).add(to: router)
         APIRoutes(service: service).add(to: router)
 
