@@ -142,6 +142,8 @@ function closeChat() {
 
 function onEvent(chat, event) {
   if (!state.timeline || chat !== state.current?.id) return;
+  // A new message or poll changes the chat list (last activity, preview); a vote does not.
+  const listChanges = Boolean(event.message) || Boolean(event.poll && !state.timeline.items.has(event.poll.id));
   if (event.message) state.timeline.upsertMessage(event.message);
   if (event.poll) state.timeline.upsertPoll(event.poll);
   if (event.reactions) state.timeline.applyReactions(event.reactions.message, event.reactions.groups);
@@ -149,7 +151,7 @@ function onEvent(chat, event) {
     const names = event.typing;
     $("typing").textContent = names.length === 0 ? "" : `${names.join(", ")} ${names.length === 1 ? "is" : "are"} typing…`;
   }
-  if (event.message || event.poll) refreshChatsSoon();
+  if (listChanges) refreshChatsSoon();
 }
 
 function onSocketError(chat, error) {

@@ -39,6 +39,7 @@ export class Timeline {
     this.loadingOlder = false;
     this.reactionQueue = [];
     this.reactionWorkers = 0;
+    this.stickAfterFrame = null; // whether to scroll to the bottom once this frame's inserts are in
     container.replaceChildren();
     container.addEventListener("scroll", () => {
       if (container.scrollTop < 80) this.loadOlder();
@@ -102,7 +103,7 @@ export class Timeline {
   /** Places a new item by history order, with its day separator. */
   insert(item, build) {
     const id = item.view.id;
-    const stick = this.nearBottom();
+    this.keepAtBottomIfThere();
     let index = this.order.length;
     while (index > 0 && compareHistory(this.items.get(this.order[index - 1]).order, item.order) > 0) index -= 1;
     item.node = el("div", { className: "item", attrs: { "data-id": id } });
@@ -121,7 +122,19 @@ export class Timeline {
       if (replying) this.renderMessage(replying);
     }
     this.waitingQuotes.delete(id);
-    if (stick && index === this.order.length - 1) this.scrollToBottom();
+  }
+
+  /**
+   * The watch's backlog arrives as dozens of inserts at once: where the view was is read once (one
+   * layout) before the first of them, and the view follows the newest after the last, in one frame.
+   */
+  keepAtBottomIfThere() {
+    if (this.stickAfterFrame !== null) return;
+    this.stickAfterFrame = this.nearBottom();
+    requestAnimationFrame(() => {
+      if (this.stickAfterFrame) this.scrollToBottom();
+      this.stickAfterFrame = null;
+    });
   }
 
   /** A day separator above the item at `index` when its day differs from the one before it. */
