@@ -26,6 +26,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.0"),
     ],
     targets: [
         .systemLibrary(
@@ -77,10 +81,29 @@ let package = Package(
             dependencies: ["ParleyAPI", "ParleyTransport"],
             swiftSettings: strict
         ),
+        // The web page (HTML, CSS, JavaScript modules) as resources, and the accessor that serves them.
+        .target(name: "ParleyWebApp", resources: [.copy("Assets")], swiftSettings: strict),
+        // The HTTP front end: Hummingbird routes and one WebSocket over the API's dispatcher.
+        .target(
+            name: "ParleyHTTP",
+            dependencies: [
+                "ParleyAPI", "ParleyWebApp", "ParleyCrypto",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                // Only to turn a refused WebSocket handshake into a plain request (RefusedUpgradeFilter).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "ParleyCLI",
             dependencies: [
-                "ParleyNode", "ParleyAPI", "ParleyControlSocket", "ParleyTerminal",
+                "ParleyNode", "ParleyAPI", "ParleyControlSocket", "ParleyHTTP", "ParleyTerminal",
                 "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -114,6 +137,21 @@ let package = Package(
         .testTarget(
             name: "ParleyAPITests",
             dependencies: ["ParleyAPI", "ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTestKit"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ParleyHTTPTests",
+            dependencies: [
+                "ParleyHTTP", "ParleyWebApp", "ParleyAPI", "ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTestKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                // A WebSocket client that sends the Origin a browser sends (the test client's is ws://host).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
             swiftSettings: strict),
         .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport", "ParleyCore"], swiftSettings: strict),
         .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal"], swiftSettings: strict),

@@ -33,3 +33,7 @@ timing="BurstDeliveryTests|GroupCommitTests"
 swift test --skip-build --skip ParleyCLITests --skip "$timing"
 swift test --skip-build --filter "$timing"
 swift test --skip-build --filter ParleyCLITests
+# The HTTP front end against docs/openapi.yaml (schemathesis: generated and malformed requests).
+Tests/web/check-openapi.sh
+# The web app in Debian's Chromium (Playwright), against two real nodes serving it.
+Tests/web/run.sh

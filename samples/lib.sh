@@ -28,13 +28,14 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# start_node NAME PORT PEER_PORT…
+# start_node NAME PORT PEER_PORT… (EXTRA_NODE_ARGS, when set, are passed on, e.g. --web HOST:PORT)
+EXTRA_NODE_ARGS=()
 start_node() {
   local name=$1 port=$2; shift 2
   local peers=()
   for p in "$@"; do peers+=(--peer "127.0.0.1:$p"); done
   "$PARLEY" node --key "keys/$name.key" --data "$DEMO_DIR/$name" --listen "127.0.0.1:$port" "${peers[@]}" \
-    --log-level warning >"$DEMO_DIR/$name.log" 2>&1 &
+    "${EXTRA_NODE_ARGS[@]}" --log-level warning >"$DEMO_DIR/$name.log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 1 100); do [ -S "$DEMO_DIR/$name/control.sock" ] && return 0; sleep 0.1; done
   echo "node $name did not start:" >&2; cat "$DEMO_DIR/$name.log" >&2; exit 1

@@ -168,7 +168,7 @@ public struct APIService: Sendable {
     /// "MESSAGE[:TAG]"; without a tag the reference carries the referenced message's tag.
     func resolveReference(_ text: String, chat: ChatID) throws -> MessageReference {
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        let id = try node.resolveMessage(prefix: parts[0], in: chat)
+        let id = try node.resolveMessage(prefix: parts.first ?? "", in: chat) // "" splits into no parts
         if parts.count == 2 { return MessageReference(id: id, tag: try Tag(parts[1])) }
         guard let referenced = try node.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
         return MessageReference(id: id, tag: referenced.message.tag)

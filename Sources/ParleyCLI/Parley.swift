@@ -10,7 +10,7 @@ struct Parley: AsyncParsableCommand {
         subcommands: [
             Keygen.self, NodeCommand.self, Contacts.self, Chat.self, Send.self, Messages.self,
             Poll.self, Local.self, Status.self, Open.self,
-            React.self, Unreact.self, Reactions.self, Read.self, Receipts.self, Members.self, Typing.self, Invites.self, Watch.self,
+            React.self, Unreact.self, Reactions.self, Read.self, Receipts.self, Members.self, Typing.self, Invites.self, Watch.self, Web.self,
         ]
     )
 

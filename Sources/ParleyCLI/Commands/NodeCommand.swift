@@ -5,6 +5,7 @@ import ParleyCore
 import ParleyCrypto
 import ParleyAPI
 import ParleyControlSocket
+import ParleyHTTP
 import ParleyNode
 import ParleyStore
 import ParleyTransport
@@ -30,6 +31,11 @@ struct NodeCommand: AsyncParsableCommand {
 
     @Option(help: "Whose chat invites to accept: contacts (default) or anyone.")
     var acceptInvites: InvitePolicy = .contacts
+
+    @Option(help: ArgumentHelp(
+        "Serve the web app on HOST:PORT (port 0: any free port); 'parley web' prints its login URL.",
+        discussion: "Off unless given. Loopback (127.0.0.1) is recommended: on another address anyone on the LAN who gets the token can act as you."))
+    var web: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
@@ -58,12 +64,16 @@ struct NodeCommand: AsyncParsableCommand {
         let service = APIService(node: node, selfName: URL(fileURLWithPath: key).deletingPathExtension().lastPathComponent)
         let socketPath = ControlClient.socketPath(dataDirectory: data)
         let server = try await ControlServer.start(service: service, socketPath: socketPath)
+        let webServer = try web.map { try makeWebServer($0, service: service, logger: logger) }
+        // Only while the web app is served: at exit, and left over from a node that was killed.
+        defer { WebAddressFile.remove(dataDirectory: data) }
         print("parley node \(identity.publicKey.hex) listening on \(transport.localAddress) (data \(data))")
         fflush(nil)
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await node.run() }
             group.addTask { try await server.run() }
+            if let webServer { group.addTask { try await webServer.run() } }
             group.addTask { await ShutdownSignal.wait() }
             _ = try await group.next() // a signal, or a failure of either service
             group.cancelAll()
@@ -84,6 +94,30 @@ extension NodeCommand {
             "this data directory (\(data)) belongs to \(owner.hex.prefix(12))…; it was started with \(identity.publicKey.hex.prefix(12))… "
                 + "(\(key)): start it with its owner's key, or use another --data directory",
             kind: .forbidden)
+    }
+
+    /// The web app's server over the same dispatcher as the control socket; it writes DATA/web-address
+    /// once it listens, and the token file is made on first use.
+    func makeWebServer(_ text: String, service: APIService, logger: Logger) throws -> WebServer {
+        let address = try WebAddress(parsing: text)
+        if !address.isLoopback {
+            FileHandle.standardError.write(Data("""
+                warning: the web app listens on \(address), beyond this machine: anyone on the LAN who gets the \
+                login token can act as this user. Use 127.0.0.1 unless you mean it.\n
+                """.utf8))
+        }
+        WebAddressFile.remove(dataDirectory: data)
+        let token = try WebToken.loadOrCreate(dataDirectory: data)
+        let data = data
+        return try WebServer(service: service, token: token, address: address, logger: logger) { bound in
+            do {
+                try WebAddressFile.write(bound, dataDirectory: data)
+                print("web app on http://\(bound) ('parley web --data \(data)' prints the login URL)")
+                fflush(nil)
+            } catch {
+                logger.error("the web app's address file could not be written", metadata: ["error": "\(error)"])
+            }
+        }
     }
 }
 

@@ -1,0 +1,126 @@
+public import Foundation
+
+/// One answered request, typed, for front ends that do not speak the line envelope (the HTTP adapter):
+/// the bare `result` JSON on success, the failure with its kind otherwise.
+public enum APIAnswer: Sendable, Hashable {
+    /// The `result` value exactly as the control socket would carry it (compact JSON, sorted keys).
+    case success(json: String)
+    case failure(APIFailure)
+}
+
+extension APIService {
+    /// Handles one request like `respond(to:)`, and hands back its result or failure unwrapped.
+    ///
+    /// It is built on `respond(to:)`, so both front ends go through the same dispatcher and answer
+    /// byte for byte the same result. The result is cut out of the envelope rather than decoded and
+    /// encoded again: a chat's whole history can be hundreds of MiB, and a round trip through a
+    /// generic JSON value could change numbers.
+    public func answer(to request: APIRequest) async -> APIAnswer {
+        Self.answer(fromEnvelope: await respond(to: request))
+    }
+
+    /// The envelope `respond` writes: `{"ok":true,"result":…}` (keys sorted, nil fields left out, so
+    /// `ok` comes first and `result` is the rest) or `{"error":…,"kind":…,"ok":false}`.
+    static let successPrefix = #"{"ok":true,"result":"#
+
+    static func answer(fromEnvelope line: String) -> APIAnswer {
+        if line.hasPrefix(successPrefix), line.hasSuffix("}") {
+            return .success(json: String(line.dropFirst(successPrefix.count).dropLast()))
+        }
+        guard let envelope = try? APIJSON.decode(FailureEnvelope.self, from: line), envelope.ok == false else {
+            return .failure(APIFailure(kind: .internal, message: "the dispatcher answered something that is not an envelope"))
+        }
+        // An envelope without a kind is the encoder's own fallback: a failure of the node.
+        return .failure(APIFailure(kind: envelope.kind ?? .internal, message: envelope.error ?? "request failed"))
+    }
+
+    private struct FailureEnvelope: Decodable {
+        let ok: Bool
+        let error: String?
+        let kind: APIFailure.Kind?
+    }
+}
+
+extension APIRequest {
+    /// Decodes a request given apart as its case name and the JSON object of its labelled values
+    /// (`{}` for none; an empty body counts as `{}`) — the key and the value of the control socket's
+    /// one-key object.
+    ///
+    /// Throws `APIRequestDecodingError.unknownRequest` when no request has that name, and
+    /// `.malformed` when the name is known but the body does not fit it, so an HTTP front end can
+    /// answer 404 and 400 apart.
+    public static func decode(name: String, body: Data) throws(APIRequestDecodingError) -> APIRequest {
+        // Case names are Swift identifiers; anything else cannot name a request (and is never
+        // spliced into JSON below).
+        guard let first = name.unicodeScalars.first, CharacterSet.letters.contains(first),
+              name.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else {
+            throw .unknownRequest(name)
+        }
+        let body = body.isEmpty ? Data("{}".utf8) : body
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: body) } catch {
+            throw .malformed("the body is not JSON: \(error.localizedDescription)")
+        }
+        guard object is [String: Any] else { throw .malformed("the body must be a JSON object ({} for a request without values)") }
+        // The body is one valid JSON object, so wrapping its bytes cannot change its meaning.
+        var wrapped = Data("{\"\(name)\":".utf8)
+        wrapped.append(body)
+        wrapped.append(contentsOf: Array("}".utf8))
+        do { return try JSONDecoder().decode(APIRequest.self, from: wrapped) } catch let error as DecodingError {
+            // Synthesized enum decoding finds no known key at the top level (an empty coding path)
+            // only when the name is none of its cases; a known case with bad values fails below it.
+            if Self.codingPath(of: error).isEmpty { throw .unknownRequest(name) }
+            throw .malformed(Self.describe(error))
+        } catch {
+            throw .malformed(error.localizedDescription)
+        }
+    }
+
+    /// Whether the request is answered as a stream (`APIService.stream`) rather than once.
+    public var isStreaming: Bool {
+        switch self {
+        case .watch, .watchMessages: true
+        default: false
+        }
+    }
+
+    /// The names of the streaming requests, so a front end can send them elsewhere before decoding.
+    public static let streamingNames: Set<String> = ["watch", "watchMessages"]
+
+    private static func codingPath(of error: DecodingError) -> [any CodingKey] {
+        switch error {
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .keyNotFound(_, context), let .dataCorrupted(context):
+            context.codingPath
+        @unknown default: []
+        }
+    }
+
+    /// One line naming the field at fault, e.g. "send.text: missing".
+    private static func describe(_ error: DecodingError) -> String {
+        let fieldPath: ([any CodingKey]) -> String = { path in
+            path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case let .keyNotFound(key, context): return "\(fieldPath(context.codingPath + [key])): missing"
+        case let .typeMismatch(type, context): return "\(fieldPath(context.codingPath)): expected \(type)"
+        case let .valueNotFound(type, context): return "\(fieldPath(context.codingPath)): expected \(type), found null"
+        case let .dataCorrupted(context): return "\(fieldPath(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return "the body does not fit the request"
+        }
+    }
+}
+
+/// Why a request given as a name and a body could not be decoded.
+public enum APIRequestDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No request has this name.
+    case unknownRequest(String)
+    /// The body is not a JSON object, or does not fit the request's values.
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case let .unknownRequest(name): "no request named '\(name)'"
+        case let .malformed(reason): "bad request: \(reason)"
+        }
+    }
+}

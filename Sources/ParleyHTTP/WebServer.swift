@@ -1,0 +1,73 @@
+public import Logging
+public import ParleyAPI
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import NIOCore
+import ParleyWebApp
+
+/// The HTTP front end: the page, `POST /api/{request}` and the WebSocket `/api/ws`, all a thin adapter
+/// over `APIService`, like the control socket. See docs/PROTOCOL.md §14.1 and docs/openapi.yaml.
+public struct WebServer: Sendable {
+    private let runApplication: @Sendable () async throws -> Void
+    private let address: WebAddress
+
+    /// Builds the server; nothing listens until `run()`. `onListening` gets the address really bound
+    /// (port 0 resolved) once the server accepts connections.
+    public init(
+        service: APIService, token: WebToken, address: WebAddress, logger: Logger,
+        onListening: @escaping @Sendable (WebAddress) async -> Void = { _ in }
+    ) throws(WebError) {
+        let assets: WebAssetCatalog
+        do { assets = try WebAssetCatalog.bundled() } catch { throw WebError(error.description) }
+        // A fixed port is known now; port 0 only once bound, and nothing can reach it before that.
+        let gate = RequestGuard(token: token, address: address.port == 0 ? nil : address)
+        let router = Router(context: BasicRequestContext.self)
+        let methods = RouteMethods(pagePaths: Set(["/", "/login"] + assets.paths))
+        router.add(middleware: FrontDoorMiddleware(gate: gate, methods: methods, logger: logger))
+        PageRoutes(assets: assets, gate: gate).add(to: router)
+        APIRoutes(service: service).add(to: router)
+
+        let socket = WatchSocket(service: service, logger: logger)
+        let server = HTTPServerBuilder { responder in
+            let upgrading = HTTP1WebSocketUpgradeChannel(
+                responder: responder, configuration: .init(ws: .init(maxFrameSize: WatchSocket.maxCommandBytes))
+            ) { head, _, _ in
+                // RefusedUpgradeFilter already made a refused handshake a plain request (answered by the
+                // router's front door); the check is repeated here so no path upgrades without it.
+                guard head.path == "/api/ws", gate.refusal(for: head) == nil else { return .dontUpgrade }
+                return .upgrade(WebResponses.securityHeaders) { inbound, outbound, _ in
+                    await socket.run(inbound: inbound, outbound: outbound)
+                }
+            }
+            return GuardedWebSocketChannel(upgrading: upgrading, gate: gate)
+        }
+        // Hummingbird reports each connection still open at shutdown as an error; that is no news
+        // to anyone, so below debug level only its critical messages are kept.
+        var serverLogger = logger
+        if logger.logLevel > .debug { serverLogger.logLevel = .critical }
+        let application = Application(
+            router: router, server: server,
+            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
+            onServerRunning: { channel in
+                let bound = WebAddress(host: address.host, port: channel.localAddress?.port ?? address.port)
+                gate.serve(bound)
+                await onListening(bound)
+            },
+            logger: serverLogger)
+        runApplication = { try await application.run() }
+        self.address = address
+    }
+
+    /// Serves until the task is cancelled; a failure to listen (the port is taken) says where.
+    public func run() async throws {
+        do {
+            try await runApplication()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw WebError("cannot serve the web app on \(address): \(error)")
+        }
+    }
+}

@@ -1,0 +1,108 @@
+// The node's HTTP API (docs/openapi.yaml): POST /api/NAME with the request's values, and the one
+// WebSocket that streams the watched chats' events.
+
+/** A refused request: the HTTP status and the node's error kind and message. */
+export class ApiError extends Error {
+  constructor(status, kind, message) {
+    super(message);
+    this.status = status;
+    this.kind = kind;
+  }
+}
+
+const listeners = { unauthorized: [] };
+
+/** Called when the node says the session is missing or wrong (401). */
+export function onUnauthorized(handler) {
+  listeners.unauthorized.push(handler);
+}
+
+/** Sends one request; resolves with its result, or rejects with an ApiError. */
+export async function call(name, values = {}) {
+  let response;
+  try {
+    response = await fetch(`/api/${encodeURIComponent(name)}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(values),
+      credentials: "same-origin",
+    });
+  } catch (error) {
+    throw new ApiError(0, "unavailable", "the node does not answer (is it running?)");
+  }
+  const text = await response.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    if (response.status === 401) for (const handler of listeners.unauthorized) handler();
+    const error = body?.error ?? { kind: "internal", message: `HTTP ${response.status}` };
+    throw new ApiError(response.status, error.kind, error.message);
+  }
+  return body;
+}
+
+/**
+ * The page's WebSocket. `watch(chat)` streams a chat's events to `onEvent(chat, event)`; the socket
+ * reconnects by itself (each watched chat is watched again, with its backlog, which the page merges).
+ */
+export class WatchSocket {
+  constructor({ onEvent, onError, onStatus }) {
+    this.onEvent = onEvent;
+    this.onError = onError;
+    this.onStatus = onStatus ?? (() => {});
+    this.watched = new Set();
+    this.retryMillis = 500;
+    this.socket = null;
+    this.closedOnPurpose = false;
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/ws`);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retryMillis = 500;
+      this.onStatus("online");
+      for (const chat of this.watched) this.send({ watch: { chat } });
+    });
+    socket.addEventListener("message", (message) => {
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (frame.chat && frame.event) this.onEvent(frame.chat, frame.event);
+      else if (frame.error) this.onError(frame.chat ?? null, frame.error);
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket || this.closedOnPurpose) return;
+      this.onStatus("offline");
+      setTimeout(() => this.connect(), this.retryMillis);
+      this.retryMillis = Math.min(this.retryMillis * 2, 10_000);
+    });
+  }
+
+  send(command) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(command));
+  }
+
+  watch(chat) {
+    this.watched.add(chat);
+    this.send({ watch: { chat } });
+  }
+
+  unwatch(chat) {
+    this.watched.delete(chat);
+    this.send({ unwatch: { chat } });
+  }
+
+  close() {
+    this.closedOnPurpose = true;
+    this.socket?.close();
+  }
+}

@@ -1,0 +1,51 @@
+// The member pane: who is in the chat, who is online (presence dots) and when the others were last
+// seen; the group's creator adds and removes members here.
+
+import { call } from "./api.js";
+import { ago, button, displayName, el } from "./dom.js";
+
+/** Fills `pane` for `chat`; `contacts` offer the members to add. */
+export async function renderMembers(pane, chat, { me, contacts, toast, onChatChanged }) {
+  let members;
+  try {
+    members = await call("members", { chat: chat.id });
+  } catch (error) {
+    pane.replaceChildren(el("p", { className: "form-error", text: error.message }));
+    return;
+  }
+  const creator = chat.kind === "group" && chat.creator === me;
+  const change = async (name, values) => {
+    try {
+      onChatChanged(await call(name, values));
+    } catch (error) {
+      toast(error.message);
+    }
+  };
+  const list = el("ul", { className: "member-list" });
+  for (const member of members) {
+    const status = member.online ? "online" : member.lastSeenAt ? `last seen ${ago(member.lastSeenAt)}` : "offline";
+    const row = el("li", { className: "member" },
+      el("span", { className: `dot ${member.online ? "online" : "offline"}`, title: member.online ? "Online" : "Offline", attrs: { "aria-hidden": "true" } }),
+      el("span", { className: "member-name", text: `${displayName(member.name, member.id)}${member.you ? " (you)" : ""}` }),
+      el("span", { className: "member-status", text: member.you ? "" : status }));
+    if (creator && !member.you) {
+      row.append(button("Remove", () => change("chatRemoveMembers", { chat: chat.id, members: [member.id] }), "small danger"));
+    }
+    list.append(row);
+  }
+  const parts = [el("h2", { text: `Members (${members.length})` }), list];
+  if (chat.waitingFor.length > 0) {
+    parts.push(el("p", { className: "hint", text: `Waiting for ${chat.waitingFor.map((member) => displayName(member.name, member.id)).join(", ")} to accept` }));
+  }
+  if (creator) {
+    const present = new Set(members.map((member) => member.id));
+    const candidates = contacts.filter((contact) => !present.has(contact.id));
+    if (candidates.length > 0) {
+      const select = el("select", { attrs: { "aria-label": "Contact to add" } },
+        ...candidates.map((contact) => el("option", { text: contact.name, attrs: { value: contact.id } })));
+      parts.push(el("div", { className: "input-row" }, select,
+        button("Add", () => change("chatAddMembers", { chat: chat.id, members: [select.value] }))));
+    }
+  }
+  pane.replaceChildren(...parts);
+}

@@ -1,0 +1,262 @@
+// Poll cards (live bar charts that the watch's `poll` events redraw) and the "new poll" form with
+// every option the CLI has. Options, answers and names come from peers: text nodes only.
+
+import { call } from "./api.js";
+import { button, countdown, displayName, el } from "./dom.js";
+
+/** The card for a poll's current results; `context`: chat, me, toast(text), onChanged(results). */
+export function pollCard(results, context) {
+  const card = el("article", { className: "poll", attrs: { "data-id": results.id } });
+  fillCard(card, results, context);
+  return card;
+}
+
+/**
+ * Redraws a card with new results, keeping what the user was typing in it (an answer, a
+ * suggestion) and where the cursor was.
+ */
+export function refreshPollCard(card, results, context) {
+  const typed = new Map([...card.querySelectorAll("input[data-field]")].map((input) => [input.dataset.field, input.value]));
+  const focused = document.activeElement?.closest?.(".poll") === card ? document.activeElement.dataset.field : null;
+  card.replaceChildren();
+  fillCard(card, results, context);
+  for (const input of card.querySelectorAll("input[data-field]")) {
+    if (typed.has(input.dataset.field)) input.value = typed.get(input.dataset.field);
+    if (input.dataset.field === focused) input.focus();
+  }
+}
+
+function fillCard(card, results, context) {
+  const mine = results.author === context.me;
+  const closed = results.phase === "closed";
+  card.classList.toggle("closed", closed);
+  const settings = results.settings ?? {};
+  const header = el("header", { className: "poll-header" },
+    el("span", { className: "poll-badge", text: "📊 Poll" }),
+    el("span", { className: "author", text: mine ? "by you" : `by ${displayName(results.authorName, results.author)}` }));
+  if (settings.anonymous) header.append(el("span", { className: "tag", text: "anonymous", title: "Only counts are shown, never who voted" }));
+  card.append(header, el("h3", { className: "question", text: results.question }));
+  if (results.description) card.append(el("p", { className: "description", text: results.description }));
+  card.append(statusLine(results));
+
+  if (results.kind === "yesNo") card.append(yesNoRows(results, context));
+  else card.append(optionRows(results, context));
+
+  if (!settings.anonymous && results.voters.length > 0) card.append(votersLine(results));
+  if (settings.allowAnswers) card.append(answers(results, context, closed));
+  if (settings.allowSuggestions && !closed) {
+    card.append(inputRow("suggest", "Suggest an option", "Suggest", (text) =>
+      act(context, results, "pollSuggest", { chat: context.chat, poll: results.id, text })));
+  }
+  if (mine && !closed) {
+    card.append(el("div", { className: "poll-actions" },
+      button("Close poll", () => act(context, results, "pollClose", { chat: context.chat, poll: results.id }), "danger")));
+  }
+  if (results.ownBallot === "afterClose") {
+    card.append(el("p", { className: "hint", text: "Your vote came after the creator closed the poll: it is not counted." }));
+  }
+  card.append(el("div", { className: "reactions" }));
+}
+
+/** "Open · closes in 4 min 10 s", "Closing…", or "Closed · winner: Lake". */
+function statusLine(results) {
+  const line = el("p", { className: "poll-status" });
+  if (results.phase === "closed") {
+    const winners = winnerTexts(results);
+    line.textContent = winners.length === 0 ? "Closed · no winner" : `Closed · ${winners.length > 1 ? "winners" : "winner"}: ${winners.join(", ")}`;
+  } else if (results.phase === "closing") {
+    line.textContent = "Closing… (waiting for the creator's close)";
+  } else if (results.closesAtMillis) {
+    // The page's one-second timer updates every element that carries a closing time.
+    line.dataset.closesAt = String(results.closesAtMillis);
+    line.textContent = `Open · closes in ${countdown(results.closesAtMillis)}`;
+  } else {
+    line.textContent = `Open · ${results.totalVotes} ${results.totalVotes === 1 ? "vote" : "votes"}`;
+  }
+  return line;
+}
+
+function winnerTexts(results) {
+  if (results.kind === "yesNo") return results.winners.map((choice) => (choice === "up" ? "Yes" : "No"));
+  return results.winners.map((id) => results.options.find((option) => option.id === id)?.text ?? id);
+}
+
+/** Updates every countdown on the page; called each second. */
+export function tickCountdowns() {
+  for (const line of document.querySelectorAll("[data-closes-at]")) {
+    const closesAt = Number(line.dataset.closesAt);
+    line.textContent = closesAt > Date.now() ? `Open · closes in ${countdown(closesAt)}` : "Closing…";
+  }
+}
+
+/** One bar: a label, the bar filled to `ratio`, the count. */
+function bar(ratio, count, { winner = false, own = false } = {}) {
+  const fill = el("span", { className: "fill" });
+  // CSSOM, which the Content-Security-Policy allows (an inline style attribute it would not).
+  fill.style.width = `${Math.round(Math.min(1, Math.max(0, ratio)) * 100)}%`;
+  return el("span", { className: `bar${winner ? " winner" : ""}${own ? " own" : ""}` }, fill);
+}
+
+function yesNoRows(results, context) {
+  const own = results.ownVotes[0] ?? results.myVote ?? null;
+  const total = Math.max(1, results.up + results.down);
+  const closed = results.phase !== "open";
+  const rows = el("div", { className: "options yes-no" });
+  for (const [choice, label, count] of [["up", "👍 Yes", results.up], ["down", "👎 No", results.down]]) {
+    const chosen = own === choice;
+    const vote = el("button", {
+      className: `vote${chosen ? " chosen" : ""}`, text: chosen ? `✓ ${label}` : label,
+      title: chosen ? "Your vote" : own ? "You already voted" : "Vote",
+      attrs: { type: "button", disabled: closed || own !== null, "aria-pressed": chosen ? "true" : "false" },
+      on: { click: () => act(context, results, "pollVote", { chat: context.chat, poll: results.id, choices: [choice] }) },
+    });
+    rows.append(el("div", { className: "option-row" }, vote,
+      bar(count / total, count, { winner: results.winners.includes(choice) && results.phase === "closed", own: chosen }),
+      el("span", { className: "count", text: String(count) })));
+  }
+  return rows;
+}
+
+function optionRows(results, context) {
+  const settings = results.settings ?? {};
+  const own = new Set(results.ownVotes);
+  const limit = settings.unique ? 1 : settings.maxVotes ?? Infinity;
+  const closed = results.phase !== "open";
+  const rows = el("div", { className: "options" });
+  for (const option of results.options) {
+    const chosen = own.has(option.id);
+    // With `unique` a vote replaces the ballot; otherwise it adds to it, up to the limit.
+    const full = !settings.unique && own.size >= limit;
+    const vote = el("button", {
+      className: `vote${chosen ? " chosen" : ""}`, text: chosen ? "✓ Voted" : "Vote",
+      title: chosen ? "Remove this vote" : full ? `You can choose ${limit}` : "Vote for this option",
+      attrs: { type: "button", disabled: closed || (!chosen && full), "aria-pressed": chosen ? "true" : "false" },
+      on: { click: () => chosen
+        ? act(context, results, "pollUnvote", { chat: context.chat, poll: results.id, option: option.id })
+        : act(context, results, "pollVote", { chat: context.chat, poll: results.id, choices: [option.id] }) },
+    });
+    const label = el("span", { className: "option-text", text: option.text });
+    if (option.suggestedBy) label.append(el("span", { className: "suggested", text: " (suggested)" }));
+    const winner = results.phase === "closed" && results.winners.includes(option.id);
+    if (winner) label.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
+    rows.append(el("div", { className: "option-row" }, vote, label, bar(option.ratio, option.votes, { winner, own: chosen }),
+      el("span", { className: "count", text: String(option.votes) })));
+  }
+  if (Number.isFinite(limit) && limit > 1) rows.append(el("p", { className: "hint", text: `Choose up to ${limit}.` }));
+  if (settings.unique) rows.append(el("p", { className: "hint", text: "One choice: a new vote replaces yours." }));
+  return rows;
+}
+
+function votersLine(results) {
+  const names = results.voters.map((voter) => {
+    const name = displayName(voter.name, voter.id);
+    if (voter.vote) return `${name} (${voter.vote === "up" ? "yes" : "no"})`;
+    const texts = (voter.options ?? []).map((id) => results.options?.find((option) => option.id === id)?.text ?? id);
+    return texts.length ? `${name} (${texts.join(", ")})` : name;
+  });
+  return el("p", { className: "voters", text: `Voted: ${names.join(" · ")}` });
+}
+
+function answers(results, context, closed) {
+  const box = el("div", { className: "answers" },
+    el("p", { className: "answers-title", text: `Answers (${results.answersCount})` }));
+  const list = el("ul");
+  for (const answer of results.latestAnswers) {
+    const who = answer.author ? displayName(answer.authorName, answer.author) : "someone";
+    list.append(el("li", {}, el("span", { className: "author", text: `${who}: ` }), el("span", { text: answer.text })));
+  }
+  box.append(list);
+  if (!closed) {
+    box.append(inputRow("answer", "Your answer", "Answer", (text) =>
+      act(context, results, "pollAnswer", { chat: context.chat, poll: results.id, text })));
+  }
+  return box;
+}
+
+function inputRow(field, placeholder, label, submit) {
+  const input = el("input", { attrs: { type: "text", placeholder, "aria-label": placeholder, maxlength: "512", "data-field": field } });
+  const send = async () => {
+    const text = input.value.trim();
+    if (!text) return;
+    if (await submit(text)) input.value = "";
+  };
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      send();
+    }
+  });
+  return el("div", { className: "input-row" }, input, button(label, send));
+}
+
+/** Runs a poll request, then redraws the card from fresh results (the watch confirms it too). */
+async function act(context, results, name, values) {
+  try {
+    await call(name, values);
+    context.onChanged(await call("pollResults", { chat: context.chat, poll: results.id }));
+    return true;
+  } catch (error) {
+    context.toast(error.message);
+    return false;
+  }
+}
+
+/** The "new poll" form: a yes/no poll without options, an options poll with two or more. */
+export function newPollForm(chat, { onDone, toast }) {
+  const field = (label, input) => el("label", { className: "field" }, el("span", { text: label }), input);
+  const question = el("input", { attrs: { type: "text", required: true, maxlength: "512", name: "question" } });
+  const description = el("textarea", { attrs: { rows: "2", maxlength: "1024", name: "description" } });
+  const optionsList = el("div", { className: "option-inputs" });
+  const addOption = () => optionsList.append(el("input", { attrs: { type: "text", maxlength: "256", placeholder: `Option ${optionsList.children.length + 1}`, "aria-label": "Option" } }));
+  addOption();
+  addOption();
+  const maxVotes = el("input", { attrs: { type: "number", min: "1", name: "maxVotes", placeholder: "no limit" } });
+  const checkbox = (name) => el("input", { attrs: { type: "checkbox", name } });
+  const unique = checkbox("unique"), anonymous = checkbox("anonymous"), allowAnswers = checkbox("allowAnswers"), allowSuggestions = checkbox("allowSuggestions");
+  const closesAt = el("input", { attrs: { type: "datetime-local", name: "closesAt" } });
+  const error = el("p", { className: "form-error", attrs: { role: "alert" } });
+
+  const form = el("form", { className: "poll-form" },
+    el("h2", { text: "New poll" }),
+    field("Question", question),
+    el("fieldset", {}, el("legend", { text: "Options (leave empty for a yes/no poll)" }), optionsList,
+      button("Add option", addOption)),
+    field("Description", description),
+    field("Max votes per person", maxVotes),
+    el("label", { className: "check" }, unique, " One choice only (unique)"),
+    el("label", { className: "check" }, anonymous, " Anonymous (counts only)"),
+    el("label", { className: "check" }, allowAnswers, " Allow answers"),
+    el("label", { className: "check" }, allowSuggestions, " Allow suggested options"),
+    field("Closes at", closesAt),
+    error,
+    el("div", { className: "form-actions" },
+      el("button", { text: "Cancel", attrs: { type: "button", value: "cancel" }, on: { click: () => onDone(null) } }),
+      el("button", { text: "Create poll", className: "primary", attrs: { type: "submit" } })));
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const options = [...optionsList.querySelectorAll("input")].map((input) => input.value.trim()).filter(Boolean);
+    const values = { chat, question: question.value.trim() };
+    if (options.length > 0) {
+      values.options = options;
+      if (description.value.trim()) values.description = description.value.trim();
+      if (maxVotes.value) values.maxVotes = Number(maxVotes.value);
+      if (unique.checked) values.unique = true;
+      if (anonymous.checked) values.anonymous = true;
+      if (allowAnswers.checked) values.allowAnswers = true;
+      if (allowSuggestions.checked) values.allowSuggestions = true;
+      if (closesAt.value) values.closesAtMillis = new Date(closesAt.value).getTime();
+    } else if (description.value.trim() || maxVotes.value || unique.checked || anonymous.checked || allowAnswers.checked
+      || allowSuggestions.checked || closesAt.value) {
+      error.textContent = "Settings need options: add at least two, or clear the settings for a yes/no poll.";
+      return;
+    }
+    try {
+      onDone(await call("pollCreate", values));
+    } catch (failure) {
+      error.textContent = failure.message;
+      toast?.(failure.message);
+    }
+  });
+  return form;
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The browser tests: Debian's Chromium driven by Playwright (from PyPI; no browser download), against
+# two real nodes serving the web app. Installs what is missing; expects the debug build.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if ! command -v chromium >/dev/null; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null
+fi
+python3 -c "import playwright" 2>/dev/null || python3 -m pip install --quiet playwright
+exec python3 Tests/web/test_web.py
