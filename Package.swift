@@ -153,6 +153,10 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: strict),
+        .testTarget(
+            name: "ParleyControlSocketTests",
+            dependencies: ["ParleyControlSocket", "ParleyAPI", "ParleyNode", "ParleyStore", "ParleyCrypto", "ParleyTestKit", "ParleyTransport"],
+            swiftSettings: strict),
         .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport", "ParleyCore"], swiftSettings: strict),
         .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal"], swiftSettings: strict),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyStore"], swiftSettings: strict),

@@ -31,6 +31,8 @@ extension APIService {
     /// A live criteria query: each message matching as it is stored, as a message event.
     func watchMatching(chat text: String, tags: [String]?, ref: String?, emit: @Sendable (String) async throws -> Void) async throws {
         let chat = try resolveChat(text)
+        // An empty list would match nothing, ever: a stream that never says a word is a mistake.
+        if tags?.isEmpty == true { throw NodeError.invalid("tags names no tag: give at least one, or leave it out for every tag") }
         let reference = try ref.map { try resolveReference($0, chat: chat) }
         let criteria = MessageCriteria(
             chat: chat, referencing: reference?.id, referenceTag: ref?.contains(":") == true ? reference?.tag : nil,

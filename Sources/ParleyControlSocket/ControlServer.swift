@@ -16,7 +16,10 @@ public struct ControlServer: Sendable {
                     case let .success(request):
                         do {
                             // A stream holds the connection until the client goes away.
-                            if try await service.stream(request, emit: { try await connection.send($0) }) { return }
+                            if request.isStreaming {
+                                try await streamUntilHangUp(request, service: service, connection: connection)
+                                return
+                            }
                         } catch {
                             try? await connection.send(APIService.failure(APIFailure(error)))
                             return
@@ -29,6 +32,20 @@ public struct ControlServer: Sendable {
             }
         }
         return ControlServer(server: server)
+    }
+
+    /// Serves a streaming request until the client hangs up: a quiet stream (a criteria no message
+    /// matches) would otherwise only notice at its next line, and hold its task and subscription
+    /// until the node stops. The client sends nothing more once streaming, so the end of its input
+    /// is its hang-up.
+    private static func streamUntilHangUp(_ request: APIRequest, service: APIService, connection: LineConnection) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try await service.stream(request, emit: { try await connection.send($0) }) }
+            group.addTask { for try await _ in connection.lines {} }
+            // Whichever ends first (the stream, by failing, or the client's input) ends the other.
+            defer { group.cancelAll() }
+            try await group.next()
+        }
     }
 
     public func run() async throws { try await server.run() }
