@@ -7,20 +7,19 @@ public import ParleyStore
 extension APIService {
     func invites() throws -> [PendingInviteView] {
         let names = try names()
-        return try node.pendingInvites().map { PendingInviteView($0, names: names) }
+        return try node.pendingInvites().map { PendingInviteView($0, names: names, me: node.me) }
     }
 
     func acceptInvite(_ prefix: String, name: String?) async throws -> ChatView {
         let pending = try pendingInvite(prefix)
-        let contactName = name ?? "peer-\(pending.invite.creator.hex.prefix(8))"
-        let invite = try await node.acceptInvite(chat: pending.invite.id, contactName: contactName)
+        let invite = try await node.acceptInvite(chat: pending.invite.id, contactName: name)
         return try chatView(invite.id)
     }
 
     func declineInvite(_ prefix: String) async throws -> PendingInviteView {
         let pending = try pendingInvite(prefix)
         try await node.declineInvite(chat: pending.invite.id)
-        return PendingInviteView(pending, names: try names())
+        return PendingInviteView(pending, names: try names(), me: node.me)
     }
 
     /// The pending invite whose chat id starts with `prefix` (hex, any case).
@@ -45,18 +44,18 @@ public struct PendingInviteView: Codable, Sendable, Hashable {
     public let title: String
     /// Who made the chat (and signed the invite): its key, and its name if already a contact.
     public let creator: MemberView
-    /// The members it was made with, sorted by name.
+    /// The members it was made with other than you (the creator included), sorted by name.
     public let members: [MemberView]
     public let createdAtMillis: Int64
     public let receivedAtMillis: Int64
 
-    public init(_ pending: PendingInvite, names: [PeerID: String]) {
+    public init(_ pending: PendingInvite, names: [PeerID: String], me: PeerID) {
         let invite = pending.invite
         id = invite.id.hex
         kind = invite.kind.rawValue
         title = invite.title
         creator = MemberView(id: invite.creator.hex, name: names[invite.creator])
-        members = invite.members.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
+        members = invite.members.filter { $0 != me }.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         createdAtMillis = invite.createdAtMillis
         receivedAtMillis = pending.receivedAtMillis
     }

@@ -92,7 +92,9 @@ public struct ChatView: Codable, Sendable, Hashable {
 
     /// Members this node invited that have not accepted yet (only on the creator's node).
     public let waitingFor: [MemberView]
-    /// When the chat last changed: its latest shown message's time, or its creation (ms, the authors' clocks).
+    /// When the chat last changed: its latest shown message's time, or its creation (ms). Each is the
+    /// author's claimed time but never later than this node's arrival (or join) time, so a sender's
+    /// clock set ahead cannot pin a chat at the top of the list.
     public let lastActivityMillis: Int64
 
     public init(_ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID] = []) {
@@ -107,7 +109,9 @@ public struct ChatView: Codable, Sendable, Hashable {
         sealed = summary.invite.isKeyed
         messageCount = summary.messageCount
         lastMessage = summary.lastMessage.map { MessageView($0, names: names) }
-        lastActivityMillis = max(summary.lastMessage?.message.timestampMillis ?? .min, summary.invite.createdAtMillis)
+        let lastMessageMillis = summary.lastMessage.map { min($0.message.timestampMillis, $0.receivedAtMillis) } ?? .min
+        let createdMillis = min(summary.invite.createdAtMillis, summary.joinedAtMillis ?? .max)
+        lastActivityMillis = max(lastMessageMillis, createdMillis)
         let other = summary.members.first { $0 != me }
         name = !title.isEmpty ? title : other.map { names[$0] ?? String($0.hex.prefix(8)) } ?? "(just you)"
     }

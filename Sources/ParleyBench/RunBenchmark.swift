@@ -45,10 +45,16 @@ struct RunBenchmark: AsyncParsableCommand {
         let tally = try await Tally.measure(scale, store: store)
         progress.phase("node process: start-up and peak RSS")
         let process = try await NodeProcessProbe.measure(store: store)
+        progress.phase("web page in Chromium: first screen of \(scale.webMessages) messages, vote to bar")
+        let web: WebPage?
+        do { web = try WebPage.measure(scale, directory: scratch.path) } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            web = nil
+        }
 
         let figures = Figures.make(
             scale: scale, crypto: crypto, udp: udp, sqlite: sqlite, pipeline: pipeline, two: two, three: three,
-            latency: latency, catchUp: catchUp, tally: tally, process: process)
+            latency: latency, catchUp: catchUp, tally: tally, process: process, web: web)
         let seconds = (clock.now - started).seconds
         let report = Report(mode: scale.name, durationSeconds: seconds, figures: figures)
         print(TableRenderer.render(report))

@@ -16,14 +16,17 @@ struct Scale: Sendable {
     /// times in both runs, so the quick tally reads the same share of ballots to votes as the full one).
     let voters: Int
     let repetitions: Int
+    /// The chat whose first screen the web page loads, and the votes timed from store to bar.
+    let webMessages: Int
+    let webVotes: Int
 
     static let full = Scale(
         name: "full", microDuration: .seconds(2), udpDatagrams: 1_000_000, sqliteRows: 200_000, sqliteLookups: 50_000,
         throughputMessages: 30_000, latencySamples: 2_000, catchUpMessages: 100_000, storeMessages: 1_000_000,
-        votes: 10_000, voters: 250, repetitions: 9)
+        votes: 10_000, voters: 250, repetitions: 9, webMessages: 10_000, webVotes: 50)
 
     static let quick = Scale(
         name: "quick", microDuration: .milliseconds(200), udpDatagrams: 50_000, sqliteRows: 20_000, sqliteLookups: 5_000,
         throughputMessages: 2_000, latencySamples: 200, catchUpMessages: 5_000, storeMessages: 20_000,
-        votes: 1_000, voters: 25, repetitions: 3)
+        votes: 1_000, voters: 25, repetitions: 3, webMessages: 1_000, webVotes: 10)
 }

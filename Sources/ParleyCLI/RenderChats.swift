@@ -4,16 +4,22 @@ import ParleyNode
 
 extension Render {
     /// Sections "direct" and "groups", each sorted by name (the node's order).
-    /// `parley invites`: who invites you to what, with the id to answer with.
+    /// `parley invites`: who invites you to what, with the id to answer with. The creator is named
+    /// when a contact, else "someone (key prefix)"; the members are listed without you and the creator.
     static func invites(_ invites: [PendingInviteView]) -> String {
         guard !invites.isEmpty else { return "(no invites waiting)" }
         return invites.map { invite in
-            let from = name(invite.creator.id, invite.creator.name) + " (\(invite.creator.id.prefix(12)))"
-            let members = invite.members.map { name($0.id, $0.name) }.joined(separator: ", ")
+            let others = invite.members.filter { $0.id != invite.creator.id }.map { name($0.id, $0.name) }
+            let with = invite.kind == "direct" || others.isEmpty ? "" : " with you and \(others.joined(separator: ", "))"
             let what = invite.kind == "direct" ? "a direct chat" : "'\(SafeText.singleLine(invite.title))'"
-            return "\(invite.id.prefix(12))  \(from) invites you to \(what) with \(members), \(time(invite.receivedAtMillis))\n"
+            return "\(invite.id.prefix(12))  \(inviter(invite.creator)) invites you to \(what)\(with), \(time(invite.receivedAtMillis))\n"
                 + "  parley invites accept \(invite.id.prefix(12)) --name NAME   |   parley invites decline \(invite.id.prefix(12))"
         }.joined(separator: "\n")
+    }
+
+    /// An invite's creator: its contact name, else "someone" and its key's first 12 hex digits.
+    static func inviter(_ creator: MemberView) -> String {
+        creator.name.map(SafeText.singleLine) ?? "someone (\(creator.id.prefix(12)))"
     }
 
     /// How a legacy chat, whose content travels unsealed, is marked wherever it is named.

@@ -13,7 +13,7 @@ extension Node {
     /// Messages the requester lacks (its gaps, then its tail), at most `syncBatch`, then `syncEnd`
     /// saying whether more remain.
     func syncReply(chat: ChatID, vector: [PeerID: AuthorHoldings], to peer: PeerID) throws -> [Frame] {
-        guard let members = try store.members(of: chat) else { return [.needInvite(chat)] }
+        guard let members = try store.members(of: chat) else { return try asksForInvite(chat) ? [.needInvite(chat)] : [] }
         guard members.contains(peer) else { return [] }
         var budget = configuration.syncBatch
         var frames: [Frame] = []

@@ -10,13 +10,18 @@ public struct ChatSummary: Sendable, Hashable {
     public let messageCount: Int
     /// The latest arrival, by local number.
     public let lastMessage: StoredMessage?
+    /// When this node joined the chat (its own clock); nil when not known.
+    public let joinedAtMillis: Int64?
 
-    public init(invite: ChatInvite, members: [PeerID], epoch: UInt32, messageCount: Int, lastMessage: StoredMessage?) {
+    public init(
+        invite: ChatInvite, members: [PeerID], epoch: UInt32, messageCount: Int, lastMessage: StoredMessage?, joinedAtMillis: Int64? = nil
+    ) {
         self.invite = invite
         self.members = members
         self.epoch = epoch
         self.messageCount = messageCount
         self.lastMessage = lastMessage
+        self.joinedAtMillis = joinedAtMillis
     }
 
     public var kind: ChatKind { invite.kind }

@@ -46,7 +46,7 @@ extension MessageStore {
                     db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ? ORDER BY peer_id"), arguments: [record.id])
                 return ChatSummary(
                     invite: try Self.invite(record), members: try members.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") },
-                    epoch: UInt32(clamping: record.epoch), messageCount: count, lastMessage: last)
+                    epoch: UInt32(clamping: record.epoch), messageCount: count, lastMessage: last, joinedAtMillis: record.joinedAtMillis)
             }
         }
     }

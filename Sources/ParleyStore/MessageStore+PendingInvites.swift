@@ -10,31 +10,81 @@ public struct PendingInvite: Sendable, Hashable {
     public let receivedAtMillis: Int64
 }
 
+/// What `MessageStore.holdInvite` did with an invite.
+public enum InviteHolding: Sendable, Hashable {
+    /// Newly held; `dropped` older pending invites made room (the creator's own oldest past
+    /// `maxPendingInvitesPerCreator`, then the oldest of all past `maxPendingInvites`).
+    case held(dropped: Int)
+    /// Already held (pending or declined) or already joined: nothing was written.
+    case known
+}
+
+/// An invite this node holds without having joined its chat.
+public struct HeldInvite: Sendable, Hashable {
+    public enum State: String, Sendable, Hashable { case pending, declined }
+    public let state: State
+    /// Who signed it; nil only for a row from before the creator was recorded whose invite no longer decodes.
+    public let creator: PeerID?
+}
+
 extension MessageStore {
     /// Pending invites kept at most; past it the oldest is dropped.
     public static let maxPendingInvites = 100
+    /// Pending invites kept at most from one creator, so one stranger cannot fill every slot; past it
+    /// that creator's oldest is dropped.
+    public static let maxPendingInvitesPerCreator = 10
     /// Declined invites remembered at most, so a re-pushed one stays declined.
     static let maxDeclinedInvites = 100
 
-    /// Holds an invite for the user. Returns how many older pending invites were dropped to make room
-    /// (0 or 1); an invite already held, declined, or for a chat already joined changes nothing.
-    public func holdInvite(_ invite: ChatInvite, from sender: PeerID, receivedAtMillis: Int64) async throws(StoreError) -> Int {
-        try await write("holding an invite to chat \(invite.id.shortHex)") { db in
-            if try ChatRecord.exists(db, key: invite.id.blob) { return 0 }
-            let held = try Bool.fetchOne(db, sql: "SELECT 1 FROM pending_invites WHERE chat_id = ?", arguments: [invite.id.blob]) ?? false
-            if held { return 0 }
+    /// Holds an invite for the user. An invite already held, declined, or for a chat already joined
+    /// changes nothing and writes nothing (`.known`); the check is a read, so a re-pushed invite costs
+    /// no write transaction.
+    public func holdInvite(_ invite: ChatInvite, from sender: PeerID, receivedAtMillis: Int64) async throws(StoreError) -> InviteHolding {
+        if try holdsOrJoined(invite.id) { return .known }
+        return try await write("holding an invite to chat \(invite.id.shortHex)") { db in
+            if try Self.holdsOrJoined(invite.id, db) { return .known }
             try db.execute(
-                sql: "INSERT INTO pending_invites (chat_id, invite, sender, received_at, state) VALUES (?, ?, ?, ?, 'pending')",
-                arguments: [invite.id.blob, Data(invite.encoded), sender.blob, receivedAtMillis])
-            return try Self.trim(state: "pending", keeping: Self.maxPendingInvites, db)
+                sql: """
+                    INSERT INTO pending_invites (chat_id, invite, sender, received_at, state, creator, seq)
+                    VALUES (?, ?, ?, ?, 'pending', ?, COALESCE((SELECT MAX(seq) FROM pending_invites), 0) + 1)
+                    """,
+                arguments: [invite.id.blob, Data(invite.encoded), sender.blob, receivedAtMillis, invite.creator.blob])
+            try db.execute(sql: """
+                DELETE FROM pending_invites WHERE chat_id IN (
+                    SELECT chat_id FROM pending_invites WHERE state = 'pending' AND creator = ? ORDER BY seq DESC LIMIT -1 OFFSET ?)
+                """, arguments: [invite.creator.blob, Self.maxPendingInvitesPerCreator])
+            let droppedOfCreator = db.changesCount
+            return .held(dropped: droppedOfCreator + (try Self.trim(state: "pending", keeping: Self.maxPendingInvites, db)))
         }
+    }
+
+    /// The invite to `chat` this node holds (pending or declined) without having joined it, if any.
+    public func heldInvite(_ chat: ChatID) throws(StoreError) -> HeldInvite? {
+        let row = try read("reading the held invite to chat \(chat.shortHex)") { db in
+            try Row.fetchOne(db, sql: "SELECT state, creator FROM pending_invites WHERE chat_id = ?", arguments: [chat.blob])
+        }
+        guard let row else { return nil }
+        let state: String = row["state"]
+        let creator: Data? = row["creator"]
+        return HeldInvite(
+            state: HeldInvite.State(rawValue: state) ?? .declined,
+            creator: try creator.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "invite creator") })
+    }
+
+    private func holdsOrJoined(_ chat: ChatID) throws(StoreError) -> Bool {
+        try read("checking for the invite to chat \(chat.shortHex)") { db in try Self.holdsOrJoined(chat, db) }
+    }
+
+    private static func holdsOrJoined(_ chat: ChatID, _ db: Database) throws -> Bool {
+        if try ChatRecord.exists(db, key: chat.blob) { return true }
+        return try Bool.fetchOne(db, sql: "SELECT 1 FROM pending_invites WHERE chat_id = ?", arguments: [chat.blob]) ?? false
     }
 
     /// The invites waiting for the user, oldest first.
     public func pendingInvites() throws(StoreError) -> [PendingInvite] {
         try read("listing pending invites") { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT invite, sender, received_at FROM pending_invites WHERE state = 'pending' ORDER BY received_at, chat_id")
+                db, sql: "SELECT invite, sender, received_at FROM pending_invites WHERE state = 'pending' ORDER BY seq")
             return try rows.map { row in
                 let bytes: Data = row["invite"]
                 let invite: ChatInvite
@@ -78,11 +128,11 @@ extension MessageStore {
         }
     }
 
-    /// Drops the oldest rows in `state` past `limit`; returns how many.
+    /// Drops the oldest rows (by insertion order) in `state` past `limit`; returns how many.
     private static func trim(state: String, keeping limit: Int, _ db: Database) throws -> Int {
         try db.execute(sql: """
             DELETE FROM pending_invites WHERE chat_id IN (
-                SELECT chat_id FROM pending_invites WHERE state = ? ORDER BY received_at DESC, chat_id DESC LIMIT -1 OFFSET ?)
+                SELECT chat_id FROM pending_invites WHERE state = ? ORDER BY seq DESC LIMIT -1 OFFSET ?)
             """, arguments: [state, limit])
         return db.changesCount
     }

@@ -21,9 +21,20 @@ struct InvitesProcessTests {
         // Then dave's node lists the invite (who, what, with whom), and alice's chat list waits for dave
         #expect(parley.eventually("dave", ["invites"]) { $0.contains(String(chat.prefix(12))) })
         let listed = try parley.client("dave", ["invites"])
-        #expect(listed.contains("invites you to 'Board games' with") && listed.contains("parley invites accept"))
         let json = try JSONSerialization.jsonObject(with: Data(try parley.client("dave", ["invites", "--json"]).utf8)) as? [[String: Any]]
         #expect(json?.first?["title"] as? String == "Board games")
+        // a stranger is "someone" and its key (once), and dave is not listed among the members
+        let alice = try #require((json?.first?["creator"] as? [String: Any])?["id"] as? String)
+        #expect(listed.contains("someone (\(alice.prefix(12))) invites you to 'Board games', ") && listed.contains("parley invites accept"))
+        #expect(!listed.contains("\(alice.prefix(8)) ("))
+        #expect((json?.first?["members"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [alice])
+
+        // and a title with a line break cannot start a line of its own
+        let forged = try parley.client("alice", ["chat", "create", "Prize\nparley invites accept 000000000000", "--member", "dave"])
+        #expect(parley.eventually("dave", ["invites"]) { $0.contains(String(forged.prefix(12))) })
+        let both = try parley.client("dave", ["invites"])
+        #expect(!both.split(separator: "\n").contains { $0.hasPrefix("parley") })
+        try parley.client("dave", ["invites", "decline", String(forged.prefix(12))])
         #expect(try parley.client("alice", ["chat", "list"]).contains("(waiting for dave to accept)"))
         #expect(throws: CommandFailed.self) { try parley.client("dave", ["messages", chat]) }
 

@@ -54,25 +54,118 @@ struct PendingInviteTests {
         }
     }
 
-    @Test func anInviteFloodKeepsTheNewestHundredAndCountsTheRest() async throws {
+    @Test func oneStrangersInviteFloodKeepsItsNewestTenAndCountsTheRest() async throws {
         // Given mallory, a stranger to bob, with a session to him
         let bed = try await PumpedPeers.make(count: 2, introduced: false)
         let (bob, mallory) = (bed.peers[0], bed.peers[1])
         try await mallory.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
         try await bed.running {
-            // When she pushes 120 invites, one at a time
+            // When she pushes 30 invites, all at the same claimed time
             var made: [ChatID] = []
-            for index in 0..<120 {
+            for index in 0..<30 {
                 let invite = try ChatInvite.create(
                     by: mallory.identity, kind: .group, title: "Prize \(index)", members: [bob.identity.publicKey],
-                    key: try ChatKey.generate(), createdAtMillis: Int64(index))
+                    key: try ChatKey.generate(), createdAtMillis: 0)
                 made.append(invite.id)
                 await mallory.node.transmit([.invite(invite.encoded)], to: bob.identity.publicKey)
-                try await bed.advance(by: .milliseconds(50)) // each arrives at its own time
+                try await bed.settle()
             }
-            // Then bob holds the newest 100, and the 20 oldest were dropped and counted
-            #expect(Set(try bob.node.pendingInvites().map(\.invite.id)) == Set(made.suffix(100)))
+            // Then bob holds her newest 10, in arrival order; the 20 oldest were dropped and counted
+            #expect(try bob.node.pendingInvites().map(\.invite.id) == Array(made.suffix(MessageStore.maxPendingInvitesPerCreator)))
             #expect(await bob.node.status().rejections["pendingInviteDropped"] == 20)
+            #expect(await bob.node.status().rejections["uninvited"] == 30)
+        }
+    }
+
+    @Test func aHeldOrDeclinedInviteIsNotAskedForAgainBySync() async throws {
+        // Given dave, who knows bob, and bob, who holds dave's invite (a stranger's)
+        let bed = try await PumpedPeers.make(count: 2, introduced: false)
+        let (bob, dave) = (bed.peers[0], bed.peers[1])
+        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
+        try await bed.running {
+            let held = try await dave.node.createChat(title: "Held", members: [bob.identity.publicKey])
+            let declined = try await dave.node.createChat(title: "Declined", members: [bob.identity.publicKey])
+            _ = try await dave.node.sendText(chat: held.id, "hello?")
+            try await bed.settle()
+            try await bob.node.declineInvite(chat: declined.id)
+
+            // When many sync rounds go by
+            try await bed.advance(by: .seconds(30))
+
+            // Then each invite was held once: bob's node did not ask for them again (no needInvite), so
+            // nothing was re-pushed, re-checked or counted
+            #expect(await bob.node.status().rejections["uninvited"] == 2)
+            #expect(try bob.node.pendingInvites().map(\.invite.id) == [held.id])
+            #expect(try bob.node.chat(held.id) == nil && bob.node.chat(declined.id) == nil)
+            // a sync request for either is not answered with needInvite (for an unknown chat it is)
+            let unknown = try ChatID(rawRepresentation: Array(repeating: 7, count: 32))
+            for chat in [held.id, declined.id] {
+                #expect(try await bob.node.syncReply(chat: chat, vector: [:], to: dave.identity.publicKey).isEmpty)
+            }
+            #expect(try await bob.node.syncReply(chat: unknown, vector: [:], to: dave.identity.publicKey) == [.needInvite(unknown)])
+            // and an invite pushed again directly is not counted again either
+            await dave.node.transmit([.invite(held.encoded), .invite(declined.encoded)], to: bob.identity.publicKey)
+            try await bed.settle()
+            #expect(await bob.node.status().rejections["uninvited"] == 2)
+        }
+    }
+
+    @Test func addingTheCreatorAsAContactJoinsItsHeldInviteAtTheNextSync() async throws {
+        let bed = try await PumpedPeers.make(count: 2, introduced: false)
+        let (bob, dave) = (bed.peers[0], bed.peers[1])
+        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
+        try await bed.running {
+            let invite = try await dave.node.createChat(title: "Board games", members: [bob.identity.publicKey])
+            let hello = try await dave.node.sendText(chat: invite.id, "Thursday?")
+            try await bed.settle()
+            #expect(try bob.node.pendingInvites().map(\.invite.id) == [invite.id])
+
+            // When bob adds dave as a contact (without answering the invite)
+            try await bob.node.addContact(Contact(peer: dave.identity.publicKey, name: "dave"))
+            try await bed.advance(by: .seconds(5))
+
+            // Then the next sync brings the invite back and bob joins with the history
+            #expect(try bob.node.chat(invite.id) != nil)
+            #expect(try bob.node.message(hello.id)?.message.text == "Thursday?")
+            #expect(try bob.node.pendingInvites().isEmpty)
+        }
+    }
+
+    @Test func acceptingWithATakenNameFailsAndLeavesNothingBehind() async throws {
+        let bed = try await PumpedPeers.make(count: 3, introduced: false)
+        let (bob, dave, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
+        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
+        try await bob.node.addContact(Contact(peer: carol.identity.publicKey, name: "carol"))
+        try await bed.running {
+            let invite = try await dave.node.createChat(title: "Board games", members: [bob.identity.publicKey])
+            try await bed.settle()
+
+            // When bob accepts, naming dave as his existing contact carol
+            await #expect(throws: (any Error).self) { try await bob.node.acceptInvite(chat: invite.id, contactName: "carol") }
+
+            // Then nothing changed: no chat, no new contact, the invite still waits
+            #expect(try bob.node.chat(invite.id) == nil)
+            #expect(try bob.node.contacts().map(\.name) == ["carol"])
+            #expect(try bob.node.pendingInvites().map(\.invite.id) == [invite.id])
+        }
+    }
+
+    @Test func acceptingFromACreatorAlreadyAContactRenamesItWhenANameIsGiven() async throws {
+        let bed = try await PumpedPeers.make(count: 2, introduced: false)
+        let (bob, dave) = (bed.peers[0], bed.peers[1])
+        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
+        try await bed.running {
+            let invite = try await dave.node.createChat(title: "One", members: [bob.identity.publicKey])
+            try await bed.settle()
+            // Given bob added dave as a contact after the invite was held
+            try await bob.node.addContact(Contact(peer: dave.identity.publicKey, name: "d"))
+
+            // When bob accepts, naming him "dave"
+            _ = try await bob.node.acceptInvite(chat: invite.id, contactName: "dave")
+
+            // Then he is in the chat and the contact is renamed (not silently kept)
+            #expect(try bob.node.chat(invite.id) != nil)
+            #expect(try bob.node.contacts().map(\.name) == ["dave"])
         }
     }
 }

@@ -3,7 +3,8 @@ enum Figures {
     // swiftlint:disable:next function_parameter_count
     static func make(
         scale: Scale, crypto: CryptoLimits, udp: UDPLimit, sqlite: SQLiteLimits, pipeline: PipelineLimit,
-        two: Throughput, three: Throughput, latency: Latency, catchUp: CatchUp, tally: Tally, process: NodeProcessProbe
+        two: Throughput, three: Throughput, latency: Latency, catchUp: CatchUp, tally: Tally, process: NodeProcessProbe,
+        web: WebPage?
     ) -> [Figure] {
         let mebibyte = 1024.0 * 1024.0
         return [
@@ -32,6 +33,18 @@ enum Figures {
             Figure("node start-up to first status, \(count(scale.storeMessages)) messages", process.startupSeconds * 1000, "ms"),
             Figure("node peak RSS, \(count(scale.storeMessages)) messages", Double(process.peakRSSBytes) / mebibyte, "MiB",
                    limit: 64, goal: .atMost(1)),
+        ] + webFigures(web)
+    }
+
+    /// The web page's figures against the targets: a first screen within 300 ms, a peer's
+    /// vote in the bar chart within 100 ms at p99. None when the page could not be measured.
+    static func webFigures(_ web: WebPage?) -> [Figure] {
+        guard let web else { return [] }
+        return [
+            Figure("web: first screen of a \(count(web.messages))-message chat (median)", web.firstScreenMedianMillis, "ms",
+                   limit: 300, goal: .atMost(1)),
+            Figure("web: peer's vote stored to bar changed, p50", web.voteToBarP50Millis, "ms"),
+            Figure("web: peer's vote stored to bar changed, p99", web.voteToBarP99Millis, "ms", limit: 100, goal: .atMost(1)),
         ]
     }
 

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import ParleyAPI
+import ParleyTerminal
 
 /// Invites from people who are not contacts: held until the user answers them.
 struct Invites: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Invites from people who are not your contacts: list, accept or decline them.",
-        discussion: "A node joins chats from contacts by itself; an invite from anyone else waits here (at most 100, the oldest dropped).",
+        discussion: "A node joins chats from contacts by itself; an invite from anyone else waits here (at most 10 from one sender and 100 in all, the oldest dropped).",
         subcommands: [List.self, Accept.self, Decline.self], defaultSubcommand: List.self)
 }
 
@@ -28,7 +29,7 @@ extension Invites {
         @Argument(help: "The invite's id (any unique prefix, as 'parley invites' lists it).")
         var invite: String
 
-        @Option(help: "The contact name for the invite's creator (default: peer-ID).")
+        @Option(help: "The contact name for the invite's creator (default: peer-ID); renames the creator if already a contact.")
         var name: String?
 
         @OptionGroup var options: ClientOptions
@@ -48,7 +49,7 @@ extension Invites {
 
         func run() async throws {
             try await runRequest(.inviteDecline(invite: invite), options: options, as: PendingInviteView.self) {
-                "declined the invite to '\($0.title)' from \(Render.name($0.creator.id, $0.creator.name))"
+                "declined the invite to '\(SafeText.singleLine($0.title))' from \(Render.inviter($0.creator))"
             }
         }
     }

@@ -1,3 +1,4 @@
+public import ParleyCrypto
 public import ParleyCore
 public import ParleyStore
 
@@ -7,21 +8,37 @@ extension Node {
     /// The invites waiting for this user, oldest first.
     public func pendingInvites() throws -> [PendingInvite] { try store.pendingInvites() }
 
-    /// Joins the chat of a pending invite with its history, and adds its creator as a contact named
-    /// `contactName` (unless already one).
-    public func acceptInvite(chat: ChatID, contactName: String) async throws -> ChatInvite {
+    /// Joins the chat of a pending invite with its history. Its creator becomes a contact named
+    /// `contactName` (default "peer-" and its key's first 8 hex digits); if already a contact, a given
+    /// `contactName` renames it. Everything that can refuse (the invite's key, the name) is checked
+    /// before the chat is joined.
+    public func acceptInvite(chat: ChatID, contactName: String? = nil) async throws -> ChatInvite {
         guard let pending = try store.pendingInvites().first(where: { $0.invite.id == chat }) else {
             throw NodeError.notFound("no pending invite \(chat.shortHex) (see 'parley invites')")
         }
         let invite = pending.invite
-        if try store.contact(peer: invite.creator) == nil {
-            try await addContact(Contact(peer: invite.creator, name: contactName))
-        }
         let key: EpochKey?
         do { key = try invite.key(for: identity) } catch { throw NodeError.invalid("the invite's key for you does not open: \(error)") }
+        if let existing = try store.contact(peer: invite.creator) {
+            if let contactName, contactName != existing.name {
+                try await addContact(Contact(peer: invite.creator, name: contactName, address: existing.address))
+            }
+        } else {
+            try await addContact(Contact(peer: invite.creator, name: contactName ?? "peer-\(invite.creator.hex.prefix(8))"))
+        }
         let frames = try await join(invite, key: key, from: pending.sender)
         for peer in Set([pending.sender, invite.creator]) where peer != me { await transmit(frames, to: peer) }
         return invite
+    }
+
+    /// Whether to answer content or a sync request for a chat this node has not joined with
+    /// `needInvite`. Not for an invite the user declined, nor for one still pending from someone who
+    /// is not a contact: the invite pushed again would only be held again (the creator would re-push
+    /// it at every sync). Once its creator is a contact, the pushed invite joins the chat.
+    func asksForInvite(_ chat: ChatID) throws -> Bool {
+        guard let held = try store.heldInvite(chat) else { return true }
+        guard held.state == .pending, let creator = held.creator else { return false }
+        return try configuration.invitePolicy == .anyone || creator == me || store.contact(peer: creator) != nil
     }
 
     /// Declines a pending invite: it is not joined, and the same invite pushed again stays declined.

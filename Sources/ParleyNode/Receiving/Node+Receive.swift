@@ -165,7 +165,7 @@ extension Node {
                 replies[peer, default: []].append(.ack(Array(ids[chunk..<min(chunk + Frame.maxAcksPerFrame, ids.count)])))
             }
         }
-        for (peer, chats) in unknownChats { replies[peer, default: []] += chats.map { .needInvite($0) } }
+        for (peer, chats) in unknownChats { replies[peer, default: []] += try chats.filter(asksForInvite).map { .needInvite($0) } }
         return replies
     }
 
@@ -242,6 +242,10 @@ extension Node {
             await engine.reject(.unsealedChat)
             return []
         }
+        let trusted = try configuration.invitePolicy == .anyone || invite.creator == me || store.contact(peer: invite.creator) != nil
+        // From a stranger, and already held (pending or declined): nothing more to do, and
+        // nothing is counted again or written (one read).
+        if !trusted, try store.heldInvite(invite.id) != nil { return [] }
         let key: EpochKey?
         do { key = try invite.key(for: identity) } catch {
             await engine.reject(.malformed)
@@ -249,11 +253,12 @@ extension Node {
         }
         // From a stranger: held for the user (`parley invites`), not acknowledged, so the creator's
         // view says it waits. Adding the creator as a contact also lets the chat's next message
-        // (through `needInvite`) bring the invite back and join it.
-        guard try configuration.invitePolicy == .anyone || invite.creator == me || store.contact(peer: invite.creator) != nil else {
-            await engine.reject(.uninvited)
-            let dropped = try await store.holdInvite(invite, from: peer, receivedAtMillis: clock.wallMillis)
-            if dropped > 0 { await engine.reject(.pendingInviteDropped, count: dropped) }
+        // (through `needInvite`, see `asksForInvite`) bring the invite back and join it.
+        guard trusted else {
+            if case let .held(dropped) = try await store.holdInvite(invite, from: peer, receivedAtMillis: clock.wallMillis) {
+                await engine.reject(.uninvited)
+                if dropped > 0 { await engine.reject(.pendingInviteDropped, count: dropped) }
+            }
             return []
         }
         return try await join(invite, key: key, from: peer)

@@ -12,6 +12,7 @@ extension MessageStore {
         migrator.registerMigration("v4-history-order", migrate: createV4HistoryOrder)
         migrator.registerMigration("v5-pending-invites", migrate: createV5PendingInvites)
         migrator.registerMigration("v6-store-owner", migrate: createV6StoreOwner)
+        migrator.registerMigration("v7-pending-invite-order", migrate: createV7PendingInviteOrder)
         return migrator
     }
 

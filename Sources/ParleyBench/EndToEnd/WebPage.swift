@@ -1,0 +1,62 @@
+import Foundation
+
+/// The web app in a real browser (Debian's Chromium through Playwright): the first screen of a chat
+/// of `webMessages` messages, and the delay from a peer's vote being stored to the bar in the page
+/// changing. `Tests/web/measure.py` drives the page; this runs it against the release `parley` and
+/// reads its figures. Without a browser, Playwright or a release `parley`, the run says why and goes on.
+struct WebPage: Sendable {
+    let messages: Int
+    let firstScreenMedianMillis: Double
+    let voteToBarP50Millis: Double
+    let voteToBarP99Millis: Double
+
+    enum Unavailable: Error, CustomStringConvertible {
+        case missing(String)
+        case failed(String)
+
+        var description: String {
+            switch self {
+            case let .missing(what): "web page not measured: \(what)"
+            case let .failed(output): "web page not measured: Tests/web/measure.py failed: \(output)"
+            }
+        }
+    }
+
+    private struct Measurements: Decodable {
+        struct FirstScreen: Decodable { let messages: Int, median: Double }
+        struct VoteToBar: Decodable { let p50: Double, p99: Double }
+        let firstScreenMillis: FirstScreen
+        let voteToBarMillis: VoteToBar
+    }
+
+    static func measure(_ scale: Scale, directory: String) throws -> WebPage {
+        let script = "Tests/web/measure.py"
+        guard FileManager.default.fileExists(atPath: script) else { throw Unavailable.missing("run from the checkout (\(script) not found)") }
+        // The node under test is the release build beside this benchmark: `swift build -c release` makes both.
+        let parley = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("parley").path
+        guard FileManager.default.isExecutableFile(atPath: parley) else {
+            throw Unavailable.missing("no release parley at \(parley) (swift build -c release --product parley)")
+        }
+        let output = directory + "/web-measurements.json"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "--messages", "\(scale.webMessages)", "--votes", "\(scale.webVotes)", "--output", output]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PARLEY_BIN": parley]) { $1 }
+        let log = Pipe()
+        (process.standardOutput, process.standardError) = (log, log)
+        try process.run()
+        let printed = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            // Playwright or Chromium missing is the common case: Tests/run.sh installs both.
+            let reason = printed.split(separator: "\n").suffix(3).joined(separator: " / ")
+            throw printed.contains("No module named 'playwright'") || printed.contains("Executable doesn't exist")
+                ? Unavailable.missing("Playwright and Chromium are needed (Tests/run.sh installs them)") : Unavailable.failed(reason)
+        }
+        let measured = try JSONDecoder().decode(Measurements.self, from: Data(contentsOf: URL(fileURLWithPath: output)))
+        return WebPage(
+            messages: measured.firstScreenMillis.messages, firstScreenMedianMillis: measured.firstScreenMillis.median,
+            voteToBarP50Millis: measured.voteToBarMillis.p50, voteToBarP99Millis: measured.voteToBarMillis.p99)
+    }
+}
