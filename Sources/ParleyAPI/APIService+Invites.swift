@@ -11,28 +11,15 @@ extension APIService {
     }
 
     func acceptInvite(_ prefix: String, name: String?) async throws -> ChatView {
-        let pending = try pendingInvite(prefix)
+        let pending = try node.resolvePendingInvite(prefix: prefix)
         let invite = try await node.acceptInvite(chat: pending.invite.id, contactName: name)
         return try chatView(invite.id)
     }
 
     func declineInvite(_ prefix: String) async throws -> PendingInviteView {
-        let pending = try pendingInvite(prefix)
+        let pending = try node.resolvePendingInvite(prefix: prefix)
         try await node.declineInvite(chat: pending.invite.id)
         return PendingInviteView(pending, names: try names(), me: node.me)
-    }
-
-    /// The pending invite whose chat id starts with `prefix` (hex, any case).
-    private func pendingInvite(_ prefix: String) throws -> PendingInvite {
-        let key = prefix.lowercased()
-        guard !key.isEmpty, key.allSatisfy(\.isHexDigit) else { throw NodeError.invalid("'\(prefix)' is not an invite id (hex, as 'parley invites' lists it)") }
-        let matches = try node.pendingInvites().filter { $0.invite.id.hex.hasPrefix(key) }
-        guard matches.count == 1 else {
-            throw matches.isEmpty
-                ? NodeError.notFound("no pending invite \(prefix) (see 'parley invites')")
-                : NodeError.invalid("invite prefix '\(prefix)' is ambiguous: use more of its id")
-        }
-        return matches[0]
     }
 }
 

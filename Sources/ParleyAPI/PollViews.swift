@@ -70,6 +70,9 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     public let latestAnswers: [Answer]
     public let voters: [Voter]
 
+    /// The poll message's place in the chat's history (`HistoryPosition`), as `MessageView.historyOrder`.
+    public var historyOrder: (UInt64, String, UInt64) { (lamport, author, sequence) }
+
     public init(_ snapshot: PollSnapshot, names: [PeerID: String], myVote: String?) {
         let poll = snapshot.poll.message
         id = poll.id.hex

@@ -83,15 +83,26 @@ extension MessageStore {
     /// The invites waiting for the user, oldest first.
     public func pendingInvites() throws(StoreError) -> [PendingInvite] {
         try read("listing pending invites") { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT invite, sender, received_at FROM pending_invites WHERE state = 'pending' ORDER BY seq")
-            return try rows.map { row in
-                let bytes: Data = row["invite"]
-                let invite: ChatInvite
-                do { invite = try ChatInvite(decoding: Array(bytes)) } catch { throw StoreError.corrupt("a held invite no longer verifies: \(error)") }
-                return PendingInvite(invite: invite, sender: try PeerID.fromBlob(row["sender"], "invite sender"), receivedAtMillis: row["received_at"])
-            }
+            try Row.fetchAll(db, sql: "SELECT invite, sender, received_at FROM pending_invites WHERE state = 'pending' ORDER BY seq")
+                .map(Self.pendingInvite)
         }
+    }
+
+    /// The pending invite to `chat`, if one waits (one row decoded, not the whole list).
+    public func pendingInvite(_ chat: ChatID) throws(StoreError) -> PendingInvite? {
+        try read("reading pending invite \(chat.shortHex)") { db in
+            try Row.fetchOne(
+                db, sql: "SELECT invite, sender, received_at FROM pending_invites WHERE chat_id = ? AND state = 'pending'",
+                arguments: [chat.blob]
+            ).map(Self.pendingInvite)
+        }
+    }
+
+    private static func pendingInvite(_ row: Row) throws -> PendingInvite {
+        let bytes: Data = row["invite"]
+        let invite: ChatInvite
+        do { invite = try ChatInvite(decoding: Array(bytes)) } catch { throw StoreError.corrupt("a held invite no longer verifies: \(error)") }
+        return PendingInvite(invite: invite, sender: try PeerID.fromBlob(row["sender"], "invite sender"), receivedAtMillis: row["received_at"])
     }
 
     /// Marks a pending invite declined (kept, bounded, so the same invite pushed again stays declined).

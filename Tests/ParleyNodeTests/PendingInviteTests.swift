@@ -7,11 +7,19 @@ import Testing
 
 /// Invites from someone who is not (yet) a contact wait for the user instead of vanishing.
 struct PendingInviteTests {
+    /// `count` peers with sessions to each other: bob (`peers[0]`) has no contacts, and `peers[1]`
+    /// knows bob and his address, so its invites reach him as a stranger's.
+    static func strangerAndBob(count: Int = 2) async throws -> PumpedPeers {
+        let bed = try await PumpedPeers.make(count: count, introduced: false)
+        try await bed.peers[1].node.addContact(
+            Contact(peer: bed.peers[0].identity.publicKey, name: "bob", address: bed.peers[0].node.localAddress))
+        return bed
+    }
+
     @Test func aStrangersInviteWaitsAndAcceptingJoinsWithTheHistory() async throws {
         // Given dave, who knows bob, but whom bob has never added
-        let bed = try await PumpedPeers.make(count: 2, introduced: false)
+        let bed = try await Self.strangerAndBob()
         let (bob, dave) = (bed.peers[0], bed.peers[1])
-        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
         try await bed.running {
             // When dave creates a chat with bob and posts in it
             let invite = try await dave.node.createChat(title: "Board games", members: [bob.identity.publicKey])
@@ -36,9 +44,8 @@ struct PendingInviteTests {
     }
 
     @Test func aDeclinedInviteStaysDeclinedWhenPushedAgain() async throws {
-        let bed = try await PumpedPeers.make(count: 2, introduced: false)
+        let bed = try await Self.strangerAndBob()
         let (bob, dave) = (bed.peers[0], bed.peers[1])
-        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
         try await bed.running {
             let invite = try await dave.node.createChat(title: "Spam", members: [bob.identity.publicKey])
             try await bed.settle()
@@ -56,9 +63,8 @@ struct PendingInviteTests {
 
     @Test func oneStrangersInviteFloodKeepsItsNewestTenAndCountsTheRest() async throws {
         // Given mallory, a stranger to bob, with a session to him
-        let bed = try await PumpedPeers.make(count: 2, introduced: false)
+        let bed = try await Self.strangerAndBob()
         let (bob, mallory) = (bed.peers[0], bed.peers[1])
-        try await mallory.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
         try await bed.running {
             // When she pushes 30 invites, all at the same claimed time
             var made: [ChatID] = []
@@ -79,9 +85,8 @@ struct PendingInviteTests {
 
     @Test func aHeldOrDeclinedInviteIsNotAskedForAgainBySync() async throws {
         // Given dave, who knows bob, and bob, who holds dave's invite (a stranger's)
-        let bed = try await PumpedPeers.make(count: 2, introduced: false)
+        let bed = try await Self.strangerAndBob()
         let (bob, dave) = (bed.peers[0], bed.peers[1])
-        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
         try await bed.running {
             let held = try await dave.node.createChat(title: "Held", members: [bob.identity.publicKey])
             let declined = try await dave.node.createChat(title: "Declined", members: [bob.identity.publicKey])
@@ -111,9 +116,8 @@ struct PendingInviteTests {
     }
 
     @Test func addingTheCreatorAsAContactJoinsItsHeldInviteAtTheNextSync() async throws {
-        let bed = try await PumpedPeers.make(count: 2, introduced: false)
+        let bed = try await Self.strangerAndBob()
         let (bob, dave) = (bed.peers[0], bed.peers[1])
-        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
         try await bed.running {
             let invite = try await dave.node.createChat(title: "Board games", members: [bob.identity.publicKey])
             let hello = try await dave.node.sendText(chat: invite.id, "Thursday?")
@@ -132,9 +136,8 @@ struct PendingInviteTests {
     }
 
     @Test func acceptingWithATakenNameFailsAndLeavesNothingBehind() async throws {
-        let bed = try await PumpedPeers.make(count: 3, introduced: false)
+        let bed = try await Self.strangerAndBob(count: 3)
         let (bob, dave, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
-        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
         try await bob.node.addContact(Contact(peer: carol.identity.publicKey, name: "carol"))
         try await bed.running {
             let invite = try await dave.node.createChat(title: "Board games", members: [bob.identity.publicKey])
@@ -151,9 +154,8 @@ struct PendingInviteTests {
     }
 
     @Test func acceptingFromACreatorAlreadyAContactRenamesItWhenANameIsGiven() async throws {
-        let bed = try await PumpedPeers.make(count: 2, introduced: false)
+        let bed = try await Self.strangerAndBob()
         let (bob, dave) = (bed.peers[0], bed.peers[1])
-        try await dave.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
         try await bed.running {
             let invite = try await dave.node.createChat(title: "One", members: [bob.identity.publicKey])
             try await bed.settle()

@@ -29,7 +29,7 @@ struct ChatScreen {
     /// its poll was posted, and each notice after the entry that was newest when it was asked for.
     var items: [Item] {
         let messageItems = messages.values.map { (key: Self.position($0.historyOrder), item: Item.message($0.id)) }
-        let pollItems = polls.values.map { (key: Self.position(($0.lamport, $0.author, $0.sequence)), item: Item.poll($0.id)) }
+        let pollItems = polls.values.map { (key: Self.position($0.historyOrder), item: Item.poll($0.id)) }
         let noticeItems = notices.indices.map { (key: notices[$0].after, item: Item.notice($0)) }
         return (messageItems + pollItems + noticeItems).sorted { $0.key < $1.key }.map(\.item)
     }
@@ -64,7 +64,7 @@ struct ChatScreen {
     static func title(_ chat: ChatView) -> String { chat.name + (chat.sealed ? "" : " " + Render.unsealedMark) }
     /// The earliest message loaded, in history order: where PageUp loads older ones from.
     var oldestLoaded: String? {
-        let held = messages.values.map { (key: $0.historyOrder, id: $0.id) } + polls.values.map { (key: ($0.lamport, $0.author, $0.sequence), id: $0.id) }
+        let held = messages.values.map { (key: $0.historyOrder, id: $0.id) } + polls.values.map { (key: $0.historyOrder, id: $0.id) }
         return held.min { $0.key < $1.key }?.id
     }
 
@@ -116,7 +116,7 @@ struct ChatScreen {
     /// Shows `lines` after the newest entry held now.
     mutating func addNotice(_ lines: [String]) {
         let held = messages.values.map { Self.position($0.historyOrder) }
-            + polls.values.map { Self.position(($0.lamport, $0.author, $0.sequence)) }
+            + polls.values.map { Self.position($0.historyOrder) }
         let newest = held.max { $0 < $1 } ?? (0, "", 0, 0)
         notices.append(((newest.lamport, newest.author, newest.sequence, notices.count + 1), lines))
     }

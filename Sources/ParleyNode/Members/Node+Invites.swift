@@ -13,9 +13,7 @@ extension Node {
     /// `contactName` renames it. Everything that can refuse (the invite's key, the name) is checked
     /// before the chat is joined.
     public func acceptInvite(chat: ChatID, contactName: String? = nil) async throws -> ChatInvite {
-        guard let pending = try store.pendingInvites().first(where: { $0.invite.id == chat }) else {
-            throw NodeError.notFound("no pending invite \(chat.shortHex) (see 'parley invites')")
-        }
+        guard let pending = try store.pendingInvite(chat) else { throw Self.noPendingInvite(chat.shortHex) }
         let invite = pending.invite
         let key: EpochKey?
         do { key = try invite.key(for: identity) } catch { throw NodeError.invalid("the invite's key for you does not open: \(error)") }
@@ -40,6 +38,21 @@ extension Node {
         guard held.state == .pending, let creator = held.creator else { return false }
         return try configuration.invitePolicy == .anyone || creator == me || store.contact(peer: creator) != nil
     }
+
+    /// The pending invite whose chat id starts with `prefix` (hex, any case), as `parley invites` lists it.
+    public func resolvePendingInvite(prefix: String) throws -> PendingInvite {
+        let key = prefix.lowercased()
+        guard !key.isEmpty, key.allSatisfy(\.isHexDigit) else {
+            throw NodeError.invalid("'\(prefix)' is not an invite id (hex, as 'parley invites' lists it)")
+        }
+        let matches = try store.pendingInvites().filter { $0.invite.id.hex.hasPrefix(key) }
+        guard matches.count == 1 else {
+            throw matches.isEmpty ? Self.noPendingInvite(prefix) : NodeError.invalid("invite prefix '\(prefix)' is ambiguous: use more of its id")
+        }
+        return matches[0]
+    }
+
+    private static func noPendingInvite(_ id: String) -> NodeError { .notFound("no pending invite \(id) (see 'parley invites')") }
 
     /// Declines a pending invite: it is not joined, and the same invite pushed again stays declined.
     public func declineInvite(chat: ChatID) async throws { try await store.declineInvite(chat) }
