@@ -16,7 +16,11 @@ struct PresenceProcessTests {
         try JSONDecoder().decode([Member].self, from: Data(try parley.client(name, ["members", chat, "--json"]).utf8))
     }
 
-    @Test func aKilledNodeShowsOfflineWithinFifteenSecondsWhileTheOthersStayOnline() throws {
+    // The 12 s timeout and the at-once `leaving` beat are stepped on a manual clock in
+    // PresenceTests and PresenceNodeTests; here the real nodes must show the same outcomes, checked
+    // by what the views carry (last-seen times against the kill and stop), not by wall-clock deadlines
+    // a loaded machine could miss.
+    @Test func aKilledNodeShowsOfflineWhileTheOthersStayOnlineAndAStoppedOneSaysGoodbye() throws {
         // Given three nodes in one chat
         let parley = try ParleyBinary()
         let processes = try MultiProcessTests().setUpThreeNodes(parley, base: Ports.base())
@@ -39,34 +43,34 @@ struct PresenceProcessTests {
         let carol = processes[2]
         kill(carol.processIdentifier, SIGKILL)
         carol.waitUntilExit()
-        let killedAt = Date()
+        let killedAtMillis = Int64(Date().timeIntervalSince1970 * 1000)
 
-        // Then alice shows her offline, with a last-seen time, within 15 s (the presence timeout
-        // is 12 s), and bob still online
-        let offline = parley.eventually("alice", ["members", chat, "--json"], seconds: 30) { output in
+        // Then alice shows her offline once the presence timeout passes, last seen before the kill,
+        // and bob still online
+        let offline = parley.eventually("alice", ["members", chat, "--json"], seconds: 60) { output in
             let shown = try? JSONDecoder().decode([Member].self, from: Data(output.utf8))
             return shown?.first { $0.name == "carol" }?.online == false
         }
-        let took = Date().timeIntervalSince(killedAt)
         #expect(offline, "carol never went offline")
-        #expect(took < 15, "carol showed offline only after \(took) s")
         let shown = try members(parley, "alice", chat)
-        #expect(shown.first { $0.name == "carol" }?.lastSeenAt != nil)
+        let carolLastSeen = try #require(shown.first { $0.name == "carol" }?.lastSeenAt)
+        #expect(carolLastSeen <= killedAtMillis, "carol's last beat is dated after her kill")
         #expect(shown.first { $0.name == "bob" }?.online == true)
         #expect(try parley.client("alice", ["members", chat]).contains("carol  offline, last seen "))
 
-        // When bob's node is stopped gracefully (SIGTERM), it says goodbye: alice shows him offline
-        // well before the 12 s presence timeout could have
+        // When bob's node is stopped gracefully (SIGTERM), it says goodbye: the beat that shows him
+        // offline is the `leaving` one signed at shutdown, dated after the stop was asked for (a
+        // timeout would leave his last `online` beat, signed before it)
         let bob = processes[1]
+        let stoppingAtMillis = Int64(Date().timeIntervalSince1970 * 1000)
         bob.terminateAndWait()
-        let stoppedAt = Date()
-        let bobOffline = parley.eventually("alice", ["members", chat, "--json"], seconds: 30) { output in
+        let bobOffline = parley.eventually("alice", ["members", chat, "--json"], seconds: 60) { output in
             let shown = try? JSONDecoder().decode([Member].self, from: Data(output.utf8))
             return shown?.first { $0.name == "bob" }?.online == false
         }
-        let bobTook = Date().timeIntervalSince(stoppedAt)
         #expect(bobOffline, "bob never went offline")
-        #expect(bobTook < 5, "bob showed offline only after \(bobTook) s") // by the timeout it would be at least 7 s
+        let bobLastSeen = try #require(try members(parley, "alice", chat).first { $0.name == "bob" }?.lastSeenAt)
+        #expect(bobLastSeen >= stoppingAtMillis, "bob went offline by the timeout, not by his goodbye")
     }
 
     @Test func typingOnBobShowsInAlicesOpenSessionAndAStopShowsNothing() throws {
