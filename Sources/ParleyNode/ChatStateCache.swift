@@ -2,31 +2,46 @@ import ParleyCore
 import ParleyStore
 import Synchronization
 
-/// Per-chat counters the send path needs on every message (next sequence, Lamport clock),
-/// loaded from the store once and then kept in memory.
+/// Per-chat counters the send path needs on every message (next sequence, Lamport clock, the id of
+/// this node's previous message, which the next one links to), loaded from the store once and then
+/// kept in memory.
 final class ChatStateCache: Sendable {
     private struct Counters {
         var nextSequence: UInt64
         var lamport: UInt64
+        var previous: MessageID?
     }
 
     private let counters = Mutex<[ChatID: Counters]>([:])
     /// The store keeps clocks as SQLite integers.
     static let maxLamport = UInt64(Int64.max)
 
-    /// Reserves the next (sequence, lamport) pair for an own message in `chat`.
-    func reserve(chat: ChatID, author: PeerID, store: MessageStore) throws -> (sequence: UInt64, lamport: UInt64) {
-        let loaded = try counters.withLock { $0[chat] } ?? Counters(
-            nextSequence: store.nextSequence(chat: chat, author: author), lamport: store.maxLamport(chat: chat))
+    /// Reserves the next (sequence, lamport) pair for an own message in `chat`, with the id of the
+    /// own message before it, which it must name as its `previous`. `link(chat:to:)` must follow
+    /// with the new message's id before the next reservation in the chat.
+    func reserve(chat: ChatID, author: PeerID, store: MessageStore) throws -> (sequence: UInt64, lamport: UInt64, previous: MessageID?) {
+        let loaded = try counters.withLock { $0[chat] } ?? {
+            let next = try store.nextSequence(chat: chat, author: author)
+            return Counters(
+                nextSequence: next, lamport: try store.maxLamport(chat: chat),
+                previous: next > 1 ? try store.messageID(chat: chat, author: author, sequence: next - 1) : nil)
+        }()
         return counters.withLock { all in
             var entry = all[chat] ?? loaded
             // Saturates: a member that posts the largest clock must not stop everyone else sending.
             entry.lamport = min(entry.lamport, Self.maxLamport - 1) + 1
-            let reserved = (entry.nextSequence, entry.lamport)
+            let reserved = (entry.nextSequence, entry.lamport, entry.previous)
             entry.nextSequence += 1
+            entry.previous = nil
             all[chat] = entry
             return reserved
         }
+    }
+
+    /// Records the id of the own message just made in `chat`: the next one links to it. A reserved
+    /// number whose message was never made leaves nothing to link to, so the next one links to nothing.
+    func link(chat: ChatID, to id: MessageID) {
+        counters.withLock { all in all[chat]?.previous = id }
     }
 
     /// Drops the chat's counters, so the next reservation reloads them from the store: after a batch

@@ -11,7 +11,8 @@ extension Node {
     }
 
     /// Messages the requester lacks (its gaps, then its tail), at most `syncBatch`, then `syncEnd`
-    /// saying whether more remain.
+    /// saying whether more remain. Each author's run ends at a signed head where the store holds one,
+    /// so the requester can accept every message of it (`extendedToHead`).
     func syncReply(chat: ChatID, vector: [PeerID: AuthorHoldings], to peer: PeerID) throws -> [Frame] {
         guard let members = try store.members(of: chat) else { return try asksForInvite(chat) ? [.needInvite(chat)] : [] }
         guard members.contains(peer) else { return [] }
@@ -20,12 +21,26 @@ extension Node {
         for (author, available) in try store.authorsWithMessages(chat: chat).sorted(by: { $0.key < $1.key }) where budget > 0 {
             let wanted = (vector[author] ?? .contiguous(0)).wanted(upTo: available)
             guard !wanted.isEmpty else { continue }
-            let missing = try store.messages(chat: chat, author: author, in: wanted, limit: budget)
+            let missing = try extendedToHead(store.messages(chat: chat, author: author, in: wanted, limit: budget), upTo: available)
             budget -= missing.count
             frames += missing.map { .message($0.encoded) }
         }
         return frames + [.syncEnd(chat: chat, more: budget <= 0)]
     }
+
+    /// A run of an author's messages, followed by the author's messages after it up to the first head
+    /// (at most one batch more): a chained message is accepted only once a head vouches for it. When the
+    /// requester already holds some of those, they are sent again and dropped as known.
+    private func extendedToHead(_ run: [Message], upTo available: UInt64) throws -> [Message] {
+        guard let last = run.last, !last.isHead, last.sequence < available else { return run }
+        let following = try store.messages(
+            chat: last.chat, author: last.author, in: [(last.sequence + 1)...available], limit: Self.maxHeadDistance)
+        guard let head = following.firstIndex(where: \.isHead) else { return run + following }
+        return run + following[...head]
+    }
+
+    /// How far a chained message may be from the head that vouches for it: the send path's largest batch.
+    static let maxHeadDistance = 256
 
     /// The follow-up to `syncEnd(more)`: asked again only when the last round moved our vector,
     /// so a peer that keeps saying "more" without delivering cannot keep us busy.

@@ -23,6 +23,8 @@ public final class Node: Sendable {
     let membershipChanges = Mutex<Set<ChatID>>([])
     /// Concurrent sends share store transactions and engine hops; a batch fills a few datagrams per peer.
     let outbox = GroupCommit<OutgoingMessage, StoredMessage>(maxBatch: 256)
+    /// Chained messages waiting for a verified head to vouch for them (`ChainAssembler`); never stored.
+    let chains = Mutex(ChainAssembler())
     /// Who is here now and who is typing; never stored.
     let presenceHub: PresenceHub
     /// When this node's own timed polls are due to be closed.
@@ -115,6 +117,8 @@ public final class Node: Sendable {
                 await announce()
             }
             presenceHub.expireTyping(now: now)
+            let headless = chains.withLock { $0.expire(now: now) }
+            if headless > 0 { await engine.reject(.headless, count: headless) }
             await closeDuePolls()
             if now - lastHeartbeat >= configuration.presenceInterval {
                 lastHeartbeat = now

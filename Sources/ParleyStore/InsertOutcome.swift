@@ -1,8 +1,11 @@
 /// What `MessageStore.insert` did with one message of a batch.
 public enum InsertOutcome: Sendable, Hashable {
     case inserted(StoredMessage)
-    /// Already stored, or another message holds its (chat, author, sequence): the first one wins.
+    /// Already stored (the same id).
     case duplicate
+    /// Another message of its author holds its (chat, author, sequence): the author signed two
+    /// histories (a fork). The first one stored stays.
+    case equivocation
     /// The chat has not been joined on this node.
     case unknownChat
     /// The author is not a member of the chat.

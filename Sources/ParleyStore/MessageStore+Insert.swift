@@ -5,8 +5,8 @@ public import ParleyCore
 extension MessageStore {
     /// Stores a batch of verified messages in ONE transaction and says what happened to each, in order.
     ///
-    /// Duplicates (same id, or same chat/author/sequence: equivocation) are dropped and the first one
-    /// kept. Each stored message gets the next local number of its chat; sync heads move forward.
+    /// Duplicates (same id) are dropped; so is a fork (same chat/author/sequence, another id), the
+    /// first one kept. Each stored message gets the next local number of its chat; sync heads move forward.
     /// Signatures are the caller's job: this stores what it is given.
     ///
     /// In keyed chats a message counts only if its author was a member in the epoch it was sealed
@@ -87,7 +87,7 @@ private struct InsertBatch {
         guard message.sequence <= UInt64(Int64.max), message.lamport <= UInt64(Int64.max) else { return .outOfRange }
         guard let chat = try facts(of: message.chat, db) else { return .unknownChat }
         if let refusal = try admission(message, chat, db) { return refusal }
-        if try isDuplicate(message, db) { return .duplicate }
+        if let held = try idAtSlot(of: message, db) { return held == message.id.blob ? .duplicate : .equivocation }
 
         // A change applies first: an own change is delivered once the members it leaves have it.
         if message.tag == .membership, chat.keyed, chat.kind == .group {
@@ -199,10 +199,11 @@ private struct InsertBatch {
         return found
     }
 
-    /// Same (chat, author, sequence) covers the same id too: the id hashes those fields.
-    private func isDuplicate(_ message: Message, _ db: Database) throws -> Bool {
-        let bySequence = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE chat_id = ? AND author = ? AND seq = ?")
-        return try Int.fetchOne(bySequence, arguments: [message.chat.blob, message.author.blob, Int64(message.sequence)]) != nil
+    /// The id stored at the message's (chat, author, sequence), if any: the same id is a duplicate
+    /// (the id hashes those fields), another is a fork.
+    private func idAtSlot(of message: Message, _ db: Database) throws -> Data? {
+        let bySequence = try db.cachedStatement(sql: "SELECT id FROM messages WHERE chat_id = ? AND author = ? AND seq = ?")
+        return try Data.fetchOne(bySequence, arguments: [message.chat.blob, message.author.blob, Int64(message.sequence)])
     }
 
     private mutating func takeLocalNumber(_ chat: ChatID, _ db: Database) throws -> Int64 {

@@ -70,6 +70,40 @@ extension MessageStore {
         return found
     }
 
+    /// For each slot, the `previous` its stored message names (slots with no message, or a message
+    /// that links to nothing, are left out): a stored message vouches for the one it names, so a
+    /// chained message that arrives after its successor is accepted by it. Slots above the author's
+    /// highest stored sequence are answered from `author_heads` alone, without a row lookup.
+    public func storedPrevious(at slots: [ChainAssembler.Slot]) throws(StoreError) -> [ChainAssembler.Slot: MessageID] {
+        guard !slots.isEmpty else { return [:] }
+        return try read("reading the chain links of \(slots.count) stored message(s)") { db in
+            let highest = try db.cachedStatement(sql: "SELECT max_seq FROM author_heads WHERE chat_id = ? AND author = ?")
+            let encoded = try db.cachedStatement(sql: "SELECT encoded FROM messages WHERE chat_id = ? AND author = ? AND seq = ?")
+            var maxima: [ChainAssembler.Slot: Int64] = [:]
+            var links: [ChainAssembler.Slot: MessageID] = [:]
+            for slot in slots where slot.sequence <= UInt64(Int64.max) {
+                let key = ChainAssembler.Slot(chat: slot.chat, author: slot.author, sequence: 0)
+                let max = try maxima[key] ?? Int64.fetchOne(highest, arguments: [slot.chat.blob, slot.author.blob]) ?? 0
+                maxima[key] = max
+                guard Int64(slot.sequence) <= max,
+                      let bytes = try Data.fetchOne(encoded, arguments: [slot.chat.blob, slot.author.blob, Int64(slot.sequence)]),
+                      let previous = Message.previous(inEncoding: Array(bytes)) else { continue }
+                links[slot] = previous
+            }
+            return links
+        }
+    }
+
+    /// The id of the author's message at `sequence` in the chat, if stored.
+    public func messageID(chat: ChatID, author: PeerID, sequence: UInt64) throws(StoreError) -> MessageID? {
+        let blob = try read("reading message \(sequence) of \(author.shortHex)") { db in
+            try Data.fetchOne(
+                db, sql: "SELECT id FROM messages WHERE chat_id = ? AND author = ? AND seq = ?",
+                arguments: [chat.blob, author.blob, Int64(clamping: sequence)])
+        }
+        return try blob.map { blob throws(StoreError) in try MessageID.fromBlob(blob, "message id") }
+    }
+
     /// The sequence number the author's next message in this chat takes: max + 1, starting at 1.
     public func nextSequence(chat: ChatID, author: PeerID) throws(StoreError) -> UInt64 {
         let max = try read("reading the next sequence of \(author.shortHex)") { db in

@@ -62,7 +62,7 @@ public struct MessageStore: Sendable {
     }
 
     private static func openingError(_ error: any Error, path: String) -> StoreError {
-        if let error = error as? StoreError { return error }
+        if let error = error as? StoreError { return error.located(at: path) }
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notADatabase(path: path)

@@ -1,4 +1,5 @@
 internal import GRDB
+import ParleyCore
 
 /// Every failure of the store, with a message a person can act on. SQLite details are kept as text
 /// so the error stays `Sendable` and callers never need to import GRDB.
@@ -7,6 +8,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case cannotOpen(path: String, reason: String)
         case notADatabase(path: String)
         case newerSchema(path: String, migrations: [String])
+        case olderWireProtocol(path: String, version: Int)
         case database(context: String, reason: String)
         case corrupt(String)
         case invalidPrefix(String)
@@ -25,6 +27,14 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     static func notADatabase(path: String) -> StoreError { StoreError(.notADatabase(path: path)) }
     static func newerSchema(path: String, migrations: [String]) -> StoreError {
         StoreError(.newerSchema(path: path, migrations: migrations.sorted()))
+    }
+    static func olderWireProtocol(path: String, version: Int) -> StoreError {
+        StoreError(.olderWireProtocol(path: path, version: version))
+    }
+    /// The same error naming the store's path, for one raised where the path is not known (a migration).
+    func located(at path: String) -> StoreError {
+        if case let .olderWireProtocol(_, version) = base { return .olderWireProtocol(path: path, version: version) }
+        return self
     }
     static func corrupt(_ reason: String) -> StoreError { StoreError(.corrupt(reason)) }
     static func invalidPrefix(_ prefix: String) -> StoreError { StoreError(.invalidPrefix(prefix)) }
@@ -63,7 +73,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var kind: Kind {
         switch base {
-        case .cannotOpen, .notADatabase, .newerSchema, .database: .unavailable
+        case .cannotOpen, .notADatabase, .newerSchema, .olderWireProtocol, .database: .unavailable
         case .corrupt: .corrupt
         case .noMatch, .unknownMessage, .unknownInvite: .notFound
         case .invalidPrefix, .ambiguous, .invalid: .invalid
@@ -86,6 +96,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .notADatabase(path): "store at \(path) is not a Parley database (not SQLite, or corrupt); refusing to touch it"
         case let .newerSchema(path, migrations):
             "store at \(path) was written by a newer Parley (schema \(migrations.joined(separator: ", "))); upgrade Parley"
+        case let .olderWireProtocol(path, version):
+            "store at \(path) holds chats of wire protocol \(version), which this Parley (wire protocol \(WireVersion.current)) and its peers refuse; "
+                + "it was left untouched: keep it with the Parley that wrote it, or start this one with a new --data directory"
         case let .database(context, reason): "store error while \(context): \(reason)"
         case let .corrupt(reason): "store is corrupt: \(reason)"
         case let .invalidPrefix(prefix): "'\(prefix)' is not a hex id prefix"

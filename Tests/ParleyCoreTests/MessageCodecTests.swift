@@ -9,19 +9,20 @@ struct MessageCodecTests {
         let decoded = try Message(decoding: vote.encoded)
         #expect(decoded == vote)
         #expect(decoded.references == [MessageReference(id: poll.id, tag: .pollVoteUp)])
-        #expect(decoded.id == (try MessageID(rawRepresentation: BLAKE2b.hash256(vote.encoded))))
+        // The id hashes the body: every byte before the seal byte and the signature
+        #expect(decoded.id == (try MessageID(rawRepresentation: BLAKE2b.hash256(Array(vote.encoded.dropLast(65))))))
         try decoded.verifySignature()
     }
 
     @Test func pinsTheEncodingOfAKnownMessage() throws {
         // A fixed identity and fields give fixed bytes: the id is a test vector for other implementations.
         let message = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: "hi")
-        #expect(message.encoded.count == 1 + 1 + 32 + 32 + 8 + 8 + 8 + 5 + 1 + 4 + 2 + 64)
-        #expect(Array(message.encoded.prefix(2)) == [1, 1])
+        #expect(message.encoded.count == 1 + 1 + 32 + 32 + 8 + 32 + 8 + 8 + 5 + 1 + 4 + 2 + 1 + 64)
+        #expect(Array(message.encoded.prefix(2)) == [2, 1])
         #expect(message.id.hex == MessageCodecTests.knownMessageID)
     }
 
-    static let knownMessageID = "9488ce85f36a73c268f7bfd6062308d01897e2261d3910cec2b8076788f1bb9d"
+    static let knownMessageID = "e08a9c6f95b059909d7b32ac195d1a9c5bf5a7a981cb3326f4184fda04e23de9"
 
     @Test func rejectsEveryTruncation() throws {
         let message = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: "hello")
@@ -33,14 +34,14 @@ struct MessageCodecTests {
 
     @Test func rejectsAnotherVersion() throws {
         var bytes = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1).encoded
-        bytes[0] = 2
-        #expect(throws: CoreError.unsupportedVersion(2)) { try Message(decoding: bytes) }
+        bytes[0] = 1 // wire protocol 1, before hash chains
+        #expect(throws: CoreError.unsupportedVersion(1)) { try Message(decoding: bytes) }
     }
 
     @Test func detectsATamperedBodyOrForgedAuthor() throws {
         let message = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: "up")
         var bytes = message.encoded
-        bytes[bytes.count - 65] ^= 1 // the last content byte, just before the signature
+        bytes[bytes.count - 66] ^= 1 // the last content byte, just before the seal byte and the signature
         let tampered = try Message(decoding: bytes)
         #expect(throws: CryptoError.badSignature) { try tampered.verifySignature() }
         #expect(tampered.id != message.id)

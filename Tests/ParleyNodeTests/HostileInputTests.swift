@@ -153,7 +153,7 @@ struct HostileDatagramTests {
         case .oversized:
             return ([[1, 3] + [UInt8](repeating: 0xAB, count: Packet.maxDatagramBytes)], ["malformed": 1])
         case .wrongVersions:
-            let versions: [UInt8] = [0, 2, 255]
+            let versions: [UInt8] = [0, 1, 3, 255] // 1: the wire protocol before hash chains
             return (versions.map { [$0] + data[0].dropFirst() }, ["unsupportedVersion": versions.count])
         case .unknownSession:
             return ([Packet.data(receiverIndex: 0xDEAD_BEEF, counter: 1, sealed: [UInt8](repeating: 7, count: 40)).encoded()], ["unknownSession": 1])
@@ -257,7 +257,8 @@ struct HostileMemberTests {
             return (.message(message.encoded.flipping(at: message.encoded.count - 1)), ["badSignature": 1])
         case .tamperedContent:
             let message = try draft().sealedAndSigned(in: bed.invite, by: mallory)
-            return (.message(message.encoded.flipping(at: message.encoded.count - 64 - 1)), ["badSignature": 1])
+            // The last content byte, before the seal byte and the signature: the id changes, so the signature fails
+            return (.message(message.encoded.flipping(at: message.encoded.count - 64 - 2)), ["badSignature": 1])
         case .forgedInvite:
             return (.invite(bed.invite.encoded.flipping(at: bed.invite.encoded.count - 1)), ["badSignature": 1])
         case .strangersMessage:
@@ -267,10 +268,10 @@ struct HostileMemberTests {
             let elsewhere = try ChatInvite.create(by: mallory, title: "Elsewhere", members: [bed.alice.identity.publicKey], createdAtMillis: 0)
             return (.message(try draft(chat: elsewhere.id).signed(by: mallory).encoded), ["unknownChat": 1])
         case .garbageFrame:
-            return (.message([1, 1, 0xFF, 0xFF]), ["malformed": 1])
+            return (.message([WireVersion.current, 1, 0xFF, 0xFF]), ["malformed": 1])
         case .wrongMessageVersion:
             let message = try draft().sealedAndSigned(in: bed.invite, by: mallory)
-            return (.message([2] + message.encoded.dropFirst()), ["unsupportedVersion": 1])
+            return (.message([1] + message.encoded.dropFirst()), ["unsupportedVersion": 1]) // wire protocol 1: refused
         case .voteOnANonPoll:
             let vote = try draft(tag: .pollVoteUp, references: [MessageReference(id: text.id, tag: .pollVoteUp)]).sealedAndSigned(in: bed.invite, by: mallory)
             return (.message(vote.encoded), ["notAPoll": 1])

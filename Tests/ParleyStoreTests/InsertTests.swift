@@ -35,9 +35,9 @@ import Testing
         let next = try f.message(by: f.bob, seq: 2)
         let outcomes = try await f.insert(first, twin, next, next)
 
-        // Then only the new message is stored and the first version of seq 1 is kept
+        // Then only the new message is stored, the first version of seq 1 is kept, and the second is named a fork
         #expect(outcomes[0] == .duplicate)
-        #expect(outcomes[1] == .duplicate)
+        #expect(outcomes[1] == .equivocation)
         #expect(outcomes[2].storedMessage?.localNumber == 2)
         #expect(outcomes[3] == .duplicate)
         #expect(try f.store.message(first.id)?.message.text == "first")

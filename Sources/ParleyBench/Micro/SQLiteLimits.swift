@@ -5,9 +5,11 @@ import ParleyCrypto
 import ParleyStore
 
 /// SQLite through GRDB with the store's own schema and indexes, but none of Parley's logic: rows
-/// inserted per second (1,000 per transaction, prepared statement) and one indexed lookup by id.
+/// inserted per second (1,000 per transaction, prepared statement) and one indexed lookup by id;
+/// beside it, the same rows into a bare table with no index, the floor any schema stands on.
 struct SQLiteLimits: Sendable {
     let rowsPerSecond: Double
+    let bareRowsPerSecond: Double
     let lookupMicroseconds: Double
     static let rowsPerTransaction = 1_000
 
@@ -45,6 +47,18 @@ struct SQLiteLimits: Sendable {
         }
         let insertSeconds = (clock.now - start).seconds
 
+        try await pool.write { db in try db.execute(sql: "CREATE TABLE bare (id BLOB, chat_id BLOB, author BLOB, seq INTEGER, content BLOB, encoded BLOB)") }
+        let bareStart = clock.now
+        for first in stride(from: 0, to: ids.count, by: rowsPerTransaction) {
+            try await pool.write { db in
+                let statement = try db.cachedStatement(sql: "INSERT INTO bare (id, chat_id, author, seq, content, encoded) VALUES (?, ?, ?, ?, ?, ?)")
+                for index in first..<min(first + rowsPerTransaction, ids.count) {
+                    try statement.execute(arguments: [ids[index], chat, authorBlob, Int64(index + 1), content, encoded])
+                }
+            }
+        }
+        let bareSeconds = (clock.now - bareStart).seconds
+
         var generator = SystemRandomNumberGenerator()
         let probes = (0..<scale.sqliteLookups).map { _ in ids[Int.random(in: 0..<ids.count, using: &generator)] }
         let lookupSeconds = try await pool.read { db in
@@ -56,7 +70,7 @@ struct SQLiteLimits: Sendable {
             return (ContinuousClock.now - begin).seconds
         }
         return SQLiteLimits(
-            rowsPerSecond: Double(ids.count) / insertSeconds,
+            rowsPerSecond: Double(ids.count) / insertSeconds, bareRowsPerSecond: Double(ids.count) / bareSeconds,
             lookupMicroseconds: lookupSeconds / Double(probes.count) * 1e6)
     }
 }

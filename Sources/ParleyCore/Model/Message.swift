@@ -1,11 +1,14 @@
 import NIOCore
 public import ParleyCrypto
 
-/// What an author fills in; `signed(by:)` turns it into a `Message`.
+/// What an author fills in; `chained()` and `signed(by:)` turn it into a `Message`.
 public struct MessageDraft: Hashable, Sendable {
     public var chat: ChatID
     public var author: PeerID
     public var sequence: UInt64
+    /// The id of the author's message at `sequence - 1` in this chat, which this one vouches for once
+    /// a signed head covers it (§4.1 of PROTOCOL.md); nil links to nothing (always at sequence 1).
+    public var previous: MessageID?
     public var lamport: UInt64
     public var timestampMillis: Int64
     public var tag: Tag
@@ -13,12 +16,13 @@ public struct MessageDraft: Hashable, Sendable {
     public var references: [MessageReference]
 
     public init(
-        chat: ChatID, author: PeerID, sequence: UInt64, lamport: UInt64, timestampMillis: Int64,
+        chat: ChatID, author: PeerID, sequence: UInt64, previous: MessageID? = nil, lamport: UInt64, timestampMillis: Int64,
         tag: Tag, content: [UInt8], references: [MessageReference] = []
     ) {
         self.chat = chat
         self.author = author
         self.sequence = sequence
+        self.previous = previous
         self.lamport = lamport
         self.timestampMillis = timestampMillis
         self.tag = tag
@@ -27,40 +31,57 @@ public struct MessageDraft: Hashable, Sendable {
     }
 }
 
-/// A signed chat message. Its id is the BLAKE2b-256 of `encoded`, which ends with the author's signature.
+/// A chat message: a link in its author's hash chain. Its id is the BLAKE2b-256 of its body (every
+/// field, no signature), so a message has one id whether or not it carries a signature.
+///
+/// Only a batch's last message, its **head**, is signed (over its id). A verified head vouches for the
+/// message its `previous` names, and that one for its own previous, down the chain: a receiver accepts
+/// a chained message once a verified head, directly or through accepted links, names it (`ChainAssembler`).
 public struct Message: Hashable, Sendable, Identifiable {
     public static let maxContentBytes = 60_000
     public static let maxReferences = 32
     static let kind: UInt8 = 0x01
+    /// Where `previous` sits in the encoding: after version, kind, chat, author and sequence.
+    static let previousOffset = 1 + 1 + 32 + 32 + 8
+    /// What a head's signature covers, before the id.
+    static let headLabel = Array("parley/2 chain head".utf8)
 
     public let draft: MessageDraft
-    public let signature: ParleyCrypto.Signature
+    /// The author's signature over `headLabel || id` for a head; nil for a chained message.
+    public let signature: ParleyCrypto.Signature?
     public let encoded: [UInt8]
     public let id: MessageID
 
     public var chat: ChatID { draft.chat }
     public var author: PeerID { draft.author }
     public var sequence: UInt64 { draft.sequence }
+    public var previous: MessageID? { draft.previous }
     public var lamport: UInt64 { draft.lamport }
     public var timestampMillis: Int64 { draft.timestampMillis }
     public var tag: Tag { draft.tag }
     public var content: [UInt8] { draft.content }
     public var references: [MessageReference] { draft.references }
     public var text: String { String(decoding: draft.content, as: UTF8.self) }
+    /// Whether it carries its author's signature (ends a batch).
+    public var isHead: Bool { signature != nil }
 }
 
 extension MessageDraft {
-    /// Checks the limits, then signs. The caller's identity must be the author.
+    /// Checks the limits and signs: a head, which vouches for itself and its chain. The caller's
+    /// identity must be the author.
     public func signed(by identity: Identity) throws(CoreError) -> Message {
-        guard identity.publicKey == author else { throw .invalid("a message must be signed by its author") }
-        try validateLimits()
-        let body = encodeBody()
-        let signature = identity.signature(for: body)
-        let encoded = body + signature.rawRepresentation
-        return Message(draft: self, signature: signature, encoded: encoded, id: .hashing(encoded))
+        try chained().signedAsHead(by: identity)
     }
 
-    /// Throws when the content or references exceed the limits, or the sequence is 0.
+    /// Checks the limits and encodes without a signature: a link that a later head must vouch for.
+    public func chained() throws(CoreError) -> Message {
+        try validateLimits()
+        let body = encodeBody()
+        return Message(draft: self, signature: nil, encoded: body + [0], id: .hashing(body))
+    }
+
+    /// Throws when the content or references exceed the limits, the sequence is 0, or the first
+    /// message of a chain names a previous one.
     public func validateLimits() throws(CoreError) {
         guard content.count <= Message.maxContentBytes else {
             throw .tooLarge("message content", limit: Message.maxContentBytes, actual: content.count)
@@ -69,17 +90,19 @@ extension MessageDraft {
             throw .invalid("a message may carry at most \(Message.maxReferences) references, got \(references.count)")
         }
         guard sequence > 0 else { throw .invalid("sequence numbers start at 1") }
+        guard sequence > 1 || previous == nil else { throw .malformed("the first message of an author names no previous one") }
     }
 
-    /// The signed bytes: everything in the encoding before the signature.
+    /// The hashed bytes: everything in the encoding before the seal byte.
     func encodeBody() -> [UInt8] {
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(128 + content.count + references.count * 48)
+        buffer.reserveCapacity(160 + content.count + references.count * 48)
         buffer.writeInteger(WireVersion.current)
         buffer.writeInteger(Message.kind)
         buffer.writeBytes(chat.rawRepresentation)
         buffer.writeBytes(author.rawRepresentation)
         buffer.writeInteger(sequence, endianness: .big)
+        buffer.writeBytes(previous?.rawRepresentation ?? Message.noPrevious)
         buffer.writeInteger(lamport, endianness: .big)
         buffer.writeInteger(timestampMillis, endianness: .big)
         buffer.writeShortString(tag.rawValue)
@@ -95,7 +118,19 @@ extension MessageDraft {
 }
 
 extension Message {
-    /// Parses an encoding without checking the signature: see `verified()`.
+    /// 32 zero bytes: the `previous` of a message that links to nothing.
+    static let noPrevious = [UInt8](repeating: 0, count: Digest32.byteCount)
+
+    /// The same message as a head: its body, then its author's signature over `headLabel || id`.
+    /// The id does not change. The caller's identity must be the author.
+    public func signedAsHead(by identity: Identity) throws(CoreError) -> Message {
+        guard identity.publicKey == author else { throw .invalid("a message must be signed by its author") }
+        let signature = identity.signature(for: Message.headLabel + id.rawRepresentation)
+        let body = encoded.dropLast(isHead ? 1 + ParleyCrypto.Signature.byteCount : 1)
+        return Message(draft: draft, signature: signature, encoded: Array(body) + [1] + signature.rawRepresentation, id: id)
+    }
+
+    /// Parses an encoding without checking a head's signature: see `verifySignature()`.
     public init(decoding bytes: [UInt8]) throws(CoreError) {
         var buffer = ByteBuffer(bytes: bytes)
         let version = try buffer.readU8("version")
@@ -104,6 +139,7 @@ extension Message {
         let chat = try buffer.readDigest("chat")
         let author = try buffer.readPeer("author")
         let sequence = try buffer.readU64("sequence")
+        let previous = try buffer.readDigest("previous")
         let lamport = try buffer.readU64("lamport")
         let timestamp = try buffer.readI64("timestamp")
         let tag = try Tag(buffer.readShortString("tag"))
@@ -119,22 +155,40 @@ extension Message {
             throw .tooLarge("message content", limit: Message.maxContentBytes, actual: contentLength)
         }
         let content = try buffer.readExactly(contentLength, "content")
-        let signature = try buffer.readSignature("signature")
+        let bodyLength = buffer.readerIndex
+        let signature: ParleyCrypto.Signature?
+        switch try buffer.readU8("seal") {
+        case 0: signature = nil
+        case 1: signature = try buffer.readSignature("signature")
+        case let other: throw .malformed("seal byte \(other) is neither 0 (chained) nor 1 (signed head)")
+        }
         try buffer.expectFullyRead("message")
         let draft = MessageDraft(
-            chat: chat, author: author, sequence: sequence, lamport: lamport,
+            chat: chat, author: author, sequence: sequence,
+            previous: previous.rawRepresentation == Message.noPrevious ? nil : previous, lamport: lamport,
             timestampMillis: timestamp, tag: tag, content: content, references: references)
         try draft.validateLimits()
-        self.init(draft: draft, signature: signature, encoded: bytes, id: .hashing(bytes))
+        self.init(draft: draft, signature: signature, encoded: bytes, id: .hashing(Array(bytes.prefix(bodyLength))))
     }
 
-    /// Throws unless the author's signature covers the body.
+    /// Throws unless this is a head whose author's signature covers its id.
     public func verifySignature() throws(CryptoError) {
-        try author.verify(signature, for: Array(encoded.dropLast(ParleyCrypto.Signature.byteCount)))
+        guard let signature else { throw .badSignature }
+        try author.verify(signature, for: Message.headLabel + id.rawRepresentation)
+    }
+
+    /// The `previous` field of an encoding, without decoding the rest (for stored rows, which were
+    /// checked when stored). Nil when it links to nothing or the bytes are too short.
+    public static func previous(inEncoding bytes: [UInt8]) -> MessageID? {
+        guard bytes.count >= previousOffset + Digest32.byteCount else { return nil }
+        let raw = bytes[previousOffset..<previousOffset + Digest32.byteCount]
+        return raw.allSatisfy { $0 == 0 } ? nil : try? MessageID(rawRepresentation: raw)
     }
 }
 
-/// The protocol version carried in the first byte of every encoding and datagram.
+/// The protocol version carried in the first byte of every encoding and datagram. Version 2 chains
+/// each author's messages by hash and signs only batch heads; a version 1 encoding or datagram is
+/// refused (`unsupportedVersion`).
 public enum WireVersion {
-    public static let current: UInt8 = 1
+    public static let current: UInt8 = 2
 }

@@ -69,6 +69,15 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     case unsealedChat
     /// A held invite from a stranger, dropped because 100 newer ones are waiting for the user.
     case pendingInviteDropped
+    /// A chained message that the author's chain proves is not the author's: the author's next
+    /// message names another one for its slot (a segment whose hashes do not link).
+    case brokenChain
+    /// A chained message that no verified head vouched for within 30 s (a segment that never reached
+    /// a head). Its author's retransmits or sync bring it again if it was genuine.
+    case headless
+    /// A second message of one author for one (chat, sequence), vouched for by the author's own
+    /// signature: the author signed two histories. The first one stored stays.
+    case equivocation
 }
 
 /// Timestamps come from the network before any signature is checked: compare without overflow.

@@ -3,6 +3,7 @@ import Logging
 import ParleyCore
 import ParleyCrypto
 import ParleyStore
+import Synchronization
 
 /// A batch decrypted and its new messages checked: the CPU-bound half of receiving, which may run
 /// while the batch before it is still being stored.
@@ -97,7 +98,9 @@ extension Node {
     }
 
     /// Messages already stored (retransmits, overlapping sync replies) are not checked again:
-    /// their id is the hash of the exact bytes that were verified when they were first stored.
+    /// their id is the hash of the exact body that was vouched for when they were first stored.
+    /// Heads are verified (spread over the cores); chained messages are accepted once a verified head
+    /// vouches for them (`ChainAssembler`), and wait for one until then.
     private func check(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async -> CheckedMessages {
         guard !incoming.isEmpty else { return CheckedMessages() }
         var decoded: [(peer: PeerID, message: Message)] = []
@@ -106,17 +109,69 @@ extension Node {
         for (peer, bytes) in incoming {
             do {
                 let message = try Message(decoding: bytes)
-                if seen.insert(message.id).inserted { decoded.append((peer, message)) } // later copies: same bytes
+                // A later copy has the same body; a signed copy of a chained one is kept instead.
+                if seen.insert(message.id).inserted {
+                    decoded.append((peer, message))
+                } else if message.isHead, let index = decoded.firstIndex(where: { $0.message.id == message.id && !$0.message.isHead }) {
+                    decoded[index] = (peer, message)
+                }
             } catch {
                 rejected[error.isUnsupportedVersion ? .unsupportedVersion : .malformed, default: 0] += 1
             }
         }
-        // A handful of messages costs less to verify than a store read to skip the ones already held.
-        // The insert refuses duplicates anyway, so a failed read only costs checks.
-        let known = decoded.count <= 4 ? [] : (try? store.storedIDs(among: decoded.map(\.message.id))) ?? []
-        let verified = await Self.verify(decoded.filter { !known.contains($0.message.id) })
+        // A handful of heads costs less to verify than a store read to skip the ones already held (the
+        // insert refuses duplicates anyway); a chained message already stored must be found, or it
+        // would wait for a head that was stored long ago.
+        let candidates = decoded.count <= 4 ? decoded.filter { !$0.message.isHead } : decoded
+        let known = (try? store.storedIDs(among: candidates.map(\.message.id))) ?? []
+        let fresh = decoded.filter { !known.contains($0.message.id) }
+        var verified = await Self.verify(fresh.filter(\.message.isHead))
         rejected[.badSignature, default: 0] += verified.badSignature
+        let chained = fresh.filter { !$0.message.isHead }
+        let links = await vouch(for: chained, heads: verified.messages)
+        verified.messages += links.released
+        rejected[.brokenChain, default: 0] += links.brokenLinks
         return CheckedMessages(decoded: decoded, known: known, verified: verified, rejected: rejected)
+    }
+
+    /// Holds the batch's chained messages, then releases what the verified heads vouch for, down each
+    /// chain (the heads themselves are not returned). What is still held may be vouched for by a stored successor (it arrived after it: a
+    /// retransmit of a lost datagram); those are read in one go, and vouch further down in turn.
+    private func vouch(
+        for chained: [(peer: PeerID, message: Message)], heads: [(message: Message, peer: PeerID)]
+    ) async -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int) {
+        guard !chained.isEmpty else { return ([], 0) }
+        let now = clock.now
+        var (released, waiting, brokenLinks) = chains.withLock { chains in
+            for (peer, message) in chained { _ = chains.hold(message, from: peer, now: now) }
+            let (released, brokenLinks) = Self.releaseChains(from: heads, in: &chains)
+            return (released, chained.filter { chains.isHeld($0.message.id) }, brokenLinks)
+        }
+        let successors = waiting.compactMap { ChainAssembler.slot(of: $0.message).after }
+        guard !successors.isEmpty, let stored = try? store.storedPrevious(at: successors) else { return (released, brokenLinks) }
+        waiting = waiting.filter { message in ChainAssembler.slot(of: message.message).after.flatMap { stored[$0] } == message.message.id }
+        guard !waiting.isEmpty else { return (released, brokenLinks) }
+        chains.withLock { chains in
+            let starts = waiting.compactMap { chains.take($0.message.id) }.map { (message: $0.message, peer: $0.peer) }
+            let (more, broken) = Self.releaseChains(from: starts, in: &chains)
+            released += starts + more
+            brokenLinks += broken
+        }
+        return (released, brokenLinks)
+    }
+
+    /// Everything the accepted messages vouch for, transitively (not the accepted ones themselves).
+    private static func releaseChains(
+        from starts: [(message: Message, peer: PeerID)], in chains: inout ChainAssembler
+    ) -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int) {
+        var released: [(message: Message, peer: PeerID)] = []
+        var brokenLinks = 0
+        for start in starts {
+            let (chain, broken) = chains.release(vouchedBy: start.message)
+            released += chain.map { ($0.message, $0.peer) }
+            brokenLinks += broken
+        }
+        return (released, brokenLinks)
     }
 
     /// Stores (one transaction) and acknowledges a batch's checked messages; already stored ones are
@@ -141,6 +196,13 @@ extension Node {
                 if VoteChoice(tag: message.tag) != nil { storedVotes.append(message) }
             case .duplicate:
                 acks[peer, default: []].append(message.id)
+            case .equivocation:
+                // Acknowledged like a duplicate: the slot is settled here, and asking again would not change it.
+                rejected[.equivocation, default: 0] += 1
+                acks[peer, default: []].append(message.id)
+                logger.warning("an author signed two messages for one sequence", metadata: [
+                    "author": "\(message.author.shortHex)", "chat": "\(message.chat.shortHex)", "sequence": "\(message.sequence)",
+                ])
             case .unknownChat:
                 rejected[.unknownChat, default: 0] += 1
                 unknownChats[peer, default: []].insert(message.chat)

@@ -73,11 +73,12 @@ extension Node {
                     current[draft.chat] = sealing
                     recipients = sealing.recipients
                 }
-                (draft.sequence, draft.lamport) = try chatState.reserve(chat: draft.chat, author: me, store: store)
+                (draft.sequence, draft.lamport, draft.previous) = try chatState.reserve(chat: draft.chat, author: me, store: store)
                 if let key = sealing?.key {
                     draft.content = SealedContent.seal(draft.content, with: key, chat: draft.chat, author: me, sequence: draft.sequence)
                 }
-                let message = try draft.signed(by: identity)
+                let message = try draft.chained()
+                chatState.link(chat: draft.chat, to: message.id)
                 if let start = outgoing.startsEpoch {
                     grants[message.id] = [start.key]
                     // The batch stores this change before what follows it: later messages of the chat in
@@ -90,6 +91,7 @@ extension Node {
                 unstoredChats.insert(outgoing.draft.chat) // a number may have been reserved for it
             }
         }
+        Self.signHeads(&signed, identity: identity)
         let outcomes: [InsertOutcome]
         do {
             outcomes = try await store.insert(
@@ -129,6 +131,22 @@ extension Node {
                 state: row.state, deliveredTo: row.deliveredTo))
         }
         return results.map { $0 ?? .failure(GroupCommitError.noResult) }
+    }
+}
+
+extension Node {
+    /// One signature per chat per batch: each chat's last message in the batch is signed, and vouches
+    /// for the ones before it through their chain links (a batch of one is signed at once). A message
+    /// whose successor in the batch failed to be made links to nothing after it, so it is signed too.
+    fileprivate static func signHeads(_ batch: inout [(index: Int, message: Message, recipients: [PeerID])], identity: Identity) {
+        var linkedFromAfter: [ChatID: MessageID?] = [:] // per chat, what the next message in the batch names
+        for position in batch.indices.reversed() {
+            let message = batch[position].message
+            defer { linkedFromAfter[message.chat] = .some(message.previous) }
+            if case let .some(named) = linkedFromAfter[message.chat], named == message.id { continue }
+            // Made by this node from its own draft: signing cannot fail.
+            if let head = try? message.signedAsHead(by: identity) { batch[position].message = head }
+        }
     }
 }
 

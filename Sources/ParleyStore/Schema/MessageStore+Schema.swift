@@ -13,6 +13,7 @@ extension MessageStore {
         migrator.registerMigration("v5-pending-invites", migrate: createV5PendingInvites)
         migrator.registerMigration("v6-store-owner", migrate: createV6StoreOwner)
         migrator.registerMigration("v7-pending-invite-order", migrate: createV7PendingInviteOrder)
+        migrator.registerMigration("v8-wire-protocol-chains", migrate: createV8WireProtocolChains)
         return migrator
     }
 
