@@ -5,6 +5,11 @@ public struct SigningPublicKey: Hashable, Sendable, Comparable, CustomStringConv
     public static let byteCount = 32
     public let rawRepresentation: [UInt8]
 
+    /// One pass over the 32 bytes (the synthesised form feeds the hasher a byte at a time).
+    public func hash(into hasher: inout Hasher) {
+        rawRepresentation.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     public init(rawRepresentation bytes: some Collection<UInt8>) throws(CryptoError) {
         try Sodium.checkLength(bytes, Self.byteCount, "Ed25519 public key")
         rawRepresentation = Array(bytes)

@@ -153,4 +153,27 @@ struct HostileChainTests {
             }
         }
     }
+
+    @Test func aBatchLargerThanThePushWindowIsDeliveredWithoutWaitingForRetransmits() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            // When bob sends 200 messages at once (one send batch, past the 64-message push window)
+            let sent = try await withThrowingTaskGroup(of: MessageID.self) { group in
+                for index in 0..<200 { group.addTask { try await bed.bob.node.sendText(chat: bed.invite.id, "burst \(index)").message.id } }
+                return try await group.reduce(into: [MessageID]()) { $0.append($1) }
+            }
+            // Then alice holds all of them with time standing still: a head lies within every 64
+            // messages, so her acks open bob's window without a retransmit timeout
+            try await bed.settle()
+            #expect(try sent.allSatisfy { try bed.alice.node.store.message($0) != nil })
+            let run = try bed.bob.node.store.messages(matching: MessageCriteria(chat: bed.invite.id))
+                .filter { $0.message.author == bed.bob.identity.publicKey }.sorted { $0.message.sequence < $1.message.sequence }
+            var chained = 0, longest = 0
+            for stored in run {
+                chained = stored.message.isHead ? 0 : chained + 1
+                longest = max(longest, chained)
+            }
+            #expect(longest < Node.maxChainedRun, "a run of \(longest) chained messages")
+        }
+    }
 }

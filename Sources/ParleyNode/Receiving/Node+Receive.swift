@@ -93,6 +93,9 @@ extension Node {
         var known: Set<MessageID> = []
         var verified = Verified()
         var rejected: [ProtocolRejection: Int] = [:]
+        /// Chained messages of the batch still held after the check: looked at again when the batch
+        /// is stored, once the batch stored beside this check has committed (`recheck`).
+        var waiting: [(peer: PeerID, message: Message)] = []
 
         var isBurst: Bool { verified.messages.count > MessageStore.maxInsertOnCallerThread }
     }
@@ -131,33 +134,52 @@ extension Node {
         let links = await vouch(for: chained, heads: verified.messages)
         verified.messages += links.released
         rejected[.brokenChain, default: 0] += links.brokenLinks
-        return CheckedMessages(decoded: decoded, known: known, verified: verified, rejected: rejected)
+        return CheckedMessages(decoded: decoded, known: known, verified: verified, rejected: rejected, waiting: links.waiting)
     }
 
     /// Holds the batch's chained messages, then releases what the verified heads vouch for, down each
-    /// chain (the heads themselves are not returned). What is still held may be vouched for by a stored successor (it arrived after it: a
-    /// retransmit of a lost datagram); those are read in one go, and vouch further down in turn.
+    /// chain (the heads themselves are not returned); then what stored successors vouch for.
     private func vouch(
         for chained: [(peer: PeerID, message: Message)], heads: [(message: Message, peer: PeerID)]
-    ) async -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int) {
-        guard !chained.isEmpty else { return ([], 0) }
+    ) async -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)]) {
+        guard !chained.isEmpty else { return ([], 0, []) }
         let now = clock.now
-        var (released, waiting, brokenLinks) = chains.withLock { chains in
+        let (released, waiting, brokenLinks) = chains.withLock { chains in
             for (peer, message) in chained { _ = chains.hold(message, from: peer, now: now) }
             let (released, brokenLinks) = Self.releaseChains(from: heads, in: &chains)
             return (released, chained.filter { chains.isHeld($0.message.id) }, brokenLinks)
         }
+        let bySuccessors = releaseByStoredSuccessors(waiting)
+        return (released + bySuccessors.released, brokenLinks + bySuccessors.brokenLinks, bySuccessors.waiting)
+    }
+
+    /// Held messages whose successor is stored (they arrived after it: a retransmit of a lost
+    /// datagram) are vouched for by it, and vouch further down in turn. One store read for all.
+    private func releaseByStoredSuccessors(
+        _ waiting: [(peer: PeerID, message: Message)]
+    ) -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)]) {
         let successors = waiting.compactMap { ChainAssembler.slot(of: $0.message).after }
-        guard !successors.isEmpty, let stored = try? store.storedPrevious(at: successors) else { return (released, brokenLinks) }
-        waiting = waiting.filter { message in ChainAssembler.slot(of: message.message).after.flatMap { stored[$0] } == message.message.id }
-        guard !waiting.isEmpty else { return (released, brokenLinks) }
-        chains.withLock { chains in
-            let starts = waiting.compactMap { chains.take($0.message.id) }.map { (message: $0.message, peer: $0.peer) }
+        guard !successors.isEmpty, let stored = try? store.storedPrevious(at: successors) else { return ([], 0, waiting) }
+        let named = waiting.filter { held in ChainAssembler.slot(of: held.message).after.flatMap { stored[$0] } == held.message.id }
+        guard !named.isEmpty else { return ([], 0, waiting) }
+        return chains.withLock { chains in
+            let starts = named.compactMap { chains.take($0.message.id) }.map { (message: $0.message, peer: $0.peer) }
             let (more, broken) = Self.releaseChains(from: starts, in: &chains)
-            released += starts + more
-            brokenLinks += broken
+            return (starts + more, broken, waiting.filter { chains.isHeld($0.message.id) })
         }
-        return (released, brokenLinks)
+    }
+
+    /// At store time, the batch's messages still held are looked at again: the batch stored while this
+    /// one was checked may hold their successors, or the messages themselves (a retransmit that crossed
+    /// its first copy), which are then acknowledged instead of waiting for a head that was stored.
+    private func recheck(_ waiting: [(peer: PeerID, message: Message)]) -> (released: [(message: Message, peer: PeerID)], known: [(peer: PeerID, message: Message)], brokenLinks: Int) {
+        let stillHeld = chains.withLock { chains in waiting.filter { chains.isHeld($0.message.id) } }
+        guard !stillHeld.isEmpty else { return ([], [], 0) }
+        let storedIDs = (try? store.storedIDs(among: stillHeld.map(\.message.id))) ?? []
+        let known = stillHeld.filter { storedIDs.contains($0.message.id) }
+        chains.withLock { chains in for held in known { _ = chains.take(held.message.id) } }
+        let vouched = releaseByStoredSuccessors(stillHeld.filter { !storedIDs.contains($0.message.id) })
+        return (vouched.released, known, vouched.brokenLinks)
     }
 
     /// Everything the accepted messages vouch for, transitively (not the accepted ones themselves).
@@ -177,9 +199,15 @@ extension Node {
     /// Stores (one transaction) and acknowledges a batch's checked messages; already stored ones are
     /// acknowledged again.
     private func receiveMessages(_ checked: CheckedMessages) async throws -> [PeerID: [Frame]] {
-        let (decoded, known, verified) = (checked.decoded, checked.known, checked.verified)
+        var (decoded, known, verified) = (checked.decoded, checked.known, checked.verified)
         var rejected = checked.rejected
         guard !decoded.isEmpty || !rejected.isEmpty else { return [:] }
+        if !checked.waiting.isEmpty {
+            let late = recheck(checked.waiting)
+            verified.messages += late.released
+            known.formUnion(late.known.map(\.message.id))
+            rejected[.brokenChain, default: 0] += late.brokenLinks
+        }
         let outcomes = try await store.insert(
             verified.messages.map(\.message), grants: openGrants(verified.messages.map(\.message)),
             receivedAtMillis: clock.wallMillis, ownAuthor: me)

@@ -138,16 +138,31 @@ extension Node {
     /// One signature per chat per batch: each chat's last message in the batch is signed, and vouches
     /// for the ones before it through their chain links (a batch of one is signed at once). A message
     /// whose successor in the batch failed to be made links to nothing after it, so it is signed too.
+    /// And no run of chained messages is longer than `maxChainedRun`: a receiver acknowledges nothing
+    /// of a run before its head, so the head must fit in the smallest push window.
     fileprivate static func signHeads(_ batch: inout [(index: Int, message: Message, recipients: [PeerID])], identity: Identity) {
+        var heads = Set<Int>()
         var linkedFromAfter: [ChatID: MessageID?] = [:] // per chat, what the next message in the batch names
         for position in batch.indices.reversed() {
             let message = batch[position].message
-            defer { linkedFromAfter[message.chat] = .some(message.previous) }
-            if case let .some(named) = linkedFromAfter[message.chat], named == message.id { continue }
+            if case let .some(named) = linkedFromAfter[message.chat], named == message.id {} else { heads.insert(position) }
+            linkedFromAfter[message.chat] = .some(message.previous)
+        }
+        var runs: [ChatID: Int] = [:] // chained messages since the chat's last head in the batch
+        for position in batch.indices {
+            let chat = batch[position].message.chat
+            runs[chat, default: 0] += 1
+            if runs[chat] == maxChainedRun { heads.insert(position) }
+            if heads.contains(position) { runs[chat] = 0 }
+        }
+        for position in heads {
             // Made by this node from its own draft: signing cannot fail.
-            if let head = try? message.signedAsHead(by: identity) { batch[position].message = head }
+            if let head = try? batch[position].message.signedAsHead(by: identity) { batch[position].message = head }
         }
     }
+
+    /// The longest run of messages one signature covers: `ReliableQueue`'s smallest push window.
+    static let maxChainedRun = ReliableQueue<OutboundKey, Frame>.Configuration().minimumWindow
 }
 
 /// A validated draft waiting for its batch: numbered and signed only when the batch commits, so
