@@ -4,7 +4,7 @@ import ParleyCore
 /// (nodes of another wire version reject each other's datagrams, PROTOCOL.md).
 enum ParleyVersion {
     /// This release of Parley. Raised with each release.
-    static let release = "0.1.0"
+    static let release = "0.2.0"
 
     static let description = "parley \(release) (wire protocol \(WireVersion.current))"
 }

@@ -108,9 +108,10 @@ struct HostileUDPTests {
             return
         }
         let cases: [(String, [[UInt8]])] = [
-            ("malformed", [[], [1], [1, 3, 0, 0], Array(forgedInit.prefix(100)), [1, 9] + [UInt8](repeating: 0, count: 40),
-                           [1, 3] + [UInt8](repeating: 0xAB, count: Packet.maxDatagramBytes)]),
-            ("unsupportedVersion", [[2] + forgedInit.dropFirst(), [0, 3] + [UInt8](repeating: 1, count: 40)]),
+            ("malformed", [[], [2], [2, 3, 0, 0], Array(forgedInit.prefix(100)), [2, 9] + [UInt8](repeating: 0, count: 40),
+                           [2, 3] + [UInt8](repeating: 0xAB, count: Packet.maxDatagramBytes)]),
+            // (1: a peer still on wire protocol 1)
+            ("unsupportedVersion", [[1] + forgedInit.dropFirst(), [0, 3] + [UInt8](repeating: 1, count: 40)]),
             ("unknownSession", [Packet.data(receiverIndex: 0xDEAD_BEEF, counter: 1, sealed: [UInt8](repeating: 7, count: 40)).encoded()]),
             ("decryptFailed", [forgedInit]),
             ("stale", [Announcement.make(identity: stranger, wallMillis: now - 3_600_000).encoded()]),

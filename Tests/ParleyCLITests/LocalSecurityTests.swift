@@ -82,7 +82,7 @@ struct LocalSecurityTests {
     }
 
     enum Damage: String, CaseIterable, CustomTestStringConvertible {
-        case notSQLite, truncated, newerSchema
+        case notSQLite, truncated, newerSchema, wireProtocolOne
         var testDescription: String { rawValue }
     }
 
@@ -106,7 +106,13 @@ struct LocalSecurityTests {
         #expect(run.stderr.contains(expected), "\(run.stderr)")
         if let newer {
             // (SQLite's own bookkeeping may touch a valid file on open; the data must be intact)
-            try await newer.executeUnchecked("DELETE FROM grdb_migrations WHERE identifier = 'v9-future'")
+            if damage == .wireProtocolOne {
+                // The refused migration changed nothing: the rows still carry version 1
+                try await newer.executeUnchecked("UPDATE chats SET invite = CAST(X'02' || substr(invite, 2) AS BLOB)")
+                try await newer.executeUnchecked("UPDATE messages SET encoded = CAST(X'02' || substr(encoded, 2) AS BLOB)")
+            } else {
+                try await newer.executeUnchecked("DELETE FROM grdb_migrations WHERE identifier = 'v9-future'")
+            }
             #expect(try MessageStore.open(path: path).chats().first?.messageCount == 3)
         } else {
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -132,6 +138,16 @@ struct LocalSecurityTests {
             let store = try await fill(path, messages: 3)
             try await store.executeUnchecked("INSERT INTO grdb_migrations (identifier) VALUES ('v9-future')")
             return ("was written by a newer Parley (schema v9-future); upgrade Parley", store)
+        case .wireProtocolOne:
+            // A store as Parley 0.1 left it: every object of wire protocol 1, before the v8 migration
+            let store = try await fill(path, messages: 3)
+            try await store.executeUnchecked("UPDATE chats SET invite = CAST(X'01' || substr(invite, 2) AS BLOB)")
+            try await store.executeUnchecked("UPDATE messages SET encoded = CAST(X'01' || substr(encoded, 2) AS BLOB)")
+            try await store.executeUnchecked("DELETE FROM grdb_migrations WHERE identifier = 'v8-wire-protocol-chains'")
+            try await store.executeUnchecked("CREATE INDEX messages_by_lamport ON messages (chat_id, lamport)")
+            try await store.executeUnchecked("CREATE INDEX messages_by_author_state ON messages (author, state)")
+            try await store.executeUnchecked("DROP INDEX messages_awaiting_acks")
+            return ("holds chats of wire protocol 1, which this Parley (wire protocol 2) and its peers refuse", store)
         }
     }
 

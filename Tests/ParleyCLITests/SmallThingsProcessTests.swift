@@ -29,7 +29,7 @@ struct SmallThingsProcessTests {
 
     @Test func versionPrintsTheReleaseAndTheWireProtocol() throws {
         let output = try ParleyBinary().run(["--version"])
-        #expect(output.hasPrefix("parley ") && output.contains("(wire protocol 1)"))
+        #expect(output == "parley 0.2.0 (wire protocol 2)\n" || output == "parley 0.2.0 (wire protocol 2)")
         #expect(!output.contains("\n"))
     }
 

@@ -123,7 +123,7 @@ struct HostileChainTests {
         }
     }
 
-    @Test func honestBatchesCarryOneSignatureEachAndEveryMemberTalliesTheSame() async throws {
+    @Test func honestMembersTallyTheSameWhileAHeadlessVoteChainIsIgnored() async throws {
         let bed = try await HostileBed.make()
         try await bed.running {
             let poll = try await bed.alice.node.createPoll(chat: bed.invite.id, question: "Lake?")
@@ -142,11 +142,14 @@ struct HostileChainTests {
             try await bed.settle()
             try await bed.pump.advance(by: .seconds(31), step: .seconds(1))
 
-            // Then bob's burst went out in far fewer signed heads than messages, every node holds it,
-            // and every node's tally is bob's one vote
+            // Then every node holds bob's burst and vote, and every node's tally is bob's one vote
+            // (how many heads the burst took depends on how the sends met in the outbox: see
+            // aBatchLargerThanThePushWindow… for the runs a head covers)
             let bobs = try bed.alice.node.store.messages(matching: MessageCriteria(chat: bed.invite.id)).filter { $0.message.author == bed.bob.identity.publicKey }
             #expect(bobs.count == 41)
-            #expect(bobs.count { $0.message.isHead } < 10, "\(bobs.count { $0.message.isHead }) heads")
+            for member in bed.peers {
+                #expect(try bobs.allSatisfy { try member.node.store.message($0.id) != nil })
+            }
             for member in bed.peers {
                 let results = try member.node.pollResults(chat: bed.invite.id, poll: poll.message.id)
                 #expect(results.tally.up == 1 && results.tally.down == 0, "\(results.tally)")
