@@ -43,6 +43,16 @@ extension MessageStore {
 }
 
 extension MessageStore {
+    /// Stores another encoding of messages already stored under the same id: the signed form of a
+    /// chained own message (the id hashes the body, which does not change). Others are ignored.
+    public func replaceEncodings(_ messages: [Message]) async throws(StoreError) {
+        guard !messages.isEmpty else { return }
+        try await write("storing the signed form of \(messages.count) message(s)", keepsMemberships: true) { db in
+            let update = try db.cachedStatement(sql: "UPDATE messages SET encoded = ? WHERE id = ?")
+            for message in messages { try update.execute(arguments: [Data(message.encoded), message.id.blob]) }
+        }
+    }
+
     /// Live messages come alone or in small groups; bursts go to the writer queue (so do small
     /// batches while it is busy, rather than blocking their thread behind a burst).
     public static let maxInsertOnCallerThread = 8

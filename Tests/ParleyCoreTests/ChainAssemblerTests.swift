@@ -111,4 +111,20 @@ struct ChainAssemblerTests {
         _ = assembler.take(messages[0].id)
         #expect(assembler.hold(messages[0], from: Fixtures.mallory.publicKey, now: .zero) == .held)
     }
+
+    @Test func heldBytesAreBoundedPerPeerAndInAll() throws {
+        var configuration = ChainAssembler.Configuration()
+        let messages = try Self.batch(5) // 1...4 chained, of one size
+        let size = messages[0].encoded.count
+        configuration.maxHeldBytesPerPeer = 2 * size + 1
+        configuration.maxHeldBytes = 3 * size + 2
+        var assembler = ChainAssembler(configuration: configuration)
+        #expect(assembler.hold(messages[0], from: Fixtures.mallory.publicKey, now: .zero) == .held)
+        #expect(assembler.hold(messages[1], from: Fixtures.mallory.publicKey, now: .zero) == .held)
+        #expect(assembler.hold(messages[2], from: Fixtures.mallory.publicKey, now: .zero) == .full)
+        #expect(assembler.hold(messages[2], from: Self.peer, now: .zero) == .held)
+        #expect(assembler.hold(messages[3], from: Fixtures.carol.publicKey, now: .zero) == .full) // the whole holding is full
+        _ = assembler.take(messages[0].id)
+        #expect(assembler.hold(messages[3], from: Fixtures.carol.publicKey, now: .zero) == .held)
+    }
 }

@@ -179,4 +179,17 @@ struct HostileChainTests {
             #expect(longest < Node.maxChainedRun, "a run of \(longest) chained messages")
         }
     }
+
+    @Test func aHeadArrivingOnItsOwnReleasesTheRunHeldBeforeIt() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            let chain = try Self.malloryChain(bed, count: 3, head: true)
+            await bed.mallory.node.transmit(chain.dropLast().map { .message($0.encoded) }, to: bed.alice.identity.publicKey)
+            try await bed.settle()
+            #expect(try bed.alice.node.store.message(chain[0].id) == nil)
+            await bed.mallory.node.transmit([.message(chain[2].encoded)], to: bed.alice.identity.publicKey)
+            try await bed.settle()
+            #expect(try chain.allSatisfy { try bed.alice.node.store.message($0.id) != nil })
+        }
+    }
 }

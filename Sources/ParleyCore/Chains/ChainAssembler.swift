@@ -4,7 +4,8 @@
 /// A verified head, or a message already accepted, vouches for the message its `previous` names;
 /// `release(vouchedBy:)` walks that way down the chain through what is held. Nothing held is trusted:
 /// anyone can make an unsigned message in anyone's name, so held messages are indexed by id (a fake
-/// cannot displace the real one) and bounded per delivering peer (a flood cannot push others out).
+/// cannot displace the real one) and bounded, in messages and bytes, per delivering peer (a flood
+/// cannot push others out) and in all.
 ///
 /// What the author's chain proves wrong is dropped at once (`brokenLinks`): when the author's
 /// message at sequence n names its previous one, every other message held for (chat, author, n − 1)
@@ -15,6 +16,9 @@ public struct ChainAssembler: Sendable {
         public var maxHeld = 65_536
         /// Held messages at most that one peer delivered: several bursts in flight, not a flood.
         public var maxHeldPerPeer = 16_384
+        /// Held bytes (encodings) at most, from all peers and from one: a message may be 63 KB.
+        public var maxHeldBytes = 64 << 20
+        public var maxHeldBytesPerPeer = 16 << 20
         /// How long a message waits for a head. The author's retransmits bring it back, with its head.
         public var expiry: Duration = .seconds(30)
 
@@ -58,7 +62,8 @@ public struct ChainAssembler: Sendable {
     public let configuration: Configuration
     private var held: [MessageID: Held] = [:]
     private var bySlot: [Slot: [MessageID]] = [:]
-    private var perPeer: [PeerID: Int] = [:]
+    private var perPeer: [PeerID: (count: Int, bytes: Int)] = [:]
+    private var heldBytes = 0
     /// Arrival order, for expiry; entries already released are skipped when met.
     private var arrivals: [(id: MessageID, at: Duration)] = []
     private var arrivalsStart = 0
@@ -74,10 +79,14 @@ public struct ChainAssembler: Sendable {
     /// Keeps a chained message until something vouches for it.
     public mutating func hold(_ message: Message, from peer: PeerID, now: Duration) -> Holding {
         guard held[message.id] == nil else { return .alreadyHeld }
-        guard held.count < configuration.maxHeld, perPeer[peer, default: 0] < configuration.maxHeldPerPeer else { return .full }
+        let size = message.encoded.count
+        let peerShare = perPeer[peer] ?? (0, 0)
+        guard held.count < configuration.maxHeld, heldBytes + size <= configuration.maxHeldBytes,
+              peerShare.count < configuration.maxHeldPerPeer, peerShare.bytes + size <= configuration.maxHeldBytesPerPeer else { return .full }
         held[message.id] = Held(message: message, peer: peer, arrivedAt: now)
         bySlot[Self.slot(of: message), default: []].append(message.id)
-        perPeer[peer, default: 0] += 1
+        perPeer[peer] = (peerShare.count + 1, peerShare.bytes + size)
+        heldBytes += size
         arrivals.append((message.id, now))
         return .held
     }
@@ -139,8 +148,10 @@ public struct ChainAssembler: Sendable {
 
     private mutating func remove(_ id: MessageID) -> Held? {
         guard let entry = held.removeValue(forKey: id) else { return nil }
-        let remaining = perPeer[entry.peer, default: 1] - 1
-        perPeer[entry.peer] = remaining > 0 ? remaining : nil
+        let size = entry.message.encoded.count
+        let share = perPeer[entry.peer] ?? (1, size)
+        perPeer[entry.peer] = share.count > 1 ? (share.count - 1, share.bytes - size) : nil
+        heldBytes -= size
         return entry
     }
 }

@@ -108,15 +108,16 @@ extension Node {
         guard !incoming.isEmpty else { return CheckedMessages() }
         var decoded: [(peer: PeerID, message: Message)] = []
         var rejected: [ProtocolRejection: Int] = [:]
-        var seen = Set<MessageID>()
+        var positions: [MessageID: Int] = [:]
         for (peer, bytes) in incoming {
             do {
                 let message = try Message(decoding: bytes)
                 // A later copy has the same body; a signed copy of a chained one is kept instead.
-                if seen.insert(message.id).inserted {
+                if let index = positions[message.id] {
+                    if message.isHead, !decoded[index].message.isHead { decoded[index] = (peer, message) }
+                } else {
+                    positions[message.id] = decoded.count
                     decoded.append((peer, message))
-                } else if message.isHead, let index = decoded.firstIndex(where: { $0.message.id == message.id && !$0.message.isHead }) {
-                    decoded[index] = (peer, message)
                 }
             } catch {
                 rejected[error.isUnsupportedVersion ? .unsupportedVersion : .malformed, default: 0] += 1
@@ -142,12 +143,19 @@ extension Node {
     private func vouch(
         for chained: [(peer: PeerID, message: Message)], heads: [(message: Message, peer: PeerID)]
     ) async -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)]) {
-        guard !chained.isEmpty else { return ([], 0, []) }
+        guard !chained.isEmpty || !heads.isEmpty else { return ([], 0, []) }
         let now = clock.now
+        // Only what a member of its chat delivers is held: a stranger with a session cannot fill the
+        // holding (the memberships are the store's cached ones).
+        var members: [ChatID: Set<PeerID>] = [:]
+        for chat in Set(chained.map(\.message.chat)) {
+            members[chat] = Set((try? store.membership(of: chat))?.members ?? [])
+        }
+        let holdable = chained.filter { members[$0.message.chat]?.contains($0.peer) == true }
         let (released, waiting, brokenLinks) = chains.withLock { chains in
-            for (peer, message) in chained { _ = chains.hold(message, from: peer, now: now) }
+            for (peer, message) in holdable { _ = chains.hold(message, from: peer, now: now) }
             let (released, brokenLinks) = Self.releaseChains(from: heads, in: &chains)
-            return (released, chained.filter { chains.isHeld($0.message.id) }, brokenLinks)
+            return (released, holdable.filter { chains.isHeld($0.message.id) }, brokenLinks)
         }
         let bySuccessors = releaseByStoredSuccessors(waiting)
         return (released + bySuccessors.released, brokenLinks + bySuccessors.brokenLinks, bySuccessors.waiting)

@@ -1,4 +1,5 @@
 public import ParleyCore
+import Logging
 import ParleyCrypto
 public import ParleyStore
 
@@ -101,6 +102,7 @@ extension Node {
             for item in signed { results[item.index] = .failure(error) }
         }
 
+        await signBeforeRefused(&signed, outcomes: outcomes)
         var stored: [(index: Int, row: StoredMessage)] = []
         var pushes: [(key: OutboundKey, frame: Frame)] = []
         for (item, outcome) in zip(signed, outcomes) {
@@ -136,28 +138,44 @@ extension Node {
 
 extension Node {
     /// One signature per chat per batch: each chat's last message in the batch is signed, and vouches
-    /// for the ones before it through their chain links (a batch of one is signed at once). A message
-    /// whose successor in the batch failed to be made links to nothing after it, so it is signed too.
-    /// And no run of chained messages is longer than `maxChainedRun`: a receiver acknowledges nothing
-    /// of a run before its head, so the head must fit in the smallest push window.
-    fileprivate static func signHeads(_ batch: inout [(index: Int, message: Message, recipients: [PeerID])], identity: Identity) {
+    /// for the ones before it through their chain links (a batch of one is signed at once). Also signed:
+    /// a message whose successor in the batch failed to be made (the successor links to nothing), or
+    /// goes to other recipients (after an own membership change: a removed member gets no more of the
+    /// chain, so what it did get must end at a head). And no member is pushed more than
+    /// `maxChainedRun` chained messages in a row, across chats: a receiver acknowledges nothing of a
+    /// run before its head, so a head must fit in the smallest push window.
+    static func signHeads(_ batch: inout [(index: Int, message: Message, recipients: [PeerID])], identity: Identity) {
         var heads = Set<Int>()
-        var linkedFromAfter: [ChatID: MessageID?] = [:] // per chat, what the next message in the batch names
+        // Per chat, the next message in the batch: what it names, and who it goes to.
+        var next: [ChatID: (named: MessageID?, recipients: [PeerID])] = [:]
         for position in batch.indices.reversed() {
-            let message = batch[position].message
-            if case let .some(named) = linkedFromAfter[message.chat], named == message.id {} else { heads.insert(position) }
-            linkedFromAfter[message.chat] = .some(message.previous)
+            let (message, recipients) = (batch[position].message, batch[position].recipients)
+            if let after = next[message.chat], after.named == message.id, after.recipients == recipients {} else { heads.insert(position) }
+            next[message.chat] = (message.previous, recipients)
         }
-        var runs: [ChatID: Int] = [:] // chained messages since the chat's last head in the batch
+        var openRuns: [ChatID: Int] = [:] // per chat, its last message in the batch not yet covered by a head
+        var chainedInARow = 0
         for position in batch.indices {
             let chat = batch[position].message.chat
-            runs[chat, default: 0] += 1
-            if runs[chat] == maxChainedRun { heads.insert(position) }
-            if heads.contains(position) { runs[chat] = 0 }
+            if heads.contains(position) {
+                openRuns[chat] = nil
+                continue
+            }
+            openRuns[chat] = position
+            chainedInARow += 1
+            if chainedInARow == maxChainedRun {
+                heads.formUnion(openRuns.values)
+                openRuns = [:]
+                chainedInARow = 0
+            }
         }
-        for position in heads {
-            // Made by this node from its own draft: signing cannot fail.
-            if let head = try? batch[position].message.signedAsHead(by: identity) { batch[position].message = head }
+        for position in heads { signHead(at: position, in: &batch, identity: identity) }
+    }
+
+    static func signHead(at position: Int, in batch: inout [(index: Int, message: Message, recipients: [PeerID])], identity: Identity) {
+        // Made by this node from its own draft: signing cannot fail.
+        if !batch[position].message.isHead, let head = try? batch[position].message.signedAsHead(by: identity) {
+            batch[position].message = head
         }
     }
 
@@ -184,6 +202,27 @@ struct EpochStart: Sendable {
 }
 
 extension Node {
+    /// A message the store refused leaves the stored ones before it in its chat with nothing to vouch
+    /// for them: the last of those is signed now, its stored encoding replaced (the id stays), and it
+    /// is pushed signed. Rare: the store refuses an own message only when the chat changed under it.
+    fileprivate func signBeforeRefused(_ batch: inout [(index: Int, message: Message, recipients: [PeerID])], outcomes: [InsertOutcome]) async {
+        guard outcomes.count == batch.count, outcomes.contains(where: { $0.storedMessage == nil }) else { return }
+        var lastStored: [ChatID: Int] = [:]
+        var resigned: [Message] = []
+        for position in batch.indices {
+            let chat = batch[position].message.chat
+            if outcomes[position].storedMessage != nil {
+                lastStored[chat] = position
+            } else if let before = lastStored.removeValue(forKey: chat), !batch[before].message.isHead {
+                Self.signHead(at: before, in: &batch, identity: identity)
+                resigned.append(batch[before].message)
+            }
+        }
+        do { try await store.replaceEncodings(resigned) } catch {
+            logger.warning("could not store the signed form of a message before a refused one", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// The current epoch's key and the other current members, for a sealed message.
     fileprivate func currentSealing(_ chat: ChatID) throws -> (key: EpochKey, recipients: [PeerID]) {
         guard let membership = try store.membership(of: chat), membership.members.contains(me) else { throw NodeError.notAMember(chat) }
