@@ -6,10 +6,10 @@ struct ProfilePhase: AsyncParsableCommand {
         commandName: "profile", abstract: "Run one phase alone.", shouldDisplay: false)
 
     enum Phase: String, ExpressibleByArgument, CaseIterable {
-        case throughput2, throughput3, latency, catchup, tally
+        case throughput2, throughput3, latency, idle, catchup, tally
     }
 
-    @Argument(help: "throughput2, throughput3, latency, catchup or tally.")
+    @Argument(help: "throughput2, throughput3, latency, idle, catchup or tally.")
     var phase: Phase
 
     @Flag(help: "Use the --quick sizes.")
@@ -29,6 +29,9 @@ struct ProfilePhase: AsyncParsableCommand {
         case .latency:
             let result = try await Latency.measure(scale, directory: scratch.path)
             print("latency p50 \(result.p50Milliseconds) ms, p99 \(result.p99Milliseconds) ms, lost \(result.lost)")
+        case .idle:
+            let result = try await IdleCost.measure(scale, directory: scratch.path)
+            print("idle: \(result.members) nodes, \(result.processCPUSeconds) CPU s in \(result.seconds) s = \(result.percentOfACorePerNode) % of a core per node")
         case .catchup:
             let result = try await CatchUp.measure(scale, directory: scratch.path)
             print("catch-up: \(result.messages) messages in \(result.seconds) s = \(result.perSecond) msg/s")

@@ -37,6 +37,8 @@ struct RunBenchmark: AsyncParsableCommand {
         let latency = try await Latency.measure(scale, directory: scratch.path)
         progress.phase("end to end: 3 nodes")
         let three = try await Throughput.threeNodes(scale, directory: scratch.path)
+        progress.phase("idle: \(scale.idleMembers) members online, nobody writing")
+        let idle = try await IdleCost.measure(scale, directory: scratch.path)
         progress.phase("catch-up: \(scale.catchUpMessages) missed messages")
         let catchUp = try await CatchUp.measure(scale, directory: scratch.path)
         progress.phase("large store: \(scale.storeMessages) messages, \(scale.votes) votes")
@@ -54,7 +56,7 @@ struct RunBenchmark: AsyncParsableCommand {
 
         let figures = Figures.make(
             scale: scale, crypto: crypto, udp: udp, sqlite: sqlite, pipeline: pipeline, two: two, three: three,
-            latency: latency, catchUp: catchUp, tally: tally, process: process, web: web)
+            latency: latency, idle: idle, catchUp: catchUp, tally: tally, process: process, web: web)
         let seconds = (clock.now - started).seconds
         let report = Report(mode: scale.name, durationSeconds: seconds, figures: figures)
         print(TableRenderer.render(report))

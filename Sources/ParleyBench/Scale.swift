@@ -19,14 +19,19 @@ struct Scale: Sendable {
     /// The chat whose first screen the web page loads, and the votes timed from store to bar.
     let webMessages: Int
     let webVotes: Int
+    /// Members of the idle chat, and how long its CPU is counted.
+    let idleMembers: Int
+    let idleDuration: Duration
 
     static let full = Scale(
         name: "full", microDuration: .seconds(2), udpDatagrams: 1_000_000, sqliteRows: 200_000, sqliteLookups: 50_000,
         throughputMessages: 30_000, latencySamples: 2_000, catchUpMessages: 100_000, storeMessages: 1_000_000,
-        votes: 10_000, voters: 250, repetitions: 9, webMessages: 10_000, webVotes: 50)
+        votes: 10_000, voters: 250, repetitions: 9, webMessages: 10_000, webVotes: 50,
+        idleMembers: 30, idleDuration: .seconds(20))
 
     static let quick = Scale(
         name: "quick", microDuration: .milliseconds(200), udpDatagrams: 50_000, sqliteRows: 20_000, sqliteLookups: 5_000,
         throughputMessages: 2_000, latencySamples: 200, catchUpMessages: 5_000, storeMessages: 20_000,
-        votes: 1_000, voters: 25, repetitions: 3, webMessages: 1_000, webVotes: 10)
+        votes: 1_000, voters: 25, repetitions: 3, webMessages: 1_000, webVotes: 10,
+        idleMembers: 30, idleDuration: .seconds(5))
 }

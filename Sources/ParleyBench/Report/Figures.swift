@@ -3,7 +3,7 @@ enum Figures {
     // swiftlint:disable:next function_parameter_count
     static func make(
         scale: Scale, crypto: CryptoLimits, udp: UDPLimit, sqlite: SQLiteLimits, pipeline: PipelineLimit,
-        two: Throughput, three: Throughput, latency: Latency, catchUp: CatchUp, tally: Tally, process: NodeProcessProbe,
+        two: Throughput, three: Throughput, latency: Latency, idle: IdleCost, catchUp: CatchUp, tally: Tally, process: NodeProcessProbe,
         web: WebPage?
     ) -> [Figure] {
         let mebibyte = 1024.0 * 1024.0
@@ -29,6 +29,8 @@ enum Figures {
             Figure("latency send to stored, p50", latency.p50Milliseconds, "ms", limit: 1, goal: .atMost(1)),
             Figure("latency send to stored, p99", latency.p99Milliseconds, "ms", limit: 10, goal: .atMost(1)),
             Figure("latency samples lost (no arrival within 2 s; not in p50/p99)", Double(latency.lost), "samples"),
+            Figure("idle CPU per node, \(idle.members) members online", idle.percentOfACorePerNode, "% of a core",
+                   limit: 0.2, goal: .atMost(1)),
             Figure("raw indexed SQL count of \(count(tally.rawVotes)) votes", tally.rawSeconds * 1000, "ms"),
             Figure("poll tally, \(count(scale.votes)) votes in \(count(scale.storeMessages)) messages",
                    tally.tallySeconds * 1000, "ms", limit: tally.rawSeconds * 1000, goal: .atMost(2)),
