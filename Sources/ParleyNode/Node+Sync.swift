@@ -16,6 +16,7 @@ extension Node {
     func syncReply(chat: ChatID, vector: [PeerID: AuthorHoldings], to peer: PeerID) throws -> [Frame] {
         guard let members = try store.members(of: chat) else { return try asksForInvite(chat) ? [.needInvite(chat)] : [] }
         guard members.contains(peer) else { return [] }
+        peerVectors.record(vector, from: peer, chat: chat)
         var budget = configuration.syncBatch
         var frames: [Frame] = []
         for (author, available) in try store.authorsWithMessages(chat: chat).sorted(by: { $0.key < $1.key }) where budget > 0 {
@@ -50,13 +51,16 @@ extension Node {
         return .syncRequest(chat: chat, vector: vector)
     }
 
-    /// Sync with every member that has a session; for the others only a handshake starts, and
-    /// the greeting on establishment syncs (so requests never pile up for unreachable peers).
+    /// Sync with every member that has a session and may hold something we lack (see `PeerVectors`);
+    /// for the others only a handshake starts, and the greeting on establishment syncs (so requests
+    /// never pile up for unreachable peers).
     func syncAllChats() async throws {
         for (chat, members) in try joinedMemberships() {
             let request = try syncRequest(chat: chat)
+            let ours = try store.versionVector(chat: chat)
             for member in members where member != me {
                 if syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval) { continue }
+                if peerVectors.holds(ours, peer: member, chat: chat) { continue } // nothing to exchange
                 await transmit(await engine.datagramsIfConnected([request], to: member, now: clock.now, wallMillis: clock.wallMillis))
             }
         }
@@ -66,6 +70,7 @@ extension Node {
     /// flushes its session. Each chat's vector is read once, however many peers it goes to.
     func greet(_ peers: Set<PeerID>) async throws {
         guard !peers.isEmpty else { return }
+        for peer in peers { peerVectors.forget(peer) } // a new session: it may have restarted with less
         var frames: [PeerID: [Frame]] = [:]
         for (chat, members) in try joinedMemberships() {
             let shared = peers.intersection(members)

@@ -17,6 +17,7 @@ public final class Node: Sendable {
     let engine: NodeEngine
     let chatState: ChatStateCache
     let syncProgress = SyncProgress()
+    let peerVectors = PeerVectors()
     /// Polls whose ballot this node is changing: one change at a time per poll.
     let ballotsInFlight = Mutex<Set<MessageID>>([])
     /// Chats whose members this node is changing: one change at a time per chat.
@@ -132,7 +133,7 @@ public final class Node: Sendable {
                     logger.warning("periodic sync failed; retrying next interval", metadata: ["error": "\(error)"])
                 }
             }
-            try await clock.sleep(for: configuration.tick)
+            try await clock.sleep(for: await engine.isIdle ? max(configuration.idleTick, configuration.tick) : configuration.tick)
         }
     }
 

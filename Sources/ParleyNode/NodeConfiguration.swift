@@ -11,6 +11,10 @@ public struct NodeConfiguration: Sendable {
     public var discovery: Bool
     /// How often the timers run (retransmits, handshake retries).
     public var tick: Duration = .milliseconds(50)
+    /// How often they run while nothing waits for an ack or a handshake: an idle node wakes 4 times a
+    /// second instead of 20. The periodic rounds (sync, presence, announce) keep their intervals; a
+    /// datagram lost right after an idle spell is retransmitted at most this much later.
+    public var idleTick: Duration = .milliseconds(250)
     /// How often each chat is reconciled with each member.
     public var syncInterval: Duration = .seconds(2)
     /// How often signed announcements go to the bootstrap peers (and the discovery group).

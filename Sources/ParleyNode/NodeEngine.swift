@@ -195,6 +195,9 @@ actor NodeEngine {
         return groups
     }
 
+    /// Nothing waits for an ack or for a handshake: the timers may run less often.
+    var isIdle: Bool { reliableQueue.count == 0 && waiting.isEmpty }
+
     /// Retransmits due items and retries handshakes for peers with waiting frames.
     func tick(now: Duration, wallMillis: Int64) -> [Datagram] {
         // A retransmit to a peer without a session uses up the attempt; the copy queued for the

@@ -8,6 +8,8 @@ import ParleyCore
 final class MembershipCache: Sendable {
     private struct State {
         var entries: [ChatID: ChatMembership] = [:]
+        /// Every joined chat's current members (`memberships()`), which the timers read every beat.
+        var allMembers: [ChatID: [PeerID]]?
         /// Bumped at the start and at the end of every write that may change a membership.
         var generation: UInt64 = 0
         var changesRunning = 0
@@ -29,6 +31,18 @@ final class MembershipCache: Sendable {
         }
     }
 
+    /// The cached members of every chat, or the generation to hand `keepAll` with what the caller reads.
+    func lookupAll() -> (members: [ChatID: [PeerID]]?, generation: UInt64) {
+        state.withLock { state in (state.changesRunning == 0 ? state.allMembers : nil, state.generation) }
+    }
+
+    func keepAll(_ members: [ChatID: [PeerID]], readAt generation: UInt64) {
+        state.withLock { state in
+            guard state.generation == generation, state.changesRunning == 0 else { return }
+            state.allMembers = members
+        }
+    }
+
     var count: Int { state.withLock { $0.entries.count } }
 
     /// Called before a write that may change memberships starts, and `changeEnds` once it ended.
@@ -37,6 +51,7 @@ final class MembershipCache: Sendable {
             state.changesRunning += 1
             state.generation &+= 1
             state.entries.removeAll()
+            state.allMembers = nil
         }
     }
 
@@ -45,6 +60,7 @@ final class MembershipCache: Sendable {
             state.changesRunning -= 1
             state.generation &+= 1
             state.entries.removeAll()
+            state.allMembers = nil
         }
     }
 }

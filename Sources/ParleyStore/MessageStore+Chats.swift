@@ -71,17 +71,23 @@ extension MessageStore {
     /// The members of a joined chat, or nil if it is not joined: the send path's check, without
     /// re-verifying the invite's signature on every message (it was verified when the chat was saved).
     public func members(of chat: ChatID) throws(StoreError) -> [PeerID]? {
-        let blobs = try read("reading the members of chat \(chat.shortHex)") { db in
-            try Data.fetchAll(db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat.blob])
-        }
-        guard !blobs.isEmpty else { return nil }
-        return try blobs.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") }
+        try memberships()[chat]
     }
 
     /// Every joined chat's members, from `chat_members` alone: what the sync timers need.
+    /// Served from memory between writes that may change a membership: presence and sync timers ask
+    /// every few seconds, and an idle node must not read the store for it.
     public func memberships() throws(StoreError) -> [ChatID: [PeerID]] {
+        let (cached, generation) = membershipCache.lookupAll()
+        if let cached { return cached }
+        let fresh = try readMemberships()
+        membershipCache.keepAll(fresh, readAt: generation)
+        return fresh
+    }
+
+    private func readMemberships() throws(StoreError) -> [ChatID: [PeerID]] {
         let rows = try read("reading chat members") { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT chat_id, peer_id FROM chat_members"))
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT chat_id, peer_id FROM chat_members ORDER BY chat_id, peer_id"))
         }
         var result: [ChatID: [PeerID]] = [:]
         for row in rows {

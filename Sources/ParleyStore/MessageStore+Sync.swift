@@ -6,7 +6,12 @@ public import ParleyCore
 extension MessageStore {
     /// What this node holds of each author's messages: the sync request's vector.
     /// Gaps are read from the (chat, author, seq) index only for authors that have any.
+    /// Kept in memory until the next write (`SyncReadCache`).
     public func versionVector(chat: ChatID) throws(StoreError) -> [PeerID: AuthorHoldings] {
+        try syncReads.vector(chat) { () throws(StoreError) in try readVersionVector(chat: chat) }
+    }
+
+    private func readVersionVector(chat: ChatID) throws(StoreError) -> [PeerID: AuthorHoldings] {
         try read("reading the version vector of chat \(chat.shortHex)") { db in
             var vector: [PeerID: AuthorHoldings] = [:]
             for head in try AuthorHeadRecord.filter({ $0.chatId == chat.blob }).fetchAll(db) where head.maxSeq > 0 {
@@ -34,8 +39,9 @@ extension MessageStore {
     }
 
     /// For each author, the highest sequence number held, gaps or not: lets a responder see who has more.
+    /// Kept in memory until the next write (`SyncReadCache`).
     public func authorsWithMessages(chat: ChatID) throws(StoreError) -> [PeerID: UInt64] {
-        try authorHeads(chat: chat, \.maxSeq)
+        try syncReads.highest(chat) { () throws(StoreError) in try authorHeads(chat: chat, \.maxSeq) }
     }
 
     /// One column of the chat's `author_heads`, for the authors where it is above zero.

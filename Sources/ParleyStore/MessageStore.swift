@@ -10,6 +10,7 @@ public struct MessageStore: Sendable {
     let location: String
     let arrivalHub = ArrivalHub()
     let membershipCache = MembershipCache()
+    let syncReads = SyncReadCache()
     /// Writes handed to GRDB's writer queue and not finished: while there are any, a short write
     /// queues behind them instead of blocking its thread (see `writeNow`).
     let queuedWrites = QueuedWrites()
@@ -89,6 +90,7 @@ public struct MessageStore: Sendable {
         defer {
             queuedWrites.count.subtract(1, ordering: .relaxed)
             if !keepsMemberships { membershipCache.changeEnds() }
+            syncReads.writeEnded()
         }
         do { return try await writer.write(body) } catch { throw .database(context, error) }
     }
@@ -101,7 +103,10 @@ public struct MessageStore: Sendable {
         _ context: @autoclosure () -> String, keepsMemberships: Bool = false, _ body: (Database) throws -> T
     ) throws(StoreError) -> T {
         if !keepsMemberships { membershipCache.changeBegins() }
-        defer { if !keepsMemberships { membershipCache.changeEnds() } }
+        defer {
+            if !keepsMemberships { membershipCache.changeEnds() }
+            syncReads.writeEnded()
+        }
         do { return try writer.write(body) } catch { throw .database(context(), error) }
     }
 
