@@ -2,6 +2,7 @@ import ParleyCrypto
 import Logging
 import ParleyCore
 import ParleyStore
+import Synchronization
 
 /// Anti-entropy: each node periodically tells every member of each chat what it holds of each
 /// author's messages; the member answers with what is missing. Any member can serve any author.
@@ -55,15 +56,26 @@ extension Node {
     /// for the others only a handshake starts, and the greeting on establishment syncs (so requests
     /// never pile up for unreachable peers).
     func syncAllChats() async throws {
+        let round = syncRounds.add(1, ordering: .relaxed).newValue
         for (chat, members) in try joinedMemberships() {
-            let request = try syncRequest(chat: chat)
             let ours = try store.versionVector(chat: chat)
-            for member in members where member != me {
-                if syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval) { continue }
-                if peerVectors.holds(ours, peer: member, chat: chat) { continue } // nothing to exchange
+            let request = Frame.syncRequest(chat: chat, vector: ours)
+            let due = members.filter { member in
+                member != me && !peerVectors.holds(ours, peer: member, chat: chat) // nothing to exchange
+                    && !syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval)
+            }
+            for member in Self.inTurn(due.sorted(), round: round, fanout: configuration.syncFanout) {
                 await transmit(await engine.datagramsIfConnected([request], to: member, now: clock.now, wallMillis: clock.wallMillis))
             }
         }
+    }
+
+    /// At most `fanout` of `members` (in a fixed order), moving on by `fanout` each round, so each is
+    /// asked once every `members / fanout` rounds.
+    static func inTurn(_ members: [PeerID], round: Int, fanout: Int) -> [PeerID] {
+        guard members.count > fanout, fanout > 0 else { return members }
+        let start = (round &* fanout) % members.count
+        return (0..<fanout).map { members[(start + $0) % members.count] }
     }
 
     /// Newly reachable peers: each gets a sync request for every chat it shares with us, which also

@@ -18,6 +18,8 @@ public final class Node: Sendable {
     let chatState: ChatStateCache
     let syncProgress = SyncProgress()
     let peerVectors = PeerVectors()
+    /// Periodic sync rounds so far: which members the next one asks (`syncFanout`).
+    let syncRounds = Atomic<Int>(0)
     /// Polls whose ballot this node is changing: one change at a time per poll.
     let ballotsInFlight = Mutex<Set<MessageID>>([])
     /// Chats whose members this node is changing: one change at a time per chat.

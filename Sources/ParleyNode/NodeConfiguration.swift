@@ -15,8 +15,13 @@ public struct NodeConfiguration: Sendable {
     /// second instead of 20. The periodic rounds (sync, presence, announce) keep their intervals; a
     /// datagram lost right after an idle spell is retransmitted at most this much later.
     public var idleTick: Duration = .milliseconds(250)
-    /// How often each chat is reconciled with each member.
+    /// How often each chat is reconciled with some of its members.
     public var syncInterval: Duration = .seconds(2)
+    /// How many members of a chat each periodic round asks, in turn: every member is asked once per
+    /// `members / syncFanout` rounds. Messages themselves are pushed to every member at once; the
+    /// rounds repair what was lost, and asking everyone each round would cost a 100-member chat
+    /// 10,000 requests and replies every 2 s.
+    public var syncFanout = 4
     /// How often signed announcements go to the bootstrap peers (and the discovery group).
     public var announceInterval: Duration = .seconds(5)
     /// Messages in one sync reply before the requester must ask again.

@@ -39,3 +39,19 @@ struct IdleTrafficTests {
         }
     }
 }
+
+/// The periodic round asks a few members at a time, in turn, so a large chat's repair traffic grows
+/// with its size, not its square.
+struct SyncFanoutTests {
+    @Test func eachMemberIsAskedOncePerTurnOfTheRounds() throws {
+        let members = try (0..<10).map { _ in try Identity.generate().publicKey }.sorted()
+        var asked: [PeerID: Int] = [:]
+        for round in 0..<5 { // 10 members, 4 a round: 2.5 turns
+            let chosen = Node.inTurn(members, round: round, fanout: 4)
+            #expect(chosen.count == 4 && Set(chosen).count == 4)
+            for member in chosen { asked[member, default: 0] += 1 }
+        }
+        #expect(asked.count == 10 && asked.values.allSatisfy { $0 == 2 })
+        #expect(Node.inTurn(Array(members.prefix(3)), round: 7, fanout: 4) == Array(members.prefix(3)))
+    }
+}

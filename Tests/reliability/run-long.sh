@@ -3,6 +3,8 @@
 #   - 10,000 messages and 3 polls voted on by 3 nodes, at 10% and then 30% random loss on every host;
 #   - kill -9 of a node in the middle of a 2,000-message burst, restart, convergence;
 #   - a partition with 2,000 messages posted on each side, then healed;
+#   - 100 real nodes on 127.0.0.1 in one chat, each voting once: time until all 100 tallies agree,
+#     idle CPU per node and total RSS (HundredMembersTests; PARLEY_MEMBERS=N for another size);
 #   - each libFuzzer target for FUZZ_SECONDS (default 600).
 # The nodes are a release build of `parley`; the tests are the same as in `swift test`, scaled up by
 # PARLEY_LONG=1. Figures (FIGURE lines) are collected in .build/reliability/figures.txt.
@@ -37,7 +39,7 @@ trap cleanup_namespaces EXIT
 started=$(date +%s)
 status=0
 set +e
-swift test --skip-build --filter LANReliabilityTests 2>&1 | tee "$out/tests.log" | grep -E "FIGURE|✘|✔ Test|Test run"
+swift test --skip-build --filter "LANReliabilityTests|HundredMembersTests" 2>&1 | tee "$out/tests.log" | grep -E "FIGURE|✘|✔ Test|Test run"
 tests=${PIPESTATUS[0]}
 set -e
 { [ "$tests" -eq 0 ] && ! grep -q "✘" "$out/tests.log"; } || status=1

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+/// Issue 15's scale run, in the long suite only (`PARLEY_LONG=1`, Tests/reliability/run-long.sh): 100
+/// real `parley node` processes on 127.0.0.1, each a contact of every other, one chat of all of them,
+/// one poll, and every member votes once. Reports how long until all 100 tallies agree, what each idle
+/// node then costs (CPU from /proc over 10 s) and the nodes' total RSS.
+@Suite(.serialized, .enabled(if: Reliability.long, "a 100-node run: long suite only (PARLEY_LONG=1)"), .timeLimit(.minutes(20)))
+struct HundredMembersTests {
+    static let members = Int(Reliability.environment["PARLEY_MEMBERS"] ?? "") ?? 100
+
+    @Test func aHundredMembersVoteOnceAndEveryTallyAgrees() throws {
+        let parley = try ParleyBinary()
+        let names = (0..<Self.members).map { String(format: "m%03d", $0) }
+        let ports = (0..<(Self.members + 9) / 10).flatMap { _ in (0..<10).map { Ports.base() + $0 } }
+        var keys: [String: String] = [:]
+        for name in names {
+            _ = try parley.keygen(name)
+            let line = try String(contentsOfFile: "\(parley.workspace)/keys/\(name).pub", encoding: .utf8)
+            keys[name] = String(line.split(separator: " ")[1])
+        }
+        var processes: [Process] = []
+        defer { processes.forEach { $0.terminateAndWait() } }
+        for (index, name) in names.enumerated() {
+            processes.append(try parley.startNode(name, listen: "127.0.0.1:\(ports[index])", options: []))
+        }
+        // Every node knows every other, with its address (pipelined on one control connection each)
+        for name in names {
+            let requests: [[String: Any]] = names.enumerated().filter { $0.element != name }.map { index, other in
+                ["contactsAdd": ["peer": keys[other]!, "name": other, "address": "127.0.0.1:\(ports[index])"]]
+            }
+            let answers = try ControlConnection(dataDirectory: parley.data(name), timeout: 120).pipeline(requests)
+            try #require(answers.allSatisfy { if case .success = $0 { true } else { false } }, "\(name) refused a contact")
+        }
+
+        // Given one chat of all of them, and a poll everyone holds
+        let chat = try parley.client(names[0], ["chat", "create", "Hundred"] + names.dropFirst().flatMap { ["--member", $0] })
+        try #require(eventually(seconds: 120) { try names.allSatisfy { try self.holdsChat(parley, $0, chat) } }, "not every member joined")
+        let poll = try #require((try ControlConnection(dataDirectory: parley.data(names[0])).call(Control.pollCreate(chat: chat, question: "Lake?")) as? [String: Any])?["id"] as? String)
+        try #require(eventually(seconds: 120) { try names.allSatisfy { try self.tally(parley, $0, chat, poll) != nil } }, "the poll did not reach everyone")
+
+        // When each member votes once, half up and half down
+        let start = Date()
+        for (index, name) in names.enumerated() {
+            _ = try ControlConnection(dataDirectory: parley.data(name)).call(Control.pollVote(chat: chat, poll: poll, choice: index.isMultiple(of: 2) ? "up" : "down"))
+        }
+        let votingSeconds = Date().timeIntervalSince(start)
+
+        // Then every node's tally is the same: 50 up, 50 down
+        let expected = [Self.members - Self.members / 2, Self.members / 2]
+        let agreed = eventually(seconds: 300) { try names.allSatisfy { try self.tally(parley, $0, chat, poll) == expected } }
+        let agreementSeconds = Date().timeIntervalSince(start)
+        #expect(agreed, "the tallies never agreed")
+        Reliability.figure("hundred.members", "\(Self.members)")
+        Reliability.figure("hundred.votingSeconds", String(format: "%.2f", votingSeconds))
+        Reliability.figure("hundred.agreementSecondsFromFirstVote", String(format: "%.2f", agreementSeconds))
+
+        // And idle, each node costs a small share of a core, and all of them together this much memory
+        Thread.sleep(forTimeInterval: 6)
+        let before = processes.map { Self.cpuTicks($0.processIdentifier) }
+        Thread.sleep(forTimeInterval: 10)
+        let after = processes.map { Self.cpuTicks($0.processIdentifier) }
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let percents = zip(before, after).map { Double($1 - $0) / ticksPerSecond / 10 * 100 }
+        let rss = processes.map { Self.rssKiB($0.processIdentifier) }.reduce(0, +)
+        Reliability.figure("hundred.idleCPUPercentPerNodeMean", String(format: "%.3f", percents.reduce(0, +) / Double(percents.count)))
+        Reliability.figure("hundred.idleCPUPercentPerNodeMax", String(format: "%.3f", percents.max() ?? 0))
+        Reliability.figure("hundred.totalRSSMiB", String(format: "%.0f", Double(rss) / 1024))
+        #expect(processes.allSatisfy { $0.isRunning }, "a node died")
+    }
+
+    func holdsChat(_ parley: ParleyBinary, _ name: String, _ chat: String) throws -> Bool {
+        let chats = try ControlConnection(dataDirectory: parley.data(name)).call(Control.chatList) as? [[String: Any]] ?? []
+        return chats.contains { $0["id"] as? String == chat }
+    }
+
+    /// [up, down] on the node, or nil while it does not hold the poll.
+    func tally(_ parley: ParleyBinary, _ name: String, _ chat: String, _ poll: String) throws -> [Int]? {
+        guard let result = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.pollResults(chat: chat, poll: poll)) as? [String: Any],
+              let up = result["up"] as? Int, let down = result["down"] as? Int else { return nil }
+        return [up, down]
+    }
+
+    func eventually(seconds: Double, _ condition: () throws -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if (try? condition()) == true { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < deadline
+        return false
+    }
+
+    /// utime + stime of a process, in clock ticks (/proc/PID/stat fields 14 and 15).
+    static func cpuTicks(_ pid: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+
+    static func rssKiB(_ pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
