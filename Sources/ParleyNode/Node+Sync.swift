@@ -17,7 +17,7 @@ extension Node {
     func syncReply(chat: ChatID, vector: [PeerID: AuthorHoldings], to peer: PeerID) throws -> [Frame] {
         guard let members = try store.members(of: chat) else { return try asksForInvite(chat) ? [.needInvite(chat)] : [] }
         guard members.contains(peer) else { return [] }
-        peerVectors.record(vector, from: peer, chat: chat)
+        syncProgress.received(vector, from: peer, chat: chat)
         var budget = configuration.syncBatch
         var frames: [Frame] = []
         for (author, available) in try store.authorsWithMessages(chat: chat).sorted(by: { $0.key < $1.key }) where budget > 0 {
@@ -52,7 +52,7 @@ extension Node {
         return .syncRequest(chat: chat, vector: vector)
     }
 
-    /// Sync with every member that has a session and may hold something we lack (see `PeerVectors`);
+    /// Sync with every member that has a session and may hold something we lack (`SyncProgress.holds`);
     /// for the others only a handshake starts, and the greeting on establishment syncs (so requests
     /// never pile up for unreachable peers).
     func syncAllChats() async throws {
@@ -61,7 +61,7 @@ extension Node {
             let ours = try store.versionVector(chat: chat)
             let request = Frame.syncRequest(chat: chat, vector: ours)
             let due = members.filter { member in
-                member != me && !peerVectors.holds(ours, peer: member, chat: chat) // nothing to exchange
+                member != me && !syncProgress.holds(ours, peer: member, chat: chat) // nothing to exchange
                     && !syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval)
             }
             for member in Self.inTurn(due.sorted(), round: round, fanout: configuration.syncFanout) {
@@ -82,7 +82,7 @@ extension Node {
     /// flushes its session. Each chat's vector is read once, however many peers it goes to.
     func greet(_ peers: Set<PeerID>) async throws {
         guard !peers.isEmpty else { return }
-        for peer in peers { peerVectors.forget(peer) } // a new session: it may have restarted with less
+        for peer in peers { syncProgress.forgetReceived(from: peer) } // a new session: it may have restarted with less
         var frames: [PeerID: [Frame]] = [:]
         for (chat, members) in try joinedMemberships() {
             let shared = peers.intersection(members)

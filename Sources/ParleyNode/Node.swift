@@ -17,7 +17,6 @@ public final class Node: Sendable {
     let engine: NodeEngine
     let chatState: ChatStateCache
     let syncProgress = SyncProgress()
-    let peerVectors = PeerVectors()
     /// Periodic sync rounds so far: which members the next one asks (`syncFanout`).
     let syncRounds = Atomic<Int>(0)
     /// Polls whose ballot this node is changing: one change at a time per poll.
@@ -114,7 +113,8 @@ public final class Node: Sendable {
         var lastHeartbeat = Duration.zero - configuration.presenceInterval
         while !Task.isCancelled {
             let now = clock.now
-            await transmit(await engine.tick(now: now, wallMillis: clock.wallMillis))
+            let (due, idle) = await engine.tick(now: now, wallMillis: clock.wallMillis)
+            await transmit(due)
             if now - lastAnnounce >= configuration.announceInterval {
                 lastAnnounce = now
                 await announce()
@@ -135,7 +135,7 @@ public final class Node: Sendable {
                     logger.warning("periodic sync failed; retrying next interval", metadata: ["error": "\(error)"])
                 }
             }
-            try await clock.sleep(for: await engine.isIdle ? max(configuration.idleTick, configuration.tick) : configuration.tick)
+            try await clock.sleep(for: idle ? max(configuration.idleTick, configuration.tick) : configuration.tick)
         }
     }
 

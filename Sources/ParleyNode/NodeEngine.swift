@@ -195,18 +195,16 @@ actor NodeEngine {
         return groups
     }
 
-    /// Nothing waits for an ack or for a handshake: the timers may run less often.
-    var isIdle: Bool { reliableQueue.count == 0 && waiting.isEmpty }
-
-    /// Retransmits due items and retries handshakes for peers with waiting frames.
-    func tick(now: Duration, wallMillis: Int64) -> [Datagram] {
+    /// Retransmits due items and retries handshakes for peers with waiting frames; `idle` says nothing
+    /// waits for an ack or a handshake any more, so the timers may run less often.
+    func tick(now: Duration, wallMillis: Int64) -> (datagrams: [Datagram], idle: Bool) {
         // A retransmit to a peer without a session uses up the attempt; the copy queued for the
         // handshake remains.
         let retransmits = byPeer(reliableQueue.takeDue(now: now)).filter { sessions.session(for: $0.peer) != nil }
         let out = retransmits.flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) } // counted there
         let handshakes = waiting.keys.flatMap { handshakeIfNeeded(with: $0, now: now, wallMillis: wallMillis) }
         datagramsOut += handshakes.count
-        return out + handshakes
+        return (out + handshakes, reliableQueue.count == 0 && waiting.isEmpty)
     }
 
     func handshakeIfNeeded(with peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {

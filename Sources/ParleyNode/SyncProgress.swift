@@ -1,28 +1,29 @@
 import ParleyCore
 import Synchronization
 
-/// The vector last sent in a sync continuation to each (peer, chat), and when.
+/// What this node knows of each (peer, chat)'s sync: the vector it last sent the peer in a
+/// continuation, and when, and the vector the peer last sent it in a request.
 final class SyncProgress: Sendable {
     private struct Key: Hashable {
         let peer: PeerID
         let chat: ChatID
     }
 
-    private static let capacity = 4_096
-    private struct Sent {
-        let vector: [PeerID: AuthorHoldings]
-        let at: Duration
+    private struct Entry {
+        /// The last continuation's vector, and when it went.
+        var sent: (vector: [PeerID: AuthorHoldings], at: Duration)?
+        /// The peer's vector in its last request.
+        var received: [PeerID: AuthorHoldings]?
     }
 
-    private let lastSent = Mutex<[Key: Sent]>([:])
+    private static let capacity = 4_096
+    private let entries = Mutex<[Key: Entry]>([:])
 
     /// Records `vector` and says whether it differs from the one sent last time.
     func advance(peer: PeerID, chat: ChatID, to vector: [PeerID: AuthorHoldings], now: Duration) -> Bool {
-        lastSent.withLock { all in
-            let key = Key(peer: peer, chat: chat)
-            guard all[key]?.vector != vector else { return false }
-            if all.count >= Self.capacity { all.removeAll(keepingCapacity: true) }
-            all[key] = Sent(vector: vector, at: now)
+        update(peer, chat) { entry in
+            guard entry.sent?.vector != vector else { return false }
+            entry.sent = (vector, now)
             return true
         }
     }
@@ -30,6 +31,36 @@ final class SyncProgress: Sendable {
     /// Whether a continuation went to this peer for this chat within `interval`: the periodic
     /// round then stays out of the way, so replies do not pile up and repeat during a catch-up.
     func isCatchingUp(peer: PeerID, chat: ChatID, now: Duration, within interval: Duration) -> Bool {
-        lastSent.withLock { $0[Key(peer: peer, chat: chat)].map { now - $0.at < interval } ?? false }
+        entries.withLock { $0[Key(peer: peer, chat: chat)]?.sent.map { now - $0.at < interval } ?? false }
+    }
+
+    /// Keeps the vector a member sent in a sync request.
+    func received(_ vector: [PeerID: AuthorHoldings], from peer: PeerID, chat: ChatID) {
+        update(peer, chat) { $0.received = vector }
+    }
+
+    /// Whether `peer` last told us it holds exactly `vector` of `chat`. Then neither lacks anything
+    /// the other holds, and the periodic round skips asking it: an idle chat costs no sync traffic.
+    /// Whoever stores something new no longer matches and asks again, and the one who lacks it asks
+    /// in turn once the other's request shows more.
+    func holds(_ vector: [PeerID: AuthorHoldings], peer: PeerID, chat: ChatID) -> Bool {
+        entries.withLock { $0[Key(peer: peer, chat: chat)]?.received == vector }
+    }
+
+    /// Forgets what a peer told us (a new session: it may have restarted with less).
+    func forgetReceived(from peer: PeerID) {
+        entries.withLock { all in
+            for key in all.keys where key.peer == peer { all[key]?.received = nil }
+        }
+    }
+
+    private func update<T>(_ peer: PeerID, _ chat: ChatID, _ change: (inout Entry) -> T) -> T {
+        entries.withLock { all in
+            let key = Key(peer: peer, chat: chat)
+            if all.count >= Self.capacity, all[key] == nil { all.removeAll(keepingCapacity: true) }
+            var entry = all[key] ?? Entry()
+            defer { all[key] = entry }
+            return change(&entry)
+        }
     }
 }

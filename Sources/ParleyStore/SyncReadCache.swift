@@ -8,8 +8,8 @@ import ParleyCore
 final class SyncReadCache: Sendable {
     private struct State {
         var writes: UInt64 = 0
-        var vectors: [ChatID: (writes: UInt64, vector: [PeerID: AuthorHoldings])] = [:]
-        var highest: [ChatID: (writes: UInt64, sequences: [PeerID: UInt64])] = [:]
+        var vectors: [ChatID: (writes: UInt64, value: [PeerID: AuthorHoldings])] = [:]
+        var highest: [ChatID: (writes: UInt64, value: [PeerID: UInt64])] = [:]
     }
 
     private let state = Mutex(State())
@@ -24,18 +24,21 @@ final class SyncReadCache: Sendable {
     }
 
     func vector(_ chat: ChatID, orRead read: () throws(StoreError) -> [PeerID: AuthorHoldings]) throws(StoreError) -> [PeerID: AuthorHoldings] {
-        let (cached, writes) = state.withLock { ($0.vectors[chat]?.vector, $0.writes) }
-        if let cached { return cached }
-        let fresh = try read()
-        state.withLock { state in if state.writes == writes { state.vectors[chat] = (writes, fresh) } }
-        return fresh
+        try cached(\.vectors, chat, orRead: read)
     }
 
     func highest(_ chat: ChatID, orRead read: () throws(StoreError) -> [PeerID: UInt64]) throws(StoreError) -> [PeerID: UInt64] {
-        let (cached, writes) = state.withLock { ($0.highest[chat]?.sequences, $0.writes) }
-        if let cached { return cached }
+        try cached(\.highest, chat, orRead: read)
+    }
+
+    private func cached<Value: Sendable>(
+        _ table: WritableKeyPath<State, [ChatID: (writes: UInt64, value: Value)]>, _ chat: ChatID,
+        orRead read: () throws(StoreError) -> Value
+    ) throws(StoreError) -> Value {
+        let (hit, writes) = state.withLock { ($0[keyPath: table][chat]?.value, $0.writes) }
+        if let hit { return hit }
         let fresh = try read()
-        state.withLock { state in if state.writes == writes { state.highest[chat] = (writes, fresh) } }
+        state.withLock { state in if state.writes == writes { state[keyPath: table][chat] = (writes, fresh) } }
         return fresh
     }
 }

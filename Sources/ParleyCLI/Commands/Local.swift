@@ -18,9 +18,7 @@ extension Local {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let view = try await ControlClient.callOnce(.localGet(message: message, key: key), options: options, as: LocalDataView.self)
-            guard let value = view.value else { throw Local.unset(view) }
-            print(options.json ? try APIJSON.encode(view) : SafeText.display(value))
+            try await Local.printValue(of: .localGet(message: message, key: key), options: options) { _, value in value }
         }
     }
 
@@ -60,10 +58,19 @@ extension Local {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let view = try await ControlClient.callOnce(.localDelete(message: message, key: key), options: options, as: LocalDataView.self)
-            guard let value = view.value else { throw Local.unset(view) }
-            print(options.json ? try APIJSON.encode(view) : SafeText.display("deleted \(view.key) (was \(value))"))
+            try await Local.printValue(of: .localDelete(message: message, key: key), options: options) { view, value in
+                "deleted \(view.key) (was \(value))"
+            }
         }
+    }
+
+    /// Prints the value a request answered (`text` of it, or the view as JSON); exits 1 when unset.
+    static func printValue(
+        of request: APIRequest, options: ClientOptions, text: (LocalDataView, String) -> String
+    ) async throws {
+        let view = try await ControlClient.callOnce(request, options: options, as: LocalDataView.self)
+        guard let value = view.value else { throw Local.unset(view) }
+        print(options.json ? try APIJSON.encode(view) : SafeText.display(text(view, value)))
     }
 
     /// An unset key is not an error of the node (its answer is a null value) but of the command, as

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyAPI
+import ParleyCrypto
 import ParleyNode
 
 /// A line typed in `parley open` (line mode or full screen): text to send, or a slash command.
@@ -116,7 +117,7 @@ enum SlashCommand: Equatable {
             // The reference is exactly the message named: "MESSAGE:TAG" (what `send --ref` takes) is
             // refused, so a reply can never pose as a vote or a reaction.
             guard words.count >= 3 else { throw usage }
-            guard words[1].allSatisfy(\.isHexDigit) else { throw CLIError("'\(words[1])' is not a message id prefix; usage: \(name.usage)") }
+            guard Hex.isHexPrefix(words[1]) else { throw CLIError("'\(words[1])' is not a message id prefix; usage: \(name.usage)") }
             return .post(.send(chat: chat, text: rest(after: 1), tag: nil, refs: [words[1]]))
         case .react, .unreact:
             guard words.count >= 2 else { throw usage }

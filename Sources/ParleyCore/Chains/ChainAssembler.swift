@@ -99,18 +99,17 @@ public struct ChainAssembler: Sendable {
         var brokenLinks = 0
         var link = accepted.previous
         var slot = Self.slot(of: accepted).before
-        while let current = slot {
-            let candidates = bySlot.removeValue(forKey: current) ?? []
+        // A message that names no previous one vouches for nothing below it.
+        while let current = slot, let named = link {
             var next: Held?
-            for id in candidates {
+            for id in bySlot.removeValue(forKey: current) ?? [] {
                 guard let entry = remove(id) else { continue }
-                if id == link { next = entry } else { brokenLinks += 1 }
+                if id == named { next = entry } else { brokenLinks += 1 }
             }
             guard let found = next else { break }
             released.append(found)
             link = found.message.previous
             slot = Self.slot(of: found.message).before
-            if link == nil { break }
         }
         return (released, brokenLinks)
     }

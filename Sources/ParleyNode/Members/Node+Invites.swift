@@ -42,7 +42,7 @@ extension Node {
     /// The pending invite whose chat id starts with `prefix` (hex, any case), as `parley invites` lists it.
     public func resolvePendingInvite(prefix: String) throws -> PendingInvite {
         let key = prefix.lowercased()
-        guard !key.isEmpty, key.allSatisfy(\.isHexDigit) else {
+        guard Hex.isHexPrefix(key) else {
             throw NodeError.invalid("'\(prefix)' is not an invite id (hex, as 'parley invites' lists it)")
         }
         let matches = try store.pendingInvites().filter { $0.invite.id.hex.hasPrefix(key) }

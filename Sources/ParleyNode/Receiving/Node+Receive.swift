@@ -94,7 +94,7 @@ extension Node {
         var verified = Verified()
         var rejected: [ProtocolRejection: Int] = [:]
         /// Chained messages of the batch still held after the check: looked at again when the batch
-        /// is stored, once the batch stored beside this check has committed (`recheck`).
+        /// is stored, once the batch stored beside this check has committed (`releaseAtStoreTime`).
         var waiting: [(peer: PeerID, message: Message)] = []
 
         var isBurst: Bool { verified.messages.count > MessageStore.maxInsertOnCallerThread }
@@ -132,17 +132,18 @@ extension Node {
         var verified = await Self.verify(fresh.filter(\.message.isHead))
         rejected[.badSignature, default: 0] += verified.badSignature
         let chained = fresh.filter { !$0.message.isHead }
-        let links = await vouch(for: chained, heads: verified.messages)
+        let links = vouch(for: chained, heads: verified.messages)
         verified.messages += links.released
         rejected[.brokenChain, default: 0] += links.brokenLinks
         return CheckedMessages(decoded: decoded, known: known, verified: verified, rejected: rejected, waiting: links.waiting)
     }
 
-    /// Holds the batch's chained messages, then releases what the verified heads vouch for, down each
-    /// chain (the heads themselves are not returned); then what stored successors vouch for.
+    /// Holds the batch's chained messages and releases what the verified heads vouch for, down each
+    /// chain (the heads themselves are not returned). What stays held is looked at again at store time
+    /// (`releaseAtStoreTime`), against what is stored by then.
     private func vouch(
         for chained: [(peer: PeerID, message: Message)], heads: [(message: Message, peer: PeerID)]
-    ) async -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)]) {
+    ) -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)]) {
         guard !chained.isEmpty || !heads.isEmpty else { return ([], 0, []) }
         let now = clock.now
         // Only what a member of its chat delivers is held: a stranger with a session cannot fill the
@@ -152,42 +153,32 @@ extension Node {
             members[chat] = Set((try? store.membership(of: chat))?.members ?? [])
         }
         let holdable = chained.filter { members[$0.message.chat]?.contains($0.peer) == true }
-        let (released, waiting, brokenLinks) = chains.withLock { chains in
+        return chains.withLock { chains in
             for (peer, message) in holdable { _ = chains.hold(message, from: peer, now: now) }
             let (released, brokenLinks) = Self.releaseChains(from: heads, in: &chains)
-            return (released, holdable.filter { chains.isHeld($0.message.id) }, brokenLinks)
+            return (released, brokenLinks, holdable.filter { chains.isHeld($0.message.id) })
         }
-        let bySuccessors = releaseByStoredSuccessors(waiting)
-        return (released + bySuccessors.released, brokenLinks + bySuccessors.brokenLinks, bySuccessors.waiting)
     }
 
-    /// Held messages whose successor is stored (they arrived after it: a retransmit of a lost
-    /// datagram) are vouched for by it, and vouch further down in turn. One store read for all.
-    private func releaseByStoredSuccessors(
+    /// The batch's messages still held, looked at once the batch stored beside this one's check has
+    /// committed: one already stored (a retransmit that crossed its first copy) is acknowledged; one
+    /// whose successor is stored (a lost datagram's retransmit) is vouched for by it, and vouches
+    /// further down in turn. Two store reads for all of them.
+    private func releaseAtStoreTime(
         _ waiting: [(peer: PeerID, message: Message)]
-    ) -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)]) {
-        let successors = waiting.compactMap { ChainAssembler.slot(of: $0.message).after }
-        guard !successors.isEmpty, let stored = try? store.storedPrevious(at: successors) else { return ([], 0, waiting) }
-        let named = waiting.filter { held in ChainAssembler.slot(of: held.message).after.flatMap { stored[$0] } == held.message.id }
-        guard !named.isEmpty else { return ([], 0, waiting) }
-        return chains.withLock { chains in
-            let starts = named.compactMap { chains.take($0.message.id) }.map { (message: $0.message, peer: $0.peer) }
-            let (more, broken) = Self.releaseChains(from: starts, in: &chains)
-            return (starts + more, broken, waiting.filter { chains.isHeld($0.message.id) })
-        }
-    }
-
-    /// At store time, the batch's messages still held are looked at again: the batch stored while this
-    /// one was checked may hold their successors, or the messages themselves (a retransmit that crossed
-    /// its first copy), which are then acknowledged instead of waiting for a head that was stored.
-    private func recheck(_ waiting: [(peer: PeerID, message: Message)]) -> (released: [(message: Message, peer: PeerID)], known: [(peer: PeerID, message: Message)], brokenLinks: Int) {
+    ) -> (released: [(message: Message, peer: PeerID)], known: [MessageID], brokenLinks: Int) {
         let stillHeld = chains.withLock { chains in waiting.filter { chains.isHeld($0.message.id) } }
         guard !stillHeld.isEmpty else { return ([], [], 0) }
         let storedIDs = (try? store.storedIDs(among: stillHeld.map(\.message.id))) ?? []
-        let known = stillHeld.filter { storedIDs.contains($0.message.id) }
-        chains.withLock { chains in for held in known { _ = chains.take(held.message.id) } }
-        let vouched = releaseByStoredSuccessors(stillHeld.filter { !storedIDs.contains($0.message.id) })
-        return (vouched.released, known, vouched.brokenLinks)
+        let unstored = stillHeld.filter { !storedIDs.contains($0.message.id) }
+        let stored = (try? store.storedPrevious(at: unstored.compactMap { ChainAssembler.slot(of: $0.message).after })) ?? [:]
+        let named = unstored.filter { held in ChainAssembler.slot(of: held.message).after.flatMap { stored[$0] } == held.message.id }
+        return chains.withLock { chains in
+            for id in storedIDs { _ = chains.take(id) }
+            let starts = named.compactMap { chains.take($0.message.id) }.map { (message: $0.message, peer: $0.peer) }
+            let (more, broken) = Self.releaseChains(from: starts, in: &chains)
+            return (starts + more, Array(storedIDs), broken)
+        }
     }
 
     /// Everything the accepted messages vouch for, transitively (not the accepted ones themselves).
@@ -211,9 +202,9 @@ extension Node {
         var rejected = checked.rejected
         guard !decoded.isEmpty || !rejected.isEmpty else { return [:] }
         if !checked.waiting.isEmpty {
-            let late = recheck(checked.waiting)
+            let late = releaseAtStoreTime(checked.waiting)
             verified.messages += late.released
-            known.formUnion(late.known.map(\.message.id))
+            known.formUnion(late.known)
             rejected[.brokenChain, default: 0] += late.brokenLinks
         }
         let outcomes = try await store.insert(
