@@ -70,7 +70,7 @@ public struct APIFailure: Error, Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .notFound: .notFound
         case .invalid, .notAPoll: .invalid
-        case .notAMember: .forbidden
+        case .notAMember, .notInElectorate: .forbidden
         case .alreadyVoted, .vetoed: .conflict
         }
     }

@@ -17,13 +17,18 @@ public enum APIRequest: Codable, Sendable, Hashable {
     /// (the latest `limit` before it), `after` forward (the first `limit` after it).
     case messages(
         chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: String? = nil, after: String? = nil, shown: Bool? = nil)
-    /// Without `options`, a yes/no poll. `closesAtMillis` is Unix time in milliseconds.
+    /// Without `options`, a yes/no poll. `closesAtMillis` is Unix time in milliseconds. `secret`: a
+    /// secret ballot (docs/BALLOTS.md), which needs `closesAtMillis` and takes no answers or suggestions.
     case pollCreate(
         chat: String, question: String, options: [String]? = nil, description: String? = nil, maxVotes: Int? = nil,
-        unique: Bool? = nil, anonymous: Bool? = nil, allowAnswers: Bool? = nil, allowSuggestions: Bool? = nil, closesAtMillis: Int64? = nil)
+        unique: Bool? = nil, anonymous: Bool? = nil, allowAnswers: Bool? = nil, allowSuggestions: Bool? = nil, closesAtMillis: Int64? = nil,
+        secret: Bool? = nil)
     /// `["up"]` or `["down"]` on a yes/no poll; option ids or texts on an options poll.
     case pollVote(chat: String, poll: String, choices: [String])
     case pollUnvote(chat: String, poll: String, option: String?)
+    /// Casts this user's ballot on a secret poll (`["up"]`/`["down"]`, or option ids or texts): signed
+    /// for the electorate and relayed through two other members. Final: it cannot be changed.
+    case pollSecretVote(chat: String, poll: String, choices: [String])
     case pollAnswer(chat: String, poll: String, text: String)
     case pollSuggest(chat: String, poll: String, text: String)
     case pollClose(chat: String, poll: String)

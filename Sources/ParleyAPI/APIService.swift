@@ -56,8 +56,18 @@ public struct APIService: Sendable {
             return Self.ok(view(stored, names: try names()))
         case let .messages(chat, tag, ref, refTag, limit, before, after, shown):
             return try messages(chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit, before: before, after: after, shown: shown ?? false)
-        case let .pollCreate(chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt):
+        case let .pollCreate(chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt, secret):
             let chatID = try resolveChat(chat)
+            if secret == true {
+                guard allowAnswers != true, allowSuggestions != true else {
+                    throw NodeError.invalid("a secret poll takes no answers or suggestions: they would be signed by their authors")
+                }
+                let spec = options.flatMap { $0.isEmpty ? nil : $0 }.map {
+                    PollSpec(question: question, description: description ?? "", options: $0, maxVotes: maxVotes, unique: unique ?? false,
+                             anonymous: true, closesAtMillis: closesAt)
+                }
+                return Self.ok(try await createSecretPoll(chat: chatID, question: question, spec: spec, closesAtMillis: closesAt))
+            }
             guard let options, !options.isEmpty else {
                 guard description == nil, maxVotes == nil, unique != true, anonymous != true, allowAnswers != true,
                       allowSuggestions != true, closesAt == nil else {
@@ -73,6 +83,12 @@ public struct APIService: Sendable {
         case let .pollVote(chat, poll, choices):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(view(try await node.vote(chat: chatID, poll: pollID, choices: choices), names: try names()))
+        case let .pollSecretVote(chat, poll, choices):
+            let (chatID, pollID) = try resolveMessage(chat, poll)
+            let cast = try await node.castSecretBallot(chat: chatID, poll: pollID, choices: choices)
+            return Self.ok(SecretBallotView(
+                poll: try pollView(chat: chatID, poll: pollID), selection: cast.selection, firstRelay: cast.firstRelay, publisher: cast.publisher,
+                names: try names()))
         case let .pollUnvote(chat, poll, option):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(view(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))

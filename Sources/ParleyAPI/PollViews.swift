@@ -69,6 +69,8 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     public let answersCount: Int
     public let latestAnswers: [Answer]
     public let voters: [Voter]
+    /// Set for a secret poll: its electorate and the count's standing. Such a poll never lists voters.
+    public let secret: SecretPollView?
 
     /// The poll message's place in the chat's history (`HistoryPosition`), as `MessageView.historyOrder`.
     public var historyOrder: (UInt64, String, UInt64) { (lamport, author, sequence) }
@@ -91,7 +93,8 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         switch snapshot.state {
         case let .yesNo(tally):
             kind = "yesNo"
-            (description, settings, options, closesAtMillis) = (nil, nil, nil, nil)
+            (description, settings, options) = (nil, nil, nil)
+            closesAtMillis = (try? ParleyCore.Poll(poll))?.closesAtMillis
             (up, down) = (tally.up, tally.down)
             totalVotes = tally.up + tally.down
             winners = tally.up == tally.down ? [] : [tally.up > tally.down ? "up" : "down"]
@@ -119,6 +122,7 @@ public struct PollResultsView: Codable, Sendable, Hashable {
             }
             voters = spec.anonymous ? [] : outcome.ballots.map { Voter(id: $0.voter.hex, name: names[$0.voter], vote: nil, options: $0.options) }
         }
+        secret = snapshot.secret.map { SecretPollView($0, names: names) }
     }
 }
 

@@ -24,7 +24,7 @@ extension Node {
     }
 
     private static func requireUserKey(_ key: String, _ verb: String) throws {
-        guard let purpose = LocalDataKey.reserved[key] else { return }
+        guard let purpose = LocalDataKey.purpose(of: key) else { return }
         throw NodeError.invalid("'\(key)' is Parley's own local data (\(purpose)); it cannot be \(verb) by hand")
     }
 }

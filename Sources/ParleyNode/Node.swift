@@ -31,6 +31,8 @@ public final class Node: Sendable {
     let presenceHub: PresenceHub
     /// When this node's own timed polls are due to be closed.
     let pollDeadlines = PollDeadlines()
+    /// Secret ballots' relay delays, release times and checks, and checked ballots.
+    let secretBallots = SecretBallotDesk()
 
     /// This node's peer id: its identity's public key.
     public var me: PeerID { configuration.identity.publicKey }
@@ -60,6 +62,7 @@ public final class Node: Sendable {
     public func run() async throws {
         try await resumeRetransmits()
         try loadPollDeadlines()
+        await answerPendingBallotKeyCalls()
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.receiveLoop() }
             group.addTask { try await self.timerLoop() }
@@ -123,6 +126,7 @@ public final class Node: Sendable {
             let headless = chains.withLock { $0.expire(now: now) }
             if headless > 0 { await engine.reject(.headless, count: headless) }
             await closeDuePolls()
+            await runSecretBallotTimers()
             if now - lastHeartbeat >= configuration.presenceInterval {
                 lastHeartbeat = now
                 do { try await heartbeat() } catch {

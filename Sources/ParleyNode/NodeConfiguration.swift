@@ -40,6 +40,17 @@ public struct NodeConfiguration: Sendable {
     public var presenceTimeout: Duration = .seconds(12)
     /// A typing indicator lasts this long unless refreshed.
     public var typingTimeout: Duration = .seconds(6)
+    /// How long creating the first secret poll of a chat waits for connected members' ballot keys.
+    public var ballotKeyWait: Duration = .seconds(3)
+    /// Secret ballots (docs/BALLOTS.md §4): the first relay waits a random time up to this before
+    /// passing a ballot on, so the two hops are not linked by timing.
+    public var ballotMixDelay: Duration = .seconds(5)
+    /// A voter whose ballot is not published this long after the poll's closing time sends it again
+    /// through two other relays (the same bytes: it cannot count twice).
+    public var ballotRetryAfter: Duration = .seconds(4)
+    /// The creator closes a secret poll this long after its closing time, when relays have released
+    /// the ballots they held and retries have had time to arrive.
+    public var ballotReleaseWindow: Duration = .seconds(15)
 
     /// A configuration with default timings and limits.
     public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {

@@ -17,6 +17,8 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
         case alreadyVoted
         /// A send hook refused the message.
         case vetoed
+        /// This user is not in the secret poll's electorate (joined after it was posted).
+        case notInElectorate
     }
 
     /// What went wrong, for a caller to branch on.
@@ -41,6 +43,12 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
     }
     /// A send hook refused the message, for `reason`.
     public static func vetoed(_ reason: String) -> NodeError { NodeError(.vetoed, "the message was vetoed: \(reason)") }
+    /// This user is not among the electors a secret poll lists.
+    public static func notInElectorate(_ poll: MessageID, electors: Int) -> NodeError {
+        NodeError(
+            .notInElectorate,
+            "you are not in the electorate of secret poll \(poll.shortHex): its \(electors) electors are the members who had joined when it was posted")
+    }
     /// This node's user is not a member of the chat.
     public static func notAMember(_ chat: ChatID) -> NodeError { NodeError(.notAMember, "you are not a member of chat \(chat.shortHex)") }
 }

@@ -44,7 +44,7 @@ extension Local {
         func run() async throws {
             try await runRequest(.localList(message: message), options: options, as: [LocalDataView].self) { values in
                 values.isEmpty ? "(no local data)" : values.map { view in
-                    let own = LocalDataKey.reserved[view.key] != nil ? "  (Parley's own)" : ""
+                    let own = LocalDataKey.purpose(of: view.key) != nil ? "  (Parley's own)" : ""
                     return "\(view.key) = \(view.value ?? "")\(own)"
                 }.joined(separator: "\n")
             }

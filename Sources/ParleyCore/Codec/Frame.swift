@@ -24,15 +24,20 @@ public enum Frame: Sendable, Hashable {
     case read(chat: ChatID, ids: [MessageID])
     /// "Your read receipts for these messages are recorded here."
     case readAck([MessageID])
+    /// A sealed `BallotEnvelope` on its way to `publisher`: the receiver forwards it there, or opens
+    /// it if it is the publisher (docs/BALLOTS.md §4). The sender learns nothing it did not seal.
+    case ballotRelay(publisher: PeerID, sealed: [UInt8])
 
     enum Kind: UInt8 {
         case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite, presence, typing
-        case read = 10, readAck = 11
+        case read = 10, readAck = 11, ballotRelay = 12
     }
 
     /// Frame header: type (1 byte) and body length (4 bytes).
     public static let headerBytes = 5
     public static let maxAcksPerFrame = 1024
+    /// A sealed envelope: the largest padded plaintext and the sealed box's 48 bytes.
+    public static let maxSealedBallotBytes = BallotEnvelope.maxPlaintextBytes + 48
 
     public var encodedCount: Int { Self.headerBytes + bodyCount }
 
@@ -45,6 +50,7 @@ public enum Frame: Sendable, Hashable {
         case let .syncRequest(_, vector): 32 + 2 + vector.values.reduce(0) { $0 + 32 + $1.encodedCount }
         case .syncEnd, .typing: 33
         case .presence: PresenceBeat.encodedCount
+        case let .ballotRelay(_, sealed): 32 + sealed.count
         }
     }
 
@@ -73,6 +79,10 @@ public enum Frame: Sendable, Hashable {
             buffer.writeBytes(chat.rawRepresentation)
             buffer.writeInteger(UInt8(more ? 1 : 0))
         case let .presence(beat): header(.presence, &buffer); beat.write(to: &buffer)
+        case let .ballotRelay(publisher, sealed):
+            header(.ballotRelay, &buffer)
+            buffer.writeBytes(publisher.rawRepresentation)
+            buffer.writeBytes(sealed)
         case let .typing(chat, active):
             header(.typing, &buffer)
             buffer.writeBytes(chat.rawRepresentation)
@@ -132,6 +142,10 @@ public enum Frame: Sendable, Hashable {
             let active = try body.readU8("typing state")
             guard active <= 1 else { throw .malformed("typing state \(active) is neither 0 nor 1") }
             return .typing(chat: chat, active: active == 1)
+        case .ballotRelay:
+            let publisher = try body.readPeer("publisher")
+            guard (48...maxSealedBallotBytes).contains(body.readableBytes) else { throw .malformed("sealed ballot envelope length") }
+            return .ballotRelay(publisher: publisher, sealed: try body.readExactly(body.readableBytes, "sealed ballot envelope"))
         }
     }
 }

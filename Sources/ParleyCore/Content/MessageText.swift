@@ -15,6 +15,8 @@ public enum MessageText {
         case .pollAnswer: return "answered: \(message.text)"
         case .pollSuggestion: return "suggested \(quoted(message.text))"
         case .pollClose: return "closed the poll"
+        case .pollSecretBallot: return "relayed a secret ballot"
+        case .ballotKey: return "published a ballot key for secret polls"
         case .reaction: return reaction(message)
         case .membership: return membership(message, name: name)
         default:
@@ -29,6 +31,8 @@ public enum MessageText {
         switch try? Poll(message) {
         case let .options(spec): "📊 \(spec.question) (\(spec.options.joined(separator: " · ")))"
         case let .yesNo(question): "📊 \(question) (up/down)"
+        case let .secret(secret): "🗳 secret ballot: " + (secret.question == .yesNo(secret.text)
+            ? "\(secret.text) (up/down)" : "\(secret.text) (\(secret.choiceTexts.joined(separator: " · ")))")
         case nil: "📊 (a poll that does not decode)"
         }
     }

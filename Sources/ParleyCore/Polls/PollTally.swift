@@ -78,7 +78,7 @@ public enum PollRules {
 
     /// Whether messages with `tag` change a poll: votes of both kinds, closes, answers, suggestions.
     public static func changesAPoll(_ tag: Tag) -> Bool {
-        [.pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion].contains(tag)
+        [.pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion, .pollSecretBallot].contains(tag)
     }
 
     /// The polls `message` changes: those it references with its own tag, when that tag changes a poll.
@@ -107,7 +107,7 @@ public enum PollRules {
 
     /// Latest by Lamport clock, then by the author's own sequence (clocks saturate at 2^63 − 1),
     /// then by the larger message id, so even an equivocating author resolves the same everywhere.
-    static func isLater(_ lhs: some PollEvent, than rhs: some PollEvent) -> Bool {
+    public static func isLater(_ lhs: some PollEvent, than rhs: some PollEvent) -> Bool {
         (lhs.lamport, lhs.sequence, lhs.id) > (rhs.lamport, rhs.sequence, rhs.id)
     }
 }

@@ -78,6 +78,12 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     /// A second message of one author for one (chat, sequence), vouched for by the author's own
     /// signature: the author signed two histories. The first one stored stays.
     case equivocation
+    /// A sealed ballot envelope refused by a relay: its sender, its publisher and this node share no
+    /// chat, or the sender passed more than its budget of envelopes (docs/BALLOTS.md §4).
+    case ballotRelayRefused
+    /// A sealed ballot envelope for this node that does not open, or whose ballot is not a valid
+    /// secret ballot on a poll of this node that is still taking ballots.
+    case badBallot
 }
 
 /// Timestamps come from the network before any signature is checked: compare without overflow.

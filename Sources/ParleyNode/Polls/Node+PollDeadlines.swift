@@ -32,8 +32,12 @@ extension Node {
     /// Finds this node's own polls with a closing time and no close yet (once, at start).
     func loadPollDeadlines() throws {
         for chat in try store.chats() {
-            for stored in try store.messages(matching: MessageCriteria(chat: chat.invite.id, tag: .poll)) where stored.message.author == me {
-                guard let closesAt = (try? Poll(stored.message))?.spec?.closesAtMillis else { continue }
+            for stored in try store.messages(matching: MessageCriteria(chat: chat.invite.id, tag: .poll)) {
+                if let secret = (try? Poll(stored.message))?.secret {
+                    try loadSecretBallots(stored, secret)
+                    continue
+                }
+                guard stored.message.author == me, let closesAt = (try? Poll(stored.message))?.spec?.closesAtMillis else { continue }
                 guard try pollSnapshot(chat: chat.invite.id, poll: stored.id).phase != .closed else { continue }
                 pollDeadlines.add(poll: stored.id, chat: chat.invite.id, atMillis: closesAt)
             }

@@ -29,6 +29,7 @@ extension Node {
         let stored = try requirePoll(poll, in: chat)
         let asked: Poll
         do { asked = try Poll(stored.message) } catch { throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding") }
+        if case let .secret(secret) = asked { return try secretSnapshot(stored, secret) }
         guard case let .options(spec) = asked else {
             let tally = try yesNoTally(stored.message)
             let own = tally.choice(of: me).map { [$0.rawValue] } ?? []
@@ -60,6 +61,9 @@ extension Node {
     /// this user's ballot (with `unique`, they replace it).
     public func vote(chat: ChatID, poll: MessageID, choices: [String]) async throws -> StoredMessage {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
+        guard snapshot.secret == nil else {
+            throw NodeError.invalid("poll \(poll.shortHex) is secret: its ballot is cast with castSecretBallot, not as a message of yours")
+        }
         guard snapshot.tally != nil else { return try await addToBallot(chat: chat, poll: poll, options: choices) }
         guard choices.count == 1, let choice = VoteChoice(rawValue: choices[0].lowercased()) else {
             throw NodeError.invalid("a vote on a yes/no poll is 'up' or 'down'")
@@ -132,6 +136,13 @@ extension Node {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         guard snapshot.poll.message.author == me else { throw NodeError.invalid("only the poll's creator can close it") }
         guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is already closed") }
+        if let secret = try Poll(snapshot.poll.message).secret {
+            let closesAt = secret.closesAtMillis + configuration.ballotReleaseWindow.millis
+            guard clock.wallMillis >= closesAt else {
+                throw NodeError.invalid(
+                    "a secret poll closes by itself \(configuration.ballotReleaseWindow.millis / 1000) s after its closing time, once its relays have published the ballots they hold")
+            }
+        }
         let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll))
         let authors = Set(related.map(\.message.author))
         let coverage = try PollCoverage.fitting(
@@ -206,7 +217,7 @@ extension Node {
     }
 
     /// Past its closing time a poll takes nothing from this node, even before its creator's close arrives.
-    private static func requireOpen(_ snapshot: PollSnapshot) throws {
+    static func requireOpen(_ snapshot: PollSnapshot) throws {
         switch snapshot.phase {
         case .open: return
         case .closing: throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is past its closing time")

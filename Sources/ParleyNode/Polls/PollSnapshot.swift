@@ -23,6 +23,8 @@ public struct PollSnapshot: Sendable, Hashable {
     public let ownVotes: [String]
     /// Whether this user's latest ballot counts, or came after the creator's close; nil without one.
     public let ownBallot: BallotStanding?
+    /// Set for a secret poll: its electorate, its count's standing and this user's ballot.
+    public var secret: SecretPollStatus? = nil
 
     /// Closed by its creator: the result is final.
     public var isClosed: Bool { phase == .closed }
@@ -47,6 +49,16 @@ public enum LocalDataKey {
     public static let pollVote = "pollVote"
     /// This node's last ballot on an options poll: option ids joined by ",".
     public static let pollBallot = "pollBallot"
+    /// The secret ballot this node cast (hex of its encoding), kept to send the same bytes again.
+    public static let secretBallot = "secretBallot"
+    /// Prefix of a ballot this node holds as a relay until the poll's closing time ("heldBallot." and the
+    /// ballot's id in hex; the value is the ballot in hex).
+    public static let heldBallotPrefix = "heldBallot."
+
+    /// What the node keeps under `key`, if it is one of the node's own.
+    public static func purpose(of key: String) -> String? {
+        reserved[key] ?? (key.hasPrefix(heldBallotPrefix) ? reserved[heldBallotPrefix + "*"] : nil)
+    }
 
     /// The keys the node itself writes, with what each is for. Front ends may read them, but
     /// `Node.setLocalData` and `Node.deleteLocalData` refuse them: `pollVote` is the one-vote guard,
@@ -55,6 +67,8 @@ public enum LocalDataKey {
     public static let reserved: [String: String] = [
         pollVote: "the guard against a second vote on a yes/no poll",
         pollBallot: "this node's ballot on an options poll",
+        secretBallot: "this node's secret ballot, kept to send it again",
+        heldBallotPrefix + "*": "a secret ballot this node relays at the poll's closing time",
     ]
 }
 

@@ -47,6 +47,7 @@ extension Node {
         var reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])] = []
         var readsAcked: [(peer: PeerID, ids: [MessageID])] = []
         var typing: [(peer: PeerID, chat: ChatID, active: Bool)] = []
+        var envelopes: [(peer: PeerID, publisher: PeerID, sealed: [UInt8])] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -66,6 +67,7 @@ extension Node {
                 case let .readAck(ids): readsAcked.append((peer, ids))
                 case let .presence(beat): try await receivePresence(beat, from: peer)
                 case let .typing(chat, active): typing.append((peer, chat, active))
+                case let .ballotRelay(publisher, sealed): envelopes.append((peer, publisher, sealed))
                 }
             }
         }
@@ -73,6 +75,8 @@ extension Node {
         try await receiveTyping(typing)
         for (peer, frames) in try await receiveMessages(prepared.messages) { replies[peer, default: []] += frames }
         for (peer, frames) in try await receiveReads(reads) { replies[peer, default: []] += frames }
+        // After the batch's messages are stored: an envelope may be for a poll the same batch brought.
+        for envelope in envelopes { await receiveBallotRelay(publisher: envelope.publisher, sealed: envelope.sealed, from: envelope.peer) }
         // Built only now, so the vector already covers the messages this batch stored.
         for (peer, chat) in continuations {
             if let request = try syncContinuation(chat: chat, with: peer) { replies[peer, default: []].append(request) }
@@ -215,12 +219,14 @@ extension Node {
         for (peer, message) in decoded where known.contains(message.id) { acks[peer, default: []].append(message.id) }
         var unknownChats: [PeerID: Set<ChatID>] = [:]
         var storedVotes: [Message] = []
+        var ballotKeyChats: Set<ChatID> = []
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
             switch outcome {
             case let .inserted(stored):
                 chatState.observe(chat: message.chat, lamport: stored.message.lamport)
                 acks[peer, default: []].append(message.id)
                 if VoteChoice(tag: message.tag) != nil { storedVotes.append(message) }
+                if message.tag == .ballotKey { ballotKeyChats.insert(message.chat) }
             case .duplicate:
                 acks[peer, default: []].append(message.id)
             case .equivocation:
@@ -255,6 +261,7 @@ extension Node {
             }
         }
         for (peer, chats) in unknownChats { replies[peer, default: []] += try chats.filter(asksForInvite).map { .needInvite($0) } }
+        for chat in ballotKeyChats { try await answerBallotKeyCall(chat: chat) }
         return replies
     }
 

@@ -1,0 +1,60 @@
+public import ParleyNode
+public import ParleyCrypto
+public import ParleyCore
+
+/// The `secret` part of a secret poll's `PollResultsView`: counts only, never voters.
+public struct SecretPollView: Codable, Sendable, Hashable {
+    public struct Elector: Codable, Sendable, Hashable {
+        public let id: String
+        public let name: String?
+    }
+
+    /// The members who may vote (those who had joined, with a ballot key, when it was posted).
+    public let electorate: [Elector]
+    /// The creator's close is here: counts are final. Until then every count reads 0.
+    public let resultsFinal: Bool
+    /// Electors counted; the rest of these are nil until `resultsFinal`.
+    public let counted: Int?
+    /// Electors who cast two different ballots: none of them counts.
+    public let conflicting: Int?
+    /// Ballots that fail their checks (signature, poll, choices).
+    public let rejected: Int?
+    /// Valid ballots the close does not cover.
+    public let late: Int?
+    /// Why the poll counts nothing, when its electorate lists a key its member never published.
+    public let electorateProblem: String?
+    /// This user's ballot: relayed, published, counted or notCounted; nil before voting.
+    public let ownBallot: SecretPollStatus.OwnBallot?
+
+    init(_ status: SecretPollStatus, names: [PeerID: String]) {
+        electorate = status.electorate.map { Elector(id: $0.hex, name: names[$0]) }
+        resultsFinal = status.resultsFinal
+        let tally = status.tally
+        (counted, conflicting, rejected, late) = status.resultsFinal
+            ? (tally.counted, tally.conflicting, tally.rejected, tally.late) : (nil, nil, nil, nil)
+        electorateProblem = tally.electorateProblem
+        ownBallot = status.ownBallot
+    }
+}
+
+/// `poll vote` on a secret poll: what was cast and how it travels.
+public struct SecretBallotView: Codable, Sendable, Hashable {
+    public let poll: PollResultsView
+    /// The choice ids this ballot selects (kept on this node only).
+    public let selection: [String]
+    /// The member the sealed ballot went to first: it knows this user voted, not how.
+    public let firstRelay: String
+    public let firstRelayName: String?
+    /// The member that opens the ballot and publishes it at the closing time: it knows how, not who.
+    public let publisher: String
+    public let publisherName: String?
+
+    init(poll: PollResultsView, selection: [String], firstRelay: PeerID, publisher: PeerID, names: [PeerID: String]) {
+        self.poll = poll
+        self.selection = selection
+        self.firstRelay = firstRelay.hex
+        firstRelayName = names[firstRelay]
+        self.publisher = publisher.hex
+        publisherName = names[publisher]
+    }
+}

@@ -1,0 +1,122 @@
+public import ParleyCrypto
+
+/// The count of a secret poll: per choice, no voters (docs/BALLOTS.md §5).
+public struct SecretTally: Hashable, Sendable {
+    public let poll: MessageID
+    /// Votes per choice id ("up"/"down" or option ids), every choice listed.
+    public let counts: [String: Int]
+    /// Electors whose ballot counts (one per linking tag).
+    public let counted: Int
+    /// Linking tags whose ballots select different choices: none of them counts.
+    public let conflicting: Int
+    /// Ballots that do not decode, are for another poll, select what the poll does not offer, or
+    /// whose ring signature fails.
+    public let rejected: Int
+    /// Valid ballots the creator's close does not cover.
+    public let late: Int
+    /// Linking tags counted, so a voter's node can find its own.
+    public let countedTags: Set<LinkingTag>
+    /// The creator's close: the result is final once it is here.
+    public let close: PollClose?
+    /// nil while every elector's key is one its member published in the chat; otherwise why the
+    /// poll counts nothing.
+    public let electorateProblem: String?
+
+    public var closed: Bool { close != nil }
+}
+
+/// A valid ballot message: its decoded ballot, checked against its poll.
+public struct CheckedBallot: Hashable, Sendable {
+    public let message: MessageID
+    public let ballot: SecretBallot
+}
+
+public enum SecretPollRules {
+    /// Decodes and verifies a "PollSecretBallot" message against its poll; nil if it is not a valid
+    /// ballot on it. Verifying costs four scalar multiplications per elector: nodes cache the result
+    /// by message id (a message's bytes, so its validity, never change).
+    public static func check(_ message: Message, poll: Message, secret: SecretPoll) -> CheckedBallot? {
+        guard message.tag == .pollSecretBallot, PollRules.references(message, poll),
+              let ballot = try? SecretBallot(decoding: message.content),
+              (try? ballot.verify(chat: poll.chat, poll: poll.id, secret: secret)) != nil
+        else { return nil }
+        return CheckedBallot(message: message.id, ballot: ballot)
+    }
+
+    /// The tally: a pure function of the poll, the chat's "BallotKey" messages, the messages
+    /// referencing the poll, and (through `check`) the ballots' validity.
+    /// - Parameters:
+    ///   - related: messages referencing the poll (any order, duplicates allowed, any tags).
+    ///   - ballotKeys: the chat's "BallotKey" messages; each elector's key must be among its member's.
+    ///   - check: `SecretPollRules.check` or a cache of it.
+    public static func tally(
+        poll: Message, secret: SecretPoll, related: some Sequence<Message>, ballotKeys: some Sequence<Message>,
+        check: (Message) -> CheckedBallot? = { _ in nil }
+    ) -> SecretTally {
+        var seen = Set<MessageID>()
+        let related = related.filter { seen.insert($0.id).inserted && PollRules.references($0, poll) }
+        let close = PollRules.winningClose(of: poll, among: related)
+        let empty = Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) })
+        if let problem = electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys) {
+            return SecretTally(
+                poll: poll.id, counts: empty, counted: 0, conflicting: 0, rejected: 0, late: 0, countedTags: [], close: close,
+                electorateProblem: problem)
+        }
+        var selections: [LinkingTag: Set<[String]>] = [:]
+        var rejected = 0
+        var late = 0
+        for message in related where message.tag == .pollSecretBallot {
+            guard let checked = check(message) else { rejected += 1; continue }
+            guard close?.admits(message) ?? true else { late += 1; continue }
+            selections[checked.ballot.linkingTag, default: []].insert(checked.ballot.selection)
+        }
+        var counts = empty
+        var countedTags = Set<LinkingTag>()
+        for (tag, choices) in selections where choices.count == 1 {
+            countedTags.insert(tag)
+            for id in choices.first! { counts[id, default: 0] += 1 }
+        }
+        return SecretTally(
+            poll: poll.id, counts: counts, counted: countedTags.count, conflicting: selections.count - countedTags.count,
+            rejected: rejected, late: late, countedTags: countedTags, close: close, electorateProblem: nil)
+    }
+
+    /// Why the electorate is not trustworthy, or nil: every elector must be listed with a key that
+    /// its member published in this chat (a "BallotKey" message it authored), so a creator cannot
+    /// slip in keys of its own.
+    static func electorateProblem(_ secret: SecretPoll, chat: ChatID, ballotKeys: some Sequence<Message>) -> String? {
+        var published = Set<[UInt8]>()
+        for message in ballotKeys where message.tag == .ballotKey && message.chat == chat {
+            published.insert(message.author.rawRepresentation + message.content)
+        }
+        for elector in secret.electorate where !published.contains(elector.member.rawRepresentation + elector.key.rawRepresentation) {
+            return "elector \(elector.member.shortHex) is listed with a ballot key it has not published here"
+        }
+        return nil
+    }
+}
+
+extension SecretTally {
+    /// The count as a yes/no tally, without ballots (there are no voters to list).
+    public func asYesNoTally() -> PollTally {
+        PollTally(poll: poll, up: counts["up"] ?? 0, down: counts["down"] ?? 0, ballots: [], close: close, lateVoters: [])
+    }
+
+    /// The count as an options poll's outcome, without ballots.
+    public func asOutcome(spec: PollSpec) -> PollOutcome {
+        PollOutcome(
+            poll: poll, spec: spec,
+            options: spec.options.enumerated().map {
+                let id = PollSpec.optionID(index: $0.offset)
+                return .init(id: id, text: $0.element, votes: counts[id] ?? 0, suggestedBy: nil)
+            },
+            ballots: [], spoiled: 0, answers: [], closure: close, lateVoters: [])
+    }
+
+    /// The same tally with every count at zero: what a view shows before the close.
+    public var withheld: SecretTally {
+        SecretTally(
+            poll: poll, counts: counts.mapValues { _ in 0 }, counted: 0, conflicting: 0, rejected: 0, late: 0, countedTags: [],
+            close: close, electorateProblem: electorateProblem)
+    }
+}

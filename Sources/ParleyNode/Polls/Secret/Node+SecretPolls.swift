@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+public import ParleyCore
+public import ParleyCrypto
+public import ParleyStore
+
+/// Secret polls (docs/BALLOTS.md): the electorate is fixed when the poll is posted, each ballot is
+/// ring-signed and relayed through two other members, and the count is shown at the close.
+extension Node {
+    /// Posts a secret poll whose electorate is every current member with a published ballot key. In
+    /// a chat without keys yet, this node publishes its own (`prepareSecretPolls`) and waits up to
+    /// `ballotKeyWait` for the connected members' nodes to answer with theirs.
+    /// - Returns: the poll, and the members left out because their key has not reached this node.
+    public func createSecretPoll(chat: ChatID, question: SecretPoll.Question, closesAtMillis: Int64) async throws
+        -> (poll: StoredMessage, withoutKey: [PeerID])
+    {
+        guard closesAtMillis > clock.wallMillis else { throw NodeError.invalid("a secret poll needs a closing time in the future") }
+        try await prepareSecretPolls(chat: chat)
+        var (electors, withoutKey) = try currentElectorate(chat: chat)
+        let deadline = clock.now + configuration.ballotKeyWait
+        while !Set(withoutKey).isDisjoint(with: await engine.connectedPeers), clock.now < deadline {
+            try await clock.sleep(for: .milliseconds(100))
+            (electors, withoutKey) = try currentElectorate(chat: chat)
+        }
+        guard electors.count >= SecretPoll.minElectorate else {
+            throw NodeError.invalid(
+                "a secret poll needs \(SecretPoll.minElectorate) members with ballot keys (a voter's ballot goes through two others); this chat has \(electors.count)")
+        }
+        let secret: SecretPoll
+        do { secret = try SecretPoll(question: question, closesAtMillis: closesAtMillis, electorate: electors) } catch {
+            throw NodeError.invalid("\(error)")
+        }
+        let poll = try await send(chat: chat, tag: .poll, content: try secret.encoded())
+        scheduleSecretPoll(poll.message, secret)
+        return (poll, withoutKey)
+    }
+
+    /// Casts this user's secret ballot: signed as one of the electorate, sealed to a member chosen at
+    /// random (the publisher) and sent through another (the first relay). A secret ballot is final.
+    /// - Parameter choices: `["up"]`/`["down"]`, or option ids or texts.
+    /// - Returns: the normalised selection, the first relay and the publisher.
+    public func castSecretBallot(chat: ChatID, poll: MessageID, choices: [String]) async throws
+        -> (selection: [String], firstRelay: PeerID, publisher: PeerID)
+    {
+        let snapshot = try pollSnapshot(chat: chat, poll: poll)
+        guard let secret = try Poll(snapshot.poll.message).secret else { throw NodeError.invalid("poll \(poll.shortHex) is not secret") }
+        try Self.requireOpen(snapshot)
+        guard let elector = secret.elector(me) else { throw NodeError.notInElectorate(poll, electors: secret.electorate.count) }
+        let key = try ballotKeyPair(chat: chat)
+        guard elector.key == key.publicKey else {
+            throw NodeError.invalid("the poll lists a ballot key for you that is not this identity's")
+        }
+        let selection = try choices.map { try Self.resolveSecretChoice($0, in: secret) }
+        let ballot: SecretBallot
+        do { ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: selection, key: key) } catch {
+            throw NodeError.invalid("\(error)")
+        }
+        let relays = try await chooseRelays(chat: chat, excluding: [])
+        if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: ballot.selection.joined(separator: ",")) {
+            throw NodeError.alreadyVoted(poll, choice: previous)
+        }
+        try await store.setLocalData(message: poll, key: LocalDataKey.secretBallot, value: Hex.encode(ballot.encoded))
+        try await relay(ballot.encoded, chat: chat, through: relays)
+        scheduleSecretPoll(snapshot.poll.message, secret)
+        return (ballot.selection, relays.first, relays.publisher)
+    }
+
+    /// The timers a secret poll sets on this node: its creator closes it a release window after its
+    /// closing time; a voter checks, a retry interval after it, that its ballot was published.
+    func scheduleSecretPoll(_ poll: Message, _ secret: SecretPoll) {
+        if poll.author == me {
+            pollDeadlines.add(poll: poll.id, chat: poll.chat, atMillis: secret.closesAtMillis + configuration.ballotReleaseWindow.millis)
+        }
+        secretBallots.scheduleCheck(poll: poll.id, chat: poll.chat, atMillis: secret.closesAtMillis + configuration.ballotRetryAfter.millis)
+    }
+
+    /// Two distinct members of `chat` this node has a session with, other than itself and `excluding`.
+    func chooseRelays(chat: ChatID, excluding: Set<PeerID>) async throws -> (first: PeerID, publisher: PeerID) {
+        let members = Set(try store.members(of: chat) ?? [])
+        let online = members.intersection(await engine.connectedPeers).subtracting(excluding.union([me])).shuffled()
+        guard online.count >= 2 else {
+            throw NodeError.invalid(
+                "a secret ballot travels through two other members, and \(online.count) \(online.count == 1 ? "is" : "are") reachable now; try again when more are online")
+        }
+        return (online[0], online[1])
+    }
+
+    /// Seals the envelope to the publisher and hands it to the first relay.
+    func relay(_ ballot: [UInt8], chat: ChatID, through relays: (first: PeerID, publisher: PeerID)) async throws {
+        let sealed = try relays.publisher.agreementKey().seal(BallotEnvelope(chat: chat, ballot: ballot).encoded())
+        await transmit([.ballotRelay(publisher: relays.publisher, sealed: sealed)], to: relays.first)
+    }
+
+    /// The snapshot of a secret poll: counts withheld until the creator's close.
+    func secretSnapshot(_ stored: StoredMessage, _ secret: SecretPoll) throws -> PollSnapshot {
+        let poll = stored.message
+        let related = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
+        let keys = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .ballotKey)).map(\.message)
+        let full = SecretPollRules.tally(poll: poll, secret: secret, related: related, ballotKeys: keys) { message in
+            self.secretBallots.checked(message) { SecretPollRules.check($0, poll: poll, secret: secret) }
+        }
+        let tally = full.closed ? full : full.withheld
+        let own = try store.localData(message: poll.id, key: LocalDataKey.pollVote).map { $0.split(separator: ",").map(String.init) } ?? []
+        let phase: PollPhase = full.closed ? .closed : clock.wallMillis >= secret.closesAtMillis ? .closing : .open
+        let state: PollSnapshot.State = switch secret.question {
+        case .yesNo: .yesNo(tally.asYesNoTally())
+        case let .options(spec): .options(tally.asOutcome(spec: spec))
+        }
+        var snapshot = PollSnapshot(poll: stored, state: state, question: secret.text, phase: phase, ownVotes: own, ownBallot: nil)
+        snapshot.secret = SecretPollStatus(
+            electorate: secret.electorate.map(\.member), resultsFinal: full.closed, tally: tally,
+            ownBallot: own.isEmpty ? nil : try ownSecretBallot(poll: poll, secret: secret, tally: full, related: related))
+        return snapshot
+    }
+
+    private func ownSecretBallot(poll: Message, secret: SecretPoll, tally: SecretTally, related: [Message]) throws -> SecretPollStatus.OwnBallot {
+        let tag = try LSAG.linkingTag(of: ballotKeyPair(chat: poll.chat), scope: poll.chat.rawRepresentation + poll.id.rawRepresentation)
+        if tally.closed { return tally.countedTags.contains(tag) ? .counted : .notCounted }
+        let published = related.contains { message in
+            message.tag == .pollSecretBallot && (try? SecretBallot(decoding: message.content))?.linkingTag == tag
+        }
+        return published ? .published : .relayed
+    }
+
+    static func resolveSecretChoice(_ text: String, in secret: SecretPoll) throws -> String {
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if let id = secret.choiceIDs.first(where: { $0 == key }) { return id }
+        if let index = secret.choiceTexts.firstIndex(where: { $0.lowercased() == key }) { return secret.choiceIDs[index] }
+        let known = zip(secret.choiceIDs, secret.choiceTexts).map { $0 == $1 ? $0 : "\($0)=\($1)" }.joined(separator: ", ")
+        throw NodeError.invalid("no choice '\(text)' in this poll (choices: \(known))")
+    }
+}
+
+extension Duration {
+    var millis: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

@@ -1,0 +1,92 @@
+import Synchronization
+import ParleyCore
+import ParleyCrypto
+
+/// The timers and caches of secret ballots, in memory (what must survive a crash is in local data):
+/// envelopes a first relay waits to pass on, when held ballots are released and when a voter checks
+/// that its ballot was published, each relay sender's budget, and checked ballots by message id.
+final class SecretBallotDesk: Sendable {
+    struct Forward: Sendable {
+        let due: Duration
+        let publisher: PeerID
+        let sealed: [UInt8]
+    }
+
+    struct State: Sendable {
+        var forwards: [Forward] = []
+        /// Polls whose held ballots this node publishes at the given wall time.
+        var releases: [MessageID: (chat: ChatID, atMillis: Int64)] = [:]
+        /// Polls on which this node cast a ballot and checks, at the given wall time, that it was published.
+        var checks: [MessageID: (chat: ChatID, atMillis: Int64)] = [:]
+        /// Envelopes each sender passed through this node within the current minute.
+        var relayed: [PeerID: (minute: Int64, count: Int)] = [:]
+        var checked: [MessageID: CheckedBallot?] = [:]
+        /// Chats where this node's ballot key is known to be published.
+        var keysPublished: Set<ChatID> = []
+    }
+
+    /// Envelopes one member may pass through this node per minute: a voter needs one per poll
+    /// (a retry another), so this only stops a member from using relays to flood.
+    static let relaysPerSenderPerMinute = 30
+    /// Envelopes waiting for their random delay, from everyone.
+    static let maxWaitingForwards = 1_024
+    static let maxCheckedBallots = 100_000
+
+    let state = Mutex(State())
+
+    /// Whether `sender` may pass another envelope now (a fixed window per minute).
+    func admitRelay(from sender: PeerID, wallMillis: Int64) -> Bool {
+        state.withLock { state in
+            let minute = wallMillis / 60_000
+            let current = state.relayed[sender].flatMap { $0.minute == minute ? $0 : nil }
+            var entry: (minute: Int64, count: Int) = current ?? (minute, 0)
+            guard entry.count < Self.relaysPerSenderPerMinute, state.forwards.count < Self.maxWaitingForwards else { return false }
+            entry.count += 1
+            if state.relayed.count > 4_096 { state.relayed = state.relayed.filter { $0.value.minute == minute } }
+            state.relayed[sender] = entry
+            return true
+        }
+    }
+
+    func hasPublishedKey(in chat: ChatID) -> Bool { state.withLock { $0.keysPublished.contains(chat) } }
+    func notePublishedKey(in chat: ChatID) { state.withLock { _ = $0.keysPublished.insert(chat) } }
+
+    func schedule(_ forward: Forward) { state.withLock { $0.forwards.append(forward) } }
+
+    func takeDueForwards(now: Duration) -> [Forward] {
+        state.withLock { state in
+            let due = state.forwards.filter { $0.due <= now }
+            state.forwards.removeAll { $0.due <= now }
+            return due
+        }
+    }
+
+    func scheduleRelease(poll: MessageID, chat: ChatID, atMillis: Int64) {
+        state.withLock { $0.releases[poll] = (chat, atMillis) }
+    }
+
+    func scheduleCheck(poll: MessageID, chat: ChatID, atMillis: Int64) {
+        state.withLock { $0.checks[poll] = (chat, atMillis) }
+    }
+
+    func takeDue(atMillis now: Int64) -> (releases: [(MessageID, ChatID)], checks: [(MessageID, ChatID)]) {
+        state.withLock { state in
+            let releases = state.releases.filter { $0.value.atMillis <= now }
+            let checks = state.checks.filter { $0.value.atMillis <= now }
+            for poll in releases.keys { state.releases[poll] = nil }
+            for poll in checks.keys { state.checks[poll] = nil }
+            return (releases.map { ($0.key, $0.value.chat) }, checks.map { ($0.key, $0.value.chat) })
+        }
+    }
+
+    /// `SecretPollRules.check`, once per message.
+    func checked(_ message: Message, compute: (Message) -> CheckedBallot?) -> CheckedBallot? {
+        if let known = state.withLock({ $0.checked[message.id] }) { return known }
+        let result = compute(message)
+        state.withLock { state in
+            if state.checked.count >= Self.maxCheckedBallots { state.checked.removeAll() }
+            state.checked[message.id] = result
+        }
+        return result
+    }
+}
