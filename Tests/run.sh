@@ -15,7 +15,7 @@ fi
 swift build --build-tests
 if [ $# -eq 0 ]; then
   # The samples are part of the contract: they must run on a fresh checkout too.
-  for sample in samples/two-peers.sh samples/poll-demo.sh samples/multi-poll-demo.sh samples/reactions-demo.sh samples/history-demo.sh; do
+  for sample in samples/two-peers.sh samples/poll-demo.sh samples/multi-poll-demo.sh samples/reactions-demo.sh samples/history-demo.sh samples/secret-poll-demo.sh; do
     echo "== $sample"
     "$sample" >/tmp/parley-sample.log 2>&1 || { cat /tmp/parley-sample.log; echo "$sample failed" >&2; exit 1; }
     tail -1 /tmp/parley-sample.log

@@ -39,7 +39,9 @@ enum Render {
         case .closing: " [closing: waiting for the creator's close]"
         case .open: poll.closesAtMillis.map { " [closes \(time($0))]" } ?? ""
         }
-        var lines = ["poll \(poll.id.prefix(12)) by \(name(poll.author, poll.authorName)): \(SafeText.singleLine(poll.question))\(state)"]
+        let header = "poll \(poll.id.prefix(12)) by \(name(poll.author, poll.authorName)): \(SafeText.singleLine(poll.question))\(state)"
+        if let secret = poll.secret { return secretPoll(poll, secret, header: header) }
+        var lines = [header]
         if let description = poll.description { lines.append("  \(SafeText.singleLine(description))") }
         if let up = poll.up, let down = poll.down {
             lines.append("  up \(up)  down \(down)")
@@ -96,7 +98,7 @@ enum Render {
         return lines.isEmpty ? "(no votes)" : lines.joined(separator: "\n")
     }
 
-    private static func optionLabel(_ id: String, _ poll: PollResultsView) -> String {
+    static func optionLabel(_ id: String, _ poll: PollResultsView) -> String {
         poll.options?.first { $0.id == id }?.text ?? String(id.prefix(8))
     }
 

@@ -28,25 +28,34 @@ extension Poll {
         @Flag(help: "Let people add comments (answers).") var allowAnswers = false
         @Flag(help: "Let people add options.") var allowSuggestions = false
         @Option(help: "When voting ends: ISO-8601 (2026-11-23T18:00:00Z) or relative (+30s, +10m, +2h, +1d).") var closesAt: String?
+        @Flag(help: "A secret ballot: no one, not even the other members, can tell who voted what; counts appear at the close (needs --closes-at).")
+        var secret = false
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
             let closes = try closesAt.map { try PollTime.parse($0) }
             let request = APIRequest.pollCreate(
                 chat: chat, question: question, options: choices.isEmpty ? nil : choices, description: description, maxVotes: maxVotes,
-                unique: unique, anonymous: anonymous, allowAnswers: allowAnswers, allowSuggestions: allowSuggestions, closesAtMillis: closes)
+                unique: unique, anonymous: anonymous, allowAnswers: allowAnswers, allowSuggestions: allowSuggestions, closesAtMillis: closes,
+                secret: secret)
             try await runRequest(request, options: options, as: PollResultsView.self) { $0.id }
         }
     }
 
     struct Vote: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Vote: up|down on a yes/no poll (once), or options by id or text.")
+            abstract: "Vote: up|down on a yes/no poll (once), or options by id or text; on a secret poll, once and for good.")
         @OptionGroup var target: PollTarget
         @Argument(help: "up or down; or one or more options.") var choices: [String]
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
+            // A secret poll's ballot is not a message of this user's: it goes out through relays.
+            let poll = try await ControlClient.callOnce(.pollResults(chat: target.chat, poll: target.poll), options: options, as: PollResultsView.self)
+            guard poll.secret == nil else {
+                let request = APIRequest.pollSecretVote(chat: target.chat, poll: target.poll, choices: choices)
+                return try await runRequest(request, options: options, as: SecretBallotView.self, text: Render.secretBallot)
+            }
             try await runPosting(.pollVote(chat: target.chat, poll: target.poll, choices: choices), options: options)
         }
     }

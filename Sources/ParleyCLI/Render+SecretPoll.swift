@@ -1,0 +1,43 @@
+import ParleyAPI
+import ParleyTerminal
+import ParleyNode
+
+/// Secret polls: counts only, never voters; before the close, only who may vote and where this
+/// user's ballot is.
+extension Render {
+    static func secretPoll(_ poll: PollResultsView, _ secret: SecretPollView, header: String) -> String {
+        var lines = [header]
+        if let description = poll.description { lines.append("  \(SafeText.singleLine(description))") }
+        lines.append("  electorate (\(secret.electorate.count)): " + secret.electorate.map { name($0.id, $0.name) }.joined(separator: ", "))
+        if let problem = secret.electorateProblem { lines.append("  counts nothing: \(SafeText.singleLine(problem))") }
+        if secret.resultsFinal {
+            if let up = poll.up, let down = poll.down { lines.append("  up \(up)  down \(down)") } else { lines += optionLines(poll) }
+            lines.append("  \(secret.counted ?? 0) of \(secret.electorate.count) electors counted; \(secret.conflicting ?? 0) conflicting, "
+                + "\(secret.rejected ?? 0) rejected, \(secret.late ?? 0) after the close")
+        } else {
+            if let options = poll.options { lines += options.map { "  [\($0.id)] \(SafeText.singleLine($0.text))" } }
+            lines.append("  secret ballot: results at the close, when relays publish the ballots; no one sees who cast which")
+        }
+        if let own = secret.ownBallot {
+            let choice = poll.ownVotes.map { optionLabel($0, poll) }.joined(separator: "+")
+            lines.append("  your ballot (\(choice)): " + ownBallotLine(own))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func ownBallotLine(_ own: SecretPollStatus.OwnBallot) -> String {
+        switch own {
+        case .relayed: "sealed and relayed; published at the closing time"
+        case .published: "published, waiting for the creator's close"
+        case .counted: "counted"
+        case .notCounted: "not counted (not published before the close)"
+        }
+    }
+
+    static func secretBallot(_ cast: SecretBallotView) -> String {
+        let choice = cast.selection.map { optionLabel($0, cast.poll) }.joined(separator: "+")
+        let when = cast.poll.closesAtMillis.map { " at \(time($0))" } ?? ""
+        return "secret ballot cast (\(choice)): sent through \(name(cast.firstRelay, cast.firstRelayName)), "
+            + "sealed for \(name(cast.publisher, cast.publisherName)), who publishes it\(when); your choice stays on this node"
+    }
+}
