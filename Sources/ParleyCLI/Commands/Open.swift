@@ -67,6 +67,10 @@ struct Open: AsyncParsableCommand {
                 switch try SlashCommand.parse(line, chat: chat) {
                 case nil: continue
                 case .quit: return
+                case let .post(.pollVote(chat, poll, choices)):
+                    if case let .secret(ballot) = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options) {
+                        show(Render.secretBallot(ballot))
+                    }
                 case let .post(request): _ = try await ControlClient.callOnce(request, options: options, as: Posted.self)
                 case let .results(poll):
                     show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))

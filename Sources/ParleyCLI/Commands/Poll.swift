@@ -1,6 +1,7 @@
 import ArgumentParser
 import ParleyAPI
 import ParleyNode
+import ParleyTerminal
 
 struct Poll: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,13 +51,10 @@ extension Poll {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            // A secret poll's ballot is not a message of this user's: it goes out through relays.
-            let poll = try await ControlClient.callOnce(.pollResults(chat: target.chat, poll: target.poll), options: options, as: PollResultsView.self)
-            guard poll.secret == nil else {
-                let request = APIRequest.pollSecretVote(chat: target.chat, poll: target.poll, choices: choices)
-                return try await runRequest(request, options: options, as: SecretBallotView.self, text: Render.secretBallot)
+            switch try await Voting.vote(chat: target.chat, poll: target.poll, choices: choices, options: options) {
+            case let .posted(message): print(options.json ? try APIJSON.encode(message) : message.id)
+            case let .secret(ballot): print(options.json ? try APIJSON.encode(ballot) : SafeText.display(Render.secretBallot(ballot)))
             }
-            try await runPosting(.pollVote(chat: target.chat, poll: target.poll, choices: choices), options: options)
         }
     }
 

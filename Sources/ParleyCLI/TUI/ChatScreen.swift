@@ -202,13 +202,21 @@ struct ChatScreen {
                     mine: poll.ownVotes.contains(option.id), winner: poll.winners.contains(option.id))
             }
         }
-        var summary = ["\(poll.totalVotes) vote\(poll.totalVotes == 1 ? "" : "s")"]
+        var summary = poll.secret.map(secretSummary) ?? ["\(poll.totalVotes) vote\(poll.totalVotes == 1 ? "" : "s")"]
         if poll.answersCount > 0 { summary.append("\(poll.answersCount) answer\(poll.answersCount == 1 ? "" : "s")") }
         if let latest = poll.latestAnswers.last { summary.append("“\(latest.text)”") }
         return ScreenState.PollCard(
             id: String(poll.id.prefix(idLength)), author: author, question: poll.question + (poll.phase == .closing ? " [closing]" : ""),
             isClosed: poll.isClosed,
             options: options, summary: summary.joined(separator: " · "), time: clockTime(poll.createdAtMillis))
+    }
+
+    /// A secret poll's line under its bars (which stay at zero until the close): never voters.
+    private static func secretSummary(_ secret: SecretPollView) -> [String] {
+        var parts = ["secret ballot", "\(secret.electorate.count) electors"]
+        parts.append(secret.resultsFinal ? "\(secret.counted ?? 0) counted" : "results at the close")
+        if let own = secret.ownBallot { parts.append("your ballot: \(own.rawValue)") }
+        return parts
     }
 
     /// "14:02" in local time. With the C library rather than a `DateFormatter`: it runs for every

@@ -119,6 +119,9 @@ struct FullScreen {
         for await action in actions {
             do {
                 switch action {
+                case let .post(.pollVote(chat, poll, choices)):
+                    _ = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options)
+                    events.yield(.posted)
                 case let .post(request):
                     _ = try await ControlClient.callOnce(request, options: options, as: Posted.self)
                     events.yield(.posted)
