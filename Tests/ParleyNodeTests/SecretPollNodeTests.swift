@@ -61,4 +61,94 @@ struct SecretPollNodeTests {
             #expect(try alice.node.pollSnapshot(chat: invite.id, poll: created.poll.id).secret?.ownBallot == nil)
         }
     }
+
+    /// A chat of `count` members whose ballot keys are all published, and alice's secret yes/no poll
+    /// closing in a minute.
+    private static func boardWithPoll(_ bed: PumpedPeers) async throws -> (chat: ChatID, poll: MessageID, closesAt: Int64) {
+        let alice = bed.peers[0]
+        let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
+        try await bed.settle()
+        try await alice.node.prepareSecretPolls(chat: invite.id)
+        try await bed.settle()
+        let closesAt = bed.clock.wallMillis + 60_000
+        let created = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("Raise dues?"), closesAtMillis: closesAt)
+        try await bed.settle()
+        return (invite.id, created.poll.id, closesAt)
+    }
+
+    @Test func aMemberWhoJoinsAfterThePollWasPostedIsToldItIsNotInTheElectorate() async throws {
+        // Given a secret poll in a chat of three, and dave added afterwards
+        let bed = try await PumpedPeers.make(count: 4)
+        let (alice, dave) = (bed.peers[0], bed.peers[3])
+        try await bed.running {
+            let invite = try await alice.node.createChat(title: "Board", members: [bed.peers[1].identity.publicKey, bed.peers[2].identity.publicKey])
+            try await bed.settle()
+            try await alice.node.prepareSecretPolls(chat: invite.id)
+            try await bed.settle()
+            let created = try await alice.node.createSecretPoll(
+                chat: invite.id, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000)
+            _ = try await alice.node.addMembers(chat: invite.id, [dave.identity.publicKey])
+            try await bed.settle()
+
+            // When dave votes, then he is told he is not in the electorate, and his node published its key for later polls
+            let refusal = await #expect(throws: NodeError.self) {
+                try await dave.node.castSecretBallot(chat: invite.id, poll: created.poll.id, choices: ["up"])
+            }
+            #expect(refusal?.kind == .notInElectorate)
+            #expect(refusal?.description.contains("3 electors") == true)
+            #expect(try alice.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).map(\.message.author)
+                .contains(dave.identity.publicKey))
+        }
+    }
+
+    @Test func aBallotWhoseRelayWentOfflineIsSentAgainThroughOthersAndCountedOnce() async throws {
+        // Given five members and a secret poll
+        let bed = try await PumpedPeers.make(count: 5)
+        let (alice, bob) = (bed.peers[0], bed.peers[1])
+        try await bed.running {
+            let (chat, poll, _) = try await Self.boardWithPoll(bed)
+
+            // When bob votes and one of his two relays (not the creator) goes offline before passing it on
+            let cast = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
+            let lost = [cast.firstRelay, cast.publisher].first { $0 != alice.identity.publicKey }!
+            let offline = bed.peers.first { $0.identity.publicKey == lost }!
+            await offline.node.shutdown()
+            try await bed.advance(by: .seconds(59))
+            #expect(try bob.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .relayed)
+
+            // Then after the closing time his node sends the same ballot through two others, and it counts once everywhere
+            try await bed.advance(by: .seconds(10))
+            try await bed.advance(by: .seconds(20))
+            for peer in bed.peers where peer.identity.publicKey != lost {
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.phase == .closed)
+                #expect(snapshot.tally.map { [$0.up, $0.down] } == [0, 1])
+            }
+            #expect(try bob.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .counted)
+        }
+    }
+
+    @Test func relaysRefuseEnvelopesFromOutsideTheChatAndCountBallotsThatDoNotOpen() async throws {
+        // Given a secret poll among alice, bob and carol, and mallory, a peer of theirs outside the chat
+        let bed = try await PumpedPeers.make(count: 4)
+        let (bob, carol, mallory) = (bed.peers[1], bed.peers[2], bed.peers[3])
+        try await bed.running {
+            let invite = try await bed.peers[0].node.createChat(title: "Board", members: [bob.identity.publicKey, carol.identity.publicKey])
+            try await bed.settle()
+            _ = try await mallory.node.createChat(title: "Side", members: [bob.identity.publicKey])
+            try await bed.settle()
+            let sealed = try carol.identity.publicKey.agreementKey().seal(BallotEnvelope(chat: invite.id, ballot: [1, 2, 3]).encoded())
+
+            // When mallory asks bob to relay to carol, and bob (a member) sends carol an envelope whose ballot is garbage
+            await mallory.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: sealed)], to: bob.identity.publicKey)
+            await bob.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: sealed)], to: carol.identity.publicKey)
+            await bob.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: Array(sealed.reversed()))], to: carol.identity.publicKey)
+            try await bed.settle()
+
+            // Then bob refuses mallory's (no chat holds the three of them), and carol counts both of bob's as bad ballots
+            #expect(await bob.node.status().rejections["ballotRelayRefused"] == 1)
+            #expect(await carol.node.status().rejections["badBallot"] == 2)
+            #expect(try carol.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .pollSecretBallot)).isEmpty)
+        }
+    }
 }

@@ -24,9 +24,9 @@ public enum Frame: Sendable, Hashable {
     case read(chat: ChatID, ids: [MessageID])
     /// "Your read receipts for these messages are recorded here."
     case readAck([MessageID])
-    /// A sealed `BallotEnvelope` on its way to `publisher`: the receiver forwards it there, or opens
-    /// it if it is the publisher (docs/BALLOTS.md §4). The sender learns nothing it did not seal.
-    case ballotRelay(publisher: PeerID, sealed: [UInt8])
+    /// A sealed `BallotEnvelope` on its way to `publisher`: the receiver forwards it there within a
+    /// random delay of at most `maxDelayMillis`, or opens it if it is the publisher (docs/BALLOTS.md §4).
+    case ballotRelay(publisher: PeerID, maxDelayMillis: UInt32, sealed: [UInt8])
 
     enum Kind: UInt8 {
         case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite, presence, typing
@@ -50,7 +50,7 @@ public enum Frame: Sendable, Hashable {
         case let .syncRequest(_, vector): 32 + 2 + vector.values.reduce(0) { $0 + 32 + $1.encodedCount }
         case .syncEnd, .typing: 33
         case .presence: PresenceBeat.encodedCount
-        case let .ballotRelay(_, sealed): 32 + sealed.count
+        case let .ballotRelay(_, _, sealed): 32 + 4 + sealed.count
         }
     }
 
@@ -79,9 +79,10 @@ public enum Frame: Sendable, Hashable {
             buffer.writeBytes(chat.rawRepresentation)
             buffer.writeInteger(UInt8(more ? 1 : 0))
         case let .presence(beat): header(.presence, &buffer); beat.write(to: &buffer)
-        case let .ballotRelay(publisher, sealed):
+        case let .ballotRelay(publisher, maxDelay, sealed):
             header(.ballotRelay, &buffer)
             buffer.writeBytes(publisher.rawRepresentation)
+            buffer.writeInteger(maxDelay, endianness: .big)
             buffer.writeBytes(sealed)
         case let .typing(chat, active):
             header(.typing, &buffer)
@@ -144,8 +145,9 @@ public enum Frame: Sendable, Hashable {
             return .typing(chat: chat, active: active == 1)
         case .ballotRelay:
             let publisher = try body.readPeer("publisher")
+            let maxDelay = try body.readU32("relay delay")
             guard (48...maxSealedBallotBytes).contains(body.readableBytes) else { throw .malformed("sealed ballot envelope length") }
-            return .ballotRelay(publisher: publisher, sealed: try body.readExactly(body.readableBytes, "sealed ballot envelope"))
+            return .ballotRelay(publisher: publisher, maxDelayMillis: maxDelay, sealed: try body.readExactly(body.readableBytes, "sealed ballot envelope"))
         }
     }
 }

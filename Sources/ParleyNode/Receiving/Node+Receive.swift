@@ -47,7 +47,7 @@ extension Node {
         var reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])] = []
         var readsAcked: [(peer: PeerID, ids: [MessageID])] = []
         var typing: [(peer: PeerID, chat: ChatID, active: Bool)] = []
-        var envelopes: [(peer: PeerID, publisher: PeerID, sealed: [UInt8])] = []
+        var envelopes: [(peer: PeerID, publisher: PeerID, maxDelay: UInt32, sealed: [UInt8])] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -67,7 +67,7 @@ extension Node {
                 case let .readAck(ids): readsAcked.append((peer, ids))
                 case let .presence(beat): try await receivePresence(beat, from: peer)
                 case let .typing(chat, active): typing.append((peer, chat, active))
-                case let .ballotRelay(publisher, sealed): envelopes.append((peer, publisher, sealed))
+                case let .ballotRelay(publisher, maxDelay, sealed): envelopes.append((peer, publisher, maxDelay, sealed))
                 }
             }
         }
@@ -76,7 +76,9 @@ extension Node {
         for (peer, frames) in try await receiveMessages(prepared.messages) { replies[peer, default: []] += frames }
         for (peer, frames) in try await receiveReads(reads) { replies[peer, default: []] += frames }
         // After the batch's messages are stored: an envelope may be for a poll the same batch brought.
-        for envelope in envelopes { await receiveBallotRelay(publisher: envelope.publisher, sealed: envelope.sealed, from: envelope.peer) }
+        for envelope in envelopes {
+            await receiveBallotRelay(publisher: envelope.publisher, maxDelayMillis: envelope.maxDelay, sealed: envelope.sealed, from: envelope.peer)
+        }
         // Built only now, so the vector already covers the messages this batch stored.
         for (peer, chat) in continuations {
             if let request = try syncContinuation(chat: chat, with: peer) { replies[peer, default: []].append(request) }

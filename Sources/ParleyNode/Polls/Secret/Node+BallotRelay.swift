@@ -8,7 +8,7 @@ import ParleyStore
 /// publisher opens it, learns the ballot but not who cast it, keeps it (in the poll's local data,
 /// so a restart loses nothing) and publishes every ballot it holds at the poll's closing time.
 extension Node {
-    func receiveBallotRelay(publisher: PeerID, sealed: [UInt8], from sender: PeerID) async {
+    func receiveBallotRelay(publisher: PeerID, maxDelayMillis: UInt32, sealed: [UInt8], from sender: PeerID) async {
         guard sender != me else { return }
         // Only between members of one chat, and a budget per sender: a relay never sends to an
         // address it did not already talk to, and one envelope in makes at most one out.
@@ -20,7 +20,8 @@ extension Node {
         if publisher == me {
             await acceptEnvelope(sealed)
         } else {
-            let delay = Duration.milliseconds(Int64.random(in: 0...max(0, configuration.ballotMixDelay.millis)))
+            // The voter bounds the delay so the ballot reaches the publisher before the closing time.
+            let delay = Duration.milliseconds(Int64.random(in: 0...min(Int64(maxDelayMillis), max(0, configuration.ballotMixDelay.millis))))
             secretBallots.schedule(.init(due: clock.now + delay, publisher: publisher, sealed: sealed))
         }
     }
@@ -48,7 +49,7 @@ extension Node {
     /// and this node's own ballots that should have been published by now.
     func runSecretBallotTimers() async {
         for forward in secretBallots.takeDueForwards(now: clock.now) {
-            await transmit([.ballotRelay(publisher: forward.publisher, sealed: forward.sealed)], to: forward.publisher)
+            await transmit([.ballotRelay(publisher: forward.publisher, maxDelayMillis: 0, sealed: forward.sealed)], to: forward.publisher)
         }
         let now = clock.wallMillis
         let (releases, checks) = secretBallots.takeDue(atMillis: now)
@@ -93,7 +94,8 @@ extension Node {
               let hex = try store.localData(message: poll, key: LocalDataKey.secretBallot)
         else { return }
         secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: clock.wallMillis + configuration.ballotRetryAfter.millis)
-        try await relay(Hex.decode(hex), chat: chat, through: await chooseRelays(chat: chat, excluding: []))
+        let relays = try await chooseRelays(chat: chat, avoiding: secretBallots.relaysUsed(for: poll))
+        try await relay(Hex.decode(hex), chat: chat, poll: poll, through: relays)
         logger.info("sent a secret ballot again: not published yet", metadata: ["poll": "\(poll.shortHex)"])
     }
 

@@ -55,12 +55,12 @@ extension Node {
         do { ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: selection, key: key) } catch {
             throw NodeError.invalid("\(error)")
         }
-        let relays = try await chooseRelays(chat: chat, excluding: [])
+        let relays = try await chooseRelays(chat: chat, avoiding: [])
         if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: ballot.selection.joined(separator: ",")) {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
         try await store.setLocalData(message: poll, key: LocalDataKey.secretBallot, value: Hex.encode(ballot.encoded))
-        try await relay(ballot.encoded, chat: chat, through: relays)
+        try await relay(ballot.encoded, chat: chat, poll: poll, through: relays, closesAtMillis: secret.closesAtMillis)
         scheduleSecretPoll(snapshot.poll.message, secret)
         return (ballot.selection, relays.first, relays.publisher)
     }
@@ -74,10 +74,13 @@ extension Node {
         secretBallots.scheduleCheck(poll: poll.id, chat: poll.chat, atMillis: secret.closesAtMillis + configuration.ballotRetryAfter.millis)
     }
 
-    /// Two distinct members of `chat` this node has a session with, other than itself and `excluding`.
-    func chooseRelays(chat: ChatID, excluding: Set<PeerID>) async throws -> (first: PeerID, publisher: PeerID) {
+    /// Two distinct members of `chat` this node has a session with, other than itself, chosen at
+    /// random; members in `avoiding` (the relays of an earlier try) only if there are not two others.
+    func chooseRelays(chat: ChatID, avoiding: Set<PeerID>) async throws -> (first: PeerID, publisher: PeerID) {
         let members = Set(try store.members(of: chat) ?? [])
-        let online = members.intersection(await engine.connectedPeers).subtracting(excluding.union([me])).shuffled()
+        let reachable = members.intersection(await engine.connectedPeers).subtracting([me])
+        let fresh = reachable.subtracting(avoiding)
+        let online = fresh.count >= 2 ? fresh.shuffled() : reachable.shuffled()
         guard online.count >= 2 else {
             throw NodeError.invalid(
                 "a secret ballot travels through two other members, and \(online.count) \(online.count == 1 ? "is" : "are") reachable now; try again when more are online")
@@ -85,10 +88,15 @@ extension Node {
         return (online[0], online[1])
     }
 
-    /// Seals the envelope to the publisher and hands it to the first relay.
-    func relay(_ ballot: [UInt8], chat: ChatID, through relays: (first: PeerID, publisher: PeerID)) async throws {
+    /// Seals the envelope to the publisher and hands it to the first relay, which passes it on
+    /// within a random delay that ends before the closing time (at once after it: a retry).
+    func relay(
+        _ ballot: [UInt8], chat: ChatID, poll: MessageID, through relays: (first: PeerID, publisher: PeerID), closesAtMillis: Int64 = 0
+    ) async throws {
         let sealed = try relays.publisher.agreementKey().seal(BallotEnvelope(chat: chat, ballot: ballot).encoded())
-        await transmit([.ballotRelay(publisher: relays.publisher, sealed: sealed)], to: relays.first)
+        let window = max(0, min(closesAtMillis - clock.wallMillis - 1_000, Int64(UInt32.max)))
+        secretBallots.noteRelays([relays.first, relays.publisher], for: poll)
+        await transmit([.ballotRelay(publisher: relays.publisher, maxDelayMillis: UInt32(window), sealed: sealed)], to: relays.first)
     }
 
     /// The snapshot of a secret poll: counts withheld until the creator's close.

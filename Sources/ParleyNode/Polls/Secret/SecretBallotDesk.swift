@@ -21,6 +21,8 @@ final class SecretBallotDesk: Sendable {
         /// Envelopes each sender passed through this node within the current minute.
         var relayed: [PeerID: (minute: Int64, count: Int)] = [:]
         var checked: [MessageID: CheckedBallot?] = [:]
+        /// The members this node's ballot on a poll went through, so a retry picks others.
+        var relays: [MessageID: Set<PeerID>] = [:]
         /// Chats where this node's ballot key is known to be published.
         var keysPublished: Set<ChatID> = []
     }
@@ -50,6 +52,9 @@ final class SecretBallotDesk: Sendable {
 
     func hasPublishedKey(in chat: ChatID) -> Bool { state.withLock { $0.keysPublished.contains(chat) } }
     func notePublishedKey(in chat: ChatID) { state.withLock { _ = $0.keysPublished.insert(chat) } }
+
+    func noteRelays(_ relays: Set<PeerID>, for poll: MessageID) { state.withLock { $0.relays[poll, default: []].formUnion(relays) } }
+    func relaysUsed(for poll: MessageID) -> Set<PeerID> { state.withLock { $0.relays[poll] ?? [] } }
 
     func schedule(_ forward: Forward) { state.withLock { $0.forwards.append(forward) } }
 
