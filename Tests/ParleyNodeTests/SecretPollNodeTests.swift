@@ -151,4 +151,35 @@ struct SecretPollNodeTests {
             #expect(try carol.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .pollSecretBallot)).isEmpty)
         }
     }
+
+    @Test func aSecretOptionsPollRefusesWhatWouldNameAVoter() async throws {
+        // Given a secret options poll among three members, and bob's ballot
+        let bed = try await PumpedPeers.make(count: 3)
+        let (alice, bob) = (bed.peers[0], bed.peers[1])
+        try await bed.running {
+            let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
+            try await bed.settle()
+            try await alice.node.prepareSecretPolls(chat: invite.id)
+            try await bed.settle()
+            let closes = bed.clock.wallMillis + 60_000
+            let spec = PollSpec(question: "Where?", options: ["Lake", "Hills"], anonymous: true, closesAtMillis: closes)
+            let poll = try await alice.node.createSecretPoll(chat: invite.id, question: .options(spec), closesAtMillis: closes).poll.id
+            try await bed.settle()
+            let cast = try await bob.node.castSecretBallot(chat: invite.id, poll: poll, choices: ["hills"])
+            #expect(cast.selection == ["2"])
+
+            // Then a signed vote, an unvote, an answer, a list of votes and an early close are each refused with a reason
+            for refused in [
+                { try await bob.node.vote(chat: invite.id, poll: poll, choices: ["Lake"]) },
+                { try await bob.node.removeVote(chat: invite.id, poll: poll) },
+                { try await bob.node.answerPoll(chat: invite.id, poll: poll, text: "why not") },
+                { try await alice.node.closePoll(chat: invite.id, poll: poll) },
+            ] as [@Sendable () async throws -> StoredMessage] {
+                let error = await #expect(throws: NodeError.self) { try await refused() }
+                #expect(error?.description.contains("secret") == true)
+            }
+            #expect(throws: NodeError.self) { try bob.node.pollVotes(chat: invite.id, poll: poll) }
+            #expect(try bob.node.store.messages(matching: MessageCriteria(chat: invite.id, referencing: poll)).isEmpty)
+        }
+    }
 }

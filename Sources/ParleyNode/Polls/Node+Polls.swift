@@ -156,7 +156,9 @@ extension Node {
         chat: ChatID, poll: MessageID, option: String? = nil, answers: Bool = false, limit: Int = 25, before: String? = nil
     ) throws -> PollVotePage {
         guard limit > 0 else { throw NodeError.invalid("--limit must be positive") }
-        guard let outcome = try pollSnapshot(chat: chat, poll: poll).outcome else {
+        let snapshot = try pollSnapshot(chat: chat, poll: poll)
+        guard snapshot.secret == nil else { throw NodeError.invalid("poll \(poll.shortHex) is secret: it lists no votes, only counts at its close") }
+        guard let outcome = snapshot.outcome else {
             throw NodeError.invalid("poll \(poll.shortHex) is a yes/no poll; see its results")
         }
         let anonymous = outcome.spec.anonymous
@@ -211,6 +213,9 @@ extension Node {
 
     private func openOptionsPoll(chat: ChatID, poll: MessageID) throws -> PollOutcome {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
+        guard snapshot.secret == nil else {
+            throw NodeError.invalid("poll \(poll.shortHex) is secret: a secret ballot is final, and answers and suggestions would name their authors")
+        }
         guard let outcome = snapshot.outcome else { throw NodeError.invalid("poll \(poll.shortHex) is a yes/no poll; vote up or down") }
         try Self.requireOpen(snapshot)
         return outcome
