@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The browser tests: Debian's Chromium driven by Playwright (from PyPI; no browser download), against
-# two real nodes serving the web app. Installs what is missing; expects the debug build.
+# real nodes serving the web app (two, and three for the secret poll). Installs what is missing;
+# expects the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if ! command -v chromium >/dev/null; then
@@ -9,4 +10,7 @@ if ! command -v chromium >/dev/null; then
   $SUDO apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null
 fi
 python3 -c "import playwright" 2>/dev/null || python3 -m pip install --quiet playwright
-exec python3 Tests/web/test_web.py
+status=0
+python3 Tests/web/test_web.py || status=$?
+python3 Tests/web/test_secret_poll.py || status=$?
+exit "$status"

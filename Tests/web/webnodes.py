@@ -84,6 +84,53 @@ class Nodes:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
+class Trio(Nodes):
+    """alice, bob and carol, each a contact of the others and each told where the others listen: the
+    three members with running nodes that a secret poll needs. alice serves the web app; bob and
+    carol are driven by the CLI."""
+
+    def __init__(self):
+        self.work = Path(tempfile.mkdtemp(prefix="parley-web-trio-"))
+        self.processes = []
+        names = ["alice", "bob", "carol"]
+        base = random.randrange(21000, 31000, 10)
+        for name in names:
+            subprocess.run([PARLEY, "keygen", name, "--dir", str(self.work / "keys")], check=True, capture_output=True)
+        for index, name in enumerate(names):
+            peers = [arg for other in range(3) if other != index for arg in ("--peer", f"127.0.0.1:{base + other}")]
+            web = ["--web", "127.0.0.1:0"] if name == "alice" else []
+            log = open(self.work / f"{name}.log", "w")
+            self.processes.append(subprocess.Popen(
+                [PARLEY, "node", "--key", str(self.work / f"keys/{name}.key"), "--data", str(self.data(name)),
+                 "--listen", f"127.0.0.1:{base + index}", *peers, *web, "--log-level", "warning"],
+                stdout=subprocess.DEVNULL, stderr=log))
+        deadline = time.time() + 15
+        while not (self.data("alice") / "web-address").exists():
+            if time.time() > deadline:
+                raise RuntimeError(f"alice's node did not serve the web app: {(self.work / 'alice.log').read_text()}")
+            time.sleep(0.1)
+        for name in ["bob", "carol"]:
+            while not (self.data(name) / "control.sock").exists():
+                if time.time() > deadline:
+                    raise RuntimeError(f"{name}'s node did not start: {(self.work / f'{name}.log').read_text()}")
+                time.sleep(0.1)
+        for me in names:
+            for other in names:
+                if other != me:
+                    self.cli(me, "contacts", "add", str(self.work / f"keys/{other}.pub"), "--name", other)
+
+    def wait_for(self, name, *arguments, timeout=15):
+        """Runs a CLI command until it succeeds (something has arrived), at most `timeout` seconds."""
+        deadline = time.time() + timeout
+        while True:
+            try:
+                return self.cli(name, *arguments)
+            except subprocess.CalledProcessError as error:
+                if time.time() > deadline:
+                    raise RuntimeError(f"{name}: parley {' '.join(arguments)} kept failing: {error.stderr}") from error
+                time.sleep(0.2)
+
+
 def open_page(browser, nodes, name, width, height, problems):
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()

@@ -1,8 +1,10 @@
 // Poll cards (live bar charts that the watch's `poll` events redraw) and the "new poll" form with
-// every option the CLI has. Options, answers and names come from peers: text nodes only.
+// every option the CLI has. Options, answers and names come from peers: text nodes only. A secret
+// poll's card (js/secret-polls.js) shares the header, question and status line.
 
 import { call } from "./api.js";
 import { button, countdown, displayName, el } from "./dom.js";
+import { fillSecretCard } from "./secret-polls.js";
 
 /** The card for a poll's current results; `context`: chat, me, toast(text), onChanged(results). */
 export function pollCard(results, context) {
@@ -18,11 +20,16 @@ export function pollCard(results, context) {
 export function refreshPollCard(card, results, context) {
   const typed = new Map([...card.querySelectorAll("input[data-field]")].map((input) => [input.dataset.field, input.value]));
   const focused = document.activeElement?.closest?.(".poll") === card ? document.activeElement.dataset.field : null;
+  // A secret ballot's choices, ticked but not cast yet.
+  const ticked = new Set([...card.querySelectorAll("input[data-choice]:checked")].map((input) => input.dataset.choice));
   card.replaceChildren();
   fillCard(card, results, context);
   for (const input of card.querySelectorAll("input[data-field]")) {
     if (typed.has(input.dataset.field)) input.value = typed.get(input.dataset.field);
     if (input.dataset.field === focused) input.focus();
+  }
+  for (const input of card.querySelectorAll("input[data-choice]:not(:disabled)")) {
+    if (ticked.has(input.dataset.choice)) input.checked = true;
   }
 }
 
@@ -34,10 +41,21 @@ function fillCard(card, results, context) {
   const header = el("header", { className: "poll-header" },
     el("span", { className: "poll-badge", text: "📊 Poll" }),
     el("span", { className: "author", text: mine ? "by you" : `by ${displayName(results.authorName, results.author)}` }));
-  if (settings.anonymous) header.append(el("span", { className: "tag", text: "anonymous", title: "Only counts are shown, never who voted" }));
+  if (results.secret) {
+    header.append(el("span", { className: "tag secret-badge", text: "🔒 secret ballot",
+      title: "Each ballot is ring-signed and relayed through two members: no one, not even the members, can tell who voted what" }));
+  } else if (settings.anonymous) {
+    header.append(el("span", { className: "tag", text: "anonymous", title: "Only counts are shown, never who voted" }));
+  }
   card.append(header, el("h3", { className: "question", text: results.question }));
   if (results.description) card.append(el("p", { className: "description", text: results.description }));
   card.append(statusLine(results));
+  if (results.secret) {
+    // Counts only at the close, never voters, and no close button: it closes by itself.
+    fillSecretCard(card, results, context, { bar });
+    card.append(el("div", { className: "reactions" }));
+    return;
+  }
 
   if (results.kind === "yesNo") card.append(yesNoRows(results, context));
   else card.append(optionRows(results, context));
@@ -65,7 +83,9 @@ function statusLine(results) {
     const winners = winnerTexts(results);
     line.textContent = winners.length === 0 ? "Closed · no winner" : `Closed · ${winners.length > 1 ? "winners" : "winner"}: ${winners.join(", ")}`;
   } else if (results.phase === "closing") {
-    line.textContent = "Closing… (waiting for the creator's close)";
+    line.textContent = results.secret
+      ? "Closing… (relays publish the ballots; the creator's node counts them shortly)"
+      : "Closing… (waiting for the creator's close)";
   } else if (results.closesAtMillis) {
     // The page's one-second timer updates every element that carries a closing time.
     line.dataset.closesAt = String(results.closesAtMillis);
@@ -201,7 +221,10 @@ async function act(context, results, name, values) {
   }
 }
 
-/** The "new poll" form: a yes/no poll without options, an options poll with two or more. */
+/**
+ * The "new poll" form: a yes/no poll without options, an options poll with two or more; either may
+ * be a secret ballot, which needs a closing time and takes no answers or suggestions.
+ */
 export function newPollForm(chat, { onDone, toast }) {
   const field = (label, input) => el("label", { className: "field" }, el("span", { text: label }), input);
   const question = el("input", { attrs: { type: "text", required: true, maxlength: "512", name: "question" } });
@@ -213,8 +236,26 @@ export function newPollForm(chat, { onDone, toast }) {
   const maxVotes = el("input", { attrs: { type: "number", min: "1", name: "maxVotes", placeholder: "no limit" } });
   const checkbox = (name) => el("input", { attrs: { type: "checkbox", name } });
   const unique = checkbox("unique"), anonymous = checkbox("anonymous"), allowAnswers = checkbox("allowAnswers"), allowSuggestions = checkbox("allowSuggestions");
-  const closesAt = el("input", { attrs: { type: "datetime-local", name: "closesAt" } });
+  // Seconds allowed (step 1): a short poll may close within the minute.
+  const closesAt = el("input", { attrs: { type: "datetime-local", name: "closesAt", step: "1" } });
+  const secret = checkbox("secret");
+  const secretHint = el("p", { className: "hint secret-hint", attrs: { hidden: true },
+    text: "A secret ballot needs a closing time and at least 3 members. Each ballot is final and relayed through two "
+      + "members; counts appear at the close, and no one ever sees who voted what. It takes no answers or suggestions." });
+  // Answers and suggestions would be signed by their authors; a secret poll's counts are anonymous anyway.
+  let anonymousBefore = false;
+  secret.addEventListener("change", () => {
+    for (const box of [allowAnswers, allowSuggestions]) {
+      if (secret.checked) box.checked = false;
+      box.disabled = secret.checked;
+    }
+    if (secret.checked) anonymousBefore = anonymous.checked;
+    anonymous.checked = secret.checked || anonymousBefore;
+    anonymous.disabled = secret.checked;
+    secretHint.hidden = !secret.checked;
+  });
   const error = el("p", { className: "form-error", attrs: { role: "alert" } });
+  const create = el("button", { text: "Create poll", className: "primary", attrs: { type: "submit" } });
 
   const form = el("form", { className: "poll-form" },
     el("h2", { text: "New poll" }),
@@ -228,34 +269,60 @@ export function newPollForm(chat, { onDone, toast }) {
     el("label", { className: "check" }, allowAnswers, " Allow answers"),
     el("label", { className: "check" }, allowSuggestions, " Allow suggested options"),
     field("Closes at", closesAt),
+    el("label", { className: "check" }, secret, " 🔒 Secret ballot (no one sees who voted what)"),
+    secretHint,
     error,
     el("div", { className: "form-actions" },
       el("button", { text: "Cancel", attrs: { type: "button", value: "cancel" }, on: { click: () => onDone(null) } }),
-      el("button", { text: "Create poll", className: "primary", attrs: { type: "submit" } })));
+      create));
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    error.textContent = "";
     const options = [...optionsList.querySelectorAll("input")].map((input) => input.value.trim()).filter(Boolean);
     const values = { chat, question: question.value.trim() };
+    const closesAtMillis = closesAt.value ? new Date(closesAt.value).getTime() : null;
+    if (secret.checked) {
+      if (closesAtMillis === null || Number.isNaN(closesAtMillis)) {
+        error.textContent = "A secret ballot needs a closing time: its ballots are published and counted then. Set “Closes at”.";
+        closesAt.focus();
+        return;
+      }
+      if (closesAtMillis <= Date.now()) {
+        error.textContent = "The closing time has passed: a secret ballot needs one in the future.";
+        closesAt.focus();
+        return;
+      }
+      values.secret = true;
+      values.closesAtMillis = closesAtMillis;
+    }
     if (options.length > 0) {
       values.options = options;
       if (description.value.trim()) values.description = description.value.trim();
       if (maxVotes.value) values.maxVotes = Number(maxVotes.value);
       if (unique.checked) values.unique = true;
-      if (anonymous.checked) values.anonymous = true;
+      if (anonymous.checked && !secret.checked) values.anonymous = true;
       if (allowAnswers.checked) values.allowAnswers = true;
       if (allowSuggestions.checked) values.allowSuggestions = true;
-      if (closesAt.value) values.closesAtMillis = new Date(closesAt.value).getTime();
-    } else if (description.value.trim() || maxVotes.value || unique.checked || anonymous.checked || allowAnswers.checked
-      || allowSuggestions.checked || closesAt.value) {
-      error.textContent = "Settings need options: add at least two, or clear the settings for a yes/no poll.";
+      if (closesAtMillis !== null) values.closesAtMillis = closesAtMillis;
+    } else if (description.value.trim() || maxVotes.value || unique.checked || (anonymous.checked && !secret.checked)
+      || allowAnswers.checked || allowSuggestions.checked || (closesAt.value && !secret.checked)) {
+      error.textContent = secret.checked
+        ? "A secret yes/no poll takes only a question and a closing time: add at least two options for the other settings."
+        : "Settings need options: add at least two, or clear the settings for a yes/no poll.";
       return;
     }
+    // A secret poll waits a few seconds for the members' ballot keys.
+    create.disabled = true;
+    create.textContent = secret.checked ? "Creating… (collecting ballot keys)" : "Creating…";
     try {
       onDone(await call("pollCreate", values));
     } catch (failure) {
       error.textContent = failure.message;
       toast?.(failure.message);
+    } finally {
+      create.disabled = false;
+      create.textContent = "Create poll";
     }
   });
   return form;

@@ -1,0 +1,163 @@
+// Secret polls (secret ballots): the card shows who may vote and where this user's ballot is, and
+// counts only once the creator's close is here; it never shows who voted, or how. A ballot is cast
+// once, with pollSecretVote: it is ring-signed for the electorate and relayed through two members.
+// Names, questions and options come from peers: text nodes only (js/dom.js).
+
+import { call } from "./api.js";
+import { displayName, el } from "./dom.js";
+
+/** What pollSecretVote answered, per poll, for this page's life: how the ballot travels. */
+const receipts = new Map();
+
+/** Where this user's ballot is (`SecretPollView.ownBallot`), as the CLI says it. */
+const ownBallotText = {
+  relayed: "sealed and relayed; published at the closing time",
+  published: "published, waiting for the creator's close",
+  counted: "counted",
+  notCounted: "not counted (not published before the close)",
+};
+
+/**
+ * Fills a secret poll's card after its header, question and status line. `parts`: the shared
+ * pieces of polls.js (bar, statusLine).
+ */
+export function fillSecretCard(card, results, context, parts) {
+  const secret = results.secret;
+  card.classList.add("secret");
+  card.append(electorateLine(secret, context.me));
+  if (secret.electorateProblem) {
+    card.append(el("p", { className: "form-error electorate-problem", text: `Counts nothing: ${secret.electorateProblem}` }));
+  }
+  if (secret.resultsFinal) {
+    card.append(results.kind === "yesNo" ? finalYesNoRows(results, parts) : finalOptionRows(results, parts));
+    card.append(el("p", { className: "secret-counts", text: countsLine(secret) }));
+  } else {
+    const voter = secret.electorate.some((elector) => elector.id === context.me);
+    const canVote = voter && results.phase === "open" && !secret.ownBallot && results.ownVotes.length === 0;
+    card.append(results.kind === "yesNo" ? openYesNoRows(results, context, canVote) : openOptionRows(results, context, canVote));
+    card.append(el("p", { className: "secret-pending", text: "Results at the close: no one sees who cast which." }));
+    if (!voter) card.append(el("p", { className: "hint", text: "You are not in this poll's electorate: it was fixed when the poll was posted." }));
+    else if (canVote) card.append(el("p", { className: "hint", text: "Your ballot is final: it cannot be changed or withdrawn." }));
+  }
+  if (secret.ownBallot || results.ownVotes.length > 0) card.append(ownBallotLine(results));
+  const receipt = receipts.get(results.id);
+  if (receipt && !secret.resultsFinal) card.append(el("p", { className: "ballot-receipt", text: receipt }));
+}
+
+/** "Electorate (3): you, bob, carol". */
+function electorateLine(secret, me) {
+  const names = secret.electorate.map((elector) => (elector.id === me ? "you" : displayName(elector.name, elector.id)));
+  return el("p", { className: "electorate", text: `Electorate (${names.length}): ${names.join(", ")}` });
+}
+
+/** "3 of 3 electors counted; 0 conflicting, 0 rejected" (and the late ones, if any). */
+function countsLine(secret) {
+  const late = secret.late ? `, ${secret.late} after the close` : "";
+  return `${secret.counted ?? 0} of ${secret.electorate.length} electors counted; ${secret.conflicting ?? 0} conflicting, ${secret.rejected ?? 0} rejected${late}`;
+}
+
+/** What a choice id reads as: Yes/No, or the option's text. */
+function choiceLabel(results, id) {
+  if (results.kind === "yesNo") return id === "up" ? "Yes" : id === "down" ? "No" : id;
+  return results.options?.find((option) => option.id === id)?.text ?? id;
+}
+
+/** "Your ballot (Yes): counted". The choice is known only to this node (`ownVotes`). */
+function ownBallotLine(results) {
+  const choice = results.ownVotes.map((id) => choiceLabel(results, id)).join(" + ") || "?";
+  const state = results.secret.ownBallot ? ownBallotText[results.secret.ownBallot] ?? results.secret.ownBallot : "cast";
+  return el("p", { className: "own-ballot", text: `Your ballot (${choice}): ${state}` });
+}
+
+/** Before the close, yes/no: the two buttons, and no bars or counts. */
+function openYesNoRows(results, context, canVote) {
+  const own = results.ownVotes[0] ?? null;
+  const rows = el("div", { className: "options yes-no secret-choices" });
+  for (const [choice, label] of [["up", "👍 Yes"], ["down", "👎 No"]]) {
+    const chosen = own === choice;
+    rows.append(el("button", {
+      className: `vote${chosen ? " chosen" : ""}`, text: chosen ? `✓ ${label}` : label,
+      title: chosen ? "Your ballot" : canVote ? "Cast your secret ballot (final)" : "",
+      attrs: { type: "button", disabled: !canVote, "aria-pressed": chosen ? "true" : "false" },
+      on: { click: () => cast(context, results, [choice]) },
+    }));
+  }
+  return rows;
+}
+
+/** Before the close, options: a choice per option (up to the limit) and one button that casts them. */
+function openOptionRows(results, context, canVote) {
+  const settings = results.settings ?? {};
+  const own = new Set(results.ownVotes);
+  const limit = settings.unique ? 1 : settings.maxVotes ?? results.options.length;
+  const rows = el("div", { className: "options secret-choices" });
+  const boxes = [];
+  for (const option of results.options) {
+    const box = el("input", {
+      attrs: { type: limit === 1 ? "radio" : "checkbox", name: `secret-${results.id}`, "data-choice": option.id,
+        checked: own.has(option.id), disabled: !canVote },
+    });
+    boxes.push(box);
+    rows.append(el("label", { className: `secret-choice${own.has(option.id) ? " chosen" : ""}` }, box,
+      el("span", { className: "option-text", text: option.text })));
+  }
+  if (!canVote) return rows;
+  if (limit > 1 && limit < results.options.length) rows.append(el("p", { className: "hint", text: `Choose up to ${limit}.` }));
+  const send = el("button", {
+    className: "primary cast", text: "Cast secret ballot",
+    attrs: { type: "button" },
+    on: { click: () => {
+      const chosen = boxes.filter((box) => box.checked).map((box) => box.dataset.choice);
+      if (chosen.length === 0) return context.toast("Choose an option first.");
+      if (chosen.length > limit) return context.toast(`Choose at most ${limit}.`);
+      cast(context, results, chosen);
+    } },
+  });
+  rows.append(el("div", { className: "poll-actions" }, send));
+  return rows;
+}
+
+/** After the close, yes/no: bars and counts. */
+function finalYesNoRows(results, { bar }) {
+  const own = results.ownVotes[0] ?? null;
+  const total = Math.max(1, (results.up ?? 0) + (results.down ?? 0));
+  const rows = el("div", { className: "options yes-no" });
+  for (const [choice, label, count] of [["up", "👍 Yes", results.up ?? 0], ["down", "👎 No", results.down ?? 0]]) {
+    const chosen = own === choice;
+    rows.append(el("div", { className: "option-row" },
+      el("span", { className: `choice-label${chosen ? " chosen" : ""}`, text: chosen ? `✓ ${label}` : label, title: chosen ? "Your ballot" : "" }),
+      bar(count / total, count, { winner: results.winners.includes(choice), own: chosen }),
+      el("span", { className: "count", text: String(count) })));
+  }
+  return rows;
+}
+
+/** After the close, options: bars and counts. */
+function finalOptionRows(results, { bar }) {
+  const own = new Set(results.ownVotes);
+  const rows = el("div", { className: "options" });
+  for (const option of results.options ?? []) {
+    const chosen = own.has(option.id);
+    const winner = results.winners.includes(option.id);
+    const label = el("span", { className: "option-text", text: option.text });
+    if (winner) label.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
+    rows.append(el("div", { className: "option-row" },
+      el("span", { className: "own-mark", text: chosen ? "✓" : "", title: chosen ? "Your ballot" : "" }),
+      label, bar(option.ratio, option.votes, { winner, own: chosen }),
+      el("span", { className: "count", text: String(option.votes) })));
+  }
+  return rows;
+}
+
+/** Casts the ballot, keeps how it travels, and redraws the card from the results that come back. */
+async function cast(context, results, choices) {
+  try {
+    const ballot = await call("pollSecretVote", { chat: context.chat, poll: results.id, choices });
+    const relay = displayName(ballot.firstRelayName, ballot.firstRelay);
+    const publisher = displayName(ballot.publisherName, ballot.publisher);
+    receipts.set(results.id, `Sent through ${relay}, sealed for ${publisher}, published at the close. Your choice stays on this device.`);
+    context.onChanged(ballot.poll);
+  } catch (error) {
+    context.toast(error.message);
+  }
+}
