@@ -24,6 +24,8 @@ fi
 if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi
 # The protocol document's worked examples, run as written by an independent (Python) implementation.
 Tests/protocol/check-worked-examples.sh
+# docs/BALLOTS.md's vectors against an independent Python implementation of secret ballots.
+Tests/protocol/check-ballot-vectors.sh
 # The multi-process suites wait on child processes with blocking calls. In the same process they
 # would hold the cooperative pool's threads (two on a 2-core machine) and starve the in-process
 # servers and nodes of the other suites, so they run in a test process of their own.
@@ -35,5 +37,5 @@ swift test --skip-build --filter "$timing"
 swift test --skip-build --filter ParleyCLITests
 # The HTTP front end against docs/openapi.yaml (schemathesis: generated and malformed requests).
 Tests/web/check-openapi.sh
-# The web app in Debian's Chromium (Playwright), against two real nodes serving it.
+# The web app in Debian's Chromium (Playwright), against real nodes serving it (two; three for the secret poll).
 Tests/web/run.sh
