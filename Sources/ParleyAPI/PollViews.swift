@@ -108,7 +108,8 @@ public struct PollResultsView: Codable, Sendable, Hashable {
                 maxVotes: spec.unique ? 1 : spec.maxVotes, unique: spec.unique, anonymous: spec.anonymous,
                 allowAnswers: spec.allowAnswers, allowSuggestions: spec.allowSuggestions)
             (up, down) = (nil, nil)
-            let ballots = max(outcome.ballots.count, 1)
+            // A secret poll lists no ballots: its share is of the electors counted.
+            let ballots = max(snapshot.secret?.tally.counted ?? outcome.ballots.count, 1)
             options = outcome.options.map {
                 Option(id: $0.id, text: $0.text, votes: $0.votes, ratio: Double($0.votes) / Double(ballots), suggestedBy: $0.suggestedBy?.hex)
             }

@@ -45,12 +45,17 @@ public struct NodeConfiguration: Sendable {
     /// Secret ballots (docs/BALLOTS.md §4): the first relay waits a random time up to this before
     /// passing a ballot on, so the two hops are not linked by timing.
     public var ballotMixDelay: Duration = .seconds(5)
-    /// A voter whose ballot is not published this long after the poll's closing time sends it again
-    /// through two other relays (the same bytes: it cannot count twice).
-    public var ballotRetryAfter: Duration = .seconds(4)
-    /// The creator closes a secret poll this long after its closing time, when relays have released
-    /// the ballots they held and retries have had time to arrive.
+    /// Publishers hand the ballots they hold to the poll's creator at the closing time; the creator
+    /// publishes every ballot it holds this long after it, in one batch.
+    public var ballotPublishDelay: Duration = .seconds(10)
+    /// A voter whose ballot is not published this long after that batch sends it again through two
+    /// other members (the same bytes: it cannot count twice).
+    public var ballotRetryAfter: Duration = .seconds(2)
+    /// The creator closes a secret poll this long after its closing time, once the batch and the
+    /// retries are out.
     public var ballotReleaseWindow: Duration = .seconds(15)
+    /// How often a voter's node sends a ballot again before giving up (then it shows "not counted").
+    public var ballotRetries = 5
 
     /// A configuration with default timings and limits.
     public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {

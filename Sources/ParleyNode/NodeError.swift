@@ -47,7 +47,7 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func notInElectorate(_ poll: MessageID, electors: Int) -> NodeError {
         NodeError(
             .notInElectorate,
-            "you are not in the electorate of secret poll \(poll.shortHex): its \(electors) electors are the members who had joined when it was posted")
+            "you are not in the electorate of secret poll \(poll.shortHex): its \(electors) electors are the members whose ballot keys its creator held when it was posted")
     }
     /// This node's user is not a member of the chat.
     public static func notAMember(_ chat: ChatID) -> NodeError { NodeError(.notAMember, "you are not a member of chat \(chat.shortHex)") }

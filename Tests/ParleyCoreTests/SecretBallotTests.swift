@@ -102,8 +102,9 @@ struct SecretBallotTests {
         #expect(throws: CoreError.self) { try decoded.verify(chat: Self.vectorChat, poll: Self.id(0xee), secret: yesNo) }
         try SecretBallot(decoding: BallotVectors.value("bob options ballot")).verify(chat: Self.vectorChat, poll: Self.id(0xee), secret: options)
 
-        // Its envelope: version, chat, length, ballot, zeros to 512 bytes.
-        let envelope = try BallotEnvelope(chat: Self.vectorChat, ballot: alice.encoded).encoded()
+        // Its envelope: version, chat, length, ballot, zeros to the poll's envelope size, 512 bytes.
+        #expect(yesNo.envelopeBytes == 512)
+        let envelope = try BallotEnvelope(chat: Self.vectorChat, ballot: alice.encoded).encoded(size: yesNo.envelopeBytes)
         #expect(envelope.count == 512)
         #expect(try BLAKE2b.hash256(envelope) == BallotVectors.value("alice yes/no envelope hash"))
         #expect(try BallotEnvelope(decoding: envelope) == BallotEnvelope(chat: Self.vectorChat, ballot: alice.encoded))
@@ -475,7 +476,7 @@ struct SecretBallotTests {
                 })
                 verifyTimes.append(try clock.measure { try SecretBallot(decoding: ballot.encoded).verify(chat: Self.chat, poll: Self.id(0x50), secret: secret) })
             }
-            let envelope = try BallotEnvelope(chat: Self.chat, ballot: ballot.encoded).encoded()
+            let envelope = try BallotEnvelope(chat: Self.chat, ballot: ballot.encoded).encoded(size: secret.envelopeBytes)
             func median(_ times: [Duration]) -> String {
                 let sorted = times.sorted()
                 return String(format: "%.2f ms", Double(sorted[sorted.count / 2].components.attoseconds) / 1e15 + Double(sorted[sorted.count / 2].components.seconds) * 1e3)

@@ -137,7 +137,7 @@ struct SecretPollNodeTests {
             try await bed.settle()
             _ = try await mallory.node.createChat(title: "Side", members: [bob.identity.publicKey])
             try await bed.settle()
-            let sealed = try carol.identity.publicKey.agreementKey().seal(BallotEnvelope(chat: invite.id, ballot: [1, 2, 3]).encoded())
+            let sealed = try carol.identity.publicKey.agreementKey().seal(BallotEnvelope(chat: invite.id, ballot: [1, 2, 3]).encoded(size: 512))
 
             // When mallory asks bob to relay to carol, and bob (a member) sends carol an envelope whose ballot is garbage
             await mallory.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: sealed)], to: bob.identity.publicKey)
@@ -180,6 +180,64 @@ struct SecretPollNodeTests {
             }
             #expect(throws: NodeError.self) { try bob.node.pollVotes(chat: invite.id, poll: poll) }
             #expect(try bob.node.store.messages(matching: MessageCriteria(chat: invite.id, referencing: poll)).isEmpty)
+        }
+    }
+
+    @Test func aBallotCopiedIntoAMessageThatAlsoReferencesAnotherPollCountsThereOnNoNode() async throws {
+        // Given poll A closing in a minute and poll B in two, among four members, and bob's ballot on A
+        let bed = try await PumpedPeers.make(count: 4)
+        let (alice, bob, mallory) = (bed.peers[0], bed.peers[1], bed.peers[3])
+        try await bed.running {
+            let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
+            try await bed.settle()
+            try await alice.node.prepareSecretPolls(chat: invite.id)
+            try await bed.settle()
+            let start = bed.clock.wallMillis
+            let a = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("A?"), closesAtMillis: start + 60_000).poll.id
+            let b = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("B?"), closesAtMillis: start + 120_000).poll.id
+            try await bed.settle()
+            _ = try await bob.node.castSecretBallot(chat: invite.id, poll: a, choices: ["up"])
+            try await bed.advance(by: .seconds(80))
+
+            // When mallory, after A's close, posts bob's published ballot again in a message referencing both polls
+            let published = try mallory.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .pollSecretBallot, referencing: a))
+            #expect(published.count == 1)
+            let references = [a, b].map { MessageReference(id: $0, tag: .pollSecretBallot) }
+            _ = try await mallory.node.send(chat: invite.id, tag: .pollSecretBallot, content: published[0].message.content, references: references)
+            try await bed.settle()
+            // and some nodes look at A first, others at B first
+            for (index, peer) in bed.peers.enumerated() {
+                for poll in index.isMultiple(of: 2) ? [a, b] : [b, a] { _ = try peer.node.pollSnapshot(chat: invite.id, poll: poll) }
+            }
+            try await bed.advance(by: .seconds(60))
+
+            // Then B counts nothing and rejects the copy on every node, and A still counts bob's ballot once
+            for peer in bed.peers {
+                let onB = try peer.node.pollSnapshot(chat: invite.id, poll: b)
+                #expect(onB.phase == .closed && onB.tally.map { $0.up + $0.down } == 0 && onB.secret?.tally.rejected == 1)
+                #expect(try peer.node.pollSnapshot(chat: invite.id, poll: a).tally.map { [$0.up, $0.down] } == [1, 0])
+            }
+        }
+    }
+
+    @Test func aKeyClaimedByTwoMembersLeavesBothOutOfTheElectorateAndPollsStillWork() async throws {
+        // Given five members, and mallory (a modified client) publishing alice's ballot key as her own,
+        // which is the call every other node answers with its key
+        let bed = try await PumpedPeers.make(count: 5)
+        let (alice, mallory) = (bed.peers[0], bed.peers[4])
+        try await bed.running {
+            let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
+            try await bed.settle()
+            let alicesKey = try alice.node.ballotKeyPair(chat: invite.id).publicKey.rawRepresentation
+            _ = try await mallory.node.send(chat: invite.id, tag: .ballotKey, content: alicesKey)
+            try await bed.settle()
+            #expect(try bed.peers[1].node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).count == 5)
+
+            // When bob creates a secret poll, then it lists the three others and not the two claiming one key
+            let created = try await bed.peers[1].node.createSecretPoll(
+                chat: invite.id, question: .yesNo("Go?"), closesAtMillis: bed.clock.wallMillis + 60_000)
+            let secret = try #require(try ParleyCore.Poll(created.poll.message).secret)
+            #expect(Set(secret.electorate.map(\.member)) == Set(bed.peers[1...3].map(\.identity.publicKey)))
         }
     }
 }

@@ -296,18 +296,26 @@ def check_ballot(ballot, chat, poll, ring, choices, limit):
     return verify(signature, ballot_message(ids), ring, ballot_scope(chat, poll))
 
 
-def envelope(chat, ballot) -> bytes:
-    """Version 1, chat, u32 length, ballot, zeros up to a multiple of 512 (at most 12,288 bytes)."""
+def envelope_size(choices, limit, members) -> int:
+    """One size per poll: its largest ballot (the most choices, the longest id) and the 37-byte
+    header, rounded up to a multiple of 512."""
+    longest = max(len(c.encode()) for c in choices)
+    selection = 1 + min(limit, len(choices)) * (1 + longest)
+    ballot = 1 + 32 + selection + 2 + 64 + 32 * members
+    return -(-(37 + ballot) // 512) * 512
+
+
+def envelope(chat, ballot, size) -> bytes:
+    """Version 1, chat, u32 length, ballot, zeros up to the poll's envelope size (at most 12,288)."""
     plain = b"\x01" + chat + u32(len(ballot)) + ballot
-    padded = plain + bytes(-len(plain) % 512)
-    assert len(padded) <= 12 * 1024
-    return padded
+    assert size % 512 == 0 and len(plain) <= size <= 12 * 1024
+    return plain + bytes(size - len(plain))
 
 
-def ballot_relay_frame(publisher_id: bytes, padded_envelope: bytes) -> bytes:
-    """Frame kind 12: publisher id || the envelope sealed to the publisher's X25519 key (random)."""
+def ballot_relay_frame(publisher_id: bytes, max_delay_ms: int, padded_envelope: bytes) -> bytes:
+    """Frame kind 12: publisher id || u32 max delay || the envelope sealed to the publisher's X25519 key (random)."""
     sealed = SealedBox(VerifyKey(publisher_id).to_curve25519_public_key()).encrypt(padded_envelope)
-    body = publisher_id + sealed
+    body = publisher_id + u32(max_delay_ms) + sealed
     return b"\x0c" + u32(len(body)) + body
 
 
@@ -336,7 +344,7 @@ def vectors():
     alice_ballot = cast(chat, yes_no_poll, ring, ["up", "down"], ["up"], seeds["alice"], test_vector_draw)
     _, _, alice_signature = read_ballot(alice_ballot)
     bob_ballot = cast(chat, options_poll, ring, ["1", "2", "3"], ["3", "1"], seeds["bob"], test_vector_draw)
-    alice_envelope = envelope(chat, alice_ballot)
+    alice_envelope = envelope(chat, alice_ballot, envelope_size(["up", "down"], 1, len(ring)))
 
     for name in ("alice", "bob", "carol", "dave"):
         put(f"{name} seed", seeds[name])
@@ -407,9 +415,10 @@ def self_test():
         assert rejected(lambda: verify(first, b"two", ring, scope))
     # the frame of a relayed envelope opens with the publisher's identity
     publisher = SigningKey(os.urandom(32))
-    frame = ballot_relay_frame(bytes(publisher.verify_key), envelope(chat, b"ballot"))
-    opened = SealedBox(publisher.to_curve25519_private_key()).decrypt(frame[37:])
-    assert frame[0] == 12 and struct.unpack(">I", frame[1:5])[0] == len(frame) - 5 and opened == envelope(chat, b"ballot")
+    frame = ballot_relay_frame(bytes(publisher.verify_key), 5000, envelope(chat, b"ballot", 512))
+    opened = SealedBox(publisher.to_curve25519_private_key()).decrypt(frame[41:])
+    assert frame[0] == 12 and struct.unpack(">I", frame[1:5])[0] == len(frame) - 5 and opened == envelope(chat, b"ballot", 512)
+    assert struct.unpack(">I", frame[37:41])[0] == 5000
 
 
 def costs():

@@ -31,8 +31,7 @@ public enum MessageText {
         switch try? Poll(message) {
         case let .options(spec): "📊 \(spec.question) (\(spec.options.joined(separator: " · ")))"
         case let .yesNo(question): "📊 \(question) (up/down)"
-        case let .secret(secret): "🗳 secret ballot: " + (secret.question == .yesNo(secret.text)
-            ? "\(secret.text) (up/down)" : "\(secret.text) (\(secret.choiceTexts.joined(separator: " · ")))")
+        case let .secret(secret): "🗳 secret ballot: \(secret.text) (\(secret.choiceTexts.joined(separator: secret.choiceIDs == ["up", "down"] ? "/" : " · ")))"
         case nil: "📊 (a poll that does not decode)"
         }
     }

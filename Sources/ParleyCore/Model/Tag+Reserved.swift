@@ -10,7 +10,7 @@ extension Tag {
         case .pollAnswer: "poll answer"
         case .pollSuggestion: "poll suggest"
         case .pollSecretBallot: "poll vote (on a secret poll)"
-        case .ballotKey: "chat create or invites accept (the node publishes its ballot key)"
+        case .ballotKey: "poll create --secret (the node publishes its ballot key)"
         case .reaction: "react (or unreact)"
         case .membership: "chat add / chat remove"
         default: nil

@@ -11,24 +11,32 @@ internal import CSodium
 public enum LSAG {
     public static let minimumRing = 2
     public static let maximumRing = 1_024
+    /// A scope is a chat id and a poll id: fixed-length, so the hashes need no length prefix for it.
+    public static let scopeBytes = 64
     static let tagBaseLabel = Array("parley/2 lsag tag base".utf8)
     static let prefixLabel = Array("parley/2 lsag".utf8)
 
     /// The signer's tag in `scope`: what links two of its signatures there.
     public static func linkingTag(of key: BallotKeyPair, scope: [UInt8]) throws(CryptoError) -> LinkingTag {
+        try Sodium.checkLength(scope, scopeBytes, "ring signature scope")
         let base = tagBase(scope)
         guard let tag = key.secret.withPointer({ Ristretto.multiply($0, base) }) else { throw .libraryUnavailable }
         return try LinkingTag(rawRepresentation: tag)
     }
 
-    /// Signs `message` as one of `ring` (which must hold `signer`'s key once).
-    /// - Parameter randomness: 64 bytes for draw number k (α is draw 0, then rᵢ for i = π+1, π+2, … round
-    ///   the ring), each reduced mod ℓ; secure random bytes unless a test vector fixes them.
-    public static func sign(
-        _ message: [UInt8], ring: [BallotPublicKey], signer: BallotKeyPair, scope: [UInt8],
-        randomness: (Int) -> [UInt8] = { _ in secureRandomBytes(count: 64) }
+    /// Signs `message` as one of `ring` (which must hold `signer`'s key once), with fresh random draws.
+    public static func sign(_ message: [UInt8], ring: [BallotPublicKey], signer: BallotKeyPair, scope: [UInt8]) throws(CryptoError) -> RingSignature {
+        try sign(message, ring: ring, signer: signer, scope: scope) { _ in secureRandomBytes(count: 64) }
+    }
+
+    /// The same with given draws: 64 bytes for draw number k (α is draw 0, then rᵢ for i = π+1, π+2, …
+    /// round the ring), each reduced mod ℓ. Only test vectors fix them: two signatures with one α give
+    /// the key away, so this stays inside the package.
+    package static func sign(
+        _ message: [UInt8], ring: [BallotPublicKey], signer: BallotKeyPair, scope: [UInt8], randomness: (Int) -> [UInt8]
     ) throws(CryptoError) -> RingSignature {
         try checkRing(ring)
+        try Sodium.checkLength(scope, scopeBytes, "ring signature scope")
         guard let signerIndex = ring.firstIndex(of: signer.publicKey) else { throw .badEncoding("the signer's ballot key is not in the ring") }
         let count = ring.count
         let base = tagBase(scope)
@@ -66,6 +74,7 @@ public enum LSAG {
     /// Throws `badSignature` unless `signature` is a signature of `message` by a key of `ring` in `scope`.
     public static func verify(_ signature: RingSignature, message: [UInt8], ring: [BallotPublicKey], scope: [UInt8]) throws(CryptoError) {
         try checkRing(ring)
+        try Sodium.checkLength(scope, scopeBytes, "ring signature scope")
         guard signature.responses.count == ring.count else { throw .badSignature }
         let base = tagBase(scope)
         let prefix = challengePrefix(scope: scope, ring: ring, tag: signature.linkingTag, message: message)

@@ -67,6 +67,8 @@ enum Ristretto {
     /// x − y·z mod ℓ (the response that closes the ring).
     static func subtractProduct(_ x: UnsafePointer<UInt8>, _ y: [UInt8], _ z: UnsafePointer<UInt8>) -> [UInt8] {
         var product = [UInt8](repeating: 0, count: byteCount)
+        // c·x with c public gives x away: wiped before it is freed.
+        defer { sodium_memzero(&product, byteCount) }
         crypto_core_ristretto255_scalar_mul(&product, y, z)
         var out = [UInt8](repeating: 0, count: byteCount)
         crypto_core_ristretto255_scalar_sub(&out, x, product)

@@ -55,7 +55,7 @@ extension Node {
                 logger.info("closed a poll at its closing time", metadata: ["poll": "\(poll.shortHex)"])
             } catch {
                 logger.warning("closing a poll at its closing time failed; retrying", metadata: ["error": "\(error)"])
-                pollDeadlines.add(poll: poll, chat: chat, atMillis: now + Int64(configuration.syncInterval.components.seconds * 1000))
+                pollDeadlines.add(poll: poll, chat: chat, atMillis: now.adding(configuration.syncInterval))
             }
         }
     }

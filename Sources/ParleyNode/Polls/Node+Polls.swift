@@ -137,7 +137,7 @@ extension Node {
         guard snapshot.poll.message.author == me else { throw NodeError.invalid("only the poll's creator can close it") }
         guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is already closed") }
         if let secret = try Poll(snapshot.poll.message).secret {
-            let closesAt = secret.closesAtMillis + configuration.ballotReleaseWindow.millis
+            let closesAt = secret.closesAtMillis.adding(configuration.ballotReleaseWindow)
             guard clock.wallMillis >= closesAt else {
                 throw NodeError.invalid(
                     "a secret poll closes by itself \(configuration.ballotReleaseWindow.millis / 1000) s after its closing time, once its relays have published the ballots they hold")

@@ -263,7 +263,12 @@ extension Node {
             }
         }
         for (peer, chats) in unknownChats { replies[peer, default: []] += try chats.filter(asksForInvite).map { .needInvite($0) } }
-        for chat in ballotKeyChats { try await answerBallotKeyCall(chat: chat) }
+        for chat in ballotKeyChats {
+            // The batch is stored: a failed answer must not lose its acks; the next key or start retries.
+            do { try await answerBallotKeyCall(chat: chat) } catch {
+                logger.warning("publishing this node's ballot key failed", metadata: ["error": "\(error)"])
+            }
+        }
         return replies
     }
 

@@ -1,11 +1,14 @@
 import NIOCore
 
 /// What a voter seals to the member who will publish its ballot (docs/BALLOTS.md §4): the chat and
-/// the ballot, zero-padded so that every envelope of one poll has the same size whatever it selects.
+/// the ballot, zero-padded to the poll's one envelope size (`SecretPoll.envelopeBytes`), so that
+/// every envelope of one poll has the same size whatever it selects.
 public struct BallotEnvelope: Hashable, Sendable {
     static let version: UInt8 = 1
     /// Sealed envelopes are multiples of this (before the sealed box's 48 bytes).
     public static let padding = 512
+    /// Version, chat id and ballot length.
+    static let headerBytes = 1 + 32 + 4
     /// The largest plaintext: a ballot over the largest electorate, with room for its selection.
     public static let maxPlaintextBytes = 12 * 1_024
 
@@ -17,14 +20,18 @@ public struct BallotEnvelope: Hashable, Sendable {
         self.ballot = ballot
     }
 
-    /// version 1, chat (32), u32 ballot length, ballot, zeros up to a multiple of `padding`.
-    public func encoded() throws(CoreError) -> [UInt8] {
+    /// version 1, chat (32), u32 ballot length, ballot, zeros up to `size` (the poll's
+    /// `envelopeBytes`, a multiple of `padding`).
+    public func encoded(size: Int) throws(CoreError) -> [UInt8] {
         var buffer = ByteBuffer()
         buffer.writeInteger(Self.version)
         buffer.writeBytes(chat.rawRepresentation)
         buffer.writeInteger(UInt32(ballot.count), endianness: .big)
         buffer.writeBytes(ballot)
-        let padded = (buffer.readableBytes + Self.padding - 1) / Self.padding * Self.padding
+        let padded = size
+        guard padded % Self.padding == 0, padded >= buffer.readableBytes else {
+            throw .invalid("a ballot envelope of \(buffer.readableBytes) bytes does not pad to \(size)")
+        }
         guard padded <= Self.maxPlaintextBytes else { throw .tooLarge("ballot envelope", limit: Self.maxPlaintextBytes, actual: padded) }
         buffer.writeRepeatingByte(0, count: padded - buffer.readableBytes)
         return Array(buffer.readableBytesView)

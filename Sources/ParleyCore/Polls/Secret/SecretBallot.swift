@@ -21,8 +21,14 @@ public struct SecretBallot: Hashable, Sendable {
     /// Signs `selection` as the elector holding `key`. Throws if the selection is not valid for the
     /// poll or the key is not in its electorate.
     public static func cast(
-        chat: ChatID, poll: MessageID, secret: SecretPoll, selection: [String], key: BallotKeyPair,
-        randomness: (Int) -> [UInt8] = { _ in secureRandomBytes(count: 64) }
+        chat: ChatID, poll: MessageID, secret: SecretPoll, selection: [String], key: BallotKeyPair
+    ) throws(CoreError) -> SecretBallot {
+        try cast(chat: chat, poll: poll, secret: secret, selection: selection, key: key) { _ in secureRandomBytes(count: 64) }
+    }
+
+    /// The same with fixed draws, for test vectors only (`LSAG.sign`).
+    package static func cast(
+        chat: ChatID, poll: MessageID, secret: SecretPoll, selection: [String], key: BallotKeyPair, randomness: (Int) -> [UInt8]
     ) throws(CoreError) -> SecretBallot {
         let normalised = try secret.normalise(selection)
         guard secret.electorate.contains(where: { $0.key == key.publicKey }) else {
@@ -84,7 +90,7 @@ public struct SecretBallot: Hashable, Sendable {
     }
 
     /// The signature's scope: the chat id and the poll id, so a tag links ballots in one poll only.
-    static func scope(chat: ChatID, poll: MessageID) -> [UInt8] { chat.rawRepresentation + poll.rawRepresentation }
+    public static func scope(chat: ChatID, poll: MessageID) -> [UInt8] { chat.rawRepresentation + poll.rawRepresentation }
 }
 
 extension SecretPoll {

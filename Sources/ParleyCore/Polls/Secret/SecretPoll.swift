@@ -19,7 +19,8 @@ public struct SecretPoll: Hashable, Sendable {
     /// What it asks: a yes/no question or an options poll's settings.
     public enum Question: Hashable, Sendable {
         case yesNo(String)
-        /// Always anonymous, never with answers or suggestions (those are signed by their authors).
+        /// Never with answers or suggestions (those are signed by their authors). Its `anonymous`
+        /// flag changes nothing: a secret poll lists no voters.
         case options(PollSpec)
     }
 
@@ -27,6 +28,8 @@ public struct SecretPoll: Hashable, Sendable {
     public static let minElectorate = 3
     /// Keeps a ballot under 8.3 KB (32 bytes per member).
     public static let maxElectorate = 256
+    /// Closing times are kept below 2⁵³ ms (year 287,396) so that adding the release window never overflows.
+    public static let maxClosesAtMillis: Int64 = 1 << 53
     static let version: UInt8 = 2
 
     public let question: Question
@@ -38,6 +41,9 @@ public struct SecretPoll: Hashable, Sendable {
         let electorate = electorate.sorted { $0.member < $1.member }
         guard (Self.minElectorate...Self.maxElectorate).contains(electorate.count) else {
             throw .invalid("a secret poll needs \(Self.minElectorate) to \(Self.maxElectorate) members with ballot keys, got \(electorate.count)")
+        }
+        guard (1..<Self.maxClosesAtMillis).contains(closesAtMillis) else {
+            throw .invalid("a secret poll's closing time must be between 1 and 2^53 ms since 1970")
         }
         guard Set(electorate.map(\.member)).count == electorate.count, Set(electorate.map(\.key)).count == electorate.count else {
             throw .invalid("a secret poll's electorate lists a member or a key twice")
@@ -96,6 +102,16 @@ public struct SecretPoll: Hashable, Sendable {
     }
 
     public func elector(_ member: PeerID) -> Elector? { electorate.first { $0.member == member } }
+
+    /// The padded size of every envelope for this poll (`BallotEnvelope`): its largest possible
+    /// ballot (the most choices, each id 4 bytes), with the envelope's header, rounded up to 512.
+    /// One size per poll, so a sealed envelope's length says nothing about what it selects.
+    public var envelopeBytes: Int {
+        let longestID = choiceIDs.map(\.utf8.count).max() ?? 0
+        let selection = 1 + min(selectionLimit, choiceIDs.count) * (1 + longestID)
+        let ballot = 1 + 32 + selection + 2 + RingSignature.byteCount(members: electorate.count)
+        return (BallotEnvelope.headerBytes + ballot + BallotEnvelope.padding - 1) / BallotEnvelope.padding * BallotEnvelope.padding
+    }
 
     // MARK: Encoding
 

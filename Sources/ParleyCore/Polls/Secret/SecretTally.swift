@@ -51,7 +51,7 @@ public enum SecretPollRules {
     ///   - check: `SecretPollRules.check` or a cache of it.
     public static func tally(
         poll: Message, secret: SecretPoll, related: some Sequence<Message>, ballotKeys: some Sequence<Message>,
-        check: (Message) -> CheckedBallot? = { _ in nil }
+        check: (Message) -> CheckedBallot?
     ) -> SecretTally {
         var seen = Set<MessageID>()
         let related = related.filter { seen.insert($0.id).inserted && PollRules.references($0, poll) }

@@ -44,7 +44,8 @@ extension Node {
     }
 
     /// The current members with the ballot key each published first (by the rules' order), sorted by
-    /// member, and the members without one: a new secret poll's electorate.
+    /// member, and the members without one: a new secret poll's electorate. A key two members claim
+    /// is left out for both.
     func currentElectorate(chat: ChatID) throws -> (electors: [SecretPoll.Elector], withoutKey: [PeerID]) {
         guard let members = try store.members(of: chat), members.contains(me) else { throw NodeError.notAMember(chat) }
         var keys: [PeerID: (message: Message, key: BallotPublicKey)] = [:]
@@ -54,7 +55,13 @@ extension Node {
             if let current = keys[message.author], !PollRules.isLater(current.message, than: message) { continue }
             keys[message.author] = (message, key)
         }
-        let electors = members.compactMap { member in keys[member].map { SecretPoll.Elector(member: member, key: $0.key) } }
-        return (electors.sorted { $0.member < $1.member }, members.filter { keys[$0] == nil }.sorted())
+        let withoutKey = members.filter { keys[$0] == nil }.sorted()
+        // A key claimed by two members (a copy of someone's published key) is left out for both: a
+        // ring lists each key once, and the copier could not sign with it anyway.
+        let claims = Dictionary(grouping: keys.values.map(\.key), by: { $0 }).mapValues(\.count)
+        let electors = members.compactMap { member in
+            keys[member].flatMap { claims[$0.key] == 1 ? SecretPoll.Elector(member: member, key: $0.key) : nil }
+        }
+        return (electors.sorted { $0.member < $1.member }, withoutKey)
     }
 }

@@ -3,10 +3,12 @@ import ParleyCore
 import ParleyCrypto
 import ParleyStore
 
-/// The two hops of a secret ballot (docs/BALLOTS.md §4). The first relay knows who sent an envelope
-/// but cannot open it; it waits a random time and passes it to the publisher named on it. The
-/// publisher opens it, learns the ballot but not who cast it, keeps it (in the poll's local data,
-/// so a restart loses nothing) and publishes every ballot it holds at the poll's closing time.
+/// The hops of a secret ballot (docs/BALLOTS.md §4). The first relay knows who sent an envelope but
+/// cannot open it; it waits a random time and passes it to the publisher named on it. The publisher
+/// opens it, learns the ballot but not who cast it, and keeps it (in the poll's local data, so a
+/// restart loses nothing). At the closing time every publisher hands what it holds to the poll's
+/// creator, which publishes every ballot in one batch: what a publisher held is never published on
+/// its own, so a first relay cannot find the ballot it passed on by watching that publisher.
 extension Node {
     func receiveBallotRelay(publisher: PeerID, maxDelayMillis: UInt32, sealed: [UInt8], from sender: PeerID) async {
         guard sender != me else { return }
@@ -26,27 +28,43 @@ extension Node {
         }
     }
 
-    /// Publisher: opens the envelope, checks the ballot, and holds it until the closing time (or
-    /// publishes it at once if that has passed and the creator has not closed the poll).
+    /// Publisher (or the creator, from a publisher): opens the envelope, checks the ballot, and holds
+    /// it, one per linking tag, until it is handed on or published.
     private func acceptEnvelope(_ sealed: [UInt8]) async {
         do {
             let envelope = try BallotEnvelope(decoding: identity.openSealed(sealed))
             let ballot = try SecretBallot(decoding: envelope.ballot)
             let stored = try requirePoll(ballot.poll, in: envelope.chat)
             guard let secret = try Poll(stored.message).secret else { throw NodeError.invalid("not a secret poll") }
+            guard try store.members(of: envelope.chat)?.contains(me) == true else { throw NodeError.notAMember(envelope.chat) }
+            guard try !isClosed(stored.message) else { throw NodeError.invalid("the poll is closed") }
             try ballot.verify(chat: envelope.chat, poll: ballot.poll, secret: secret)
-            guard try pollSnapshot(chat: envelope.chat, poll: ballot.poll).phase != .closed else { throw NodeError.invalid("closed") }
-            try await store.setLocalData(
-                message: ballot.poll, key: LocalDataKey.heldBallotPrefix + ballot.id.hex, value: Hex.encode(ballot.encoded))
-            secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: secret.closesAtMillis)
+            // Keyed by linking tag: an elector cannot make this node hold more than one ballot of its own.
+            let key = LocalDataKey.heldBallotPrefix + ballot.linkingTag.hex
+            if try store.localData(message: ballot.poll, key: key) == nil {
+                try await store.setLocalData(message: ballot.poll, key: key, value: Hex.encode(ballot.encoded))
+            }
+            secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: releaseTime(of: stored.message, secret))
         } catch {
             logger.debug("refused a ballot envelope", metadata: ["error": "\(error)"])
             await engine.reject(.badBallot)
         }
     }
 
-    /// Timer work: envelopes whose delay is over, held ballots whose poll reached its closing time,
-    /// and this node's own ballots that should have been published by now.
+    /// When this node passes on what it holds: the creator publishes at the publishing time, any
+    /// other publisher hands its ballots to the creator at the closing time.
+    private func releaseTime(of poll: Message, _ secret: SecretPoll) -> Int64 {
+        poll.author == me ? publishingTime(of: secret) : secret.closesAtMillis
+    }
+
+    /// Whether the creator's close is here, from the closes alone (no ballot is verified for this).
+    func isClosed(_ poll: Message) throws -> Bool {
+        let closes = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .pollClose, referencing: poll.id))
+        return PollRules.winningClose(of: poll, among: closes.map(\.message)) != nil
+    }
+
+    /// Timer work: envelopes whose delay is over, held ballots whose time has come, and this node's
+    /// own ballots that should have been published by now.
     func runSecretBallotTimers() async {
         for forward in secretBallots.takeDueForwards(now: clock.now) {
             await transmit([.ballotRelay(publisher: forward.publisher, maxDelayMillis: 0, sealed: forward.sealed)], to: forward.publisher)
@@ -56,56 +74,72 @@ extension Node {
         for (poll, chat) in releases {
             do { try await releaseHeldBallots(poll: poll, chat: chat) } catch {
                 logger.warning("releasing held ballots failed; retrying", metadata: ["error": "\(error)"])
-                secretBallots.scheduleRelease(poll: poll, chat: chat, atMillis: now + configuration.ballotRetryAfter.millis)
+                secretBallots.scheduleRelease(poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))
             }
         }
         for (poll, chat) in checks {
             do { try await checkOwnBallot(poll: poll, chat: chat) } catch {
                 logger.warning("re-sending a secret ballot failed; retrying", metadata: ["error": "\(error)"])
-                secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: now + configuration.ballotRetryAfter.millis)
+                secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))
             }
         }
     }
 
-    /// Publishes every ballot held for `poll`, in one batch, then forgets them. A crash between the
-    /// two publishes the same bytes again: same linking tag, same choice, counted once.
+    /// The creator publishes every ballot it holds in one batch; another publisher seals each to the
+    /// creator and sends it there directly. Forgotten once out: a crash in between sends the same
+    /// bytes again, which count once. Held ballots of a poll that closed, or of a chat this node
+    /// left, are dropped: their voters' retries take another way.
     private func releaseHeldBallots(poll: MessageID, chat: ChatID) async throws {
         let held = try store.allLocalData(message: poll).filter { $0.key.hasPrefix(LocalDataKey.heldBallotPrefix) }
         guard !held.isEmpty else { return }
-        if try pollSnapshot(chat: chat, poll: poll).phase != .closed {
-            let reference = MessageReference(id: poll, tag: .pollSecretBallot)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for ballot in held.values {
-                    let bytes = try Hex.decode(ballot)
-                    group.addTask { _ = try await self.send(chat: chat, tag: .pollSecretBallot, content: bytes, references: [reference]) }
+        let stored = try requirePoll(poll, in: chat)
+        if let secret = try Poll(stored.message).secret, try store.members(of: chat)?.contains(me) == true, try !isClosed(stored.message) {
+            let creator = stored.message.author
+            if creator == me {
+                let reference = MessageReference(id: poll, tag: .pollSecretBallot)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for ballot in held.values {
+                        let bytes = try Hex.decode(ballot)
+                        group.addTask { _ = try await self.send(chat: chat, tag: .pollSecretBallot, content: bytes, references: [reference]) }
+                    }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
+                logger.info("published held secret ballots", metadata: ["poll": "\(poll.shortHex)", "ballots": "\(held.count)"])
+            } else {
+                let key = try creator.agreementKey()
+                let frames = try held.values.map { ballot -> Frame in
+                    let envelope = try BallotEnvelope(chat: chat, ballot: Hex.decode(ballot)).encoded(size: secret.envelopeBytes)
+                    return .ballotRelay(publisher: creator, maxDelayMillis: 0, sealed: try key.seal(envelope))
+                }
+                await transmit(frames, to: creator)
             }
-            logger.info("published held secret ballots", metadata: ["poll": "\(poll.shortHex)", "ballots": "\(held.count)"])
         }
         for key in held.keys { _ = try await store.deleteLocalData(message: poll, key: key) }
     }
 
-    /// Voter: if this node's ballot is not published yet and the poll is not closed, the same bytes
-    /// go out again through two members chosen afresh (relays publish at once after the closing time).
+    /// Voter: if this node's ballot is not published and the poll is not closed, the same bytes go
+    /// out again through two members chosen afresh, at most `ballotRetries` times.
     private func checkOwnBallot(poll: MessageID, chat: ChatID) async throws {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         guard snapshot.secret?.ownBallot == .relayed, snapshot.phase != .closed,
-              let hex = try store.localData(message: poll, key: LocalDataKey.secretBallot)
+              let secret = try Poll(snapshot.poll.message).secret,
+              let hex = try store.localData(message: poll, key: LocalDataKey.secretBallot),
+              secretBallots.takeRetry(for: poll, limit: configuration.ballotRetries)
         else { return }
-        secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: clock.wallMillis + configuration.ballotRetryAfter.millis)
-        let relays = try await chooseRelays(chat: chat, avoiding: secretBallots.relaysUsed(for: poll))
-        try await relay(Hex.decode(hex), chat: chat, poll: poll, through: relays)
+        secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
+        let relays = try await chooseRelays(chat: chat, creator: snapshot.poll.message.author, avoiding: secretBallots.relaysUsed(for: poll))
+        try await relay(Hex.decode(hex), chat: chat, poll: poll, secret: secret, through: relays)
         logger.info("sent a secret ballot again: not published yet", metadata: ["poll": "\(poll.shortHex)"])
     }
 
-    /// At start: the timers of every secret poll this node created, voted on or holds ballots for.
+    /// At start: the timers of every open secret poll this node created, voted on or holds ballots for.
     func loadSecretBallots(_ poll: StoredMessage, _ secret: SecretPoll) throws {
         let message = poll.message
+        guard try !isClosed(message) else { return }
         let local = try store.allLocalData(message: message.id)
         if local.keys.contains(where: { $0.hasPrefix(LocalDataKey.heldBallotPrefix) }) {
-            secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: secret.closesAtMillis)
+            secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: releaseTime(of: message, secret))
         }
-        if message.author == me || local[LocalDataKey.secretBallot] != nil { scheduleSecretPoll(message, secret) }
+        scheduleSecretPoll(message, secret)
     }
 }

@@ -55,46 +55,58 @@ extension Node {
         do { ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: selection, key: key) } catch {
             throw NodeError.invalid("\(error)")
         }
-        let relays = try await chooseRelays(chat: chat, avoiding: [])
+        let relays = try await chooseRelays(chat: chat, creator: snapshot.poll.message.author, avoiding: [])
         if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: ballot.selection.joined(separator: ",")) {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
         try await store.setLocalData(message: poll, key: LocalDataKey.secretBallot, value: Hex.encode(ballot.encoded))
-        try await relay(ballot.encoded, chat: chat, poll: poll, through: relays, closesAtMillis: secret.closesAtMillis)
+        // Scheduled before sending: if the send fails, the check after the publishing time tries again.
         scheduleSecretPoll(snapshot.poll.message, secret)
+        try await relay(ballot.encoded, chat: chat, poll: poll, secret: secret, through: relays)
         return (ballot.selection, relays.first, relays.publisher)
     }
 
-    /// The timers a secret poll sets on this node: its creator closes it a release window after its
-    /// closing time; a voter checks, a retry interval after it, that its ballot was published.
+    /// The timers a secret poll sets on this node: its creator publishes the ballots it holds a
+    /// publishing delay after the closing time and closes it a release window after; a voter checks,
+    /// a retry interval after the publishing time, that its ballot was published.
     func scheduleSecretPoll(_ poll: Message, _ secret: SecretPoll) {
         if poll.author == me {
-            pollDeadlines.add(poll: poll.id, chat: poll.chat, atMillis: secret.closesAtMillis + configuration.ballotReleaseWindow.millis)
+            pollDeadlines.add(poll: poll.id, chat: poll.chat, atMillis: secret.closesAtMillis.adding(configuration.ballotReleaseWindow))
         }
-        secretBallots.scheduleCheck(poll: poll.id, chat: poll.chat, atMillis: secret.closesAtMillis + configuration.ballotRetryAfter.millis)
+        if (try? store.localData(message: poll.id, key: LocalDataKey.secretBallot)) != nil {
+            secretBallots.scheduleCheck(poll: poll.id, chat: poll.chat, atMillis: publishingTime(of: secret).adding(configuration.ballotRetryAfter))
+        }
     }
 
-    /// Two distinct members of `chat` this node has a session with, other than itself, chosen at
-    /// random; members in `avoiding` (the relays of an earlier try) only if there are not two others.
-    func chooseRelays(chat: ChatID, avoiding: Set<PeerID>) async throws -> (first: PeerID, publisher: PeerID) {
+    /// When the poll's creator publishes the ballots it holds: every ballot of the poll goes out in
+    /// that one batch, so no one can link a ballot to the moment it was handed on.
+    func publishingTime(of secret: SecretPoll) -> Int64 { secret.closesAtMillis.adding(configuration.ballotPublishDelay) }
+
+    /// A first relay and a publisher: distinct members of `chat` this node has a session with, other
+    /// than itself, chosen at random. The first relay is not the poll's creator (which sees what each
+    /// publisher hands it at the closing time) unless no one else is reachable; members in `avoiding`
+    /// (the relays of an earlier try) are used only if there are not two others.
+    func chooseRelays(chat: ChatID, creator: PeerID, avoiding: Set<PeerID>) async throws -> (first: PeerID, publisher: PeerID) {
         let members = Set(try store.members(of: chat) ?? [])
         let reachable = members.intersection(await engine.connectedPeers).subtracting([me])
         let fresh = reachable.subtracting(avoiding)
-        let online = fresh.count >= 2 ? fresh.shuffled() : reachable.shuffled()
-        guard online.count >= 2 else {
+        let pool = fresh.count >= 2 ? fresh : reachable
+        guard pool.count >= 2 else {
             throw NodeError.invalid(
-                "a secret ballot travels through two other members, and \(online.count) \(online.count == 1 ? "is" : "are") reachable now; try again when more are online")
+                "a secret ballot travels through two other members, and \(pool.count) \(pool.count == 1 ? "is" : "are") reachable now; try again when more are online")
         }
-        return (online[0], online[1])
+        let first = pool.subtracting([creator]).randomElement() ?? pool.randomElement()!
+        return (first, pool.subtracting([first]).randomElement()!)
     }
 
     /// Seals the envelope to the publisher and hands it to the first relay, which passes it on
     /// within a random delay that ends before the closing time (at once after it: a retry).
     func relay(
-        _ ballot: [UInt8], chat: ChatID, poll: MessageID, through relays: (first: PeerID, publisher: PeerID), closesAtMillis: Int64 = 0
+        _ ballot: [UInt8], chat: ChatID, poll: MessageID, secret: SecretPoll, through relays: (first: PeerID, publisher: PeerID)
     ) async throws {
-        let sealed = try relays.publisher.agreementKey().seal(BallotEnvelope(chat: chat, ballot: ballot).encoded())
-        let window = max(0, min(closesAtMillis - clock.wallMillis - 1_000, Int64(UInt32.max)))
+        let envelope = try BallotEnvelope(chat: chat, ballot: ballot).encoded(size: secret.envelopeBytes)
+        let sealed = try relays.publisher.agreementKey().seal(envelope)
+        let window = max(0, min(secret.closesAtMillis - clock.wallMillis - 1_000, Int64(UInt32.max)))
         secretBallots.noteRelays([relays.first, relays.publisher], for: poll)
         await transmit([.ballotRelay(publisher: relays.publisher, maxDelayMillis: UInt32(window), sealed: sealed)], to: relays.first)
     }
@@ -105,7 +117,7 @@ extension Node {
         let related = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
         let keys = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .ballotKey)).map(\.message)
         let full = SecretPollRules.tally(poll: poll, secret: secret, related: related, ballotKeys: keys) { message in
-            self.secretBallots.checked(message) { SecretPollRules.check($0, poll: poll, secret: secret) }
+            self.secretBallots.checked(message, on: poll.id) { SecretPollRules.check($0, poll: poll, secret: secret) }
         }
         let tally = full.closed ? full : full.withheld
         let own = try store.localData(message: poll.id, key: LocalDataKey.pollVote).map { $0.split(separator: ",").map(String.init) } ?? []
@@ -117,17 +129,20 @@ extension Node {
         var snapshot = PollSnapshot(poll: stored, state: state, question: secret.text, phase: phase, ownVotes: own, ownBallot: nil)
         snapshot.secret = SecretPollStatus(
             electorate: secret.electorate.map(\.member), resultsFinal: full.closed, tally: tally,
-            ownBallot: own.isEmpty ? nil : try ownSecretBallot(poll: poll, secret: secret, tally: full, related: related))
+            ownBallot: own.isEmpty ? nil : try ownSecretBallot(poll: poll, tally: full, related: related))
         return snapshot
     }
 
-    private func ownSecretBallot(poll: Message, secret: SecretPoll, tally: SecretTally, related: [Message]) throws -> SecretPollStatus.OwnBallot {
-        let tag = try LSAG.linkingTag(of: ballotKeyPair(chat: poll.chat), scope: poll.chat.rawRepresentation + poll.id.rawRepresentation)
-        if tally.closed { return tally.countedTags.contains(tag) ? .counted : .notCounted }
-        let published = related.contains { message in
-            message.tag == .pollSecretBallot && (try? SecretBallot(decoding: message.content))?.linkingTag == tag
+    /// Published means a ballot message carries exactly the bytes this node cast: a ballot that only
+    /// borrows its linking tag (a publisher that withholds the real one) does not stop the retry.
+    private func ownSecretBallot(poll: Message, tally: SecretTally, related: [Message]) throws -> SecretPollStatus.OwnBallot {
+        if tally.closed {
+            let tag = try LSAG.linkingTag(of: ballotKeyPair(chat: poll.chat), scope: SecretBallot.scope(chat: poll.chat, poll: poll.id))
+            return tally.countedTags.contains(tag) ? .counted : .notCounted
         }
-        return published ? .published : .relayed
+        guard let hex = try store.localData(message: poll.id, key: LocalDataKey.secretBallot) else { return .relayed }
+        let cast = try Hex.decode(hex)
+        return related.contains { $0.tag == .pollSecretBallot && $0.content == cast } ? .published : .relayed
     }
 
     static func resolveSecretChoice(_ text: String, in secret: SecretPoll) throws -> String {
@@ -137,8 +152,4 @@ extension Node {
         let known = zip(secret.choiceIDs, secret.choiceTexts).map { $0 == $1 ? $0 : "\($0)=\($1)" }.joined(separator: ", ")
         throw NodeError.invalid("no choice '\(text)' in this poll (choices: \(known))")
     }
-}
-
-extension Duration {
-    var millis: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 }

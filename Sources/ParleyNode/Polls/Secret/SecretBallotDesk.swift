@@ -12,6 +12,11 @@ final class SecretBallotDesk: Sendable {
         let sealed: [UInt8]
     }
 
+    struct CheckKey: Hashable, Sendable {
+        let poll: MessageID
+        let message: MessageID
+    }
+
     struct State: Sendable {
         var forwards: [Forward] = []
         /// Polls whose held ballots this node publishes at the given wall time.
@@ -20,7 +25,11 @@ final class SecretBallotDesk: Sendable {
         var checks: [MessageID: (chat: ChatID, atMillis: Int64)] = [:]
         /// Envelopes each sender passed through this node within the current minute.
         var relayed: [PeerID: (minute: Int64, count: Int)] = [:]
-        var checked: [MessageID: CheckedBallot?] = [:]
+        /// Checked ballots by (poll, message): a message may reference several polls, and is a valid
+        /// ballot on at most one of them.
+        var checked: [CheckKey: CheckedBallot?] = [:]
+        /// Times this node sent its ballot on a poll again.
+        var retries: [MessageID: Int] = [:]
         /// The members this node's ballot on a poll went through, so a retry picks others.
         var relays: [MessageID: Set<PeerID>] = [:]
         /// Chats where this node's ballot key is known to be published.
@@ -84,14 +93,24 @@ final class SecretBallotDesk: Sendable {
         }
     }
 
-    /// `SecretPollRules.check`, once per message.
-    func checked(_ message: Message, compute: (Message) -> CheckedBallot?) -> CheckedBallot? {
-        if let known = state.withLock({ $0.checked[message.id] }) { return known }
+    /// `SecretPollRules.check` of `message` on `poll`, once.
+    func checked(_ message: Message, on poll: MessageID, compute: (Message) -> CheckedBallot?) -> CheckedBallot? {
+        let key = CheckKey(poll: poll, message: message.id)
+        if let known = state.withLock({ $0.checked[key] }) { return known }
         let result = compute(message)
         state.withLock { state in
             if state.checked.count >= Self.maxCheckedBallots { state.checked.removeAll() }
-            state.checked[message.id] = result
+            state.checked[key] = result
         }
         return result
+    }
+
+    /// Counts one more retry of this node's ballot on `poll`; false once `limit` were made.
+    func takeRetry(for poll: MessageID, limit: Int) -> Bool {
+        state.withLock { state in
+            guard state.retries[poll, default: 0] < limit else { return false }
+            state.retries[poll, default: 0] += 1
+            return true
+        }
     }
 }
