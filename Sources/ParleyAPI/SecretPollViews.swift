@@ -42,10 +42,12 @@ public struct SecretBallotView: Codable, Sendable, Hashable {
     public let poll: PollResultsView
     /// The choice ids this ballot selects (kept on this node only).
     public let selection: [String]
-    /// The member the sealed ballot went to first: it knows this user voted, not how.
+    /// The member the sealed ballot went to first: it knows this user voted, not how, and cannot
+    /// find the ballot later (the creator publishes every ballot of the poll in one batch).
     public let firstRelay: String
     public let firstRelayName: String?
-    /// The member that opens the ballot and publishes it at the closing time: it knows how, not who.
+    /// The member that opens the ballot and hands it to the poll's creator at the closing time: it
+    /// knows how, not who.
     public let publisher: String
     public let publisherName: String?
 

@@ -16,7 +16,7 @@ extension Render {
                 + "\(secret.rejected ?? 0) rejected, \(secret.late ?? 0) after the close")
         } else {
             if let options = poll.options { lines += options.map { "  [\($0.id)] \(SafeText.singleLine($0.text))" } }
-            lines.append("  secret ballot: results at the close, when relays publish the ballots; no one sees who cast which")
+            lines.append("  secret ballot: results at the close, when every ballot is published at once; no one sees who cast which")
         }
         if let own = secret.ownBallot {
             let choice = poll.ownVotes.map { optionLabel($0, poll) }.joined(separator: "+")
@@ -27,7 +27,7 @@ extension Render {
 
     private static func ownBallotLine(_ own: SecretPollStatus.OwnBallot) -> String {
         switch own {
-        case .relayed: "sealed and relayed; published at the closing time"
+        case .relayed: "sealed and relayed; published with every ballot after the closing time"
         case .published: "published, waiting for the creator's close"
         case .counted: "counted"
         case .notCounted: "not counted (not published before the close)"
@@ -36,8 +36,9 @@ extension Render {
 
     static func secretBallot(_ cast: SecretBallotView) -> String {
         let choice = cast.selection.map { optionLabel($0, cast.poll) }.joined(separator: "+")
-        let when = cast.poll.closesAtMillis.map { " at \(time($0))" } ?? ""
+        let when = cast.poll.closesAtMillis.map { " (\(time($0)))" } ?? ""
         return "secret ballot cast (\(choice)): sent through \(name(cast.firstRelay, cast.firstRelayName)), "
-            + "sealed for \(name(cast.publisher, cast.publisherName)), who publishes it\(when); your choice stays on this node"
+            + "sealed for \(name(cast.publisher, cast.publisherName)); published with every ballot after the close\(when); "
+            + "your choice stays on this node"
     }
 }

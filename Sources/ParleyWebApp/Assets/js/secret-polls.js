@@ -11,7 +11,7 @@ const receipts = new Map();
 
 /** Where this user's ballot is (`SecretPollView.ownBallot`), as the CLI says it. */
 const ownBallotText = {
-  relayed: "sealed and relayed; published at the closing time",
+  relayed: "sealed and relayed; published with every ballot after the closing time",
   published: "published, waiting for the creator's close",
   counted: "counted",
   notCounted: "not counted (not published before the close)",
