@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // libFuzzer targets for Parley's decoders. Not part of the main build: Tests/fuzz/run.sh builds them
-// with -sanitize=fuzzer,address in their own scratch path and runs each for a set time.
+// (with -sanitize=fuzzer, plus address for the sanitizer pass) in their own scratch paths and runs
+// each for a set time or a set number of executions.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -22,6 +23,18 @@ let package = Package(
             swiftSettings: strict, linkerSettings: linker),
         .executableTarget(
             name: "FuzzMessage",
+            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            swiftSettings: strict, linkerSettings: linker),
+        .executableTarget(
+            name: "FuzzBallot",
+            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            swiftSettings: strict, linkerSettings: linker),
+        .executableTarget(
+            name: "FuzzRingSignature",
+            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            swiftSettings: strict, linkerSettings: linker),
+        .executableTarget(
+            name: "FuzzBallotEnvelope",
             dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
             swiftSettings: strict, linkerSettings: linker),
         .executableTarget(

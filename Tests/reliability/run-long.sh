@@ -5,7 +5,8 @@
 #   - a partition with 2,000 messages posted on each side, then healed;
 #   - 100 real nodes on 127.0.0.1 in one chat, each voting once: time until all 100 tallies agree,
 #     idle CPU per node and total RSS (HundredMembersTests; PARLEY_MEMBERS=N for another size);
-#   - each libFuzzer target for FUZZ_SECONDS (default 600).
+#   - each libFuzzer target to FUZZ_RUNS executions (default 10,000,000; built without ASan, both
+#     cores), then FUZZ_ASAN_SECONDS (default 60; 0 skips it) each with the address sanitizer.
 # The nodes are a release build of `parley`; the tests are the same as in `swift test`, scaled up by
 # PARLEY_LONG=1. Figures (FIGURE lines) are collected in .build/reliability/figures.txt.
 #
@@ -46,7 +47,14 @@ set -e
 echo "tests: $(( $(date +%s) - started )) s" | tee -a "$figures"
 
 if [ -z "${SKIP_FUZZ:-}" ]; then
-  Tests/fuzz/run.sh "${FUZZ_SECONDS:-600}" | tee "$out/fuzz.txt" || status=1
+  fuzz_started=$(date +%s)
+  rm -f "$out/fuzz-asan.txt"
+  Tests/fuzz/run.sh --runs "${FUZZ_RUNS:-10000000}" | tee "$out/fuzz.txt" || status=1
+  if [ "${FUZZ_ASAN_SECONDS:-60}" != 0 ]; then
+    Tests/fuzz/run.sh --asan --seconds "${FUZZ_ASAN_SECONDS:-60}" | tee "$out/fuzz-asan.txt" || status=1
+  fi
+  { sed 's/^/fuzz: /' "$out/fuzz.txt"; [ ! -f "$out/fuzz-asan.txt" ] || sed 's/^/fuzz (asan): /' "$out/fuzz-asan.txt"
+    echo "fuzz: $(( $(date +%s) - fuzz_started )) s"; } >>"$figures"
 fi
 echo "== figures ($figures)"
 cat "$figures"
