@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A secret ballot: alice, bob and carol vote on alice's poll; each ballot is ring-signed for the
 # three of them and travels through the two others, so no node can tell who voted what. After the
-# closing time alice's node publishes every ballot in one batch and closes the poll (15 s later);
+# closing time alice's node publishes every ballot in one batch and closes the poll (25 s after it);
 # every node then shows the same counts, and no voters.
 source "$(dirname "$0")/lib.sh"
 ensure_build

@@ -61,7 +61,7 @@ public final class Node: Sendable {
     /// Receives and reacts to datagrams, and runs the timers, until the task is cancelled.
     public func run() async throws {
         try await resumeRetransmits()
-        try loadPollDeadlines()
+        try await loadPollDeadlines()
         await answerPendingBallotKeyCalls()
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.receiveLoop() }
@@ -125,8 +125,9 @@ public final class Node: Sendable {
             presenceHub.expireTyping(now: now)
             let headless = chains.withLock { $0.expire(now: now) }
             if headless > 0 { await engine.reject(.headless, count: headless) }
-            await closeDuePolls()
+            // Held ballots go out before a close that is due at the same time.
             await runSecretBallotTimers()
+            await closeDuePolls()
             if now - lastHeartbeat >= configuration.presenceInterval {
                 lastHeartbeat = now
                 do { try await heartbeat() } catch {

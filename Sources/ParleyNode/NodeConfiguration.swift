@@ -52,8 +52,8 @@ public struct NodeConfiguration: Sendable {
     /// other members (the same bytes: it cannot count twice).
     public var ballotRetryAfter: Duration = .seconds(2)
     /// The creator closes a secret poll this long after its closing time, once the batch and the
-    /// retries are out.
-    public var ballotReleaseWindow: Duration = .seconds(15)
+    /// retries are out (5 retries 2 s apart from 12 s on, and room for clocks a few seconds apart).
+    public var ballotReleaseWindow: Duration = .seconds(25)
     /// How often a voter's node sends a ballot again before giving up (then it shows "not counted").
     public var ballotRetries = 5
 

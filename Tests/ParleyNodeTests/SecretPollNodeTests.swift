@@ -46,7 +46,7 @@ struct SecretPollNodeTests {
 
             // When the closing time and the release window pass
             try await bed.advance(by: .seconds(51))
-            try await bed.advance(by: .seconds(20))
+            try await bed.advance(by: .seconds(30))
 
             // Then every node shows up 2, down 1, closed, and no voter
             for peer in bed.peers {
@@ -118,7 +118,7 @@ struct SecretPollNodeTests {
 
             // Then after the closing time his node sends the same ballot through two others, and it counts once everywhere
             try await bed.advance(by: .seconds(10))
-            try await bed.advance(by: .seconds(20))
+            try await bed.advance(by: .seconds(30))
             for peer in bed.peers where peer.identity.publicKey != lost {
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
                 #expect(snapshot.phase == .closed)
@@ -209,7 +209,7 @@ struct SecretPollNodeTests {
             for (index, peer) in bed.peers.enumerated() {
                 for poll in index.isMultiple(of: 2) ? [a, b] : [b, a] { _ = try peer.node.pollSnapshot(chat: invite.id, poll: poll) }
             }
-            try await bed.advance(by: .seconds(60))
+            try await bed.advance(by: .seconds(90))
 
             // Then B counts nothing and rejects the copy on every node, and A still counts bob's ballot once
             for peer in bed.peers {

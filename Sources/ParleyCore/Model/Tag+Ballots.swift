@@ -3,6 +3,7 @@ extension Tag {
     /// their electorate. A node publishes its own when a secret poll is prepared in the chat, or when
     /// it sees another member's (docs/BALLOTS.md §1).
     public static let ballotKey = Tag(known: "BallotKey")
-    /// A secret ballot (`SecretBallot`), published by the member who relayed it last, not by its voter.
+    /// A secret ballot (`SecretBallot`), published by the poll's creator in one batch after the closing
+    /// time, not by its voter.
     public static let pollSecretBallot = Tag(known: "PollSecretBallot")
 }

@@ -30,11 +30,11 @@ final class PollDeadlines: Sendable {
 
 extension Node {
     /// Finds this node's own polls with a closing time and no close yet (once, at start).
-    func loadPollDeadlines() throws {
+    func loadPollDeadlines() async throws {
         for chat in try store.chats() {
             for stored in try store.messages(matching: MessageCriteria(chat: chat.invite.id, tag: .poll)) {
                 if let secret = (try? Poll(stored.message))?.secret {
-                    try loadSecretBallots(stored, secret)
+                    try await loadSecretBallots(stored, secret)
                     continue
                 }
                 guard stored.message.author == me, let closesAt = (try? Poll(stored.message))?.spec?.closesAtMillis else { continue }
@@ -51,6 +51,11 @@ extension Node {
         for (poll, chat) in pollDeadlines.takeDue(atMillis: now) {
             do {
                 guard try pollSnapshot(chat: chat, poll: poll).phase != .closed else { continue }
+                // A secret poll closes only once the ballots this node holds are published.
+                if try !heldBallots(of: poll).isEmpty {
+                    pollDeadlines.add(poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))
+                    continue
+                }
                 _ = try await closePoll(chat: chat, poll: poll)
                 logger.info("closed a poll at its closing time", metadata: ["poll": "\(poll.shortHex)"])
             } catch {

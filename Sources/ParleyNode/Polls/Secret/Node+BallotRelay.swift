@@ -15,7 +15,7 @@ extension Node {
         // Only between members of one chat, and a budget per sender: a relay never sends to an
         // address it did not already talk to, and one envelope in makes at most one out.
         let shared = (try? store.memberships().values.contains { $0.contains(me) && $0.contains(sender) && $0.contains(publisher) }) ?? false
-        guard shared, secretBallots.admitRelay(from: sender, wallMillis: clock.wallMillis) else {
+        guard shared, secretBallots.admitRelay(from: sender, toMe: publisher == me, wallMillis: clock.wallMillis) else {
             await engine.reject(.ballotRelayRefused)
             return
         }
@@ -29,7 +29,9 @@ extension Node {
     }
 
     /// Publisher (or the creator, from a publisher): opens the envelope, checks the ballot, and holds
-    /// it, one per linking tag, until it is handed on or published.
+    /// it, one per linking tag, until it is handed on or published. A ballot already held or already
+    /// published is dropped before it costs a verification: publishers send theirs again until they
+    /// see them published, and a needless retry must not be published a second time, alone.
     private func acceptEnvelope(_ sealed: [UInt8]) async {
         do {
             let envelope = try BallotEnvelope(decoding: identity.openSealed(sealed))
@@ -38,17 +40,27 @@ extension Node {
             guard let secret = try Poll(stored.message).secret else { throw NodeError.invalid("not a secret poll") }
             guard try store.members(of: envelope.chat)?.contains(me) == true else { throw NodeError.notAMember(envelope.chat) }
             guard try !isClosed(stored.message) else { throw NodeError.invalid("the poll is closed") }
-            try ballot.verify(chat: envelope.chat, poll: ballot.poll, secret: secret)
             // Keyed by linking tag: an elector cannot make this node hold more than one ballot of its own.
             let key = LocalDataKey.heldBallotPrefix + ballot.linkingTag.hex
-            if try store.localData(message: ballot.poll, key: key) == nil {
-                try await store.setLocalData(message: ballot.poll, key: key, value: Hex.encode(ballot.encoded))
-            }
-            secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: releaseTime(of: stored.message, secret))
+            guard try store.localData(message: ballot.poll, key: key) == nil, try !isPublished(ballot.encoded, on: stored.message) else { return }
+            try ballot.verify(chat: envelope.chat, poll: ballot.poll, secret: secret)
+            try await store.setLocalData(message: ballot.poll, key: key, value: Hex.encode(ballot.encoded))
+            secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: max(clock.wallMillis, releaseTime(of: stored.message, secret)))
         } catch {
             logger.debug("refused a ballot envelope", metadata: ["error": "\(error)"])
             await engine.reject(.badBallot)
         }
+    }
+
+    /// Whether the poll's creator published a ballot with exactly these bytes: a store lookup, no tally.
+    func isPublished(_ ballot: [UInt8], on poll: Message) throws -> Bool {
+        try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .pollSecretBallot, referencing: poll.id))
+            .contains { $0.message.author == poll.author && $0.message.content == ballot }
+    }
+
+    /// The ballots this node holds for `poll`, by local data key.
+    func heldBallots(of poll: MessageID) throws -> [String: String] {
+        try store.allLocalData(message: poll).filter { $0.key.hasPrefix(LocalDataKey.heldBallotPrefix) }
     }
 
     /// When this node passes on what it holds: the creator publishes at the publishing time, any
@@ -85,61 +97,82 @@ extension Node {
         }
     }
 
-    /// The creator publishes every ballot it holds in one batch; another publisher seals each to the
-    /// creator and sends it there directly. Forgotten once out: a crash in between sends the same
-    /// bytes again, which count once. Held ballots of a poll that closed, or of a chat this node
-    /// left, are dropped: their voters' retries take another way.
+    /// The creator publishes every ballot it holds in one batch, forgetting each once it is out.
+    /// Another publisher seals each to the creator and sends it there directly, and sends again every
+    /// retry interval until it sees it published by the creator: the creator may be away at the
+    /// closing time. Held ballots of a poll that closed, or of a chat this node left, are dropped:
+    /// their voters' retries take another way. A crash in between sends the same bytes again, which
+    /// the creator drops (already published) or counts once.
     private func releaseHeldBallots(poll: MessageID, chat: ChatID) async throws {
-        let held = try store.allLocalData(message: poll).filter { $0.key.hasPrefix(LocalDataKey.heldBallotPrefix) }
+        var held = try heldBallots(of: poll)
         guard !held.isEmpty else { return }
         let stored = try requirePoll(poll, in: chat)
-        if let secret = try Poll(stored.message).secret, try store.members(of: chat)?.contains(me) == true, try !isClosed(stored.message) {
-            let creator = stored.message.author
-            if creator == me {
-                let reference = MessageReference(id: poll, tag: .pollSecretBallot)
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for ballot in held.values {
-                        let bytes = try Hex.decode(ballot)
-                        group.addTask { _ = try await self.send(chat: chat, tag: .pollSecretBallot, content: bytes, references: [reference]) }
-                    }
-                    try await group.waitForAll()
-                }
-                logger.info("published held secret ballots", metadata: ["poll": "\(poll.shortHex)", "ballots": "\(held.count)"])
-            } else {
-                let key = try creator.agreementKey()
-                let frames = try held.values.map { ballot -> Frame in
-                    let envelope = try BallotEnvelope(chat: chat, ballot: Hex.decode(ballot)).encoded(size: secret.envelopeBytes)
-                    return .ballotRelay(publisher: creator, maxDelayMillis: 0, sealed: try key.seal(envelope))
-                }
-                await transmit(frames, to: creator)
-            }
+        guard let secret = try Poll(stored.message).secret, try store.members(of: chat)?.contains(me) == true, try !isClosed(stored.message) else {
+            for key in held.keys { _ = try await store.deleteLocalData(message: poll, key: key) }
+            return
         }
-        for key in held.keys { _ = try await store.deleteLocalData(message: poll, key: key) }
+        let creator = stored.message.author
+        if creator == me {
+            let reference = MessageReference(id: poll, tag: .pollSecretBallot)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (key, ballot) in held {
+                    let bytes = try Hex.decode(ballot)
+                    group.addTask {
+                        _ = try await self.send(chat: chat, tag: .pollSecretBallot, content: bytes, references: [reference])
+                        _ = try await self.store.deleteLocalData(message: poll, key: key)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            logger.info("published held secret ballots", metadata: ["poll": "\(poll.shortHex)", "ballots": "\(held.count)"])
+            return
+        }
+        for (key, ballot) in held where try isPublished(Hex.decode(ballot), on: stored.message) {
+            _ = try await store.deleteLocalData(message: poll, key: key)
+            held[key] = nil
+        }
+        guard !held.isEmpty else { return }
+        let sealTo = try creator.agreementKey()
+        let frames = try held.values.map { ballot -> Frame in
+            let envelope = try BallotEnvelope(chat: chat, ballot: Hex.decode(ballot)).encoded(size: secret.envelopeBytes)
+            return .ballotRelay(publisher: creator, maxDelayMillis: 0, sealed: try sealTo.seal(envelope))
+        }
+        await transmit(frames, to: creator)
+        secretBallots.scheduleRelease(poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
     }
 
     /// Voter: if this node's ballot is not published and the poll is not closed, the same bytes go
     /// out again through two members chosen afresh, at most `ballotRetries` times.
     private func checkOwnBallot(poll: MessageID, chat: ChatID) async throws {
-        let snapshot = try pollSnapshot(chat: chat, poll: poll)
-        guard snapshot.secret?.ownBallot == .relayed, snapshot.phase != .closed,
-              let secret = try Poll(snapshot.poll.message).secret,
+        let stored = try requirePoll(poll, in: chat)
+        guard let secret = try Poll(stored.message).secret, try !isClosed(stored.message),
               let hex = try store.localData(message: poll, key: LocalDataKey.secretBallot),
+              try !isPublished(Hex.decode(hex), on: stored.message),
               secretBallots.takeRetry(for: poll, limit: configuration.ballotRetries)
         else { return }
         secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
-        let relays = try await chooseRelays(chat: chat, creator: snapshot.poll.message.author, avoiding: secretBallots.relaysUsed(for: poll))
+        let relays = try await chooseRelays(chat: chat, creator: stored.message.author, avoiding: secretBallots.relaysUsed(for: poll))
         try await relay(Hex.decode(hex), chat: chat, poll: poll, secret: secret, through: relays)
         logger.info("sent a secret ballot again: not published yet", metadata: ["poll": "\(poll.shortHex)"])
     }
 
-    /// At start: the timers of every open secret poll this node created, voted on or holds ballots for.
-    func loadSecretBallots(_ poll: StoredMessage, _ secret: SecretPoll) throws {
+    /// At start: the timers of every open secret poll this node created, voted on or holds ballots
+    /// for. A creator that was away past its publishing time gives publishers a publishing delay to
+    /// send their ballots again before it publishes, and closes a release window from now.
+    func loadSecretBallots(_ poll: StoredMessage, _ secret: SecretPoll) async throws {
         let message = poll.message
-        guard try !isClosed(message) else { return }
-        let local = try store.allLocalData(message: message.id)
-        if local.keys.contains(where: { $0.hasPrefix(LocalDataKey.heldBallotPrefix) }) {
-            secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: releaseTime(of: message, secret))
+        let held = try heldBallots(of: message.id)
+        guard try !isClosed(message) else {
+            for key in held.keys { _ = try await store.deleteLocalData(message: message.id, key: key) }
+            return
         }
         scheduleSecretPoll(message, secret)
+        let now = clock.wallMillis
+        if message.author == me, now >= publishingTime(of: secret) {
+            secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotPublishDelay))
+            pollDeadlines.add(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotReleaseWindow))
+        } else if !held.isEmpty {
+            secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: releaseTime(of: message, secret))
+        }
     }
 }

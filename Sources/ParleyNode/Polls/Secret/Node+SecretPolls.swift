@@ -142,7 +142,9 @@ extension Node {
         }
         guard let hex = try store.localData(message: poll.id, key: LocalDataKey.secretBallot) else { return .relayed }
         let cast = try Hex.decode(hex)
-        return related.contains { $0.tag == .pollSecretBallot && $0.content == cast } ? .published : .relayed
+        // Only the creator publishes: a publisher that put the bytes out itself (late, or to this node
+        // alone) must not stop the retry.
+        return related.contains { $0.tag == .pollSecretBallot && $0.author == poll.author && $0.content == cast } ? .published : .relayed
     }
 
     static func resolveSecretChoice(_ text: String, in secret: SecretPoll) throws -> String {

@@ -24,7 +24,7 @@ final class SecretBallotDesk: Sendable {
         /// Polls on which this node cast a ballot and checks, at the given wall time, that it was published.
         var checks: [MessageID: (chat: ChatID, atMillis: Int64)] = [:]
         /// Envelopes each sender passed through this node within the current minute.
-        var relayed: [PeerID: (minute: Int64, count: Int)] = [:]
+        var relayed: [PeerID: (minute: Int64, count: Int, toMe: Int)] = [:]
         /// Checked ballots by (poll, message): a message may reference several polls, and is a valid
         /// ballot on at most one of them.
         var checked: [CheckKey: CheckedBallot?] = [:]
@@ -39,18 +39,28 @@ final class SecretBallotDesk: Sendable {
     /// Envelopes one member may pass through this node per minute: a voter needs one per poll
     /// (a retry another), so this only stops a member from using relays to flood.
     static let relaysPerSenderPerMinute = 30
+    /// Envelopes for this node itself one member may send per minute: a publisher hands the
+    /// creator every ballot it holds (up to a whole electorate) at once, and again until published.
+    static let envelopesToMePerSenderPerMinute = 4 * SecretPoll.maxElectorate
     /// Envelopes waiting for their random delay, from everyone.
     static let maxWaitingForwards = 1_024
     static let maxCheckedBallots = 100_000
 
     let state = Mutex(State())
 
-    /// Whether `sender` may pass another envelope now (a fixed window per minute).
-    func admitRelay(from sender: PeerID, wallMillis: Int64) -> Bool {
+    /// Whether `sender` may pass another envelope now (a fixed window per minute); `toMe`: one this
+    /// node opens itself, which has its own, larger budget and waits for no delay.
+    func admitRelay(from sender: PeerID, toMe: Bool, wallMillis: Int64) -> Bool {
         state.withLock { state in
             let minute = wallMillis / 60_000
             let current = state.relayed[sender].flatMap { $0.minute == minute ? $0 : nil }
-            var entry: (minute: Int64, count: Int) = current ?? (minute, 0)
+            var entry: (minute: Int64, count: Int, toMe: Int) = current ?? (minute, 0, 0)
+            if toMe {
+                guard entry.toMe < Self.envelopesToMePerSenderPerMinute else { return false }
+                entry.toMe += 1
+                state.relayed[sender] = entry
+                return true
+            }
             guard entry.count < Self.relaysPerSenderPerMinute, state.forwards.count < Self.maxWaitingForwards else { return false }
             entry.count += 1
             if state.relayed.count > 4_096 { state.relayed = state.relayed.filter { $0.value.minute == minute } }

@@ -5,7 +5,8 @@ public import ParleyCore
 public struct SecretPollStatus: Sendable, Hashable {
     /// Where this user's ballot is.
     public enum OwnBallot: String, Sendable, Hashable, Codable {
-        /// Sealed and sent through two relays; the last one publishes it at the closing time.
+        /// Sealed and sent through two relays; the poll's creator publishes it with every other ballot
+        /// after the closing time.
         case relayed
         /// Published in the chat.
         case published
