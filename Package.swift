@@ -127,7 +127,7 @@ let package = Package(
             dependencies: ["ParleyCore", "ParleyCrypto"],
             swiftSettings: strict
         ),
-        .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto"], swiftSettings: strict),
+        .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(
             name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleyCore", "ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),

@@ -1,6 +1,6 @@
 public import ParleyNode
-public import ParleyCrypto
-public import ParleyCore
+import ParleyCrypto
+import ParleyCore
 
 /// The `secret` part of a secret poll's `PollResultsView`: counts only, never voters.
 public struct SecretPollView: Codable, Sendable, Hashable {

@@ -1,32 +1,13 @@
 import Foundation
 import ParleyCore
 import ParleyCrypto
+import ParleyTestKit
 import Testing
 
 /// docs/BALLOTS.md §7: the vectors the Python implementation (Tests/protocol/ballots.py) computed,
 /// read from the document itself so that the document, the Python and the Swift cannot drift.
 enum BallotVectors {
-    static let values: [String: [UInt8]] = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let marker = "```text\n"
-        guard let text = try? String(contentsOf: root.appendingPathComponent("docs/BALLOTS.md"), encoding: .utf8),
-              let section = text.range(of: "## 7. Test vectors"),
-              let open = text.range(of: marker + "alice seed = ", range: section.upperBound..<text.endIndex),
-              case let start = text.index(open.lowerBound, offsetBy: marker.count),
-              let close = text.range(of: "```", range: start..<text.endIndex)
-        else { return [:] }
-        var values: [String: String] = [:]
-        var last = ""
-        for line in text[start..<close.lowerBound].split(separator: "\n") {
-            if line.hasPrefix("    ") {
-                values[last, default: ""] += line.dropFirst(4)
-            } else if let equals = line.range(of: " = ") {
-                last = String(line[..<equals.lowerBound])
-                values[last] = String(line[equals.upperBound...])
-            }
-        }
-        return values.compactMapValues { try? Hex.decode($0) }
-    }()
+    static let values = BallotDocumentVectors.values
 
     static func value(_ name: String) throws -> [UInt8] {
         try #require(values[name], "docs/BALLOTS.md §7 has no '\(name)'")

@@ -1,33 +1,13 @@
 import Foundation
 import ParleyCrypto
+import ParleyTestKit
 import Testing
 
 /// The ballot ring signatures (docs/BALLOTS.md §1–§2) against the vectors of its §7, which the
 /// independent Python implementation (Tests/protocol/ballots.py) computed and checks, and against
 /// what a verifier must refuse.
 struct LSAGTests {
-    /// docs/BALLOTS.md §7's block of `name = hex` lines (long values continue on indented lines).
-    static let vectors: [String: [UInt8]] = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let marker = "```text\n"
-        guard let text = try? String(contentsOf: root.appendingPathComponent("docs/BALLOTS.md"), encoding: .utf8),
-              let section = text.range(of: "## 7. Test vectors"),
-              let open = text.range(of: marker + "alice seed = ", range: section.upperBound..<text.endIndex),
-              case let start = text.index(open.lowerBound, offsetBy: marker.count),
-              let close = text.range(of: "```", range: start..<text.endIndex)
-        else { return [:] }
-        var values: [String: String] = [:]
-        var last = ""
-        for line in text[start..<close.lowerBound].split(separator: "\n") {
-            if line.hasPrefix("    ") {
-                values[last, default: ""] += line.dropFirst(4)
-            } else if let equals = line.range(of: " = ") {
-                last = String(line[..<equals.lowerBound])
-                values[last] = String(line[equals.upperBound...])
-            }
-        }
-        return values.compactMapValues { try? Hex.decode($0) }
-    }()
+    static let vectors = BallotDocumentVectors.values
 
     static func vector(_ name: String) throws -> [UInt8] { try #require(vectors[name], "docs/BALLOTS.md §7 has no '\(name)'") }
 
