@@ -33,12 +33,12 @@ extension Node {
     func loadPollDeadlines() async throws {
         for chat in try store.chats() {
             for stored in try store.messages(matching: MessageCriteria(chat: chat.invite.id, tag: .poll)) {
-                if let secret = (try? Poll(stored.message))?.secret {
+                let poll = try? Poll(stored.message)
+                if let secret = poll?.secret {
                     try await loadSecretBallots(stored, secret)
                     continue
                 }
-                guard stored.message.author == me, let closesAt = (try? Poll(stored.message))?.spec?.closesAtMillis else { continue }
-                guard try pollSnapshot(chat: chat.invite.id, poll: stored.id).phase != .closed else { continue }
+                guard stored.message.author == me, let closesAt = poll?.spec?.closesAtMillis, try !isClosed(stored.message) else { continue }
                 pollDeadlines.add(poll: stored.id, chat: chat.invite.id, atMillis: closesAt)
             }
         }
@@ -50,7 +50,7 @@ extension Node {
         let now = clock.wallMillis
         for (poll, chat) in pollDeadlines.takeDue(atMillis: now) {
             do {
-                guard try pollSnapshot(chat: chat, poll: poll).phase != .closed else { continue }
+                guard let stored = try store.message(poll), try !isClosed(stored.message) else { continue }
                 // A secret poll closes only once the ballots this node holds are published.
                 if try !heldBallots(of: poll).isEmpty {
                     pollDeadlines.add(poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))

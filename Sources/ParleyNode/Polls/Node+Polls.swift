@@ -194,6 +194,12 @@ extension Node {
 
     // MARK: Helpers
 
+    /// Whether the creator's close is here, from the closes alone: no ballot is read or checked.
+    func isClosed(_ poll: Message) throws -> Bool {
+        let closes = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .pollClose, referencing: poll.id))
+        return PollRules.winningClose(of: poll, among: closes.map(\.message)) != nil
+    }
+
     func requirePoll(_ poll: MessageID, in chat: ChatID) throws -> StoredMessage {
         guard let stored = try store.message(poll), stored.message.chat == chat else {
             throw NodeError.notFound("no message \(poll.shortHex) in this chat")

@@ -56,11 +56,8 @@ public enum SecretPollRules {
         var seen = Set<MessageID>()
         let related = related.filter { seen.insert($0.id).inserted && PollRules.references($0, poll) }
         let close = PollRules.winningClose(of: poll, among: related)
-        let empty = Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) })
         if let problem = electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys) {
-            return SecretTally(
-                poll: poll.id, counts: empty, counted: 0, conflicting: 0, rejected: 0, late: 0, countedTags: [], close: close,
-                electorateProblem: problem)
+            return .nothingCounted(poll: poll.id, secret: secret, close: close, electorateProblem: problem)
         }
         var selections: [LinkingTag: Set<[String]>] = [:]
         var rejected = 0
@@ -70,7 +67,7 @@ public enum SecretPollRules {
             guard close?.admits(message) ?? true else { late += 1; continue }
             selections[checked.ballot.linkingTag, default: []].insert(checked.ballot.selection)
         }
-        var counts = empty
+        var counts = Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) })
         var countedTags = Set<LinkingTag>()
         for (tag, choices) in selections where choices.count == 1 {
             countedTags.insert(tag)
@@ -79,6 +76,20 @@ public enum SecretPollRules {
         return SecretTally(
             poll: poll.id, counts: counts, counted: countedTags.count, conflicting: selections.count - countedTags.count,
             rejected: rejected, late: late, countedTags: countedTags, close: close, electorateProblem: nil)
+    }
+
+    /// What views show: the tally once the creator's close is here; until then every count at zero,
+    /// with no ballot checked (ballots are published after the closing time, and checking them costs
+    /// four scalar multiplications per elector each).
+    public static func result(
+        poll: Message, secret: SecretPoll, related: [Message], ballotKeys: [Message], check: (Message) -> CheckedBallot?
+    ) -> SecretTally {
+        let closes = related.filter { $0.tag == .pollClose && PollRules.references($0, poll) }
+        guard PollRules.winningClose(of: poll, among: closes) != nil else {
+            return .nothingCounted(
+                poll: poll.id, secret: secret, close: nil, electorateProblem: electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys))
+        }
+        return tally(poll: poll, secret: secret, related: related, ballotKeys: ballotKeys, check: check)
     }
 
     /// Why the electorate is not trustworthy, or nil: every elector must be listed with a key that
@@ -113,10 +124,10 @@ extension SecretTally {
             ballots: [], spoiled: 0, answers: [], closure: close, lateVoters: [])
     }
 
-    /// The same tally with every count at zero: what a view shows before the close.
-    public var withheld: SecretTally {
+    /// Every choice at zero: a poll whose electorate is not trustworthy, or one not closed yet.
+    static func nothingCounted(poll: MessageID, secret: SecretPoll, close: PollClose?, electorateProblem: String?) -> SecretTally {
         SecretTally(
-            poll: poll, counts: counts.mapValues { _ in 0 }, counted: 0, conflicting: 0, rejected: 0, late: 0, countedTags: [],
-            close: close, electorateProblem: electorateProblem)
+            poll: poll, counts: Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) }), counted: 0, conflicting: 0,
+            rejected: 0, late: 0, countedTags: [], close: close, electorateProblem: electorateProblem)
     }
 }

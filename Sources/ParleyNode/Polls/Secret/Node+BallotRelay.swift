@@ -69,12 +69,6 @@ extension Node {
         poll.author == me ? publishingTime(of: secret) : secret.closesAtMillis
     }
 
-    /// Whether the creator's close is here, from the closes alone (no ballot is verified for this).
-    func isClosed(_ poll: Message) throws -> Bool {
-        let closes = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .pollClose, referencing: poll.id))
-        return PollRules.winningClose(of: poll, among: closes.map(\.message)) != nil
-    }
-
     /// Timer work: envelopes whose delay is over, held ballots whose time has come, and this node's
     /// own ballots that should have been published by now.
     func runSecretBallotTimers() async {

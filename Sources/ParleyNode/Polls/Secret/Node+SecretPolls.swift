@@ -116,20 +116,19 @@ extension Node {
         let poll = stored.message
         let related = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
         let keys = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .ballotKey)).map(\.message)
-        let full = SecretPollRules.tally(poll: poll, secret: secret, related: related, ballotKeys: keys) { message in
+        let tally = SecretPollRules.result(poll: poll, secret: secret, related: related, ballotKeys: keys) { message in
             self.secretBallots.checked(message, on: poll.id) { SecretPollRules.check($0, poll: poll, secret: secret) }
         }
-        let tally = full.closed ? full : full.withheld
         let own = try store.localData(message: poll.id, key: LocalDataKey.pollVote).map { $0.split(separator: ",").map(String.init) } ?? []
-        let phase: PollPhase = full.closed ? .closed : clock.wallMillis >= secret.closesAtMillis ? .closing : .open
+        let phase: PollPhase = tally.closed ? .closed : clock.wallMillis >= secret.closesAtMillis ? .closing : .open
         let state: PollSnapshot.State = switch secret.question {
         case .yesNo: .yesNo(tally.asYesNoTally())
         case let .options(spec): .options(tally.asOutcome(spec: spec))
         }
         var snapshot = PollSnapshot(poll: stored, state: state, question: secret.text, phase: phase, ownVotes: own, ownBallot: nil)
         snapshot.secret = SecretPollStatus(
-            electorate: secret.electorate.map(\.member), resultsFinal: full.closed, tally: tally,
-            ownBallot: own.isEmpty ? nil : try ownSecretBallot(poll: poll, tally: full, related: related))
+            electorate: secret.electorate.map(\.member), resultsFinal: tally.closed, tally: tally,
+            ownBallot: own.isEmpty ? nil : try ownSecretBallot(poll: poll, tally: tally, related: related))
         return snapshot
     }
 
