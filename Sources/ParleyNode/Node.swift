@@ -55,7 +55,7 @@ public final class Node: Sendable {
             identity: configuration.identity, maxWaiting: configuration.maxQueuedFramesPerPeer, rateLimits: configuration.rateLimits,
             logger: logger)
         chatState = ChatStateCache()
-        presenceHub = PresenceHub(presenceTimeout: configuration.presenceTimeout, typingExpiry: configuration.typingTimeout)
+        presenceHub = PresenceHub(typingExpiry: configuration.typingTimeout)
     }
 
     /// Receives and reacts to datagrams, and runs the timers, until the task is cancelled.
@@ -113,7 +113,7 @@ public final class Node: Sendable {
     private func timerLoop() async throws {
         var lastSync = Duration.zero - configuration.syncInterval
         var lastAnnounce = Duration.zero - configuration.announceInterval
-        var lastHeartbeat = Duration.zero - configuration.presenceInterval
+        var nextHeartbeat = Duration.zero
         while !Task.isCancelled {
             let now = clock.now
             let (due, idle) = await engine.tick(now: now, wallMillis: clock.wallMillis)
@@ -128,19 +128,23 @@ public final class Node: Sendable {
             // Held ballots go out before a close that is due at the same time.
             await runSecretBallotTimers()
             await closeDuePolls()
-            if now - lastHeartbeat >= configuration.presenceInterval {
-                lastHeartbeat = now
-                do { try await heartbeat() } catch {
-                    logger.warning("presence heartbeat failed; retrying next interval", metadata: ["error": "\(error)"])
-                }
-            }
             if now - lastSync >= configuration.syncInterval {
                 lastSync = now
                 do { try await syncAllChats() } catch {
                     logger.warning("periodic sync failed; retrying next interval", metadata: ["error": "\(error)"])
                 }
             }
-            try await clock.sleep(for: idle ? max(configuration.idleTick, configuration.tick) : configuration.tick)
+            // A beat at start, then at each wall-clock multiple of the interval the last one announced
+            // (`PresenceSchedule`): the loop wakes at that instant rather than on its next tick.
+            if now >= nextHeartbeat {
+                var interval = configuration.presenceInterval
+                do { interval = try await heartbeat() } catch {
+                    logger.warning("presence heartbeat failed; retrying next interval", metadata: ["error": "\(error)"])
+                }
+                nextHeartbeat = clock.now + PresenceSchedule.delay(untilNextBeatAfter: clock.wallMillis, interval: interval)
+            }
+            let tick = idle ? max(configuration.idleTick, configuration.tick) : configuration.tick
+            try await clock.sleep(for: max(.zero, min(tick, nextHeartbeat - clock.now)))
         }
     }
 

@@ -34,10 +34,10 @@ public struct NodeConfiguration: Sendable {
     public var invitePolicy: InvitePolicy = .contacts
     /// Library hooks on outgoing messages (none by default).
     public var sendHooks = SendHooks()
-    /// How often a presence heartbeat goes to every peer sharing a chat.
+    /// How often a presence heartbeat goes to every peer sharing a chat, at most: with more than 33
+    /// such peers the interval grows by 150 ms per peer (`PresenceSchedule`). Each beat says its
+    /// interval, and a peer is offline once two intervals and 2 s pass without one (12 s at 5 s).
     public var presenceInterval: Duration = .seconds(5)
-    /// A peer is offline once this passes without a heartbeat from it (over two missed beats).
-    public var presenceTimeout: Duration = .seconds(12)
     /// A typing indicator lasts this long unless refreshed.
     public var typingTimeout: Duration = .seconds(6)
     /// How long creating the first secret poll of a chat waits for connected members' ballot keys.

@@ -168,6 +168,12 @@ actor NodeEngine {
         return datagrams(frames, to: peer, now: now, wallMillis: wallMillis)
     }
 
+    /// `datagramsIfConnected` for many peers in one hop: a heartbeat to a hundred members is one
+    /// engine call and one transport write, not a hundred of each.
+    func datagramsIfConnected(_ frames: [Frame], toEach peers: some Sequence<PeerID>, now: Duration, wallMillis: Int64) -> [Datagram] {
+        peers.flatMap { datagramsIfConnected(frames, to: $0, now: now, wallMillis: wallMillis) }
+    }
+
     /// Queues frames to be sent, within each peer's window, and retransmitted until `acknowledge`.
     func reliable(_ items: [(key: OutboundKey, frame: Frame)], now: Duration, wallMillis: Int64) -> [Datagram] {
         let sends = reliableQueue.push(items.map { ($0.key, $0.frame) }, now: now)

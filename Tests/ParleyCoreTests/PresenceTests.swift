@@ -6,12 +6,14 @@ import Testing
 struct PresenceTests {
     static let now: Int64 = 1_800_000_000_000
 
-    static func beat(_ identity: Identity = Fixtures.bob, at wallMillis: Int64 = now, _ status: PresenceBeat.Status = .online) -> PresenceBeat {
-        PresenceBeat.make(identity: identity, wallMillis: wallMillis, status: status)
+    static func beat(
+        _ identity: Identity = Fixtures.bob, at wallMillis: Int64 = now, _ status: PresenceBeat.Status = .online, interval: Duration = .seconds(5)
+    ) -> PresenceBeat {
+        PresenceBeat.make(identity: identity, wallMillis: wallMillis, status: status, interval: interval)
     }
 
     static func table(tracking peers: [PeerID] = [Fixtures.bob.publicKey, Fixtures.carol.publicKey]) -> PresenceTable {
-        var table = PresenceTable(timeout: .seconds(12))
+        var table = PresenceTable()
         table.track(Set(peers))
         return table
     }
@@ -37,12 +39,16 @@ struct PresenceTests {
         let genuine = Self.beat(at: Self.now)
         // Mallory signs a beat claiming to be bob
         let forged = PresenceBeat(
-            peer: Fixtures.bob.publicKey, wallMillis: Self.now, status: .online,
+            peer: Fixtures.bob.publicKey, wallMillis: Self.now, status: .online, intervalMillis: 5_000,
             signature: Self.beat(Fixtures.mallory).signature)
-        // A captured "online" beat turned into "leaving", or moved in time
-        let flipped = PresenceBeat(peer: genuine.peer, wallMillis: genuine.wallMillis, status: .leaving, signature: genuine.signature)
-        let moved = PresenceBeat(peer: genuine.peer, wallMillis: genuine.wallMillis + 1, status: .online, signature: genuine.signature)
-        for beat in [forged, flipped, moved] {
+        // A captured "online" beat turned into "leaving", moved in time, or stretched to keep bob online longer
+        let flipped = PresenceBeat(
+            peer: genuine.peer, wallMillis: genuine.wallMillis, status: .leaving, intervalMillis: 5_000, signature: genuine.signature)
+        let moved = PresenceBeat(
+            peer: genuine.peer, wallMillis: genuine.wallMillis + 1, status: .online, intervalMillis: 5_000, signature: genuine.signature)
+        let stretched = PresenceBeat(
+            peer: genuine.peer, wallMillis: genuine.wallMillis, status: .online, intervalMillis: 60_000, signature: genuine.signature)
+        for beat in [forged, flipped, moved, stretched] {
             #expect(throws: ProtocolRejection.badSignature) { try beat.verify(from: Fixtures.bob.publicKey, wallMillis: Self.now) }
         }
     }
@@ -69,6 +75,40 @@ struct PresenceTests {
         table.record(Self.beat(at: Self.now + 5_000), now: .seconds(5))
         #expect(table.status(of: bob, now: .seconds(16)) == .online)
         #expect(table.status(of: bob, now: .seconds(17)) == .offline(lastSeenWallMillis: Self.now + 5_000))
+    }
+
+    @Test func aBeatAnnouncingALongerIntervalKeepsItsSenderOnlineForTwoIntervalsAndTwoSeconds() {
+        var table = Self.table()
+        let bob = Fixtures.bob.publicKey
+        // Given bob in a large chat, beating every 15 s
+        table.record(Self.beat(interval: .seconds(15)), now: .seconds(10))
+        // Then he is online until 2 × 15 + 2 = 32 s after it, and offline from then
+        #expect(table.status(of: bob, now: .milliseconds(41_999)) == .online)
+        #expect(table.status(of: bob, now: .seconds(42)) == .offline(lastSeenWallMillis: Self.now))
+    }
+
+    @Test(arguments: [
+        (0, Duration.seconds(5)), (33, .seconds(5)), (34, .milliseconds(5_100)), (99, .milliseconds(14_850)),
+        (255, .milliseconds(38_250)), (1_000, .seconds(60)),
+    ])
+    func theBeatIntervalGrowsWithThePeersSoWhatOneNodeReceivesStaysBounded(peers: Int, interval: Duration) {
+        #expect(PresenceSchedule.interval(peers: peers, minimum: .seconds(5)) == interval)
+    }
+
+    @Test(arguments: [
+        (Int64(1_800_000_000_000), Duration.seconds(5), Duration.seconds(5)), (1_800_000_003_000, .seconds(5), .seconds(2)),
+        (1_800_000_004_999, .seconds(5), .milliseconds(1)), (1_800_000_000_001, .milliseconds(14_850), .milliseconds(11_699)),
+        (-1, .seconds(5), .milliseconds(1)),
+    ])
+    func beatsFallOnWallClockMultiplesOfTheIntervalSoEveryonesArriveTogether(wallMillis: Int64, interval: Duration, delay: Duration) {
+        #expect(PresenceSchedule.delay(untilNextBeatAfter: wallMillis, interval: interval) == delay)
+    }
+
+    @Test(arguments: [(Duration.milliseconds(10), UInt32(1_000)), (.seconds(5), 5_000), (.seconds(3_600), 60_000), (.seconds(-1), 1_000)])
+    func aBeatClampsItsIntervalIntoTheRangeEveryReceiverAccepts(interval: Duration, millis: UInt32) throws {
+        let beat = Self.beat(interval: interval)
+        #expect(beat.intervalMillis == millis)
+        #expect(try Frame.decodeAll(Frame.encode([.presence(beat)])) == [.presence(beat)])
     }
 
     @Test func aLeavingBeatShowsThePeerOfflineAtOnceAndAnOlderBeatCannotUndoIt() {
@@ -104,17 +144,18 @@ struct PresenceTests {
 
     // MARK: Codec
 
-    @Test func presenceFrameLayoutIsPeerTimeStatusSignatureOverTheDocumentedTranscript() throws {
-        let beat = Self.beat(at: 0x0102_0304_0506_0708, .leaving)
+    @Test func presenceFrameLayoutIsPeerTimeStatusIntervalSignatureOverTheDocumentedTranscript() throws {
+        let beat = Self.beat(at: 0x0102_0304_0506_0708, .leaving, interval: .milliseconds(14_850))
         let bytes = Frame.encode([.presence(beat)])
         let peer = Fixtures.bob.publicKey.rawRepresentation
-        #expect(bytes.count == 5 + 105)
-        #expect(Array(bytes[0..<5]) == [8, 0, 0, 0, 105])
+        #expect(bytes.count == 5 + 109)
+        #expect(Array(bytes[0..<5]) == [8, 0, 0, 0, 109])
         #expect(Array(bytes[5..<37]) == peer)
         #expect(Array(bytes[37..<45]) == [1, 2, 3, 4, 5, 6, 7, 8])
         #expect(bytes[45] == 2)
-        let signature = try Signature(rawRepresentation: bytes[46...])
-        let transcript = Array("parley/1 presence".utf8) + peer + [1, 2, 3, 4, 5, 6, 7, 8, 2]
+        #expect(Array(bytes[46..<50]) == [0x00, 0x00, 0x3A, 0x02]) // 14,850 ms
+        let signature = try Signature(rawRepresentation: bytes[50...])
+        let transcript = Array("parley/2 presence".utf8) + peer + [1, 2, 3, 4, 5, 6, 7, 8, 2, 0x00, 0x00, 0x3A, 0x02]
         try Fixtures.bob.publicKey.verify(signature, for: transcript)
         #expect(try Frame.decodeAll(bytes) == [.presence(beat)])
     }
@@ -140,9 +181,11 @@ struct PresenceTests {
         ("typing with a trailing byte", frame(9, chat + [1, 0])),
         ("presence status 0", frame(8, Array(beatBody[0..<40]) + [0] + Array(beatBody[41...]))),
         ("presence status 3", frame(8, Array(beatBody[0..<40]) + [3] + Array(beatBody[41...]))),
+        ("presence interval 999 ms", frame(8, Array(beatBody[0..<41]) + [0, 0, 0x03, 0xE7] + Array(beatBody[45...]))),
+        ("presence interval 60,001 ms", frame(8, Array(beatBody[0..<41]) + [0, 0, 0xEA, 0x61] + Array(beatBody[45...]))),
         ("presence truncated signature", frame(8, Array(beatBody.dropLast()))),
         ("presence with a trailing byte", frame(8, beatBody + [0])),
-        ("length beyond the packet", [8, 0, 0, 0, 106] + beatBody),
+        ("length beyond the packet", [8, 0, 0, 0, 110] + beatBody),
     ])
     func malformedPresenceAndTypingFramesAreRejected(_ label: String, bytes: [UInt8]) {
         #expect(throws: CoreError.self, "\(label)") { try Frame.decodeAll(bytes) }

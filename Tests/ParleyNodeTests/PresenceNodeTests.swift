@@ -112,11 +112,11 @@ struct PresenceNodeTests {
         let (alice, bob, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2])
         try await bed.running {
             let chat = try await Self.chatWithEveryoneOnline(bed, [alice, bob])
-            let bobsBeat = PresenceBeat.make(identity: bob.identity, wallMillis: bed.clock.wallMillis, status: .leaving)
+            let bobsBeat = PresenceBeat.make(identity: bob.identity, wallMillis: bed.clock.wallMillis, status: .leaving, interval: .seconds(5))
             let before = await alice.node.status().rejections["badSignature", default: 0]
 
             // When mallory sends alice her own beat, then relays bob's on her own session, in one packet
-            let own = PresenceBeat.make(identity: mallory.identity, wallMillis: bed.clock.wallMillis, status: .online)
+            let own = PresenceBeat.make(identity: mallory.identity, wallMillis: bed.clock.wallMillis, status: .online, interval: .seconds(5))
             await mallory.node.transmit([.presence(own), .presence(bobsBeat)], to: alice.identity.publicKey)
             try await bed.settle()
 

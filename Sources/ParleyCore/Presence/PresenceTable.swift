@@ -1,7 +1,7 @@
 public import ParleyCrypto
 
 /// Who is here now, from verified heartbeats (`PresenceBeat`). A peer is online from an `online` beat
-/// until `timeout` passes on the monotonic clock without another, and offline at once on `leaving`.
+/// until that beat's `timeout` passes on the monotonic clock without another, and offline at once on `leaving`.
 /// Only peers in `tracked` are kept, so anyone on the network cannot grow the table.
 public struct PresenceTable: Sendable {
     public enum Status: Sendable, Hashable {
@@ -14,14 +14,14 @@ public struct PresenceTable: Sendable {
         var wallMillis: Int64
         var status: PresenceBeat.Status
         var receivedAt: Duration
+        var timeout: Duration
     }
 
-    public let timeout: Duration
     private var entries: [PeerID: Entry] = [:]
     /// The peers whose beats are kept: those sharing a chat with us.
     public private(set) var tracked: Set<PeerID> = []
 
-    public init(timeout: Duration) { self.timeout = timeout }
+    public init() {}
 
     /// Keeps a verified beat if it is from a tracked peer and newer than the one held (a `leaving`
     /// beat also wins a tie). Returns whether it was kept.
@@ -32,13 +32,13 @@ public struct PresenceTable: Sendable {
            beat.wallMillis < held.wallMillis || (beat.wallMillis == held.wallMillis && beat.status != .leaving) {
             return false
         }
-        entries[beat.peer] = Entry(wallMillis: beat.wallMillis, status: beat.status, receivedAt: now)
+        entries[beat.peer] = Entry(wallMillis: beat.wallMillis, status: beat.status, receivedAt: now, timeout: beat.timeout)
         return true
     }
 
     public func status(of peer: PeerID, now: Duration) -> Status {
         guard let entry = entries[peer] else { return .offline(lastSeenWallMillis: nil) }
-        if entry.status == .online, now - entry.receivedAt < timeout { return .online }
+        if entry.status == .online, now - entry.receivedAt < entry.timeout { return .online }
         return .offline(lastSeenWallMillis: entry.wallMillis)
     }
 

@@ -47,18 +47,21 @@ extension Node {
     public func typingUpdates(chat: ChatID) -> AsyncStream<[PeerID]> { presenceHub.typingUpdates(chat: chat, now: clock.now) }
 
     /// From the timer loop: a signed `online` beat to every peer sharing a chat. Peers without a
-    /// session get a handshake, and the next beat.
-    func heartbeat() async throws {
-        guard !presenceHub.isLeaving else { return }
+    /// session get a handshake, and the next beat. Returns when the next beat is due: the interval
+    /// this beat announced, which grows with the peers (`PresenceSchedule`).
+    func heartbeat() async throws -> Duration {
         let peers = try peersSharingChats()
+        let interval = PresenceSchedule.interval(peers: peers.count, minimum: configuration.presenceInterval)
+        guard !presenceHub.isLeaving else { return interval }
         presenceHub.track(peers)
-        await sendBeat(.online, to: peers)
+        await sendBeat(.online, to: peers, interval: interval)
+        return interval
     }
 
     /// From `shutdown()`: a `leaving` beat, so peers show this node offline at once.
     func sayGoodbye() async {
         guard presenceHub.leave() else { return }
-        do { await sendBeat(.leaving, to: try peersSharingChats()) } catch {
+        do { await sendBeat(.leaving, to: try peersSharingChats(), interval: configuration.presenceInterval) } catch {
             logger.warning("could not tell peers this node is leaving", metadata: ["error": "\(error)"])
         }
     }
@@ -70,12 +73,10 @@ extension Node {
         return peers
     }
 
-    private func sendBeat(_ status: PresenceBeat.Status, to peers: Set<PeerID>) async {
+    private func sendBeat(_ status: PresenceBeat.Status, to peers: Set<PeerID>, interval: Duration) async {
         guard !peers.isEmpty else { return }
-        let beat = PresenceBeat.make(identity: identity, wallMillis: clock.wallMillis, status: status)
-        for peer in peers {
-            await transmit(await engine.datagramsIfConnected([.presence(beat)], to: peer, now: clock.now, wallMillis: clock.wallMillis))
-        }
+        let beat = PresenceBeat.make(identity: identity, wallMillis: clock.wallMillis, status: status, interval: interval)
+        await transmit(await engine.datagramsIfConnected([.presence(beat)], toEach: peers, now: clock.now, wallMillis: clock.wallMillis))
     }
 
     /// A beat that arrived on `peer`'s session: kept if it is that peer's own, fresh and signed, and

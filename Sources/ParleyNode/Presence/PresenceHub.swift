@@ -17,8 +17,8 @@ final class PresenceHub: Sendable {
 
     private let state: Mutex<State>
 
-    init(presenceTimeout: Duration, typingExpiry: Duration) {
-        state = Mutex(State(presence: PresenceTable(timeout: presenceTimeout), typing: TypingTable(expiry: typingExpiry)))
+    init(typingExpiry: Duration) {
+        state = Mutex(State(presence: PresenceTable(), typing: TypingTable(expiry: typingExpiry)))
     }
 
     // MARK: Presence
