@@ -11,6 +11,11 @@ extension Node {
         .syncRequest(chat: chat, vector: try store.versionVector(chat: chat))
     }
 
+    /// A request is about to go to `peer`: its vector is what a `nothingMissing` answer will vouch for.
+    func asking(_ peer: PeerID, with request: Frame) {
+        if case let .syncRequest(chat, vector) = request { syncProgress.asked(vector, peer: peer, chat: chat) }
+    }
+
     /// Messages the requester lacks (its gaps, then its tail), at most `syncBatch`, then `syncEnd`
     /// saying whether more remain. Each author's run ends at a signed head where the store holds one,
     /// so the requester can accept every message of it (`extendedToHead`).
@@ -27,7 +32,8 @@ extension Node {
             budget -= missing.count
             frames += missing.map { .message($0.encoded) }
         }
-        return frames + [.syncEnd(chat: chat, more: budget <= 0)]
+        let end: SyncEnd = frames.isEmpty ? .nothingMissing : budget <= 0 ? .more : .done
+        return frames + [.syncEnd(chat: chat, end)]
     }
 
     /// A run of an author's messages, followed by the author's messages after it up to the first head
@@ -49,6 +55,7 @@ extension Node {
     func syncContinuation(chat: ChatID, with peer: PeerID) throws -> Frame? {
         let vector = try store.versionVector(chat: chat)
         guard syncProgress.advance(peer: peer, chat: chat, to: vector, now: clock.now) else { return nil }
+        syncProgress.asked(vector, peer: peer, chat: chat)
         return .syncRequest(chat: chat, vector: vector)
     }
 
@@ -65,6 +72,7 @@ extension Node {
                     && !syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval)
             }
             for member in Self.inTurn(due.sorted(), round: round, fanout: configuration.syncFanout) {
+                asking(member, with: request)
                 await transmit(await engine.datagramsIfConnected([request], to: member, now: clock.now, wallMillis: clock.wallMillis))
             }
         }
@@ -88,7 +96,10 @@ extension Node {
             let shared = peers.intersection(members)
             guard !shared.isEmpty else { continue }
             let request = try syncRequest(chat: chat)
-            for peer in shared { frames[peer, default: []].append(request) }
+            for peer in shared {
+                asking(peer, with: request)
+                frames[peer, default: []].append(request)
+            }
         }
         for (peer, requests) in frames { await transmit(requests, to: peer) }
         // Read receipts whose retries gave up while the author was away go again now.

@@ -12,8 +12,10 @@ final class SyncProgress: Sendable {
     private struct Entry {
         /// The last continuation's vector, and when it went.
         var sent: (vector: [PeerID: AuthorHoldings], at: Duration)?
-        /// The peer's vector in its last request.
+        /// The peer's vector in its last request, or ours when it last answered `nothingMissing`.
         var received: [PeerID: AuthorHoldings]?
+        /// Our vector in the last request we sent the peer.
+        var asked: [PeerID: AuthorHoldings]?
     }
 
     private static let capacity = 4_096
@@ -37,6 +39,21 @@ final class SyncProgress: Sendable {
     /// Keeps the vector a member sent in a sync request.
     func received(_ vector: [PeerID: AuthorHoldings], from peer: PeerID, chat: ChatID) {
         update(peer, chat) { $0.received = vector }
+    }
+
+    /// Keeps the vector of a request on its way to `peer`.
+    func asked(_ vector: [PeerID: AuthorHoldings], peer: PeerID, chat: ChatID) {
+        update(peer, chat) { $0.asked = vector }
+    }
+
+    /// `peer` holds nothing our last request's vector lacks: until our vector moves past it, asking
+    /// again would bring nothing. Should the peer lack something of ours, it asks us, as it holds our
+    /// vector from that request. (Without this, of two converged members only the one asked last
+    /// stopped asking: the other kept asking it at every turn of the rounds.)
+    func answeredNothingMissing(by peer: PeerID, chat: ChatID) {
+        update(peer, chat) { entry in
+            if let asked = entry.asked { entry.received = asked }
+        }
     }
 
     /// Whether `peer` last told us it holds exactly `vector` of `chat`. Then neither lacks anything

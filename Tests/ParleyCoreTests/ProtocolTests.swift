@@ -160,7 +160,7 @@ struct FramePackingTests {
                 Fixtures.alice.publicKey: .contiguous(3),
                 Fixtures.bob.publicKey: try AuthorHoldings(highest: 9, missing: [2...4, 7...8]),
             ]),
-            .syncEnd(chat: Fixtures.invite.id, more: true),
+            .syncEnd(chat: Fixtures.invite.id, .more),
             .invite(Fixtures.invite.encoded),
         ]
         #expect(try Frame.decodeAll(Frame.encode(frames)) == frames)

@@ -21,13 +21,14 @@ struct HostileBed {
     let invite: ChatInvite
     var peers: [Peers.Peer] { [alice, bob, mallory] }
 
-    static func make(rateLimits: RateLimiter.Configuration = .init()) async throws -> HostileBed {
+    static func make(rateLimits: RateLimiter.Configuration = .init(), syncFanout: Int = 4) async throws -> HostileBed {
         let network = InMemoryNetwork(delivery: .held), clock = ManualClock()
         var taps: [PeerID: CapturingTransport] = [:]
         let peers = try (0..<3).map { _ in
             let identity = try Identity.generate()
             var configuration = NodeConfiguration(identity: identity)
             configuration.rateLimits = rateLimits
+            configuration.syncFanout = syncFanout
             let tap = CapturingTransport(network.makeTransport())
             taps[identity.publicKey] = tap
             return Peers.Peer(identity: identity, node: Node(

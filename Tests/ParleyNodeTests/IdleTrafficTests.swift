@@ -38,6 +38,31 @@ struct IdleTrafficTests {
             for member in bed.peers { #expect(try member.node.store.message(text.message.id) != nil) }
         }
     }
+
+    @Test func convergedMembersAskedOnlyInTurnStopAskingInBothDirections() async throws {
+        // Given rounds that ask one member at a time, as in a chat far larger than the fanout
+        let bed = try await HostileBed.make(syncFanout: 1)
+        try await bed.running {
+            _ = try await bed.alice.node.sendText(chat: bed.invite.id, "hello")
+            try await bed.settle()
+            // Four rounds: every member has asked each of the two others once since the message
+            try await bed.pump.advance(by: .seconds(9), step: .milliseconds(250))
+            let before = dataDatagrams(bed)
+
+            // When 10 s pass with nobody writing
+            try await bed.pump.advance(by: .seconds(10), step: .milliseconds(250))
+
+            // Then only heartbeats went out: a member answered "nothing missing" is not asked again
+            // (before, whoever had not been asked back kept asking: 3 requests and replies a round)
+            let idle = dataDatagrams(bed) - before
+            #expect(idle <= 12, "\(idle) datagrams while idle")
+
+            // And a message written now still reaches everyone
+            let text = try await bed.mallory.node.sendText(chat: bed.invite.id, "after the quiet")
+            try await bed.settle()
+            for member in bed.peers { #expect(try member.node.store.message(text.message.id) != nil) }
+        }
+    }
 }
 
 /// The periodic round asks a few members at a time, in turn, so a large chat's repair traffic grows

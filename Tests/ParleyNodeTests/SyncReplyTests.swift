@@ -46,7 +46,7 @@ struct SyncReplyTests {
         let reply = try alice.syncReply(chat: invite.id, vector: [carol.publicKey: bobHolds], to: bob.publicKey)
         // Then alice sends 3, 5 and 6, and says there is no more
         #expect(try sentSequences(reply) == [3, 5, 6])
-        #expect(reply.last == .syncEnd(chat: invite.id, more: false))
+        #expect(reply.last == .syncEnd(chat: invite.id, .done))
     }
 
     @Test func aGapNoOneCanFillCostsNothing() async throws {
@@ -64,7 +64,7 @@ struct SyncReplyTests {
         try await carolsMessages(Array(1...(batch + 88)))
         let reply = try alice.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
         #expect(try sentSequences(reply) == Array(1...batch))
-        #expect(reply.last == .syncEnd(chat: invite.id, more: true))
+        #expect(reply.last == .syncEnd(chat: invite.id, .more))
         #expect(try alice.syncReply(chat: invite.id, vector: [:], to: try Identity.generate().publicKey).isEmpty)
     }
 }

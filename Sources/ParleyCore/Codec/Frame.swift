@@ -12,8 +12,8 @@ public enum Frame: Sendable, Hashable {
     case inviteAck(ChatID)
     /// Anti-entropy: what the sender holds of each author's messages in a chat.
     case syncRequest(chat: ChatID, vector: [PeerID: AuthorHoldings])
-    /// Ends a sync reply; `more` asks the requester to ask again.
-    case syncEnd(chat: ChatID, more: Bool)
+    /// Ends a sync reply: done, `more` (ask again), or `nothingMissing` (the reply carried no message).
+    case syncEnd(chat: ChatID, SyncEnd)
     /// "Send me this chat's invite": a message arrived for a chat this peer does not know.
     case needInvite(ChatID)
     /// A signed heartbeat: the sender is here, or leaving. Never stored.
@@ -74,10 +74,10 @@ public enum Frame: Sendable, Hashable {
         case let .readAck(ids):
             header(.readAck, &buffer)
             for id in ids { buffer.writeBytes(id.rawRepresentation) }
-        case let .syncEnd(chat, more):
+        case let .syncEnd(chat, end):
             header(.syncEnd, &buffer)
             buffer.writeBytes(chat.rawRepresentation)
-            buffer.writeInteger(UInt8(more ? 1 : 0))
+            buffer.writeInteger(end.rawValue)
         case let .presence(beat): header(.presence, &buffer); beat.write(to: &buffer)
         case let .ballotRelay(publisher, maxDelay, sealed):
             header(.ballotRelay, &buffer)
@@ -136,7 +136,9 @@ public enum Frame: Sendable, Hashable {
             return .syncRequest(chat: chat, vector: try body.readVersionVector())
         case .syncEnd:
             let chat = try body.readDigest("chat")
-            return .syncEnd(chat: chat, more: try body.readU8("more") != 0)
+            let raw = try body.readU8("sync end")
+            guard let end = SyncEnd(rawValue: raw) else { throw .malformed("unknown sync end \(raw)") }
+            return .syncEnd(chat: chat, end)
         case .presence: return .presence(try PresenceBeat(reading: &body))
         case .typing:
             let chat = try body.readDigest("chat")
@@ -186,4 +188,16 @@ extension Frame {
         if !pending.isEmpty { packets.append(encode(pending)) }
         return packets
     }
+}
+
+/// How a sync reply ends (frame 6's last byte).
+public enum SyncEnd: UInt8, Sendable, Hashable {
+    /// Everything the requester lacked that the replier holds was sent.
+    case done = 0
+    /// The batch was full: the requester asks again.
+    case more = 1
+    /// The replier holds nothing the requester's vector lacks; the reply carried no message. The
+    /// requester then knows the replier needs no asking until its own vector changes, which makes
+    /// a converged chat quiet in both directions, not only in the one that asked last.
+    case nothingMissing = 2
 }

@@ -35,7 +35,7 @@ func seeds() throws -> [[UInt8]] {
     let frames: [Frame] = [
         .message(message.encoded), .ack([message.id, message.id]), .invite(invite.encoded), .inviteAck(invite.id),
         .syncRequest(chat: invite.id, vector: [alice.publicKey: .contiguous(3), bob.publicKey: try AuthorHoldings(highest: 9, missing: [2...3, 5...5])]),
-        .syncEnd(chat: invite.id, more: true), .needInvite(invite.id),
+        .syncEnd(chat: invite.id, .more), .needInvite(invite.id),
         .read(chat: invite.id, ids: [message.id]), .readAck([message.id, message.id]),
     ]
     return packets + frames.map { Frame.encode([$0]) } + [Frame.encode(frames)]
