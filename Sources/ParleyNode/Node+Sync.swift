@@ -32,7 +32,9 @@ extension Node {
             budget -= missing.count
             frames += missing.map { .message($0.encoded) }
         }
-        let end: SyncEnd = frames.isEmpty ? .nothingMissing : budget <= 0 ? .more : .done
+        // "Nothing missing" only when we hold exactly the requester's vector: it records it as ours.
+        let holdsExactly = frames.isEmpty ? try store.versionVector(chat: chat) == vector : false
+        let end: SyncEnd = holdsExactly ? .nothingMissing : budget <= 0 ? .more : .done
         return frames + [.syncEnd(chat: chat, end)]
     }
 
@@ -87,7 +89,7 @@ extension Node {
     }
 
     /// Newly reachable peers: each gets a sync request for every chat it shares with us, which also
-    /// flushes its session. Each chat's vector is read once, however many peers it goes to.
+    /// flushes its session, and a presence beat. Each chat's vector is read once, however many peers it goes to.
     func greet(_ peers: Set<PeerID>) async throws {
         guard !peers.isEmpty else { return }
         for peer in peers { syncProgress.forgetReceived(from: peer) } // a new session: it may have restarted with less
@@ -104,6 +106,7 @@ extension Node {
         for (peer, requests) in frames { await transmit(requests, to: peer) }
         // Read receipts whose retries gave up while the author was away go again now.
         await pushReliably(try store.pendingReadReceipts().filter { peers.contains($0.author) }.map(Self.readReceiptItem))
+        try await greetWithBeat(peers)
     }
 
     /// The members of every chat this node is still in. A chat it was removed from is no longer

@@ -34,8 +34,8 @@ public struct NodeConfiguration: Sendable {
     public var invitePolicy: InvitePolicy = .contacts
     /// Library hooks on outgoing messages (none by default).
     public var sendHooks = SendHooks()
-    /// How often a presence heartbeat goes to every peer sharing a chat, at most: with more than 33
-    /// such peers the interval grows by 150 ms per peer (`PresenceSchedule`). Each beat says its
+    /// How often a presence heartbeat goes to every peer sharing a chat, at most: with p > 33 such
+    /// peers the interval is p × 150 ms, at most 60 s (`PresenceSchedule`). Each beat says its
     /// interval, and a peer is offline once two intervals and 2 s pass without one (12 s at 5 s).
     public var presenceInterval: Duration = .seconds(5)
     /// A typing indicator lasts this long unless refreshed.

@@ -2,7 +2,7 @@ import ParleyCore
 import Synchronization
 
 /// What this node knows of each (peer, chat)'s sync: the vector it last sent the peer in a
-/// continuation, and when, and the vector the peer last sent it in a request.
+/// continuation, and when; the vector the peer last said it holds; and our requests it has not answered.
 final class SyncProgress: Sendable {
     private struct Key: Hashable {
         let peer: PeerID
@@ -12,10 +12,18 @@ final class SyncProgress: Sendable {
     private struct Entry {
         /// The last continuation's vector, and when it went.
         var sent: (vector: [PeerID: AuthorHoldings], at: Duration)?
-        /// The peer's vector in its last request, or ours when it last answered `nothingMissing`.
+        /// The peer's vector in its last request, or in its last `nothingMissing` answer.
         var received: [PeerID: AuthorHoldings]?
-        /// Our vector in the last request we sent the peer.
-        var asked: [PeerID: AuthorHoldings]?
+        /// Our requests to the peer that no `syncEnd` answered yet.
+        var outstanding: Outstanding?
+    }
+
+    /// A `syncEnd` does not say which request it answers: an answer is matched to a request only
+    /// while one alone is on its way. A lost request leaves the next one ambiguous, and its answer
+    /// is then not used (one inference lost, never a wrong one).
+    private enum Outstanding {
+        case one([PeerID: AuthorHoldings])
+        case ambiguous
     }
 
     private static let capacity = 4_096
@@ -43,20 +51,26 @@ final class SyncProgress: Sendable {
 
     /// Keeps the vector of a request on its way to `peer`.
     func asked(_ vector: [PeerID: AuthorHoldings], peer: PeerID, chat: ChatID) {
-        update(peer, chat) { $0.asked = vector }
+        update(peer, chat) { entry in entry.outstanding = entry.outstanding == nil ? .one(vector) : .ambiguous }
     }
 
-    /// `peer` holds nothing our last request's vector lacks: until our vector moves past it, asking
-    /// again would bring nothing. Should the peer lack something of ours, it asks us, as it holds our
-    /// vector from that request. (Without this, of two converged members only the one asked last
-    /// stopped asking: the other kept asking it at every turn of the rounds.)
-    func answeredNothingMissing(by peer: PeerID, chat: ChatID) {
-        update(peer, chat) { entry in
-            if let asked = entry.asked { entry.received = asked }
+    /// A `syncEnd` from `peer`: it answers our requests in flight. `nothingMissing` says the peer held
+    /// exactly the vector of the request it answers, so when that request is known, the peer is
+    /// recorded as holding it, as if it had sent it in a request of its own. (Without this, of two
+    /// converged members only the one asked last stopped asking: the other kept asking it at every
+    /// turn of the rounds.) Only an existing entry changes: an answer to nothing we asked is ignored.
+    func answered(_ end: SyncEnd, by peer: PeerID, chat: ChatID) {
+        entries.withLock { all in
+            let key = Key(peer: peer, chat: chat)
+            guard var entry = all[key] else { return }
+            if end == .nothingMissing, case let .one(vector) = entry.outstanding { entry.received = vector }
+            entry.outstanding = nil
+            all[key] = entry
         }
     }
 
-    /// Whether `peer` last told us it holds exactly `vector` of `chat`. Then neither lacks anything
+    /// Whether `peer` last told us it holds exactly `vector` of `chat` (in a request, or in a
+    /// `nothingMissing` answer to ours). Then neither lacks anything
     /// the other holds, and the periodic round skips asking it: an idle chat costs no sync traffic.
     /// Whoever stores something new no longer matches and asks again, and the one who lacks it asks
     /// in turn once the other's request shows more.
@@ -67,7 +81,10 @@ final class SyncProgress: Sendable {
     /// Forgets what a peer told us (a new session: it may have restarted with less).
     func forgetReceived(from peer: PeerID) {
         entries.withLock { all in
-            for key in all.keys where key.peer == peer { all[key]?.received = nil }
+            for key in all.keys where key.peer == peer {
+                all[key]?.received = nil
+                all[key]?.outstanding = nil
+            }
         }
     }
 

@@ -26,6 +26,29 @@ struct AuthorHoldingsTests {
         #expect(throws: CoreError.self) { try AuthorHoldings(highest: 100, missing: tooMany) }
     }
 
+    @Test func addingABatchFillsGapsExtendsTheTailAndOpensNewGaps() throws {
+        let holdings = try AuthorHoldings(highest: 10, missing: [3...4, 7...7])
+        // A batch that fills 3...4 and brings 11...12 and 15
+        #expect(holdings.adding([12, 4, 3, 11, 15, 4]) == (try AuthorHoldings(highest: 15, missing: [7...7, 13...14])))
+        // The tail of a catch-up: contiguous stays contiguous
+        #expect(AuthorHoldings.contiguous(2_048).adding(Array(2_049...4_096)) == .contiguous(4_096))
+        // Nothing new, or only what is held (and sequence 0, which no message has), changes nothing
+        #expect(holdings.adding([]) == holdings)
+        #expect(holdings.adding([0, 1, 9, 10]) == holdings)
+        #expect(AuthorHoldings.contiguous(0).adding([2]) == (try AuthorHoldings(highest: 2, missing: [1...1])))
+    }
+
+    @Test func addingSummarisesPastTheGapLimitLikeTheStoreDoes() throws {
+        // 16 gaps below 33, then a 17th would open: highest stops before it
+        let held = (UInt64(1)...UInt64(40)).filter { $0.isMultiple(of: 2) }
+        let added = AuthorHoldings.contiguous(0).adding(held)
+        #expect(added.missing.count == AuthorHoldings.maxMissingRanges)
+        #expect(added.highest == 32)
+        var builder = AuthorHoldingsBuilder(contiguous: 0)
+        for sequence in held where !builder.add(sequence) { break }
+        #expect(added == builder.holdings)
+    }
+
     @Test func builderStopsAtTheGapLimit() {
         var builder = AuthorHoldingsBuilder(contiguous: 2)
         var accepted = 0

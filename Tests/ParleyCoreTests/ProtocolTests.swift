@@ -161,8 +161,15 @@ struct FramePackingTests {
                 Fixtures.bob.publicKey: try AuthorHoldings(highest: 9, missing: [2...4, 7...8]),
             ]),
             .syncEnd(chat: Fixtures.invite.id, .more),
+            .syncEnd(chat: Fixtures.invite.id, .done),
+            .syncEnd(chat: Fixtures.invite.id, .nothingMissing),
             .invite(Fixtures.invite.encoded),
         ]
         #expect(try Frame.decodeAll(Frame.encode(frames)) == frames)
+        // The end byte is the frame's last: 0, 1 or 2; any other value is malformed
+        #expect(Frame.encode([.syncEnd(chat: Fixtures.invite.id, .nothingMissing)]).last == 2)
+        var unknown = Frame.encode([.syncEnd(chat: Fixtures.invite.id, .done)])
+        unknown[unknown.count - 1] = 3
+        #expect(throws: CoreError.self) { try Frame.decodeAll(unknown) }
     }
 }

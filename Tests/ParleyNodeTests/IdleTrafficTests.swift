@@ -65,6 +65,56 @@ struct IdleTrafficTests {
     }
 }
 
+/// The rounds' memory of what each member holds: an answer counts only for the request it answers.
+struct SyncProgressTests {
+    let peer: PeerID
+    let chat: ChatID
+    let older: [PeerID: AuthorHoldings]
+    let newer: [PeerID: AuthorHoldings]
+
+    init() throws {
+        let (alice, bob, carol) = (try Identity.generate(), try Identity.generate(), try Identity.generate())
+        peer = bob.publicKey
+        chat = try ChatInvite.create(by: alice, title: "Progress", members: [bob.publicKey], createdAtMillis: 0).id
+        older = [carol.publicKey: .contiguous(1)]
+        newer = [carol.publicKey: .contiguous(2)]
+    }
+
+    @Test func aNothingMissingAnswerToTheOneRequestInFlightRecordsItsVector() {
+        let progress = SyncProgress()
+        progress.asked(newer, peer: peer, chat: chat)
+        progress.answered(.nothingMissing, by: peer, chat: chat)
+        #expect(progress.holds(newer, peer: peer, chat: chat))
+        // A new session forgets it
+        progress.forgetReceived(from: peer)
+        #expect(!progress.holds(newer, peer: peer, chat: chat))
+    }
+
+    @Test func anAnswerWhileTwoRequestsAreInFlightRecordsNothing() {
+        // Given a request whose answer may have been lost, then a newer one
+        let progress = SyncProgress()
+        progress.asked(older, peer: peer, chat: chat)
+        progress.asked(newer, peer: peer, chat: chat)
+        // When a "nothing missing" comes, it may answer the older one: the peer may hold only that
+        progress.answered(.nothingMissing, by: peer, chat: chat)
+        #expect(!progress.holds(newer, peer: peer, chat: chat))
+        #expect(!progress.holds(older, peer: peer, chat: chat))
+        // And the next request, alone in flight, is matched again
+        progress.asked(newer, peer: peer, chat: chat)
+        progress.answered(.nothingMissing, by: peer, chat: chat)
+        #expect(progress.holds(newer, peer: peer, chat: chat))
+    }
+
+    @Test func otherAnswersAndUnaskedOnesRecordNothing() {
+        let progress = SyncProgress()
+        progress.answered(.nothingMissing, by: peer, chat: chat) // never asked
+        progress.asked(newer, peer: peer, chat: chat)
+        progress.answered(.done, by: peer, chat: chat)
+        progress.answered(.nothingMissing, by: peer, chat: chat) // a second answer to the one request
+        #expect(!progress.holds(newer, peer: peer, chat: chat))
+    }
+}
+
 /// The periodic round asks a few members at a time, in turn, so a large chat's repair traffic grows
 /// with its size, not its square.
 struct SyncFanoutTests {

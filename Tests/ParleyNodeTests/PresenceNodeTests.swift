@@ -127,6 +127,25 @@ struct PresenceNodeTests {
         }
     }
 
+    @Test func aBeatFromAMemberOfAChatJustJoinedIsKeptBeforeTheNextHeartbeat() async throws {
+        let bed = try await PumpedPeers.make(count: 3)
+        let (alice, bob, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2])
+        try await bed.running {
+            let chat = try await Self.chatWithEveryoneOnline(bed, [alice, bob])
+            // Given alice's tracked set as her last heartbeat left it before the chat existed
+            alice.node.presenceHub.track([])
+            let now = bed.clock.wallMillis + 1
+            // When bob's beat, then mallory's (she shares no chat with alice), come in
+            try await alice.node.receivePresence(
+                PresenceBeat.make(identity: bob.identity, wallMillis: now, status: .online, interval: .seconds(5)), from: bob.identity.publicKey)
+            try await alice.node.receivePresence(
+                PresenceBeat.make(identity: mallory.identity, wallMillis: now, status: .online, interval: .seconds(5)), from: mallory.identity.publicKey)
+            // Then bob shows online at once, and mallory is still unknown
+            #expect(try Self.isOnline(alice, bob, in: chat))
+            #expect(alice.node.presence(of: mallory.identity.publicKey) == .offline(lastSeenWallMillis: nil))
+        }
+    }
+
     @Test func aStoppedNodeGoesOfflineOnlyAfterThePresenceTimeout() async throws {
         let bed = try await PumpedPeers.make(count: 3)
         let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])

@@ -55,8 +55,17 @@ struct SyncReplyTests {
         let vector = try alice.store.versionVector(chat: invite.id)
         // When bob, holding the same, asks
         let reply = try alice.syncReply(chat: invite.id, vector: vector, to: bob.publicKey)
-        // Then nothing is resent
+        // Then nothing is resent, and alice says she holds exactly what bob holds
         #expect(try sentSequences(reply).isEmpty)
+        #expect(reply == [.syncEnd(chat: invite.id, .nothingMissing)])
+    }
+
+    @Test func anEmptyReplySaysNothingMissingOnlyWhenTheVectorsAreEqual() async throws {
+        // Given alice holds carol's 1...2, and bob holds 1...5
+        try await carolsMessages([1, 2])
+        // When bob asks, alice has nothing for him, but she holds less: a plain "done"
+        let reply = try alice.syncReply(chat: invite.id, vector: [carol.publicKey: .contiguous(5)], to: bob.publicKey)
+        #expect(reply == [.syncEnd(chat: invite.id, .done)])
     }
 
     @Test func aFullBatchAsksForMoreAndANonMemberGetsNothing() async throws {

@@ -55,6 +55,24 @@ public struct AuthorHoldings: Hashable, Sendable {
         AuthorHoldings(unchecked: missing.first.map { $0.lowerBound - 1 } ?? highest, missing: [])
     }
 
+    /// These holdings and `sequences` together (any order, repeats allowed): what a node will hold once
+    /// a batch it is storing commits, so its next sync request need not ask for that batch again.
+    /// Summarised like any holdings: past `maxMissingRanges` gaps, `highest` stops at the last one.
+    public func adding(_ sequences: [UInt64]) -> AuthorHoldings {
+        var held: [ClosedRange<UInt64>] = []
+        var next: UInt64 = 1
+        for gap in missing {
+            if gap.lowerBound > next { held.append(next...(gap.lowerBound - 1)) }
+            next = gap.upperBound + 1
+        }
+        if highest >= next { held.append(next...highest) }
+        held += sequences.filter { $0 >= 1 }.map { $0...$0 }
+        held.sort { $0.lowerBound < $1.lowerBound }
+        var builder = AuthorHoldingsBuilder(contiguous: 0)
+        for range in held where !builder.add(range) { break }
+        return builder.holdings
+    }
+
     /// Encoded size on the wire: highest (8), range count (1), 16 bytes a range.
     var encodedCount: Int { 9 + missing.count * 16 }
 }
@@ -74,6 +92,18 @@ public struct AuthorHoldingsBuilder: Sendable {
             missing.append((highest + 1)...(sequence - 1))
         }
         highest = sequence
+        return true
+    }
+
+    /// Adds a held run that starts at or after the previous one's start (ascending by lower bound);
+    /// false once `maxMissingRanges` gaps are listed.
+    public mutating func add(_ range: ClosedRange<UInt64>) -> Bool {
+        guard range.upperBound > highest else { return true }
+        if range.lowerBound > highest + 1 {
+            guard missing.count < AuthorHoldings.maxMissingRanges else { return false }
+            missing.append((highest + 1)...(range.lowerBound - 1))
+        }
+        highest = range.upperBound
         return true
     }
 

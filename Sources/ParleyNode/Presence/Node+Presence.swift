@@ -50,12 +50,22 @@ extension Node {
     /// session get a handshake, and the next beat. Returns when the next beat is due: the interval
     /// this beat announced, which grows with the peers (`PresenceSchedule`).
     func heartbeat() async throws -> Duration {
+        guard !presenceHub.isLeaving else { return PresenceSchedule.longest }
         let peers = try peersSharingChats()
         let interval = PresenceSchedule.interval(peers: peers.count, minimum: configuration.presenceInterval)
-        guard !presenceHub.isLeaving else { return interval }
         presenceHub.track(peers)
         await sendBeat(.online, to: peers, interval: interval)
         return interval
+    }
+
+    /// Newly reachable peers sharing a chat are tracked and get a beat now, rather than at the next
+    /// heartbeat (up to an interval away): a member that just joined or came back shows online at once.
+    func greetWithBeat(_ established: Set<PeerID>) async throws {
+        guard !presenceHub.isLeaving else { return }
+        let peers = try peersSharingChats()
+        presenceHub.track(peers)
+        let interval = PresenceSchedule.interval(peers: peers.count, minimum: configuration.presenceInterval)
+        await sendBeat(.online, to: established.intersection(peers), interval: interval)
     }
 
     /// From `shutdown()`: a `leaving` beat, so peers show this node offline at once.
@@ -87,8 +97,14 @@ extension Node {
             await engine.reject(error)
             return
         }
-        // Ignored if untracked or older than the one held. Who is tracked is refreshed by each heartbeat
-        // (every `presenceInterval`), not here: a beat from a peer sharing no chat must not cost a store read.
+        // A beat from a peer not tracked yet may come from a member of a chat just joined: the tracked
+        // set is refreshed from the memberships (served from memory between writes). Beats from a
+        // peer sharing no chat are then ignored, as are beats older than the one held.
+        if !presenceHub.isTracked(peer) {
+            let sharing = try peersSharingChats()
+            guard sharing.contains(peer) else { return }
+            presenceHub.track(sharing)
+        }
         presenceHub.record(beat, now: clock.now)
     }
 

@@ -27,6 +27,7 @@ final class PresenceHub: Sendable {
     func record(_ beat: PresenceBeat, now: Duration) -> Bool { state.withLock { $0.presence.record(beat, now: now) } }
     func status(of peer: PeerID, now: Duration) -> PresenceTable.Status { state.withLock { $0.presence.status(of: peer, now: now) } }
     func track(_ peers: Set<PeerID>) { state.withLock { $0.presence.track(peers) } }
+    func isTracked(_ peer: PeerID) -> Bool { state.withLock { $0.presence.tracked.contains(peer) } }
 
     /// Marks the node as leaving; returns false if it already was.
     func leave() -> Bool {

@@ -59,11 +59,8 @@ extension Node {
                 case let .ack(ids): acked += ids.map { ($0, peer) }
                 case let .syncRequest(chat, vector): replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
                 case let .syncEnd(chat, end):
-                    switch end {
-                    case .more: continuations.append((peer, chat))
-                    case .nothingMissing: syncProgress.answeredNothingMissing(by: peer, chat: chat)
-                    case .done: break
-                    }
+                    syncProgress.answered(end, by: peer, chat: chat)
+                    if end == .more { continuations.append((peer, chat)) }
                 case let .needInvite(chat):
                     if let invite = try store.chat(chat), try store.members(of: chat)?.contains(peer) == true {
                         replies[peer, default: []].append(.invite(invite.encoded))
