@@ -52,10 +52,33 @@ extension Node {
     /// How far a chained message may be from the head that vouches for it: the send path's largest batch.
     static let maxHeadDistance = 256
 
+    /// Follows up each `syncEnd(more)` of a batch as soon as the batch is verified, before it is stored:
+    /// the vector already counts its messages and those of the batch still being stored (`storing`), as
+    /// they will be once both commit. The peer then reads and sends its next batch while this one is
+    /// stored, instead of after. A message the store then refuses is simply asked for again later.
+    func continueSyncs(after prepared: PreparedBatch, besides storing: PreparedBatch?) async {
+        var asks: [(peer: PeerID, chat: ChatID)] = []
+        for (peer, frames) in prepared.opened.frames {
+            for case let .syncEnd(chat, .more) in frames { asks.append((peer, chat)) }
+        }
+        guard !asks.isEmpty else { return }
+        let arriving = (storing?.messages.verified.messages ?? []) + prepared.messages.verified.messages
+        for (peer, chat) in asks {
+            do {
+                var vector = try store.versionVector(chat: chat)
+                var sequences: [PeerID: [UInt64]] = [:]
+                for (message, _) in arriving where message.chat == chat { sequences[message.author, default: []].append(message.sequence) }
+                for (author, added) in sequences { vector[author] = (vector[author] ?? .contiguous(0)).adding(added) }
+                if let request = syncContinuation(chat: chat, vector: vector, with: peer) { await transmit([request], to: peer) }
+            } catch {
+                logger.warning("could not follow up a sync reply; the next round asks again", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
     /// The follow-up to `syncEnd(more)`: asked again only when the last round moved our vector,
     /// so a peer that keeps saying "more" without delivering cannot keep us busy.
-    func syncContinuation(chat: ChatID, with peer: PeerID) throws -> Frame? {
-        let vector = try store.versionVector(chat: chat)
+    private func syncContinuation(chat: ChatID, vector: [PeerID: AuthorHoldings], with peer: PeerID) -> Frame? {
         guard syncProgress.advance(peer: peer, chat: chat, to: vector, now: clock.now) else { return nil }
         syncProgress.asked(vector, peer: peer, chat: chat)
         return .syncRequest(chat: chat, vector: vector)

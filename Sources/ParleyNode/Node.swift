@@ -81,19 +81,20 @@ public final class Node: Sendable {
     private func receiveLoop() async {
         let inbox = transport.inbound
         await withTaskGroup(of: Void.self) { group in
-            var storing = false // a burst's commit is running in `group`
+            var storing: PreparedBatch? // a burst whose commit is running in `group`
             while !Task.isCancelled {
-                var batch = storing ? inbox.poll() : nil
+                var batch = storing != nil ? inbox.poll() : nil
                 if batch == nil {
-                    if storing { await group.next() }
-                    storing = false
+                    if storing != nil { await group.next() }
+                    storing = nil
                     batch = await inbox.next()
                 }
                 guard let batch else { break } // the transport closed, or the node is stopping
                 let prepared = await openAndVerify(batch)
-                if storing { await group.next() }
-                storing = prepared.messages.isBurst
-                if storing {
+                await continueSyncs(after: prepared, besides: storing)
+                if storing != nil { await group.next() }
+                storing = prepared.messages.isBurst ? prepared : nil
+                if storing != nil {
                     group.addTask { await self.storeReporting(prepared) }
                 } else {
                     await storeReporting(prepared)

@@ -116,4 +116,36 @@ struct LossyNetworkConvergenceTests {
             }
         }
     }
+
+    @Test func aCatchUpOfManySyncBatchesFollowsEachUpWithoutWaitingForARound() async throws {
+        // Given bob holds 200 of alice's messages and answers sync requests 16 messages at a time
+        let bed = try await PumpedPeers.make(count: 2) { _, configuration in configuration.syncBatch = 16 }
+        let (alice, bob) = (bed.peers[0], bed.peers[1])
+        let carolIdentity = try Identity.generate()
+        let invite = try await alice.node.createChat(title: "Backlog", members: [bob.identity.publicKey, carolIdentity.publicKey])
+        try await bed.running {
+            for n in 0..<200 { _ = try await alice.node.sendText(chat: invite.id, "backlog \(n)") }
+            try await bed.settle()
+            await alice.node.shutdown()
+            // When carol comes up knowing only bob, and the clock moves until her first batch is stored
+            let carol = Node(
+                configuration: NodeConfiguration(identity: carolIdentity), store: try MessageStore.inMemory(),
+                transport: bed.network.makeTransport(), clock: bed.clock)
+            try await carol.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
+            try await carol.addContact(Contact(peer: alice.identity.publicKey, name: "alice"))
+            await bob.node.learnAddress(carol.localAddress, for: carolIdentity.publicKey)
+            try await Self.running([Peer(identity: carolIdentity, node: carol)]) {
+                let pump = NetworkPump(network: bed.network, clock: bed.clock, nodes: 3)
+                var held = 0
+                for _ in 0..<200 where held == 0 {
+                    try await pump.advance(by: .milliseconds(50))
+                    held = try carol.store.messages(matching: MessageCriteria(chat: invite.id)).count
+                }
+                try #require(held > 0, "carol never got a first batch")
+                // Then, with the clock standing still, each "more" is followed up at once until she holds all 200
+                try await pump.settle()
+                #expect(try carol.store.messages(matching: MessageCriteria(chat: invite.id)).count == 200)
+            }
+        }
+    }
 }

@@ -43,7 +43,6 @@ extension Node {
         var acked: [(MessageID, PeerID)] = []
         var invitesAcked: [OutboundKey] = []
         var acceptances: [(chat: ChatID, peer: PeerID)] = []
-        var continuations: [(peer: PeerID, chat: ChatID)] = []
         var reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])] = []
         var readsAcked: [(peer: PeerID, ids: [MessageID])] = []
         var typing: [(peer: PeerID, chat: ChatID, active: Bool)] = []
@@ -59,8 +58,8 @@ extension Node {
                 case let .ack(ids): acked += ids.map { ($0, peer) }
                 case let .syncRequest(chat, vector): replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
                 case let .syncEnd(chat, end):
+                    // A `more` was followed up before this batch was stored (`continueSyncs`).
                     syncProgress.answered(end, by: peer, chat: chat)
-                    if end == .more { continuations.append((peer, chat)) }
                 case let .needInvite(chat):
                     if let invite = try store.chat(chat), try store.members(of: chat)?.contains(peer) == true {
                         replies[peer, default: []].append(.invite(invite.encoded))
@@ -80,10 +79,6 @@ extension Node {
         // After the batch's messages are stored: an envelope may be for a poll the same batch brought.
         for envelope in envelopes {
             await receiveBallotRelay(publisher: envelope.publisher, maxDelayMillis: envelope.maxDelay, sealed: envelope.sealed, from: envelope.peer)
-        }
-        // Built only now, so the vector already covers the messages this batch stored.
-        for (peer, chat) in continuations {
-            if let request = try syncContinuation(chat: chat, with: peer) { replies[peer, default: []].append(request) }
         }
         if !invitesAcked.isEmpty || !acked.isEmpty || !readsAcked.isEmpty {
             let readKeys = readsAcked.flatMap { acked in acked.ids.map { OutboundKey.read($0, to: acked.peer) } }
