@@ -15,27 +15,31 @@ struct IdleTrafficTests {
         }
     }
 
+    /// Alice writes, `settling` passes so members hear each other's vectors, then 10 s pass with nobody
+    /// writing: returns the data datagrams of those 10 s, after checking that a message written then
+    /// still reaches every member.
+    func datagramsWhileQuiet(_ bed: HostileBed, settling: Duration) async throws -> Int {
+        _ = try await bed.alice.node.sendText(chat: bed.invite.id, "hello")
+        try await bed.settle()
+        try await bed.pump.advance(by: settling, step: .milliseconds(250))
+        let before = dataDatagrams(bed)
+        try await bed.pump.advance(by: .seconds(10), step: .milliseconds(250))
+        let idle = dataDatagrams(bed) - before
+
+        let text = try await bed.mallory.node.sendText(chat: bed.invite.id, "after the quiet")
+        try await bed.settle()
+        for member in bed.peers { #expect(try member.node.store.message(text.message.id) != nil) }
+        return idle
+    }
+
     @Test func membersWhoseVectorsAgreeSendOnlyHeartbeats() async throws {
         let bed = try await HostileBed.make()
         try await bed.running {
-            _ = try await bed.alice.node.sendText(chat: bed.invite.id, "hello")
-            try await bed.settle()
-            // Two rounds, so every member has heard every other's vector
-            try await bed.pump.advance(by: .seconds(5), step: .milliseconds(250))
-            let before = dataDatagrams(bed)
-
-            // When 10 s pass with nobody writing
-            try await bed.pump.advance(by: .seconds(10), step: .milliseconds(250))
-
+            // When 10 s pass with nobody writing, two rounds after a message
+            let idle = try await datagramsWhileQuiet(bed, settling: .seconds(5))
             // Then only heartbeats went out (each of 3 nodes to 2 peers, every 5 s: 12), no sync rounds
             // (5 rounds of requests and replies would add 60)
-            let idle = dataDatagrams(bed) - before
             #expect(idle <= 12, "\(idle) datagrams while idle")
-
-            // And a message written now reaches everyone, and the members agree again
-            let text = try await bed.bob.node.sendText(chat: bed.invite.id, "after the quiet")
-            try await bed.settle()
-            for member in bed.peers { #expect(try member.node.store.message(text.message.id) != nil) }
         }
     }
 
@@ -43,24 +47,12 @@ struct IdleTrafficTests {
         // Given rounds that ask one member at a time, as in a chat far larger than the fanout
         let bed = try await HostileBed.make(syncFanout: 1)
         try await bed.running {
-            _ = try await bed.alice.node.sendText(chat: bed.invite.id, "hello")
-            try await bed.settle()
-            // Four rounds: every member has asked each of the two others once since the message
-            try await bed.pump.advance(by: .seconds(9), step: .milliseconds(250))
-            let before = dataDatagrams(bed)
-
-            // When 10 s pass with nobody writing
-            try await bed.pump.advance(by: .seconds(10), step: .milliseconds(250))
-
+            // When 10 s pass with nobody writing, four rounds after a message (every member has asked
+            // each of the two others once since)
+            let idle = try await datagramsWhileQuiet(bed, settling: .seconds(9))
             // Then only heartbeats went out: a member answered "nothing missing" is not asked again
             // (before, whoever had not been asked back kept asking: 3 requests and replies a round)
-            let idle = dataDatagrams(bed) - before
             #expect(idle <= 12, "\(idle) datagrams while idle")
-
-            // And a message written now still reaches everyone
-            let text = try await bed.mallory.node.sendText(chat: bed.invite.id, "after the quiet")
-            try await bed.settle()
-            for member in bed.peers { #expect(try member.node.store.message(text.message.id) != nil) }
         }
     }
 }

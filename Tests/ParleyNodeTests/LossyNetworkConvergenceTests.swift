@@ -90,6 +90,18 @@ struct LossyNetworkConvergenceTests {
         #expect(bed.network.counts.dropped > 0, "the network was supposed to lose datagrams")
     }
 
+    /// A new node for `identity` on the bed's network and clock, knowing `peer`'s address and the chat's
+    /// creator by name only; `peer` learns its address.
+    static func newcomer(_ identity: Identity, knowing peer: Peer, creator: Peer, _ bed: PumpedPeers) async throws -> Node {
+        let node = Node(
+            configuration: NodeConfiguration(identity: identity), store: try MessageStore.inMemory(),
+            transport: bed.network.makeTransport(), clock: bed.clock)
+        try await node.addContact(Contact(peer: peer.identity.publicKey, name: "peer", address: peer.node.localAddress))
+        try await node.addContact(Contact(peer: creator.identity.publicKey, name: "creator"))
+        await peer.node.learnAddress(node.localAddress, for: identity.publicKey)
+        return node
+    }
+
     @Test func aMemberThatWasOfflineCatchesUpFromAnotherMemberNotTheAuthor() async throws {
         // Given alice and bob chat while carol's node does not exist yet
         let bed = try await PumpedPeers.make(count: 2)
@@ -102,12 +114,7 @@ struct LossyNetworkConvergenceTests {
             #expect(try bob.node.store.messages(matching: MessageCriteria(chat: invite.id)).count == 30)
             // When alice goes away and carol comes up, knowing only bob
             await alice.node.shutdown()
-            let carol = Node(
-                configuration: NodeConfiguration(identity: carolIdentity), store: try MessageStore.inMemory(),
-                transport: bed.network.makeTransport(), clock: bed.clock)
-            try await carol.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
-            try await carol.addContact(Contact(peer: alice.identity.publicKey, name: "alice")) // the chat's creator
-            await bob.node.learnAddress(carol.localAddress, for: carolIdentity.publicKey)
+            let carol = try await Self.newcomer(carolIdentity, knowing: bob, creator: alice, bed)
             try await Self.running([Peer(identity: carolIdentity, node: carol)]) {
                 // Then, after a few sync rounds, carol has the chat's invite and all of alice's messages, from bob
                 // (alice's timer still sleeps on the clock: three timers, two endpoints)
@@ -128,12 +135,7 @@ struct LossyNetworkConvergenceTests {
             try await bed.settle()
             await alice.node.shutdown()
             // When carol comes up knowing only bob, and the clock moves until her first batch is stored
-            let carol = Node(
-                configuration: NodeConfiguration(identity: carolIdentity), store: try MessageStore.inMemory(),
-                transport: bed.network.makeTransport(), clock: bed.clock)
-            try await carol.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
-            try await carol.addContact(Contact(peer: alice.identity.publicKey, name: "alice"))
-            await bob.node.learnAddress(carol.localAddress, for: carolIdentity.publicKey)
+            let carol = try await Self.newcomer(carolIdentity, knowing: bob, creator: alice, bed)
             try await Self.running([Peer(identity: carolIdentity, node: carol)]) {
                 let pump = NetworkPump(network: bed.network, clock: bed.clock, nodes: 3)
                 var held = 0
