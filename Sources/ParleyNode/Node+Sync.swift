@@ -56,24 +56,44 @@ extension Node {
     /// the vector already counts its messages and those of the batch still being stored (`storing`), as
     /// they will be once both commit. The peer then reads and sends its next batch while this one is
     /// stored, instead of after. A message the store then refuses is simply asked for again later.
+    /// Only a member's `more`, in a chat this node is a member of, is followed up, once per batch, and
+    /// only members' messages are counted: anyone's verified heads must not grow the vector.
     func continueSyncs(after prepared: PreparedBatch, besides storing: PreparedBatch?) async {
-        var asks: [(peer: PeerID, chat: ChatID)] = []
+        var asks: [ChatID: Set<PeerID>] = [:]
         for (peer, frames) in prepared.opened.frames {
-            for case let .syncEnd(chat, .more) in frames { asks.append((peer, chat)) }
+            for case let .syncEnd(chat, .more) in frames {
+                // This answers the requests in flight; the follow-up below is a new one.
+                syncProgress.answered(.more, by: peer, chat: chat)
+                asks[chat, default: []].insert(peer)
+            }
         }
         guard !asks.isEmpty else { return }
         let arriving = (storing?.messages.verified.messages ?? []) + prepared.messages.verified.messages
-        for (peer, chat) in asks {
+        for (chat, peers) in asks {
             do {
-                var vector = try store.versionVector(chat: chat)
-                var sequences: [PeerID: [UInt64]] = [:]
-                for (message, _) in arriving where message.chat == chat { sequences[message.author, default: []].append(message.sequence) }
-                for (author, added) in sequences { vector[author] = (vector[author] ?? .contiguous(0)).adding(added) }
-                if let request = syncContinuation(chat: chat, vector: vector, with: peer) { await transmit([request], to: peer) }
+                guard let members = try store.members(of: chat).map(Set.init), members.contains(me) else { continue }
+                let vector = Self.anticipated(try store.versionVector(chat: chat), chat: chat, adding: arriving.map(\.message), members: members)
+                for peer in peers where members.contains(peer) {
+                    if let request = syncContinuation(chat: chat, vector: vector, with: peer) { await transmit([request], to: peer) }
+                }
             } catch {
                 logger.warning("could not follow up a sync reply; the next round asks again", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    /// `vector` (what is stored of `chat`) with the messages of `arriving` that belong to the chat and
+    /// were written by its `members`: what will be stored once they commit, or less.
+    static func anticipated(
+        _ vector: [PeerID: AuthorHoldings], chat: ChatID, adding arriving: [Message], members: Set<PeerID>
+    ) -> [PeerID: AuthorHoldings] {
+        var sequences: [PeerID: [UInt64]] = [:]
+        for message in arriving where message.chat == chat && members.contains(message.author) && message.sequence > 0 {
+            sequences[message.author, default: []].append(message.sequence)
+        }
+        var result = vector
+        for (author, added) in sequences { result[author] = (vector[author] ?? .contiguous(0)).adding(added) }
+        return result
     }
 
     /// The follow-up to `syncEnd(more)`: asked again only when the last round moved our vector,
@@ -129,7 +149,7 @@ extension Node {
         for (peer, requests) in frames { await transmit(requests, to: peer) }
         // Read receipts whose retries gave up while the author was away go again now.
         await pushReliably(try store.pendingReadReceipts().filter { peers.contains($0.author) }.map(Self.readReceiptItem))
-        try await greetWithBeat(peers)
+        await greetWithBeat(peers)
     }
 
     /// The members of every chat this node is still in. A chat it was removed from is no longer

@@ -138,14 +138,17 @@ public final class Node: Sendable {
             // A beat at start, then at each wall-clock multiple of the interval the last one announced
             // (`PresenceSchedule`): the loop wakes at that instant rather than on its next tick.
             if now >= nextHeartbeat {
-                var interval = configuration.presenceInterval
+                var interval = PresenceSchedule.interval(peers: 0, minimum: configuration.presenceInterval)
                 do { interval = try await heartbeat() } catch {
                     logger.warning("presence heartbeat failed; retrying next interval", metadata: ["error": "\(error)"])
                 }
                 nextHeartbeat = clock.now + PresenceSchedule.delay(untilNextBeatAfter: clock.wallMillis, interval: interval)
             }
-            let tick = idle ? max(configuration.idleTick, configuration.tick) : configuration.tick
-            try await clock.sleep(for: max(.zero, min(tick, nextHeartbeat - clock.now)))
+            let quiet = idle && !presenceHub.holdsTypingIndicators && !secretBallots.hasTimers && pollDeadlines.isEmpty
+            let tick = quiet ? max(configuration.quietTick, configuration.idleTick, configuration.tick)
+                : idle ? max(configuration.idleTick, configuration.tick) : configuration.tick
+            let nextRound = min(nextHeartbeat, lastSync + configuration.syncInterval, lastAnnounce + configuration.announceInterval)
+            try await clock.sleep(for: max(.zero, min(tick, nextRound - clock.now)))
         }
     }
 

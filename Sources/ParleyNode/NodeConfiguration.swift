@@ -15,6 +15,12 @@ public struct NodeConfiguration: Sendable {
     /// second instead of 20. The periodic rounds (sync, presence, announce) keep their intervals; a
     /// datagram lost right after an idle spell is retransmitted at most this much later.
     public var idleTick: Duration = .milliseconds(250)
+    /// How often they run while nothing at all is timed: no ack or handshake awaited, no typing
+    /// indicator held, no closing time or secret-ballot timer pending. The periodic rounds still run at
+    /// their exact times (the loop wakes for them); work that arrives during such a sleep (a lost
+    /// datagram's retransmit, a closing time set by a new poll) waits at most this long. At 100 members
+    /// this took a node at idle from 0.16 % to 0.10 % of a core.
+    public var quietTick: Duration = .seconds(1)
     /// How often each chat is reconciled with some of its members.
     public var syncInterval: Duration = .seconds(2)
     /// How many members of a chat each periodic round asks, in turn: every member is asked once per

@@ -57,6 +57,42 @@ struct IdleTrafficTests {
     }
 }
 
+/// A sync reply's "more" is answered and followed up before its batch is stored.
+struct SyncFollowUpTests {
+    @Test func aFollowUpIsTheRequestInFlightSoItsNothingMissingAnswerIsRecorded() async throws {
+        let bed = try await HostileBed.make()
+        let (alice, mallory, chat) = (bed.alice.node, bed.mallory, bed.invite.id)
+        try await bed.running {
+            // Given alice has forgotten what mallory holds
+            alice.syncProgress.forgetReceived(from: mallory.identity.publicKey)
+            let vector = try alice.store.versionVector(chat: chat)
+            #expect(!alice.syncProgress.holds(vector, peer: mallory.identity.publicKey, chat: chat))
+            // When mallory ends a reply with "more", alice follows up, and mallory (holding the same) answers
+            await mallory.node.transmit([.syncEnd(chat: chat, .more)], to: bed.alice.identity.publicKey)
+            try await bed.settle()
+            // Then that answer, to the follow-up, tells alice mallory holds her vector
+            #expect(alice.syncProgress.holds(vector, peer: mallory.identity.publicKey, chat: chat))
+        }
+    }
+
+    @Test func onlyMembersMessagesOfTheChatCountInAFollowUpsVector() throws {
+        let (alice, bob, outsider) = (try Identity.generate(), try Identity.generate(), try Identity.generate())
+        let chat = try ChatInvite.create(by: alice, title: "Ahead", members: [bob.publicKey], createdAtMillis: 0).id
+        let other = try ChatInvite.create(by: alice, title: "Elsewhere", members: [bob.publicKey], createdAtMillis: 0).id
+        func message(_ author: Identity, _ chat: ChatID, _ sequence: UInt64) throws -> Message {
+            try MessageDraft(chat: chat, author: author.publicKey, sequence: sequence, lamport: sequence, timestampMillis: 0, tag: .text, content: [1])
+                .signed(by: author)
+        }
+        let arriving = [
+            try message(bob, chat, 3), try message(bob, chat, 4), try message(alice, chat, 1),
+            try message(outsider, chat, 1), try message(bob, other, 9),
+        ]
+        let stored: [PeerID: AuthorHoldings] = [bob.publicKey: .contiguous(2)]
+        let vector = Node.anticipated(stored, chat: chat, adding: arriving, members: [alice.publicKey, bob.publicKey])
+        #expect(vector == [bob.publicKey: .contiguous(4), alice.publicKey: .contiguous(1)])
+    }
+}
+
 /// The rounds' memory of what each member holds: an answer counts only for the request it answers.
 struct SyncProgressTests {
     let peer: PeerID

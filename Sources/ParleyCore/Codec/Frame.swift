@@ -12,7 +12,8 @@ public enum Frame: Sendable, Hashable {
     case inviteAck(ChatID)
     /// Anti-entropy: what the sender holds of each author's messages in a chat.
     case syncRequest(chat: ChatID, vector: [PeerID: AuthorHoldings])
-    /// Ends a sync reply: done, `more` (ask again), or `nothingMissing` (the reply carried no message).
+    /// Ends a sync reply: done, `more` (ask again), or `nothingMissing` (the replier holds exactly the
+    /// request's vector, so the reply carried no message).
     case syncEnd(chat: ChatID, SyncEnd)
     /// "Send me this chat's invite": a message arrived for a chat this peer does not know.
     case needInvite(ChatID)
@@ -196,8 +197,8 @@ public enum SyncEnd: UInt8, Sendable, Hashable {
     case done = 0
     /// The batch was full: the requester asks again.
     case more = 1
-    /// The replier holds nothing the requester's vector lacks; the reply carried no message. The
-    /// requester then knows the replier needs no asking until its own vector changes, which makes
-    /// a converged chat quiet in both directions, not only in the one that asked last.
+    /// The replier's vector equals the request's (so the reply carried no message). The requester
+    /// then knows the replier needs no asking until its own vector changes, which makes a converged
+    /// chat quiet in both directions, not only in the one that asked last.
     case nothingMissing = 2
 }

@@ -19,6 +19,9 @@ public struct TypingTable: Sendable {
         return typing(in: chat, now: now) != before
     }
 
+    /// Whether any indicator is held (expired ones count until `expire` drops them).
+    public var isEmpty: Bool { refreshed.isEmpty }
+
     /// The peers typing in `chat` now, sorted.
     public func typing(in chat: ChatID, now: Duration) -> [PeerID] {
         (refreshed[chat] ?? [:]).filter { now - $0.value < expiry }.keys.sorted()

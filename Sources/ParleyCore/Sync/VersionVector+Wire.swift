@@ -5,9 +5,12 @@ import ParleyCrypto
 /// u16 count, then per author in ascending id order: id (32), highest (u64), range count (u8),
 /// and each missing range as first and last (u64 each).
 extension ByteBuffer {
+    /// Past 65,535 authors (no chat has so many) the rest are left out: a smaller claim, which only
+    /// makes a responder send more.
     mutating func writeVersionVector(_ vector: [PeerID: AuthorHoldings]) {
-        writeInteger(UInt16(vector.count), endianness: .big)
-        for (peer, holdings) in vector.sorted(by: { $0.key < $1.key }) {
+        let entries = vector.sorted(by: { $0.key < $1.key }).prefix(Int(UInt16.max))
+        writeInteger(UInt16(entries.count), endianness: .big)
+        for (peer, holdings) in entries {
             writeBytes(peer.rawRepresentation)
             writeInteger(holdings.highest, endianness: .big)
             writeInteger(UInt8(holdings.missing.count))

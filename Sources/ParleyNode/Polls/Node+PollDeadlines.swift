@@ -14,6 +14,8 @@ final class PollDeadlines: Sendable {
 
     private let pending = Mutex<[MessageID: Deadline]>([:])
 
+    var isEmpty: Bool { pending.withLock { $0.isEmpty } }
+
     func add(poll: MessageID, chat: ChatID, atMillis: Int64) {
         pending.withLock { $0[poll] = Deadline(chat: chat, atMillis: atMillis) }
     }

@@ -60,9 +60,13 @@ extension Node {
 
     /// Newly reachable peers sharing a chat are tracked and get a beat now, rather than at the next
     /// heartbeat (up to an interval away): a member that just joined or came back shows online at once.
-    func greetWithBeat(_ established: Set<PeerID>) async throws {
+    func greetWithBeat(_ established: Set<PeerID>) async {
         guard !presenceHub.isLeaving else { return }
-        let peers = try peersSharingChats()
+        let peers: Set<PeerID>
+        do { peers = try peersSharingChats() } catch {
+            logger.warning("no presence beat for new sessions; the next heartbeat sends it", metadata: ["error": "\(error)"])
+            return
+        }
         presenceHub.track(peers)
         let interval = PresenceSchedule.interval(peers: peers.count, minimum: configuration.presenceInterval)
         await sendBeat(.online, to: established.intersection(peers), interval: interval)
@@ -71,7 +75,7 @@ extension Node {
     /// From `shutdown()`: a `leaving` beat, so peers show this node offline at once.
     func sayGoodbye() async {
         guard presenceHub.leave() else { return }
-        do { await sendBeat(.leaving, to: try peersSharingChats(), interval: configuration.presenceInterval) } catch {
+        do { await sendBeat(.leaving, to: try peersSharingChats(), interval: PresenceSchedule.interval(peers: 0, minimum: configuration.presenceInterval)) } catch {
             logger.warning("could not tell peers this node is leaving", metadata: ["error": "\(error)"])
         }
     }
@@ -90,7 +94,8 @@ extension Node {
     }
 
     /// A beat that arrived on `peer`'s session: kept if it is that peer's own, fresh and signed, and
-    /// the peer shares a chat with us (the tracked set is refreshed by each heartbeat).
+    /// the peer shares a chat with us (the tracked set is refreshed by each heartbeat, each new
+    /// session and a beat from a peer not tracked yet).
     /// Other peers' beats are ignored without a counter: one may well arrive before its chat's invite.
     func receivePresence(_ beat: PresenceBeat, from peer: PeerID) async throws {
         do throws(ProtocolRejection) { try beat.verify(from: peer, wallMillis: clock.wallMillis) } catch {
@@ -101,8 +106,7 @@ extension Node {
         // set is refreshed from the memberships (served from memory between writes). Beats from a
         // peer sharing no chat are then ignored, as are beats older than the one held.
         if !presenceHub.isTracked(peer) {
-            let sharing = try peersSharingChats()
-            guard sharing.contains(peer) else { return }
+            guard let sharing = try? peersSharingChats(), sharing.contains(peer) else { return }
             presenceHub.track(sharing)
         }
         presenceHub.record(beat, now: clock.now)

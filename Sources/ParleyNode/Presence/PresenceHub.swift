@@ -41,6 +41,8 @@ final class PresenceHub: Sendable {
 
     // MARK: Typing
 
+    var holdsTypingIndicators: Bool { state.withLock { !$0.typing.isEmpty } }
+
     func typing(in chat: ChatID, now: Duration) -> [PeerID] { state.withLock { $0.typing.typing(in: chat, now: now) } }
 
     func recordTyping(_ peer: PeerID, chat: ChatID, active: Bool, now: Duration) {

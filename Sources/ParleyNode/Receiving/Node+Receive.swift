@@ -58,8 +58,8 @@ extension Node {
                 case let .ack(ids): acked += ids.map { ($0, peer) }
                 case let .syncRequest(chat, vector): replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
                 case let .syncEnd(chat, end):
-                    // A `more` was followed up before this batch was stored (`continueSyncs`).
-                    syncProgress.answered(end, by: peer, chat: chat)
+                    // A `more` was answered and followed up before this batch was stored (`continueSyncs`).
+                    if end != .more { syncProgress.answered(end, by: peer, chat: chat) }
                 case let .needInvite(chat):
                     if let invite = try store.chat(chat), try store.members(of: chat)?.contains(peer) == true {
                         replies[peer, default: []].append(.invite(invite.encoded))

@@ -77,6 +77,9 @@ final class SecretBallotDesk: Sendable {
 
     func schedule(_ forward: Forward) { state.withLock { $0.forwards.append(forward) } }
 
+    /// Whether any envelope, release or check waits for its time.
+    var hasTimers: Bool { state.withLock { !$0.forwards.isEmpty || !$0.releases.isEmpty || !$0.checks.isEmpty } }
+
     func takeDueForwards(now: Duration) -> [Forward] {
         state.withLock { state in
             let due = state.forwards.filter { $0.due <= now }
