@@ -1,7 +1,4 @@
-extension Duration {
-    /// Whole milliseconds: wall-clock deadlines are Unix milliseconds.
-    var millis: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
-}
+import ParleyCore
 
 extension Int64 {
     /// These milliseconds plus `duration`, saturating: a peer's closing time near `Int64.max` cannot trap.

@@ -7,13 +7,12 @@ import Synchronization
 /// Anti-entropy: each node periodically tells every member of each chat what it holds of each
 /// author's messages; the member answers with what is missing. Any member can serve any author.
 extension Node {
-    func syncRequest(chat: ChatID) throws -> Frame {
-        .syncRequest(chat: chat, vector: try store.versionVector(chat: chat))
-    }
-
-    /// A request is about to go to `peer`: its vector is what a `nothingMissing` answer will vouch for.
-    func asking(_ peer: PeerID, with request: Frame) {
-        if case let .syncRequest(chat, vector) = request { syncProgress.asked(vector, peer: peer, chat: chat) }
+    /// A sync request for `chat` on its way to `peers`, with `vector` (the stored one when nil). Every
+    /// request is made here, so each is recorded as asked: a `nothingMissing` answer vouches for its vector.
+    func syncRequest(chat: ChatID, vector: [PeerID: AuthorHoldings]? = nil, to peers: some Sequence<PeerID>) throws -> Frame {
+        let vector = try vector ?? store.versionVector(chat: chat)
+        for peer in peers { syncProgress.asked(vector, peer: peer, chat: chat) }
+        return .syncRequest(chat: chat, vector: vector)
     }
 
     /// Messages the requester lacks (its gaps, then its tail), at most `syncBatch`, then `syncEnd`
@@ -68,13 +67,13 @@ extension Node {
             }
         }
         guard !asks.isEmpty else { return }
-        let arriving = (storing?.messages.verified.messages ?? []) + prepared.messages.verified.messages
+        let arriving = ((storing?.messages.verified.messages ?? []) + prepared.messages.verified.messages).map(\.message)
         for (chat, peers) in asks {
             do {
                 guard let members = try store.members(of: chat).map(Set.init), members.contains(me) else { continue }
-                let vector = Self.anticipated(try store.versionVector(chat: chat), chat: chat, adding: arriving.map(\.message), members: members)
+                let vector = Self.anticipated(try store.versionVector(chat: chat), chat: chat, adding: arriving, members: members)
                 for peer in peers where members.contains(peer) {
-                    if let request = syncContinuation(chat: chat, vector: vector, with: peer) { await transmit([request], to: peer) }
+                    if let request = try syncContinuation(chat: chat, vector: vector, with: peer) { await transmit([request], to: peer) }
                 }
             } catch {
                 logger.warning("could not follow up a sync reply; the next round asks again", metadata: ["error": "\(error)"])
@@ -98,10 +97,9 @@ extension Node {
 
     /// The follow-up to `syncEnd(more)`: asked again only when the last round moved our vector,
     /// so a peer that keeps saying "more" without delivering cannot keep us busy.
-    private func syncContinuation(chat: ChatID, vector: [PeerID: AuthorHoldings], with peer: PeerID) -> Frame? {
+    private func syncContinuation(chat: ChatID, vector: [PeerID: AuthorHoldings], with peer: PeerID) throws -> Frame? {
         guard syncProgress.advance(peer: peer, chat: chat, to: vector, now: clock.now) else { return nil }
-        syncProgress.asked(vector, peer: peer, chat: chat)
-        return .syncRequest(chat: chat, vector: vector)
+        return try syncRequest(chat: chat, vector: vector, to: [peer])
     }
 
     /// Sync with every member that has a session and may hold something we lack (`SyncProgress.holds`);
@@ -111,15 +109,14 @@ extension Node {
         let round = syncRounds.add(1, ordering: .relaxed).newValue
         for (chat, members) in try joinedMemberships() {
             let ours = try store.versionVector(chat: chat)
-            let request = Frame.syncRequest(chat: chat, vector: ours)
             let due = members.filter { member in
                 member != me && !syncProgress.holds(ours, peer: member, chat: chat) // nothing to exchange
                     && !syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval)
             }
-            for member in Self.inTurn(due.sorted(), round: round, fanout: configuration.syncFanout) {
-                asking(member, with: request)
-                await transmit(await engine.datagramsIfConnected([request], to: member, now: clock.now, wallMillis: clock.wallMillis))
-            }
+            let asked = Self.inTurn(due.sorted(), round: round, fanout: configuration.syncFanout)
+            guard !asked.isEmpty else { continue }
+            let request = try syncRequest(chat: chat, vector: ours, to: asked)
+            await transmit(await engine.datagramsIfConnected([request], toEach: asked, now: clock.now, wallMillis: clock.wallMillis))
         }
     }
 
@@ -140,11 +137,8 @@ extension Node {
         for (chat, members) in try joinedMemberships() {
             let shared = peers.intersection(members)
             guard !shared.isEmpty else { continue }
-            let request = try syncRequest(chat: chat)
-            for peer in shared {
-                asking(peer, with: request)
-                frames[peer, default: []].append(request)
-            }
+            let request = try syncRequest(chat: chat, to: shared)
+            for peer in shared { frames[peer, default: []].append(request) }
         }
         for (peer, requests) in frames { await transmit(requests, to: peer) }
         // Read receipts whose retries gave up while the author was away go again now.

@@ -56,7 +56,7 @@ public final class ManualClock: NodeClock {
     public func advance(by duration: Duration) {
         let due = state.withLock { state in
             state.now += duration
-            state.wallMillis += Int64(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+            state.wallMillis += duration.millis
             let due = state.sleepers.filter { $0.deadline <= state.now }
             state.sleepers.removeAll { $0.deadline <= state.now }
             return due

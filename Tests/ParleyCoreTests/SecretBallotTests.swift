@@ -316,19 +316,8 @@ struct SecretBallotTests {
     }
 
     /// A small deterministic generator, so a failure repeats (signatures still use fresh randomness).
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e37_79b9_7f4a_7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func aThousandBallotsFromTwentyMembersTallyTheSameOnEveryNode() throws {
-        var random = SplitMix(state: 2_024)
+        var random = SplitMix64(seed: 2_024)
         var chat = Chat()
         let members = (21...40).map { Fixtures.identity(UInt8($0)) }
         let spec = PollSpec(question: "Where?", options: ["Lake", "Hills", "Town", "Beach"], maxVotes: 2, closesAtMillis: Self.closes)

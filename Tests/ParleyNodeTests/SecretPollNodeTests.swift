@@ -13,10 +13,7 @@ struct SecretPollNodeTests {
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
         try await bed.running {
-            let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
-            try await bed.settle()
-            try await alice.node.prepareSecretPolls(chat: invite.id)
-            try await bed.settle()
+            let invite = try await Self.preparedBoard(bed)
             for peer in bed.peers {
                 #expect(try peer.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).count == 4)
             }
@@ -62,14 +59,20 @@ struct SecretPollNodeTests {
         }
     }
 
+    /// A chat of all the bed's peers, created by the first, whose ballot keys are all published.
+    private static func preparedBoard(_ bed: PumpedPeers) async throws -> ChatInvite {
+        let invite = try await bed.peers[0].node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
+        try await bed.settle()
+        try await bed.peers[0].node.prepareSecretPolls(chat: invite.id)
+        try await bed.settle()
+        return invite
+    }
+
     /// A chat of `count` members whose ballot keys are all published, and alice's secret yes/no poll
     /// closing in a minute.
     private static func boardWithPoll(_ bed: PumpedPeers) async throws -> (chat: ChatID, poll: MessageID, closesAt: Int64) {
         let alice = bed.peers[0]
-        let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
-        try await bed.settle()
-        try await alice.node.prepareSecretPolls(chat: invite.id)
-        try await bed.settle()
+        let invite = try await preparedBoard(bed)
         let closesAt = bed.clock.wallMillis + 60_000
         let created = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("Raise dues?"), closesAtMillis: closesAt)
         try await bed.settle()
@@ -157,10 +160,7 @@ struct SecretPollNodeTests {
         let bed = try await PumpedPeers.make(count: 3)
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         try await bed.running {
-            let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
-            try await bed.settle()
-            try await alice.node.prepareSecretPolls(chat: invite.id)
-            try await bed.settle()
+            let invite = try await Self.preparedBoard(bed)
             let closes = bed.clock.wallMillis + 60_000
             let spec = PollSpec(question: "Where?", options: ["Lake", "Hills"], anonymous: true, closesAtMillis: closes)
             let poll = try await alice.node.createSecretPoll(chat: invite.id, question: .options(spec), closesAtMillis: closes).poll.id
@@ -188,10 +188,7 @@ struct SecretPollNodeTests {
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, mallory) = (bed.peers[0], bed.peers[1], bed.peers[3])
         try await bed.running {
-            let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
-            try await bed.settle()
-            try await alice.node.prepareSecretPolls(chat: invite.id)
-            try await bed.settle()
+            let invite = try await Self.preparedBoard(bed)
             let start = bed.clock.wallMillis
             let a = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("A?"), closesAtMillis: start + 60_000).poll.id
             let b = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("B?"), closesAtMillis: start + 120_000).poll.id

@@ -36,9 +36,7 @@ public struct PresenceBeat: Sendable, Hashable {
 
     /// `interval` is clamped into `intervalMillisRange`.
     public static func make(identity: Identity, wallMillis: Int64, status: Status, interval: Duration) -> PresenceBeat {
-        let (seconds, attoseconds) = interval.components
-        let millis = min(max(seconds, 0), 3_600) * 1_000 + attoseconds / 1_000_000_000_000_000
-        let intervalMillis = UInt32(min(max(millis, Int64(intervalMillisRange.lowerBound)), Int64(intervalMillisRange.upperBound)))
+        let intervalMillis = UInt32(min(max(interval.millis, Int64(intervalMillisRange.lowerBound)), Int64(intervalMillisRange.upperBound)))
         let transcript = Transcript.presence(peer: identity.publicKey, wallMillis: wallMillis, status: status, intervalMillis: intervalMillis)
         return PresenceBeat(
             peer: identity.publicKey, wallMillis: wallMillis, status: status, intervalMillis: intervalMillis,

@@ -85,15 +85,7 @@ public struct AuthorHoldingsBuilder: Sendable {
     public init(contiguous: UInt64) { highest = contiguous }
 
     /// Adds the next held sequence; false once `maxMissingRanges` gaps are listed (stop feeding).
-    public mutating func add(_ sequence: UInt64) -> Bool {
-        guard sequence > highest else { return true }
-        if sequence > highest + 1 {
-            guard missing.count < AuthorHoldings.maxMissingRanges else { return false }
-            missing.append((highest + 1)...(sequence - 1))
-        }
-        highest = sequence
-        return true
-    }
+    public mutating func add(_ sequence: UInt64) -> Bool { add(sequence...sequence) }
 
     /// Adds a held run that starts at or after the previous one's start (ascending by lower bound);
     /// false once `maxMissingRanges` gaps are listed.

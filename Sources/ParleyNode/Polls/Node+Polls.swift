@@ -140,7 +140,7 @@ extension Node {
             let closesAt = secret.closesAtMillis.adding(configuration.ballotReleaseWindow)
             guard clock.wallMillis >= closesAt else {
                 throw NodeError.invalid(
-                    "a secret poll closes by itself \(configuration.ballotReleaseWindow.millis / 1000) s after its closing time, once its relays have published the ballots they hold")
+                    "a secret poll closes by itself \(configuration.ballotReleaseWindow.millis / 1000) s after its closing time, once its creator has published the ballots its relays handed it")
             }
         }
         let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll))

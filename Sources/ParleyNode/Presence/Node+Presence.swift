@@ -51,25 +51,26 @@ extension Node {
     /// this beat announced, which grows with the peers (`PresenceSchedule`).
     func heartbeat() async throws -> Duration {
         guard !presenceHub.isLeaving else { return PresenceSchedule.longest }
-        let peers = try peersSharingChats()
-        let interval = PresenceSchedule.interval(peers: peers.count, minimum: configuration.presenceInterval)
-        presenceHub.track(peers)
-        await sendBeat(.online, to: peers, interval: interval)
-        return interval
+        return try await beatOnline(onlyTo: nil)
     }
 
     /// Newly reachable peers sharing a chat are tracked and get a beat now, rather than at the next
     /// heartbeat (up to an interval away): a member that just joined or came back shows online at once.
     func greetWithBeat(_ established: Set<PeerID>) async {
         guard !presenceHub.isLeaving else { return }
-        let peers: Set<PeerID>
-        do { peers = try peersSharingChats() } catch {
+        do { _ = try await beatOnline(onlyTo: established) } catch {
             logger.warning("no presence beat for new sessions; the next heartbeat sends it", metadata: ["error": "\(error)"])
-            return
         }
+    }
+
+    /// Tracks the peers sharing a chat and sends an `online` beat to them (only to those among
+    /// `recipients`, when given); returns the interval it announced.
+    private func beatOnline(onlyTo recipients: Set<PeerID>?) async throws -> Duration {
+        let peers = try peersSharingChats()
         presenceHub.track(peers)
         let interval = PresenceSchedule.interval(peers: peers.count, minimum: configuration.presenceInterval)
-        await sendBeat(.online, to: established.intersection(peers), interval: interval)
+        await sendBeat(.online, to: recipients.map { $0.intersection(peers) } ?? peers, interval: interval)
+        return interval
     }
 
     /// From `shutdown()`: a `leaving` beat, so peers show this node offline at once.

@@ -367,10 +367,11 @@ extension Node {
     /// Stores the chat (if new), asks every other member for its history, and acknowledges the invite.
     func join(_ invite: ChatInvite, key: EpochKey?, from peer: PeerID) async throws -> [Frame] {
         let joined = try await store.saveChat(invite, key: key, joinedAtMillis: clock.wallMillis)
-        let request = try syncRequest(chat: invite.id)
+        let others = joined ? try (store.members(of: invite.id) ?? []).filter { $0 != me && $0 != peer } : []
+        let request = try syncRequest(chat: invite.id, to: others + [peer])
         if joined {
             logger.info("joined chat", metadata: ["chat": "\(invite.id.shortHex)", "creator": "\(invite.creator.shortHex)"])
-            for member in try store.members(of: invite.id) ?? [] where member != me && member != peer { await transmit([request], to: member) }
+            for member in others { await transmit([request], to: member) }
         }
         return [.inviteAck(invite.id), request]
     }

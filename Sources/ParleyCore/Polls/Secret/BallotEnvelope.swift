@@ -28,12 +28,11 @@ public struct BallotEnvelope: Hashable, Sendable {
         buffer.writeBytes(chat.rawRepresentation)
         buffer.writeInteger(UInt32(ballot.count), endianness: .big)
         buffer.writeBytes(ballot)
-        let padded = size
-        guard padded % Self.padding == 0, padded >= buffer.readableBytes else {
+        guard size % Self.padding == 0, size >= buffer.readableBytes else {
             throw .invalid("a ballot envelope of \(buffer.readableBytes) bytes does not pad to \(size)")
         }
-        guard padded <= Self.maxPlaintextBytes else { throw .tooLarge("ballot envelope", limit: Self.maxPlaintextBytes, actual: padded) }
-        buffer.writeRepeatingByte(0, count: padded - buffer.readableBytes)
+        guard size <= Self.maxPlaintextBytes else { throw .tooLarge("ballot envelope", limit: Self.maxPlaintextBytes, actual: size) }
+        buffer.writeRepeatingByte(0, count: size - buffer.readableBytes)
         return Array(buffer.readableBytesView)
     }
 

@@ -84,8 +84,7 @@ public enum SecretPollRules {
     public static func result(
         poll: Message, secret: SecretPoll, related: [Message], ballotKeys: [Message], check: (Message) -> CheckedBallot?
     ) -> SecretTally {
-        let closes = related.filter { $0.tag == .pollClose && PollRules.references($0, poll) }
-        guard PollRules.winningClose(of: poll, among: closes) != nil else {
+        guard PollRules.winningClose(of: poll, among: related) != nil else {
             return .nothingCounted(
                 poll: poll.id, secret: secret, close: nil, electorateProblem: electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys))
         }

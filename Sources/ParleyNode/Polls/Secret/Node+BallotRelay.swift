@@ -45,7 +45,7 @@ extension Node {
             guard try store.localData(message: ballot.poll, key: key) == nil, try !isPublished(ballot.encoded, on: stored.message) else { return }
             try ballot.verify(chat: envelope.chat, poll: ballot.poll, secret: secret)
             try await store.setLocalData(message: ballot.poll, key: key, value: Hex.encode(ballot.encoded))
-            secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: max(clock.wallMillis, releaseTime(of: stored.message, secret)))
+            secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: releaseTime(of: stored.message, secret))
         } catch {
             logger.debug("refused a ballot envelope", metadata: ["error": "\(error)"])
             await engine.reject(.badBallot)
@@ -54,8 +54,18 @@ extension Node {
 
     /// Whether the poll's creator published a ballot with exactly these bytes: a store lookup, no tally.
     func isPublished(_ ballot: [UInt8], on poll: Message) throws -> Bool {
-        try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .pollSecretBallot, referencing: poll.id))
-            .contains { $0.message.author == poll.author && $0.message.content == ballot }
+        try publishedBallots(on: poll).contains(ballot)
+    }
+
+    /// The bytes of every ballot the poll's creator published, read once for any number of lookups.
+    private func publishedBallots(on poll: Message) throws -> Set<[UInt8]> {
+        let published = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .pollSecretBallot, referencing: poll.id))
+        return Set(published.lazy.filter { $0.message.author == poll.author }.map(\.message.content))
+    }
+
+    /// Forgets every ballot this node holds for `poll`: their voters' retries take another way.
+    private func dropHeldBallots(of poll: MessageID, keys: some Sequence<String>) async throws {
+        for key in keys { _ = try await store.deleteLocalData(message: poll, key: key) }
     }
 
     /// The ballots this node holds for `poll`, by local data key.
@@ -98,19 +108,18 @@ extension Node {
     /// their voters' retries take another way. A crash in between sends the same bytes again, which
     /// the creator drops (already published) or counts once.
     private func releaseHeldBallots(poll: MessageID, chat: ChatID) async throws {
-        var held = try heldBallots(of: poll)
+        var held = try heldBallots(of: poll).mapValues(Hex.decode)
         guard !held.isEmpty else { return }
         let stored = try requirePoll(poll, in: chat)
         guard let secret = try Poll(stored.message).secret, try store.members(of: chat)?.contains(me) == true, try !isClosed(stored.message) else {
-            for key in held.keys { _ = try await store.deleteLocalData(message: poll, key: key) }
+            try await dropHeldBallots(of: poll, keys: held.keys)
             return
         }
         let creator = stored.message.author
         if creator == me {
             let reference = MessageReference(id: poll, tag: .pollSecretBallot)
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for (key, ballot) in held {
-                    let bytes = try Hex.decode(ballot)
+                for (key, bytes) in held {
                     group.addTask {
                         _ = try await self.send(chat: chat, tag: .pollSecretBallot, content: bytes, references: [reference])
                         _ = try await self.store.deleteLocalData(message: poll, key: key)
@@ -121,14 +130,15 @@ extension Node {
             logger.info("published held secret ballots", metadata: ["poll": "\(poll.shortHex)", "ballots": "\(held.count)"])
             return
         }
-        for (key, ballot) in held where try isPublished(Hex.decode(ballot), on: stored.message) {
+        let published = try publishedBallots(on: stored.message)
+        for (key, ballot) in held where published.contains(ballot) {
             _ = try await store.deleteLocalData(message: poll, key: key)
             held[key] = nil
         }
         guard !held.isEmpty else { return }
         let sealTo = try creator.agreementKey()
         let frames = try held.values.map { ballot -> Frame in
-            let envelope = try BallotEnvelope(chat: chat, ballot: Hex.decode(ballot)).encoded(size: secret.envelopeBytes)
+            let envelope = try BallotEnvelope(chat: chat, ballot: ballot).encoded(size: secret.envelopeBytes)
             return .ballotRelay(publisher: creator, maxDelayMillis: 0, sealed: try sealTo.seal(envelope))
         }
         await transmit(frames, to: creator)
@@ -140,13 +150,13 @@ extension Node {
     private func checkOwnBallot(poll: MessageID, chat: ChatID) async throws {
         let stored = try requirePoll(poll, in: chat)
         guard let secret = try Poll(stored.message).secret, try !isClosed(stored.message),
-              let hex = try store.localData(message: poll, key: LocalDataKey.secretBallot),
-              try !isPublished(Hex.decode(hex), on: stored.message),
+              let ballot = try store.localData(message: poll, key: LocalDataKey.secretBallot).map(Hex.decode),
+              try !isPublished(ballot, on: stored.message),
               secretBallots.takeRetry(for: poll, limit: configuration.ballotRetries)
         else { return }
         secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
         let relays = try await chooseRelays(chat: chat, creator: stored.message.author, avoiding: secretBallots.relaysUsed(for: poll))
-        try await relay(Hex.decode(hex), chat: chat, poll: poll, secret: secret, through: relays)
+        try await relay(ballot, chat: chat, poll: poll, secret: secret, through: relays)
         logger.info("sent a secret ballot again: not published yet", metadata: ["poll": "\(poll.shortHex)"])
     }
 
@@ -157,7 +167,7 @@ extension Node {
         let message = poll.message
         let held = try heldBallots(of: message.id)
         guard try !isClosed(message) else {
-            for key in held.keys { _ = try await store.deleteLocalData(message: message.id, key: key) }
+            try await dropHeldBallots(of: message.id, keys: held.keys)
             return
         }
         scheduleSecretPoll(message, secret)
