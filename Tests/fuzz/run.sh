@@ -58,6 +58,9 @@ else
 fi
 data="$root/.build-fuzz"
 flags=(-c release --package-path "$here" --scratch-path "$scratch" -Xswiftc "-sanitize=$sanitizers")
+# SwiftPM keeps the build plan of the path dependency (Parley itself) and misses source files added
+# since: drop the plan so each run lists Parley's files afresh (what is compiled stays cached).
+rm -f "$scratch/release/description.json"
 
 mkdir -p "$data/logs"
 for target in "${targets[@]}"; do
