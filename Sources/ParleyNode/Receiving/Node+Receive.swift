@@ -132,10 +132,17 @@ extension Node {
         let candidates = decoded.count <= 4 ? decoded.filter { !$0.message.isHead } : decoded
         let known = (try? store.storedIDs(among: candidates.map(\.message.id))) ?? []
         let fresh = decoded.filter { !known.contains($0.message.id) }
-        var verified = await Self.verify(fresh.filter(\.message.isHead))
+        // Only what a member of its chat delivers is held: a stranger with a session cannot fill the
+        // holding (the memberships are the store's cached ones).
+        var members: [ChatID: Set<PeerID>] = [:]
+        for chat in Set(fresh.map(\.message.chat)) {
+            members[chat] = Set((try? store.membership(of: chat))?.members ?? [])
+        }
+        let holdable = fresh.filter { members[$0.message.chat]?.contains($0.peer) == true }
+        let heads = await checkHeads(fresh, holdable: holdable)
+        var verified = heads.verified
         rejected[.badSignature, default: 0] += verified.badSignature
-        let chained = fresh.filter { !$0.message.isHead }
-        let links = vouch(for: chained, heads: verified.messages)
+        let links = vouch(for: heads.chained, heads: verified.messages)
         verified.messages += links.released
         rejected[.brokenChain, default: 0] += links.brokenLinks
         return CheckedMessages(decoded: decoded, known: known, verified: verified, rejected: rejected, waiting: links.waiting)
@@ -149,18 +156,41 @@ extension Node {
     ) -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)]) {
         guard !chained.isEmpty || !heads.isEmpty else { return ([], 0, []) }
         let now = clock.now
-        // Only what a member of its chat delivers is held: a stranger with a session cannot fill the
-        // holding (the memberships are the store's cached ones).
-        var members: [ChatID: Set<PeerID>] = [:]
-        for chat in Set(chained.map(\.message.chat)) {
-            members[chat] = Set((try? store.membership(of: chat))?.members ?? [])
-        }
-        let holdable = chained.filter { members[$0.message.chat]?.contains($0.peer) == true }
         return chains.withLock { chains in
-            for (peer, message) in holdable { _ = chains.hold(message, from: peer, now: now) }
+            for (peer, message) in chained { _ = chains.hold(message, from: peer, now: now) }
             let (released, brokenLinks) = Self.releaseChains(from: heads, in: &chains)
-            return (released, brokenLinks, holdable.filter { chains.isHeld($0.message.id) })
+            return (released, brokenLinks, chained.filter { chains.isHeld($0.message.id) })
         }
+    }
+
+    /// Verifies the heads a delivery needs checked (`HeadCheckPlan`), spread over the cores, and
+    /// returns the chained messages to hold: the delivery's own, and the heads a verified head covers,
+    /// without their signature. The heads a failed head covered are verified one by one instead. Only
+    /// `holdable` messages (delivered by a member of their chat) are held, so only they are planned.
+    private func checkHeads(
+        _ fresh: [(peer: PeerID, message: Message)], holdable: [(peer: PeerID, message: Message)]
+    ) async -> (verified: Verified, chained: [(peer: PeerID, message: Message)]) {
+        let plan = HeadCheckPlan(holdable.map(\.message))
+        let planned = Set(holdable.map(\.message.id))
+        let unplanned = fresh.filter { $0.message.isHead && !planned.contains($0.message.id) }
+        var verified = await Self.verify(unplanned + plan.checked.map { holdable[$0] })
+        let passed = Set(verified.messages.map(\.message.id))
+        var chained = holdable.filter { !$0.message.isHead }
+        var uncovered: [(peer: PeerID, message: Message)] = []
+        for (index, checker) in plan.covered {
+            let entry = holdable[index]
+            if passed.contains(holdable[checker].message.id) {
+                chained.append((entry.peer, entry.message.chained))
+            } else {
+                uncovered.append(entry)
+            }
+        }
+        if !uncovered.isEmpty {
+            let second = await Self.verify(uncovered)
+            verified.messages += second.messages
+            verified.badSignature += second.badSignature
+        }
+        return (verified, chained)
     }
 
     /// The batch's messages still held, looked at once the batch stored beside this one's check has

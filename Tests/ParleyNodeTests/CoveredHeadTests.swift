@@ -1,0 +1,60 @@
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyNode
+import ParleyStore
+import ParleyTestKit
+import Testing
+
+/// A run of heads arriving together (a catch-up of messages typed one at a time) is accepted on the
+/// signature of its top head (PROTOCOL §4.1, covered heads): the heads below it are stored chained,
+/// except one kept every 64 sequences, and a bad signature anywhere costs nothing honest.
+struct CoveredHeadTests {
+    /// Mallory's messages 1...count, each its own signed head.
+    static func signedRun(_ bed: HostileBed, count: Int) throws -> [Message] {
+        try HostileChainTests.malloryChain(bed, count: count, head: false).map { try $0.signedAsHead(by: bed.mallory.identity) }
+    }
+
+    static func stored(_ run: [Message], at peer: HostileBed.Peers.Peer) throws -> [Message?] {
+        try run.map { try peer.node.store.message($0.id)?.message }
+    }
+
+    @Test func aRunOfHeadsIsStoredOnItsTopSignatureWithTheHeadsBelowItChained() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            let before = await bed.rejections(of: bed.alice)
+            // When mallory delivers 130 messages, each signed, and a relayer spoiled the signature of the 3rd
+            var run = try Self.signedRun(bed, count: 130)
+            let spoiled = run[2].encoded.flipping(at: run[2].encoded.count - 1)
+            let frames: [Frame] = run.enumerated().map { .message($0.offset == 2 ? spoiled : $0.element.encoded) }
+            await bed.mallory.node.transmit(frames, to: bed.alice.identity.publicKey)
+            try await bed.settle()
+
+            // Then all are stored and nothing is counted: the hash chain from the checked heads vouches for every body
+            let stored = try Self.stored(run, at: bed.alice)
+            #expect(stored.allSatisfy { $0 != nil })
+            #expect(await bed.delta(of: bed.alice, from: before) == [:])
+            // and only the checked heads keep their signature: the top and one every 64 sequences below it
+            #expect(stored.compactMap { $0 }.filter(\.isHead).map(\.sequence) == [2, 66, 130])
+            run[2] = try #require(stored[2])
+            #expect(!run[2].isHead && run[2].encoded.last == 0)
+        }
+    }
+
+    @Test func whenTheTopHeadFailsTheHeadsItCoveredAreCheckedOneByOne() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            let before = await bed.rejections(of: bed.alice)
+            let run = try Self.signedRun(bed, count: 5)
+            let forgedTop = run[4].encoded.flipping(at: run[4].encoded.count - 1)
+            let frames: [Frame] = run.dropLast().map { .message($0.encoded) } + [.message(forgedTop)]
+            await bed.mallory.node.transmit(frames, to: bed.alice.identity.publicKey)
+            try await bed.settle()
+
+            // Then the four genuine heads are stored as heads, and only the forged one is refused
+            let stored = try Self.stored(run, at: bed.alice)
+            #expect(stored.prefix(4).allSatisfy { $0?.isHead == true })
+            #expect(stored[4] == nil)
+            #expect(await bed.delta(of: bed.alice, from: before) == ["badSignature": 1])
+        }
+    }
+}
