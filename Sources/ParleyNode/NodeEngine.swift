@@ -100,7 +100,7 @@ actor NodeEngine {
             do throws(ProtocolRejection) {
                 switch packet {
                 case let .data(index, counter, sealed):
-                    let (peer, plaintext) = try sessions.open(receiverIndex: index, counter: counter, sealed: sealed, from: datagram.address)
+                    let (peer, plaintext) = try sessions.open(receiverIndex: index, counter: counter, sealed: sealed, from: datagram.address, now: now)
                     remember(&addresses, datagram.address, for: peer)
                     do { opened.frames.append((peer, try Frame.decodeAll(plaintext))) } catch { reject(.malformed, from: datagram.address) }
                 case let .handshakeInit(index, ephemeral, sealed):

@@ -53,17 +53,40 @@ struct HandshakeTests {
         let sealedByAlice = a.seal(Frame.encode([.needInvite(Fixtures.invite.id)]), for: bob.publicKey)
         let datagram = try #require(sealedByAlice)
         guard case let .data(index, counter, sealed) = try Packet(decoding: datagram.bytes) else { Issue.record("not data"); return }
-        let opened = try b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress)
+        let opened = try b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress, now: .zero)
         #expect(opened.peer == alice.publicKey)
         #expect(try Frame.decodeAll(opened.plaintext) == [.needInvite(Fixtures.invite.id)])
-        #expect(throws: ProtocolRejection.replayed) { try b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress) }
+        #expect(throws: ProtocolRejection.replayed) { try b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress, now: .zero) }
         var tampered = sealed
         tampered[0] ^= 1
-        #expect(throws: ProtocolRejection.decryptFailed) { try b.open(receiverIndex: index, counter: counter + 1, sealed: tampered, from: aliceAddress) }
+        #expect(throws: ProtocolRejection.decryptFailed) { try b.open(receiverIndex: index, counter: counter + 1, sealed: tampered, from: aliceAddress, now: .zero) }
         let sealedByBob = b.seal(Frame.encode([.inviteAck(Fixtures.invite.id)]), for: alice.publicKey)
         let reply = try #require(sealedByBob)
         guard case let .data(i2, c2, s2) = try Packet(decoding: reply.bytes) else { Issue.record("not data"); return }
-        #expect(try a.open(receiverIndex: i2, counter: c2, sealed: s2, from: bobAddress).peer == bob.publicKey)
+        #expect(try a.open(receiverIndex: i2, counter: c2, sealed: s2, from: bobAddress, now: .zero).peer == bob.publicKey)
+    }
+
+    @Test func aSessionThePeerKeepsSendingOnOutlivesAnyNumberOfNewerHandshakes() throws {
+        // Given alice and bob share a session, and alice sends on it
+        var (a, b) = try handshake()
+        func aliceSends(at now: Duration) throws -> Bool {
+            let sealedByAlice = a.seal(Frame.encode([.needInvite(Fixtures.invite.id)]), for: bob.publicKey)
+            let datagram = try #require(sealedByAlice)
+            guard case let .data(index, counter, sealed) = try Packet(decoding: datagram.bytes) else { return false }
+            return (try? b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress, now: now)) != nil
+        }
+        // When bob answers 24 more attempts of alice's whose answers never reach her, while she goes on
+        // sending on the session she has
+        var other = SessionTable(identity: alice)
+        for second in 1...24 {
+            let initDatagram = try other.initiate(with: bob.publicKey, at: bobAddress, now: .seconds(second), wallMillis: 1_000)
+            guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else {
+                Issue.record("not an init"); return
+            }
+            _ = try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .seconds(second), wallMillis: 1_000)
+            // Then bob still hears her on it
+            #expect(try aliceSends(at: .seconds(second) + .milliseconds(500)))
+        }
     }
 
     @Test func aLateAnswerToAnOlderAttemptDoesNotReplaceTheNewerSession() throws {

@@ -6,6 +6,8 @@ public struct Session: Sendable {
     public let localIndex: UInt32
     public let remoteIndex: UInt32
     public let establishedAt: Duration
+    /// When a packet last authenticated on it (or when it was established): the peer still sends on it.
+    public internal(set) var lastHeardAt: Duration
     public internal(set) var address: PeerAddress
     let keys: SessionKeys
     var nextCounter: UInt64 = 1
@@ -18,6 +20,7 @@ public struct Session: Sendable {
         self.keys = keys
         self.address = address
         self.establishedAt = establishedAt
+        self.lastHeardAt = establishedAt
     }
 
     /// Seals frames into one data packet, consuming a counter.

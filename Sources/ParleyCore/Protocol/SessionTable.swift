@@ -14,7 +14,7 @@ public struct SessionTable: Sendable {
         /// Unanswered handshakes kept per peer: a late response to any of them still completes.
         public var pendingHandshakesPerPeer = 4
         /// Receive-only sessions kept per peer besides the current one.
-        public var olderSessionsPerPeer = 4
+        public var olderSessionsPerPeer = 16
         /// Peers with a session at once; past it, the peer whose session is oldest is dropped
         /// (it re-handshakes when it next speaks), so strangers cannot grow memory without bound.
         public var maxPeers = 1_024
@@ -146,11 +146,12 @@ public struct SessionTable: Sendable {
 
     /// Opens a data packet; the peer's address follows its latest authenticated packet.
     public mutating func open(
-        receiverIndex: UInt32, counter: UInt64, sealed: [UInt8], from address: PeerAddress
+        receiverIndex: UInt32, counter: UInt64, sealed: [UInt8], from address: PeerAddress, now: Duration
     ) throws(ProtocolRejection) -> (peer: PeerID, plaintext: [UInt8]) {
         guard sessions[receiverIndex] != nil else { throw .unknownSession }
         let plaintext = try sessions[receiverIndex]!.open(counter: counter, sealed: sealed) // in place, as in `seal`
         sessions[receiverIndex]!.address = address
+        sessions[receiverIndex]!.lastHeardAt = now
         return (sessions[receiverIndex]!.peer, plaintext)
     }
 
@@ -163,12 +164,13 @@ public struct SessionTable: Sendable {
 
     /// Keeps the current session and at most `olderSessionsPerPeer` older ones. Each side picks its
     /// current session on its own, and crossing or retried handshakes make several at once: the other
-    /// side may still send on any of them, so a few are kept for receiving.
+    /// side may still send on any of them, so some are kept for receiving. The one dropped is the one
+    /// heard from longest ago: a session the peer keeps sending on survives any number of newer ones.
     private mutating func install(_ session: Session, current makeCurrent: Bool = true) {
         sessions[session.localIndex] = session
         if makeCurrent || current[session.peer] == nil { current[session.peer] = session.localIndex }
         let older = sessions.values.filter { $0.peer == session.peer && $0.localIndex != current[session.peer] }
-            .sorted { $0.establishedAt > $1.establishedAt }
+            .sorted { $0.lastHeardAt > $1.lastHeardAt }
         for stale in older.dropFirst(configuration.olderSessionsPerPeer) { sessions[stale.localIndex] = nil }
         if current.count > configuration.maxPeers, let oldest = current.keys.filter({ $0 != session.peer })
             .min(by: { (self.session(for: $0)?.establishedAt ?? .zero) < (self.session(for: $1)?.establishedAt ?? .zero) }) {
