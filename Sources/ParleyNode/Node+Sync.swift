@@ -68,17 +68,19 @@ extension Node {
         }
         guard !asks.isEmpty else { return }
         let arriving = ((storing?.messages.verified.messages ?? []) + prepared.messages.verified.messages).map(\.message)
+        var requests: [PeerID: [Frame]] = [:]
         for (chat, peers) in asks {
             do {
                 guard let members = try store.members(of: chat).map(Set.init), members.contains(me) else { continue }
                 let vector = Self.anticipated(try store.versionVector(chat: chat), chat: chat, adding: arriving, members: members)
                 for peer in peers where members.contains(peer) {
-                    if let request = try syncContinuation(chat: chat, vector: vector, with: peer) { await transmit([request], to: peer) }
+                    if let request = try syncContinuation(chat: chat, vector: vector, with: peer) { requests[peer, default: []].append(request) }
                 }
             } catch {
                 logger.warning("could not follow up a sync reply; the next round asks again", metadata: ["error": "\(error)"])
             }
         }
+        await transmit(requests)
     }
 
     /// `vector` (what is stored of `chat`) with the messages of `arriving` that belong to the chat and
@@ -140,7 +142,7 @@ extension Node {
             let request = try syncRequest(chat: chat, to: shared)
             for peer in shared { frames[peer, default: []].append(request) }
         }
-        for (peer, requests) in frames { await transmit(requests, to: peer) }
+        await transmit(frames)
         // Read receipts whose retries gave up while the author was away go again now.
         await pushReliably(try store.pendingReadReceipts().filter { peers.contains($0.author) }.map(Self.readReceiptItem))
         await greetWithBeat(peers)

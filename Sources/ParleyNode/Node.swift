@@ -162,6 +162,12 @@ public final class Node: Sendable {
         await transmit(await engine.datagrams(frames, to: peer, now: clock.now, wallMillis: clock.wallMillis))
     }
 
+    /// Seals and sends frames to many peers in one engine hop and one transport write.
+    func transmit(_ framesByPeer: [PeerID: [Frame]]) async {
+        guard !framesByPeer.isEmpty else { return }
+        await transmit(await engine.datagrams(framesByPeer, now: clock.now, wallMillis: clock.wallMillis))
+    }
+
     private func announce() async {
         let packet = Announcement.make(identity: identity, wallMillis: clock.wallMillis).encoded()
         var targets = configuration.bootstrapPeers

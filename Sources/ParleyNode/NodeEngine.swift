@@ -157,6 +157,12 @@ actor NodeEngine {
         return out
     }
 
+    /// `datagrams(_:to:)` for many peers in one hop: a batch's replies to a hundred members are one
+    /// engine call and one transport write, not a hundred of each waiting behind the others.
+    func datagrams(_ framesByPeer: [PeerID: [Frame]], now: Duration, wallMillis: Int64) -> [Datagram] {
+        framesByPeer.flatMap { datagrams($0.value, to: $0.key, now: now, wallMillis: wallMillis) }
+    }
+
     /// Seals frames when a session exists; otherwise only starts a handshake and drops the frames
     /// (for frames that are rebuilt on establishment anyway, such as sync requests).
     func datagramsIfConnected(_ frames: [Frame], to peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {
@@ -172,6 +178,13 @@ actor NodeEngine {
     /// engine call and one transport write, not a hundred of each.
     func datagramsIfConnected(_ frames: [Frame], toEach peers: some Sequence<PeerID>, now: Duration, wallMillis: Int64) -> [Datagram] {
         peers.flatMap { datagramsIfConnected(frames, to: $0, now: now, wallMillis: wallMillis) }
+    }
+
+    /// The same, and how many of the peers had a session (the others only get a handshake started).
+    func datagramsCountingConnected(
+        _ frames: [Frame], toEach peers: [PeerID], now: Duration, wallMillis: Int64
+    ) -> (datagrams: [Datagram], connected: Int) {
+        (datagramsIfConnected(frames, toEach: peers, now: now, wallMillis: wallMillis), peers.count(where: isConnected))
     }
 
     /// Queues frames to be sent, within each peer's window, and retransmitted until `acknowledge`.

@@ -32,11 +32,10 @@ extension Node {
     public func setTyping(chat: ChatID, active: Bool) async throws -> Int {
         guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
         guard members.contains(me) else { throw NodeError.notAMember(chat) }
-        var sent = 0
-        for member in members where member != me {
-            if await engine.isConnected(member) { sent += 1 }
-            await transmit(await engine.datagramsIfConnected([.typing(chat: chat, active: active)], to: member, now: clock.now, wallMillis: clock.wallMillis))
-        }
+        let others = members.filter { $0 != me }
+        let (datagrams, sent) = await engine.datagramsCountingConnected(
+            [.typing(chat: chat, active: active)], toEach: others, now: clock.now, wallMillis: clock.wallMillis)
+        await transmit(datagrams)
         return sent
     }
 

@@ -87,7 +87,7 @@ extension Node {
         }
         try await store.readReceiptsAcknowledged(readsAcked.map { ($0.peer, $0.ids) })
         try await recordAcks(acked)
-        for (peer, frames) in replies { await transmit(frames, to: peer) }
+        await transmit(replies)
     }
 
     /// A batch's messages, decoded, with those already stored set apart and the rest verified.
@@ -401,7 +401,7 @@ extension Node {
         let request = try syncRequest(chat: invite.id, to: others + [peer])
         if joined {
             logger.info("joined chat", metadata: ["chat": "\(invite.id.shortHex)", "creator": "\(invite.creator.shortHex)"])
-            for member in others { await transmit([request], to: member) }
+            await transmit(Dictionary(others.map { ($0, [request]) }, uniquingKeysWith: { first, _ in first }))
         }
         return [.inviteAck(invite.id), request]
     }
