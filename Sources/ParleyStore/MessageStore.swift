@@ -21,8 +21,13 @@ public struct MessageStore: Sendable {
     public static func open(path: String) throws(StoreError) -> MessageStore {
         var configuration = makeConfiguration()
         // With WAL, NORMAL survives a process crash (only a power loss can undo the last commits),
-        // and a commit costs no fsync: "durable before acknowledged" means committed.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        // and a commit costs no fsync: "durable before acknowledged" means committed. A checkpoint
+        // every 8,192 pages (32 MiB of WAL) instead of SQLite's 1,000 writes the index pages that
+        // every insert touches (a message id is a random hash) back once for many commits, and syncs
+        // less often: about 10 % more 2-node throughput in back-to-back bench profiles.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 8192")
+        }
         let pool: DatabasePool
         do { pool = try DatabasePool(path: path, configuration: configuration) } catch {
             throw openingError(error, path: path)

@@ -119,13 +119,14 @@ import Testing
 }
 
 @Suite struct DurabilityTests {
-    @Test func fileStoreUsesWALWithNormalSync() throws {
+    @Test func fileStoreUsesWALWithNormalSyncAndInfrequentCheckpoints() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try MessageStore.open(path: directory.path("parley.sqlite"))
 
         #expect(try store.pragma("journal_mode") == "wal")
         #expect(try store.pragma("synchronous") == "1") // NORMAL
+        #expect(try store.pragma("wal_autocheckpoint") == "8192")
         #expect(try store.pragma("foreign_keys") == "1")
     }
 }
