@@ -27,6 +27,11 @@ actor NodeEngine {
     /// The newest announce timestamp accepted per peer: an announce is accepted only if newer,
     /// so a replayed one cannot redirect a peer's traffic.
     private var announcedAt: [PeerID: Int64] = [:]
+    /// When this node last answered a peer's announce with its own (see `open`).
+    private var answeredAnnounceAt: [PeerID: Duration] = [:]
+    /// A peer's announces are answered at most this often: two nodes that only know each other's
+    /// address from `--peer` learn each other's id, and an answer never answers an answer.
+    static let announceAnswerInterval: Duration = .seconds(30)
     private static let maxRememberedPeers = 4_096
     private var waiting: [PeerID: [Frame]] = [:]
     private var reliableQueue = ReliableQueue<OutboundKey, Frame>()
@@ -121,6 +126,15 @@ actor NodeEngine {
                     remember(&announcedAt, timestamp, for: peer)
                     if addresses[peer] != datagram.address || !isConnected(peer) { opened.announced.append(peer) }
                     remember(&addresses, datagram.address, for: peer)
+                    // The announcer may know only our address (`--peer`), not our id: answering with
+                    // our own announce lets it reach us by id (to invite us, for one). Only a peer
+                    // without a session is answered, with one packet as large as its announce, at
+                    // most once per interval.
+                    if !isConnected(peer), answeredAnnounceAt[peer].map({ now - $0 >= Self.announceAnswerInterval }) ?? true {
+                        remember(&answeredAnnounceAt, now, for: peer)
+                        let answer = Announcement.make(identity: sessions.identity, wallMillis: wallMillis).encoded()
+                        opened.replies.append(Datagram(address: datagram.address, bytes: answer))
+                    }
                 }
             } catch {
                 reject(error, from: datagram.address)
