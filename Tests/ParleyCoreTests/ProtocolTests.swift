@@ -78,15 +78,30 @@ struct HandshakeTests {
         // When bob answers 24 more attempts of alice's whose answers never reach her, while she goes on
         // sending on the session she has
         var other = SessionTable(identity: alice)
+        var installed: [UInt32] = []
         for second in 1...24 {
-            let initDatagram = try other.initiate(with: bob.publicKey, at: bobAddress, now: .seconds(second), wallMillis: 1_000)
-            guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else {
-                Issue.record("not an init"); return
-            }
-            _ = try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .seconds(second), wallMillis: 1_000)
+            installed.append(try answer(&b, attemptOf: &other, at: .seconds(second)))
             // Then bob still hears her on it
             #expect(try aliceSends(at: .seconds(second) + .milliseconds(500)))
         }
+        // and the sessions nobody sent on are the ones dropped: 16 older ones are kept, no more
+        #expect(installed.prefix(8).allSatisfy { !b.holdsSession(index: $0) })
+        #expect(installed.dropFirst(8).allSatisfy { b.holdsSession(index: $0) })
+
+        // But no session outlives two rekey periods by being used: a stolen key stops working
+        _ = try aliceSends(at: .seconds(1_190))
+        _ = try answer(&b, attemptOf: &other, at: .seconds(1_230))
+        #expect(try !aliceSends(at: .seconds(1_231)))
+    }
+
+    /// Bob answers a handshake attempt of `initiator`'s (whose answer is lost); returns the index of
+    /// the session bob installed.
+    func answer(_ b: inout SessionTable, attemptOf initiator: inout SessionTable, at now: Duration) throws -> UInt32 {
+        let initDatagram = try initiator.initiate(with: bob.publicKey, at: bobAddress, now: now, wallMillis: 1_000)
+        guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else { throw CoreError.malformed("not an init") }
+        let response = try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: now, wallMillis: 1_000).response
+        guard case let .handshakeResponse(sender, _, _, _) = try Packet(decoding: response.bytes) else { throw CoreError.malformed("not a response") }
+        return sender
     }
 
     @Test func aLateAnswerToAnOlderAttemptDoesNotReplaceTheNewerSession() throws {

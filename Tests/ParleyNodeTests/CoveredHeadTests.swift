@@ -3,6 +3,7 @@ import ParleyCrypto
 @testable import ParleyNode
 import ParleyStore
 import ParleyTestKit
+import Synchronization
 import Testing
 
 /// A run of heads arriving together (a catch-up of messages typed one at a time) is accepted on the
@@ -55,6 +56,45 @@ struct CoveredHeadTests {
             #expect(stored.prefix(4).allSatisfy { $0?.isHead == true })
             #expect(stored[4] == nil)
             #expect(await bed.delta(of: bed.alice, from: before) == ["badSignature": 1])
+        }
+    }
+
+    @Test func aRunStoredOnItsTopSignatureIsServedOnToAMemberWhoMissedIt() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            // Given alice stored mallory's 130 signed messages, most of them without their signature
+            let run = try Self.signedRun(bed, count: 130)
+            await bed.mallory.node.transmit(run.map { .message($0.encoded) }, to: bed.alice.identity.publicKey)
+            try await bed.settle()
+            #expect(try Self.stored(run, at: bed.alice).allSatisfy { $0 != nil })
+
+            // When bob, who never got them, syncs (mallory's own node never stored them: they were sent raw)
+            try await bed.pump.advance(by: .seconds(10), step: .milliseconds(250))
+
+            // Then he gets all of them from alice, through the heads she kept
+            #expect(try Self.stored(run, at: bed.bob).allSatisfy { $0 != nil })
+            #expect(bed.bob.node.chains.withLock { $0.count } == 0)
+        }
+    }
+
+    @Test func whenTheStoreRefusesTheCheckedHeadTheHighestStoredHeadBelowItKeepsItsSignature() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            let before = await bed.rejections(of: bed.alice)
+            // Given mallory's messages 1...5, each signed, the 5th with content not sealed for the keyed chat
+            var run = try Self.signedRun(bed, count: 5)
+            var draft = run[4].draft
+            draft.content = Array("in the clear".utf8)
+            run[4] = try draft.signed(by: bed.mallory.identity)
+            await bed.mallory.node.transmit(run.map { .message($0.encoded) }, to: bed.alice.identity.publicKey)
+            try await bed.settle()
+
+            // Then 1...4 are stored, the 4th signed again (a peer syncing from alice can accept the run),
+            // and the 5th is refused as malformed
+            let stored = try Self.stored(run, at: bed.alice)
+            #expect(stored.prefix(4).allSatisfy { $0 != nil } && stored[4] == nil)
+            #expect(stored[3]?.isHead == true && stored[2]?.isHead == false)
+            #expect(await bed.delta(of: bed.alice, from: before) == ["malformed": 1])
         }
     }
 }

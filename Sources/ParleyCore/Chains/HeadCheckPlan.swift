@@ -8,11 +8,12 @@ import ParleyCrypto
 /// messages typed one at a time (each its own signed head) would otherwise verify every one of them.
 ///
 /// Covered heads are stored chained (signature dropped). So that every chained run a receiver later
-/// serves still ends at a head within `spacing` sequences (sync extends a reply to the next head), the
-/// plan keeps and checks a head at least every `spacing` sequences down a run. When a checked head
+/// serves still reaches a head soon (sync extends a reply by up to 256 messages to the next head), the
+/// plan keeps and checks a head when the one above is `spacing` sequences away or more: a stored
+/// chained message then has a head at most 2 × `spacing` − 1 sequences above it. When a checked head
 /// fails, the heads it covered are checked one by one instead: a hostile relayer costs verifications,
 /// never an honest message.
-public struct HeadCheckPlan: Equatable, Sendable {
+public struct HeadCheckPlan: Sendable {
     /// The most sequences a covered head sits below the checked head vouching for it.
     public static let spacing: UInt64 = 64
 
@@ -43,7 +44,7 @@ public struct HeadCheckPlan: Equatable, Sendable {
         var above: Message?
         for index in descending {
             let message = messages[index]
-            let linked = !forked && above.map { $0.sequence == message.sequence + 1 && $0.previous == message.id } == true
+            let linked = !forked && above.map { $0.sequence == message.sequence &+ 1 && $0.previous == message.id } == true
             if !linked { checker = nil }
             above = message
             guard message.isHead else { continue }
@@ -60,7 +61,7 @@ public struct HeadCheckPlan: Equatable, Sendable {
 extension Message {
     /// The same message without its signature: a link that a verified head above it vouches for. The
     /// id does not change.
-    public var chained: Message {
+    public var withoutSignature: Message {
         guard isHead else { return self }
         let body = encoded.dropLast(1 + ParleyCrypto.Signature.byteCount)
         return Message(draft: draft, signature: nil, encoded: Array(body) + [0], id: id)

@@ -165,13 +165,15 @@ public struct SessionTable: Sendable {
     /// Keeps the current session and at most `olderSessionsPerPeer` older ones. Each side picks its
     /// current session on its own, and crossing or retried handshakes make several at once: the other
     /// side may still send on any of them, so some are kept for receiving. The one dropped is the one
-    /// heard from longest ago: a session the peer keeps sending on survives any number of newer ones.
+    /// heard from longest ago: a session the peer keeps sending on survives any number of newer ones,
+    /// but none older than two rekey periods (a stolen session key must not stay useful by use).
     private mutating func install(_ session: Session, current makeCurrent: Bool = true) {
         sessions[session.localIndex] = session
         if makeCurrent || current[session.peer] == nil { current[session.peer] = session.localIndex }
         let older = sessions.values.filter { $0.peer == session.peer && $0.localIndex != current[session.peer] }
             .sorted { $0.lastHeardAt > $1.lastHeardAt }
-        for stale in older.dropFirst(configuration.olderSessionsPerPeer) { sessions[stale.localIndex] = nil }
+        let expired = older.filter { session.establishedAt - $0.establishedAt > configuration.rekeyAfter * 2 }
+        for stale in older.dropFirst(configuration.olderSessionsPerPeer) + expired { sessions[stale.localIndex] = nil }
         if current.count > configuration.maxPeers, let oldest = current.keys.filter({ $0 != session.peer })
             .min(by: { (self.session(for: $0)?.establishedAt ?? .zero) < (self.session(for: $1)?.establishedAt ?? .zero) }) {
             forget(oldest)

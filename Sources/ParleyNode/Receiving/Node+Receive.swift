@@ -99,14 +99,17 @@ extension Node {
         /// Chained messages of the batch still held after the check: looked at again when the batch
         /// is stored, once the batch stored beside this check has committed (`releaseAtStoreTime`).
         var waiting: [(peer: PeerID, message: Message)] = []
+        /// Checked head → the signed forms of the heads it covered (stored without their signature):
+        /// if the store refuses the checked head, the highest of them stored gets its signature back.
+        var covered: [MessageID: [Message]] = [:]
 
         var isBurst: Bool { verified.messages.count > MessageStore.maxInsertOnCallerThread }
     }
 
     /// Messages already stored (retransmits, overlapping sync replies) are not checked again:
     /// their id is the hash of the exact body that was vouched for when they were first stored.
-    /// Heads are verified (spread over the cores); chained messages are accepted once a verified head
-    /// vouches for them (`ChainAssembler`), and wait for one until then.
+    /// The heads that need it are verified (`checkHeads`, spread over the cores); chained messages are
+    /// accepted once an accepted message vouches for them (`ChainAssembler`), and wait for one until then.
     private func check(_ incoming: [(peer: PeerID, bytes: [UInt8])]) async -> CheckedMessages {
         guard !incoming.isEmpty else { return CheckedMessages() }
         var decoded: [(peer: PeerID, message: Message)] = []
@@ -142,10 +145,18 @@ extension Node {
         let heads = await checkHeads(fresh, holdable: holdable)
         var verified = heads.verified
         rejected[.badSignature, default: 0] += verified.badSignature
-        let links = vouch(for: heads.chained, heads: verified.messages)
-        verified.messages += links.released
+        let coveredHeads = heads.covered.map { (message: $0.signed.withoutSignature, peer: $0.peer) }
+        let links = vouch(for: holdable.filter { !$0.message.isHead }, heads: verified.messages + coveredHeads)
+        var seen = Set<MessageID>()
+        // In each author's order, so local numbers follow it; a covered head also released by a walk
+        // (held from an earlier delivery) is kept once.
+        verified.messages = (verified.messages + coveredHeads + links.released)
+            .filter { seen.insert($0.message.id).inserted }
+            .sorted { Self.inAuthorOrder($0.message, $1.message) }
         rejected[.brokenChain, default: 0] += links.brokenLinks
-        return CheckedMessages(decoded: decoded, known: known, verified: verified, rejected: rejected, waiting: links.waiting)
+        let covered = heads.covered.reduce(into: [MessageID: [Message]]()) { $0[$1.checker, default: []].append($1.signed) }
+        return CheckedMessages(
+            decoded: decoded, known: known, verified: verified, rejected: rejected, waiting: links.waiting, covered: covered)
     }
 
     /// Holds the batch's chained messages and releases what the verified heads vouch for, down each
@@ -163,24 +174,25 @@ extension Node {
         }
     }
 
-    /// Verifies the heads a delivery needs checked (`HeadCheckPlan`), spread over the cores, and
-    /// returns the chained messages to hold: the delivery's own, and the heads a verified head covers,
-    /// without their signature. The heads a failed head covered are verified one by one instead. Only
-    /// `holdable` messages (delivered by a member of their chat) are held, so only they are planned.
+    /// Verifies the heads a delivery needs checked (`HeadCheckPlan`), spread over the cores. A head a
+    /// verified head covers is accepted as it is (the plan checked the links between them), to be
+    /// stored without its signature; it never waits in the holding, so a full holding cannot drop it.
+    /// The heads a failed head covered are verified one by one instead. Only `holdable` messages
+    /// (delivered by a member of their chat) are planned, as only they could be held.
     private func checkHeads(
         _ fresh: [(peer: PeerID, message: Message)], holdable: [(peer: PeerID, message: Message)]
-    ) async -> (verified: Verified, chained: [(peer: PeerID, message: Message)]) {
+    ) async -> (verified: Verified, covered: [(peer: PeerID, signed: Message, checker: MessageID)]) {
         let plan = HeadCheckPlan(holdable.map(\.message))
         let planned = Set(holdable.map(\.message.id))
         let unplanned = fresh.filter { $0.message.isHead && !planned.contains($0.message.id) }
         var verified = await Self.verify(unplanned + plan.checked.map { holdable[$0] })
         let passed = Set(verified.messages.map(\.message.id))
-        var chained = holdable.filter { !$0.message.isHead }
+        var covered: [(peer: PeerID, signed: Message, checker: MessageID)] = []
         var uncovered: [(peer: PeerID, message: Message)] = []
         for (index, checker) in plan.covered {
-            let entry = holdable[index]
-            if passed.contains(holdable[checker].message.id) {
-                chained.append((entry.peer, entry.message.chained))
+            let (entry, checkerID) = (holdable[index], holdable[checker].message.id)
+            if passed.contains(checkerID) {
+                covered.append((entry.peer, entry.message, checkerID))
             } else {
                 uncovered.append(entry)
             }
@@ -190,7 +202,26 @@ extension Node {
             verified.messages += second.messages
             verified.badSignature += second.badSignature
         }
-        return (verified, chained)
+        return (verified, covered)
+    }
+
+    /// By chat, then author, then sequence.
+    static func inAuthorOrder(_ first: Message, _ second: Message) -> Bool {
+        if first.chat != second.chat { return first.chat.rawRepresentation.lexicographicallyPrecedes(second.chat.rawRepresentation) }
+        if first.author != second.author { return first.author.rawRepresentation.lexicographicallyPrecedes(second.author.rawRepresentation) }
+        return first.sequence < second.sequence
+    }
+
+    /// A checked head the store refused (its content, range or epoch) leaves the heads it covered
+    /// stored without a head above them, which no peer syncing from here could accept: the highest
+    /// of them stored whose own signature verifies is stored signed instead.
+    private func restoreHeads(below refused: [MessageID], covered: [MessageID: [Message]], stored: Set<MessageID>) async throws {
+        var restored: [Message] = []
+        for checker in refused {
+            let candidates = (covered[checker] ?? []).filter { stored.contains($0.id) }.sorted { $0.sequence > $1.sequence }
+            if let head = candidates.first(where: { (try? $0.verifySignature()) != nil }) { restored.append(head) }
+        }
+        try await store.replaceEncodings(restored)
     }
 
     /// The batch's messages still held, looked at once the batch stored beside this one's check has
@@ -278,6 +309,15 @@ extension Node {
                 break // not acknowledged: it comes again, by retransmit or sync, after the change that starts its epoch
             }
         }
+        let storedIDs = Set(zip(verified.messages, outcomes).compactMap { if case .inserted = $1 { $0.message.id } else { nil } })
+        let refusedCheckers = zip(verified.messages, outcomes).compactMap { entry, outcome -> MessageID? in
+            guard checked.covered[entry.message.id] != nil else { return nil }
+            switch outcome {
+            case .inserted, .duplicate: return nil
+            default: return entry.message.id
+            }
+        }
+        try await restoreHeads(below: refusedCheckers, covered: checked.covered, stored: storedIDs)
         rejected[.notAPoll, default: 0] += try votesForNonPolls(storedVotes)
         for (reason, count) in rejected where count > 0 { await engine.reject(reason, count: count) }
         logger.debug("stored messages", metadata: [
