@@ -109,7 +109,9 @@ extension Node {
     /// never pile up for unreachable peers).
     func syncAllChats() async throws {
         let round = syncRounds.add(1, ordering: .relaxed).newValue
-        for (chat, members) in try joinedMemberships() {
+        let memberships = try joinedMemberships()
+        await askIntroductions(memberships)
+        for (chat, members) in memberships {
             let ours = try store.versionVector(chat: chat)
             let due = members.filter { member in
                 member != me && !syncProgress.holds(ours, peer: member, chat: chat) // nothing to exchange

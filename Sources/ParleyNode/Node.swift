@@ -17,6 +17,8 @@ public final class Node: Sendable {
     let engine: NodeEngine
     let chatState: ChatStateCache
     let syncProgress = SyncProgress()
+    /// Introductions asked, made and acted on, for their rate limits (`Node+Rendezvous`).
+    let rendezvous = Mutex(Rendezvous())
     /// Periodic sync rounds so far: which members the next one asks (`syncFanout`).
     let syncRounds = Atomic<Int>(0)
     /// Polls whose ballot this node is changing: one change at a time per poll.

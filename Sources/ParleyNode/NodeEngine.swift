@@ -57,6 +57,21 @@ actor NodeEngine {
         logger.trace("rejected", metadata: ["reason": "\(reason.rawValue)", "count": "\(count)", "from": "\(source?.description ?? "-")"])
     }
 
+    /// The peers of `peers` this node has a session with.
+    func connected(among peers: [PeerID]) -> Set<PeerID> { Set(peers.filter(isConnected)) }
+
+    /// Where a peer's session last heard from it: its address as this node observes it.
+    func sessionAddress(of peer: PeerID) -> PeerAddress? { sessions.session(for: peer)?.address }
+
+    /// An introduction (`Frame.meet`): `address` becomes the peer's, and a handshake starts now,
+    /// unless one did less than the handshake timeout ago.
+    func meet(_ peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) -> [Datagram] {
+        learnAddress(address, for: peer)
+        let out = handshakeIfNeeded(with: peer, now: now, wallMillis: wallMillis)
+        datagramsOut += out.count
+        return out
+    }
+
     func learnAddress(_ address: PeerAddress, for peer: PeerID) {
         guard peer != me else { return }
         remember(&addresses, address, for: peer)

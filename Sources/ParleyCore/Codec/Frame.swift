@@ -28,10 +28,16 @@ public enum Frame: Sendable, Hashable {
     /// A sealed `BallotEnvelope` on its way to `publisher`: the receiver forwards it there within a
     /// random delay of at most `maxDelayMillis`, or opens it if it is the publisher (docs/BALLOTS.md §4).
     case ballotRelay(publisher: PeerID, maxDelayMillis: UInt32, sealed: [UInt8])
+    /// "Introduce me to this member": the receiver, a member sharing a chat with both, tells each the
+    /// other's observed address (PROTOCOL.md §12a).
+    case meetRequest(PeerID)
+    /// From a member sharing a chat with both: `peer` was last heard from at `address`; handshake with
+    /// it now, so that both NATs open (hole punching).
+    case meet(peer: PeerID, address: PeerAddress)
 
     enum Kind: UInt8 {
         case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite, presence, typing
-        case read = 10, readAck = 11, ballotRelay = 12
+        case read = 10, readAck = 11, ballotRelay = 12, meetRequest = 13, meet = 14
     }
 
     /// Frame header: type (1 byte) and body length (4 bytes).
@@ -52,6 +58,8 @@ public enum Frame: Sendable, Hashable {
         case .syncEnd, .typing: 33
         case .presence: PresenceBeat.encodedCount
         case let .ballotRelay(_, _, sealed): 32 + 4 + sealed.count
+        case .meetRequest: 32
+        case let .meet(_, address): 32 + 1 + address.description.utf8.count
         }
     }
 
@@ -89,6 +97,11 @@ public enum Frame: Sendable, Hashable {
             header(.typing, &buffer)
             buffer.writeBytes(chat.rawRepresentation)
             buffer.writeInteger(UInt8(active ? 1 : 0))
+        case let .meetRequest(peer): header(.meetRequest, &buffer); buffer.writeBytes(peer.rawRepresentation)
+        case let .meet(peer, address):
+            header(.meet, &buffer)
+            buffer.writeBytes(peer.rawRepresentation)
+            buffer.writeShortString(address.description)
         }
     }
 
@@ -151,6 +164,14 @@ public enum Frame: Sendable, Hashable {
             let maxDelay = try body.readU32("relay delay")
             guard (48...maxSealedBallotBytes).contains(body.readableBytes) else { throw .malformed("sealed ballot envelope length") }
             return .ballotRelay(publisher: publisher, maxDelayMillis: maxDelay, sealed: try body.readExactly(body.readableBytes, "sealed ballot envelope"))
+        case .meetRequest: return .meetRequest(try body.readPeer("peer"))
+        case .meet:
+            let peer = try body.readPeer("peer")
+            let text = try body.readShortString("address")
+            let address = try PeerAddress(parsing: text)
+            // A literal IP, never a name: a member must not make us resolve names for it.
+            guard address.isNumeric else { throw .malformed("meet address \(text) is not a numeric IP address") }
+            return .meet(peer: peer, address: address)
         }
     }
 }

@@ -47,6 +47,8 @@ extension Node {
         var readsAcked: [(peer: PeerID, ids: [MessageID])] = []
         var typing: [(peer: PeerID, chat: ChatID, active: Bool)] = []
         var envelopes: [(peer: PeerID, publisher: PeerID, maxDelay: UInt32, sealed: [UInt8])] = []
+        var introductionsAsked: [(requester: PeerID, target: PeerID)] = []
+        var introductions: [(introducer: PeerID, peer: PeerID, address: PeerAddress)] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -69,9 +71,13 @@ extension Node {
                 case let .presence(beat): try await receivePresence(beat, from: peer)
                 case let .typing(chat, active): typing.append((peer, chat, active))
                 case let .ballotRelay(publisher, maxDelay, sealed): envelopes.append((peer, publisher, maxDelay, sealed))
+                case let .meetRequest(target): introductionsAsked.append((peer, target))
+                case let .meet(target, address): introductions.append((peer, target, address))
                 }
             }
         }
+        try await introduce(introductionsAsked)
+        try await meet(introductions)
         try await store.recordAcceptances(acceptances)
         try await receiveTyping(typing)
         for (peer, frames) in try await receiveMessages(prepared.messages) { replies[peer, default: []] += frames }

@@ -1,0 +1,60 @@
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyNode
+import ParleyStore
+import ParleyTestKit
+import Synchronization
+import Testing
+
+/// Rendezvous through a member (PROTOCOL §12a): two members who know no address for each other get a
+/// direct session through a member both reach; an introduction from anyone else, or about anyone
+/// else, changes nothing.
+struct RendezvousNodeTests {
+    typealias Peers = LossyNetworkConvergenceTests
+
+    @Test func twoMembersWhoKnowNoAddressForEachOtherGetADirectSessionThroughAThird() async throws {
+        // Given carol knows alice and bob with their addresses; alice and bob know only carol's
+        let network = InMemoryNetwork()
+        let peers = try Peers.makePeers(network, count: 3)
+        let (carol, alice, bob) = (peers[0], peers[1], peers[2])
+        for member in [alice, bob] {
+            _ = try await carol.node.addContact(Contact(peer: member.identity.publicKey, name: member.identity.publicKey.shortHex, address: member.node.localAddress))
+            _ = try await member.node.addContact(Contact(peer: carol.identity.publicKey, name: "carol", address: carol.node.localAddress))
+        }
+        try await Peers.running(peers) {
+            // When carol makes a chat of the three
+            let invite = try await carol.node.createChat(title: "Meet", members: [alice.identity.publicKey, bob.identity.publicKey])
+
+            // Then alice and bob get a session with each other, each at the other's real address
+            #expect(try await Peers.eventually {
+                let aliceReachesBob = await alice.node.engine.isConnected(bob.identity.publicKey)
+                let bobReachesAlice = await bob.node.engine.isConnected(alice.identity.publicKey)
+                return aliceReachesBob && bobReachesAlice
+            })
+            #expect(await alice.node.engine.address(of: bob.identity.publicKey) == bob.node.localAddress)
+            // and talk directly: a text from alice reaches bob with carol gone
+            await carol.node.shutdown()
+            let text = try await alice.node.sendText(chat: invite.id, "direct")
+            #expect(try await Peers.eventually { try bob.node.store.message(text.id) != nil })
+        }
+    }
+
+    @Test func anIntroductionFromAMemberAboutSomeoneOutsideItsChatsIsIgnored() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            // When mallory, a member, introduces alice to a stranger, and to bob whom she already reaches
+            let stranger = try Identity.generate().publicKey
+            let elsewhere = PeerAddress(host: "192.0.2.9", port: 9)
+            let bobBefore = await bed.alice.node.engine.address(of: bed.bob.identity.publicKey)
+            await bed.mallory.node.transmit(
+                [.meet(peer: stranger, address: elsewhere), .meet(peer: bed.bob.identity.publicKey, address: elsewhere)],
+                to: bed.alice.identity.publicKey)
+            try await bed.settle()
+
+            // Then alice learns no address from it and sends nothing there
+            #expect(await bed.alice.node.engine.address(of: stranger) == nil)
+            #expect(await bed.alice.node.engine.address(of: bed.bob.identity.publicKey) == bobBefore)
+            #expect(bed.taps[bed.alice.identity.publicKey]?.captured.withLock { $0.contains { $0.address == elsewhere } } == false)
+        }
+    }
+}
