@@ -120,7 +120,7 @@ struct LANTestBed {
     private static func ip(_ arguments: [String]) throws { try run(NetworkNamespaces.ipTool ?? "ip", arguments) }
 
     @discardableResult
-    private static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
+    static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Members behind NATs, made for one test out of network namespaces: a "public" segment (a bridge
+/// in its own namespace, 10.79.0.0/24) with hosts on it, and per NATed member a router namespace on
+/// that segment (10.79.0.(i+1)) masquerading its private network (192.168.(i+1).0/24) where the
+/// member's namespace sits. Each router drops unsolicited inbound datagrams, as home routers do.
+/// With `symmetric`, masquerading picks a random public port per destination: no hole can be punched.
+struct NATTestBed {
+    struct Host {
+        let name: String
+        let namespace: String
+        let address: String
+    }
+
+    let hosts: [Host]
+    private let namespaces: [String]
+
+    static func make(public publicNames: [String], behindNAT nattedNames: [String], symmetric: Bool) throws -> NATTestBed {
+        let prefix = "pn-\(UUID().uuidString.prefix(8).lowercased())"
+        let bridge = prefix + "-br"
+        let publicHosts = publicNames.enumerated().map { Host(name: $1, namespace: "\(prefix)-p\($0)", address: "10.79.0.\(100 + $0)") }
+        let natted = nattedNames.enumerated().map { Host(name: $1, namespace: "\(prefix)-n\($0)", address: "192.168.\($0 + 1).2") }
+        let routers = nattedNames.indices.map { "\(prefix)-r\($0)" }
+        let bed = NATTestBed(hosts: publicHosts + natted, namespaces: [bridge] + publicHosts.map(\.namespace) + routers + natted.map(\.namespace))
+        do {
+            try ip(["netns", "add", bridge])
+            try ip(["-n", bridge, "link", "add", "br0", "type", "bridge"])
+            try ip(["-n", bridge, "link", "set", "br0", "up"])
+            for (index, host) in publicHosts.enumerated() {
+                try attach(host.namespace, address: host.address, to: bridge, port: "p\(index)")
+            }
+            for (index, host) in natted.enumerated() {
+                let router = routers[index], lan = "192.168.\(index + 1)"
+                try attach(router, address: "10.79.0.\(index + 1)", to: bridge, port: "r\(index)")
+                try ip(["netns", "add", host.namespace])
+                try ip(["-n", router, "link", "add", "lan0", "type", "veth", "peer", "name", "eth0", "netns", host.namespace])
+                try ip(["-n", router, "addr", "add", "\(lan).1/24", "dev", "lan0"])
+                try ip(["-n", router, "link", "set", "lan0", "up"])
+                try ip(["-n", host.namespace, "addr", "add", "\(host.address)/24", "dev", "eth0"])
+                try ip(["-n", host.namespace, "link", "set", "lo", "up"])
+                try ip(["-n", host.namespace, "link", "set", "eth0", "up"])
+                try ip(["-n", host.namespace, "route", "add", "default", "via", "\(lan).1"])
+                try LANTestBed.run(NetworkNamespaces.ipTool ?? "ip", ["netns", "exec", router, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward"])
+                try LANTestBed.run(NetworkNamespaces.ipTool ?? "ip", ["netns", "exec", router, LANTestBed.nftTool ?? "nft", "-f", "-"], input: """
+                    table ip nat {
+                      chain post { type nat hook postrouting priority 100; oifname "eth0" masquerade\(symmetric ? " random" : ""); }
+                    }
+                    table inet firewall {
+                      chain input { type filter hook input priority 0; iifname "eth0" ct state new drop; }
+                    }
+                    """)
+            }
+        } catch {
+            bed.remove()
+            throw error
+        }
+        return bed
+    }
+
+    func host(_ name: String) -> Host { hosts.first { $0.name == name }! }
+
+    /// The command prefix that runs a program on `host`.
+    func launcher(for host: Host) -> [String] { [NetworkNamespaces.ipTool ?? "ip", "netns", "exec", host.namespace] }
+
+    /// Deletes every namespace (links and rules go with them). Stop the nodes first.
+    func remove() {
+        for namespace in namespaces.reversed() { try? Self.ip(["netns", "del", namespace]) }
+    }
+
+    private static func attach(_ namespace: String, address: String, to bridge: String, port: String) throws {
+        try ip(["netns", "add", namespace])
+        try ip(["-n", bridge, "link", "add", port, "type", "veth", "peer", "name", "eth0", "netns", namespace])
+        try ip(["-n", bridge, "link", "set", port, "master", "br0", "up"])
+        try ip(["-n", namespace, "addr", "add", "\(address)/24", "dev", "eth0"])
+        try ip(["-n", namespace, "link", "set", "lo", "up"])
+        try ip(["-n", namespace, "link", "set", "eth0", "up"])
+    }
+
+    private static func ip(_ arguments: [String]) throws { try LANTestBed.run(NetworkNamespaces.ipTool ?? "ip", arguments) }
+}

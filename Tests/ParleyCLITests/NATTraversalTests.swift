@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Issue 17: members behind their own NATs, one member on the "public" segment (`NATTestBed`), real
+/// `parley node` processes. The NATed members know only the public member's address (`--peer`); it
+/// introduces them to each other (PROTOCOL.md §12a).
+@Suite(.serialized, .enabled(if: LANTestBed.canCreate, "needs root, iproute2 and nftables"), .timeLimit(.minutes(4)))
+struct NATTraversalTests {
+    /// carol on the public segment; alice and bob behind NATs, started with `--peer` carol; carol
+    /// creates a chat of the three. Returns the running nodes and the chat.
+    static func start(symmetric: Bool) throws -> (bed: NATTestBed, parley: ParleyBinary, nodes: [Process], chat: String) {
+        let bed = try NATTestBed.make(public: ["carol"], behindNAT: ["alice", "bob"], symmetric: symmetric)
+        var nodes: [Process] = []
+        do {
+            let parley = try ParleyBinary()
+            let names = ["carol", "alice", "bob"]
+            for name in names { _ = try parley.keygen(name) }
+            let carol = bed.host("carol")
+            for name in names {
+                let host = bed.host(name)
+                let peer = name == "carol" ? [] : ["--peer", "\(carol.address):7001"]
+                nodes.append(try parley.startNode(name, listen: "\(host.address):7001", options: peer, launcher: bed.launcher(for: host)))
+            }
+            for (me, other, address) in [("carol", "alice", nil), ("carol", "bob", nil), ("alice", "carol", carol.address), ("bob", "carol", carol.address),
+                                         ("alice", "bob", nil), ("bob", "alice", nil)] as [(String, String, String?)] {
+                try parley.client(me, ["contacts", "add", "\(parley.workspace)/keys/\(other).pub", "--name", other] + (address.map { ["--addr", "\($0):7001"] } ?? []))
+            }
+            // carol learns where alice and bob are from their announces (through their NATs)
+            #expect(parley.eventually("carol", ["status", "--json"]) { $0.contains(Self.key(parley, "alice")) && $0.contains(Self.key(parley, "bob")) })
+            let chat = try parley.client("carol", ["chat", "create", "Across", "--member", "alice", "--member", "bob"])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            for name in ["alice", "bob"] {
+                #expect(parley.eventually(name, ["chat", "list"], seconds: 30) { $0.contains("Across") }, "\(name) never joined")
+            }
+            return (bed, parley, nodes, chat)
+        } catch {
+            nodes.forEach { $0.terminateAndWait() }
+            bed.remove()
+            throw error
+        }
+    }
+
+    static func key(_ parley: ParleyBinary, _ name: String) -> String {
+        ((try? String(contentsOfFile: "\(parley.workspace)/keys/\(name).pub", encoding: .utf8)) ?? "").split(separator: " ").dropFirst().first.map(String.init) ?? name
+    }
+
+    static func connected(_ parley: ParleyBinary, _ name: String, to other: String) -> Bool {
+        let status = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any]
+        return (status?["connectedPeers"] as? [String] ?? []).contains(key(parley, other))
+    }
+
+    static func tally(_ parley: ParleyBinary, _ name: String, _ chat: String, _ poll: String) -> [Int]? {
+        guard let result = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.pollResults(chat: chat, poll: poll)) as? [String: Any],
+              let up = result["up"] as? Int, let down = result["down"] as? Int else { return nil }
+        return [up, down]
+    }
+
+    /// Every member votes on a poll of carol's; true when all three tallies show 2 up and 1 down.
+    static func votesAgree(_ parley: ParleyBinary, _ chat: String, seconds: Double) throws -> Bool {
+        let poll = try #require((try ControlConnection(dataDirectory: parley.data("carol")).call(Control.pollCreate(chat: chat, question: "Meet?")) as? [String: Any])?["id"] as? String)
+        for (name, choice) in [("carol", "up"), ("alice", "up"), ("bob", "down")] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while (try? ControlConnection(dataDirectory: parley.data(name)).call(Control.pollVote(chat: chat, poll: poll, choice: choice))) == nil, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.2) // the poll has not reached this member yet
+            }
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if ["carol", "alice", "bob"].allSatisfy({ tally(parley, $0, chat, poll) == [2, 1] }) { return true }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return false
+    }
+
+    @Test func twoMembersBehindTheirOwnNATsGetADirectSessionThroughAPublicMember() throws {
+        let (bed, parley, nodes, chat) = try Self.start(symmetric: false)
+        defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
+
+        // Then alice and bob, who know no address for each other, get a session within 5 s of joining
+        let start = Date()
+        var direct = false
+        while !direct, Date().timeIntervalSince(start) < 10 {
+            direct = Self.connected(parley, "alice", to: "bob") && Self.connected(parley, "bob", to: "alice")
+            if !direct { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        let seconds = Date().timeIntervalSince(start)
+        #expect(direct && seconds <= 5, "no direct session after \(seconds) s")
+        Reliability.figure("nat.directSessionSeconds", String(format: "%.2f", seconds))
+        // each sees the other online, and their votes give the same tally everywhere
+        #expect(parley.eventually("alice", ["members", chat, "--json"], seconds: 20) { Self.online($0, Self.key(parley, "bob")) })
+        #expect(try Self.votesAgree(parley, chat, seconds: 30))
+    }
+
+    @Test func behindSymmetricNATsMembersStillConvergeThroughThePublicMember() throws {
+        let (bed, parley, nodes, chat) = try Self.start(symmetric: true)
+        defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
+
+        // Then no direct session can be made (a new public port per destination), yet everything
+        // alice and bob write reaches the other through carol, and the tallies agree
+        #expect(try Self.votesAgree(parley, chat, seconds: 60))
+        _ = try ControlConnection(dataDirectory: parley.data("alice")).call(Control.send(chat: chat, text: "via carol"))
+        #expect(parley.eventually("bob", ["messages", chat], seconds: 30) { $0.contains("via carol") })
+        #expect(!Self.connected(parley, "alice", to: "bob"))
+    }
+
+    /// Whether the `members --json` output lists `key` as online.
+    static func online(_ json: String, _ key: String) -> Bool {
+        guard let members = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else { return false }
+        return members.contains { $0["id"] as? String == key && $0["online"] as? Bool == true }
+    }
+}
