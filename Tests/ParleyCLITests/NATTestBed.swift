@@ -1,11 +1,20 @@
 import Foundation
 
-/// Members behind NATs, made for one test out of network namespaces: a "public" segment (a bridge
-/// in its own namespace, 10.79.0.0/24) with hosts on it, and per NATed member a router namespace on
-/// that segment (10.79.0.(i+1)) masquerading its private network (192.168.(i+1).0/24) where the
-/// member's namespace sits. Each router drops unsolicited inbound datagrams, as home routers do.
-/// With `symmetric`, masquerading picks a random public port per destination: no hole can be punched.
+/// Members on other networks, made for one test out of network namespaces: a "public" segment (a
+/// bridge in its own namespace, 10.79.0.0/24) with hosts on it, and per other member a router
+/// namespace on that segment (10.79.0.(i+1)) in front of its own network (192.168.(i+1).0/24) where
+/// the member's namespace sits.
 struct NATTestBed {
+    enum Routers {
+        /// Each masquerades its network (one public port per private endpoint, whatever the
+        /// destination) and drops unsolicited inbound datagrams, as home routers do.
+        case nat
+        /// The same, but masquerading picks a random public port per destination: no hole can be punched.
+        case symmetricNAT
+        /// Plain routing between the networks, no NAT.
+        case routed
+    }
+
     struct Host {
         let name: String
         let namespace: String
@@ -15,13 +24,13 @@ struct NATTestBed {
     let hosts: [Host]
     private let namespaces: [String]
 
-    static func make(public publicNames: [String], behindNAT nattedNames: [String], symmetric: Bool) throws -> NATTestBed {
+    static func make(public publicNames: [String], behindRouters nattedNames: [String], _ routers: Routers) throws -> NATTestBed {
         let prefix = "pn-\(UUID().uuidString.prefix(8).lowercased())"
         let bridge = prefix + "-br"
         let publicHosts = publicNames.enumerated().map { Host(name: $1, namespace: "\(prefix)-p\($0)", address: "10.79.0.\(100 + $0)") }
         let natted = nattedNames.enumerated().map { Host(name: $1, namespace: "\(prefix)-n\($0)", address: "192.168.\($0 + 1).2") }
-        let routers = nattedNames.indices.map { "\(prefix)-r\($0)" }
-        let bed = NATTestBed(hosts: publicHosts + natted, namespaces: [bridge] + publicHosts.map(\.namespace) + routers + natted.map(\.namespace))
+        let routerNamespaces = nattedNames.indices.map { "\(prefix)-r\($0)" }
+        let bed = NATTestBed(hosts: publicHosts + natted, namespaces: [bridge] + publicHosts.map(\.namespace) + routerNamespaces + natted.map(\.namespace))
         do {
             try ip(["netns", "add", bridge])
             try ip(["-n", bridge, "link", "add", "br0", "type", "bridge"])
@@ -30,7 +39,7 @@ struct NATTestBed {
                 try attach(host.namespace, address: host.address, to: bridge, port: "p\(index)")
             }
             for (index, host) in natted.enumerated() {
-                let router = routers[index], lan = "192.168.\(index + 1)"
+                let router = routerNamespaces[index], lan = "192.168.\(index + 1)"
                 try attach(router, address: "10.79.0.\(index + 1)", to: bridge, port: "r\(index)")
                 try ip(["netns", "add", host.namespace])
                 try ip(["-n", router, "link", "add", "lan0", "type", "veth", "peer", "name", "eth0", "netns", host.namespace])
@@ -41,14 +50,23 @@ struct NATTestBed {
                 try ip(["-n", host.namespace, "link", "set", "eth0", "up"])
                 try ip(["-n", host.namespace, "route", "add", "default", "via", "\(lan).1"])
                 try LANTestBed.run(NetworkNamespaces.ipTool ?? "ip", ["netns", "exec", router, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward"])
+                guard routers != .routed else { continue }
                 try LANTestBed.run(NetworkNamespaces.ipTool ?? "ip", ["netns", "exec", router, LANTestBed.nftTool ?? "nft", "-f", "-"], input: """
                     table ip nat {
-                      chain post { type nat hook postrouting priority 100; oifname "eth0" masquerade\(symmetric ? " random" : ""); }
+                      chain post { type nat hook postrouting priority 100; oifname "eth0" masquerade\(routers == .symmetricNAT ? " random" : ""); }
                     }
                     table inet firewall {
                       chain input { type filter hook input priority 0; iifname "eth0" ct state new drop; }
                     }
                     """)
+            }
+            if routers == .routed {
+                // Every namespace on the public segment reaches each network through its router.
+                for (index, _) in natted.enumerated() {
+                    for namespace in publicHosts.map(\.namespace) + routerNamespaces where namespace != routerNamespaces[index] {
+                        try ip(["-n", namespace, "route", "add", "192.168.\(index + 1).0/24", "via", "10.79.0.\(index + 1)"])
+                    }
+                }
             }
         } catch {
             bed.remove()

@@ -9,7 +9,7 @@ struct NATTraversalTests {
     /// carol on the public segment; alice and bob behind NATs, started with `--peer` carol; carol
     /// creates a chat of the three. Returns the running nodes and the chat.
     static func start(symmetric: Bool) throws -> (bed: NATTestBed, parley: ParleyBinary, nodes: [Process], chat: String) {
-        let bed = try NATTestBed.make(public: ["carol"], behindNAT: ["alice", "bob"], symmetric: symmetric)
+        let bed = try NATTestBed.make(public: ["carol"], behindRouters: ["alice", "bob"], symmetric ? .symmetricNAT : .nat)
         var nodes: [Process] = []
         do {
             let parley = try ParleyBinary()
@@ -107,5 +107,31 @@ struct NATTraversalTests {
     static func online(_ json: String, _ key: String) -> Bool {
         guard let members = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else { return false }
         return members.contains { $0["id"] as? String == key && $0["online"] as? Bool == true }
+    }
+
+    @Test func twoRoutedSubnetsWorkWithPeerAddressesOnly() throws {
+        // Given alice and bob on two networks joined by routers (no NAT), each started with only the
+        // other's address as --peer, and each other's contact without an address
+        let bed = try NATTestBed.make(public: [], behindRouters: ["alice", "bob"], .routed)
+        var nodes: [Process] = []
+        defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
+        let parley = try ParleyBinary()
+        for name in ["alice", "bob"] { _ = try parley.keygen(name) }
+        for (name, other) in [("alice", "bob"), ("bob", "alice")] {
+            let host = bed.host(name)
+            nodes.append(try parley.startNode(
+                name, listen: "\(host.address):7001", options: ["--peer", "\(bed.host(other).address):7001"], launcher: bed.launcher(for: host)))
+        }
+        for (me, other) in [("alice", "bob"), ("bob", "alice")] {
+            try parley.client(me, ["contacts", "add", "\(parley.workspace)/keys/\(other).pub", "--name", other])
+        }
+
+        // When alice makes a chat with bob and writes
+        let chat = try parley.client("alice", ["chat", "create", "Routed", "--member", "bob"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try ControlConnection(dataDirectory: parley.data("alice")).call(Control.send(chat: chat, text: "across the router"))
+
+        // Then bob joins and gets it, over a session of their own
+        #expect(parley.eventually("bob", ["messages", chat], seconds: 30) { $0.contains("across the router") })
+        #expect(Self.connected(parley, "alice", to: "bob") && Self.connected(parley, "bob", to: "alice"))
     }
 }
