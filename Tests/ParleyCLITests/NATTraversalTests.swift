@@ -95,8 +95,12 @@ struct NATTraversalTests {
         let (bed, parley, nodes, chat) = try Self.start(symmetric: true)
         defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
 
-        // Then no direct session can be made (a new public port per destination), yet everything
-        // alice and bob write reaches the other through carol, and the tallies agree
+        // Then no direct session can be made (a new public port per destination), yet each shows the
+        // other online from the beats carol relays, everything they write reaches the other through
+        // carol, and the tallies agree
+        for (name, other) in [("bob", "alice"), ("alice", "bob")] {
+            #expect(parley.eventually(name, ["members", chat, "--json"], seconds: 30) { Self.online($0, Self.key(parley, other)) }, "\(name) never saw \(other) online")
+        }
         #expect(try Self.votesAgree(parley, chat, seconds: 60))
         _ = try ControlConnection(dataDirectory: parley.data("alice")).call(Control.send(chat: chat, text: "via carol"))
         #expect(parley.eventually("bob", ["messages", chat], seconds: 30) { $0.contains("via carol") })

@@ -64,4 +64,22 @@ struct RendezvousTests {
         #expect(Rendezvous.sharing([alice, carol], in: [chatB: [alice, carol]]) == [alice, carol])
         #expect(Rendezvous.sharing([alice, bob], in: [chatB: [alice, carol]]).isEmpty)
     }
+
+    @Test func aQuestionSubscribesTheAskerToTheTargetsBeatsForThirtySeconds() {
+        var rules = Rendezvous()
+        rules.relayBeats(of: bob, to: alice, now: .zero)
+        rules.relayBeats(of: bob, to: bob, now: .zero) // nobody is relayed its own beats
+        #expect(rules.beatSubscribers(of: bob, now: .seconds(29)) == [alice])
+        #expect(rules.beatSubscribers(of: bob, now: .seconds(30)).isEmpty)
+        #expect(rules.beatSubscribers(of: carol, now: .zero).isEmpty)
+        // Asking again renews it
+        rules.relayBeats(of: bob, to: alice, now: .seconds(25))
+        #expect(rules.beatSubscribers(of: bob, now: .seconds(50)) == [alice])
+    }
+
+    @Test func oneTargetsBeatsGoToAtMostSixtyFourAskers() throws {
+        var rules = Rendezvous()
+        for _ in 0..<70 { rules.relayBeats(of: bob, to: try Identity.generate().publicKey, now: .zero) }
+        #expect(rules.beatSubscribers(of: bob, now: .seconds(1)).count == 64)
+    }
 }

@@ -51,6 +51,11 @@ public struct PresenceBeat: Sendable, Hashable {
     /// the announcement tolerance of `wallMillis`, and signed by that peer.
     public func verify(from sender: PeerID, wallMillis now: Int64) throws(ProtocolRejection) {
         guard peer == sender else { throw .badSignature }
+        try verifyRelayed(wallMillis: now)
+    }
+
+    /// The checks of a beat relayed by another member (PROTOCOL.md §12a): fresh and signed by its peer.
+    public func verifyRelayed(wallMillis now: Int64) throws(ProtocolRejection) {
         guard Freshness.isWithin(wallMillis, of: now, tolerance: Announcement.freshness) else { throw .stale }
         let transcript = Transcript.presence(peer: peer, wallMillis: wallMillis, status: status, intervalMillis: intervalMillis)
         do { try peer.verify(signature, for: transcript) } catch {

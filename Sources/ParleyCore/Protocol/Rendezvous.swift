@@ -12,7 +12,15 @@ public struct Rendezvous: Sendable {
     /// Entries kept per table before the expired ones are dropped.
     static let pruneAbove = 1_024
 
+    /// How long a question keeps its asker subscribed to the target's beats (a question comes every
+    /// `askInterval` while the two have no session).
+    public static let relayFor: Duration = .seconds(30)
+    /// Askers whose beats of one target are relayed, at most.
+    static let relaySubscribersPerPeer = 64
+
     private var asked: [PeerID: Duration] = [:]
+    /// Target → askers and until when this node relays the target's presence beats to them.
+    private var relays: [PeerID: [PeerID: Duration]] = [:]
     private var introduced: [Pair: Duration] = [:]
     private var met: [PeerID: Duration] = [:]
 
@@ -32,6 +40,23 @@ public struct Rendezvous: Sendable {
     public mutating func shouldIntroduce(_ requester: PeerID, to target: PeerID, now: Duration) -> Bool {
         guard requester != target else { return false }
         return Self.admit(Pair(requester: requester, target: target), into: &introduced, every: Self.introduceInterval, now: now)
+    }
+
+    /// `requester` asked about `target`, so it has no session with it: relay `target`'s beats to it
+    /// for `relayFor`.
+    public mutating func relayBeats(of target: PeerID, to requester: PeerID, now: Duration) {
+        guard requester != target else { return }
+        var subscribers = (relays[target] ?? [:]).filter { $0.value > now }
+        guard subscribers[requester] != nil || subscribers.count < Self.relaySubscribersPerPeer else { return }
+        subscribers[requester] = now + Self.relayFor
+        if relays[target] == nil, relays.count >= Self.pruneAbove { relays = relays.filter { $0.value.values.contains { $0 > now } } }
+        guard relays[target] != nil || relays.count < Self.pruneAbove else { return }
+        relays[target] = subscribers
+    }
+
+    /// The askers `target`'s beats go to now.
+    public func beatSubscribers(of target: PeerID, now: Duration) -> [PeerID] {
+        (relays[target] ?? [:]).filter { $0.value > now }.map(\.key)
     }
 
     /// Whether to act on a `meet` for `peer` now; records it when so.

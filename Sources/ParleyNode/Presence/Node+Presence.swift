@@ -2,6 +2,7 @@ import Logging
 public import ParleyCore
 public import ParleyCrypto
 import ParleyStore
+import Synchronization
 
 /// A current member of a chat with whether it is here now.
 public struct MemberPresence: Sendable, Hashable {
@@ -98,9 +99,15 @@ extension Node {
     /// session and a beat from a peer not tracked yet).
     /// Other peers' beats are ignored without a counter: one may well arrive before its chat's invite.
     func receivePresence(_ beat: PresenceBeat, from peer: PeerID) async throws {
+        guard beat.peer == peer else { return try await receiveRelayedPresence(beat, from: peer) }
         do throws(ProtocolRejection) { try beat.verify(from: peer, wallMillis: clock.wallMillis) } catch {
             await engine.reject(error)
             return
+        }
+        // Members that asked this node for an introduction to the peer have no session with it.
+        let subscribers = rendezvous.withLock { $0.beatSubscribers(of: peer, now: clock.now) }
+        if !subscribers.isEmpty {
+            await transmit(await engine.datagramsIfConnected([.presence(beat)], toEach: subscribers, now: clock.now, wallMillis: clock.wallMillis))
         }
         // A beat from a peer not tracked yet may come from a member of a chat just joined: the tracked
         // set is refreshed from the memberships (served from memory between writes). Beats from a
@@ -109,6 +116,21 @@ extension Node {
             guard let sharing = try? peersSharingChats(), sharing.contains(peer) else { return }
             presenceHub.track(sharing)
         }
+        presenceHub.record(beat, now: clock.now)
+    }
+
+    /// A beat of another peer's that `relayer` forwards (PROTOCOL.md §12a): kept only when this node
+    /// has no session with that peer (a session brings its own beats), all three share a chat, and
+    /// it is fresh, signed by its peer and newer than the one held, so a relayer can neither forge nor
+    /// replay one; it touches no address. Otherwise it is ignored without a counter.
+    private func receiveRelayedPresence(_ beat: PresenceBeat, from relayer: PeerID) async throws {
+        guard beat.peer != me, !(await engine.isConnected(beat.peer)),
+              Rendezvous.sharing([me, relayer, beat.peer], in: try joinedMemberships()).contains(beat.peer) else { return }
+        do throws(ProtocolRejection) { try beat.verifyRelayed(wallMillis: clock.wallMillis) } catch {
+            await engine.reject(error)
+            return
+        }
+        if !presenceHub.isTracked(beat.peer) { presenceHub.track(try peersSharingChats()) }
         presenceHub.record(beat, now: clock.now)
     }
 

@@ -36,8 +36,11 @@ extension Node {
         let memberships = try joinedMemberships()
         var frames: [PeerID: [Frame]] = [:]
         for (requester, target) in requests where target != me && requester != target {
-            guard Rendezvous.sharing([me, requester, target], in: memberships).contains(target),
-                  let seenAtTarget = await engine.sessionAddress(of: target),
+            guard Rendezvous.sharing([me, requester, target], in: memberships).contains(target) else { continue }
+            // Whether or not they meet now, the asker has no session with the target: its beats go
+            // through here meanwhile.
+            rendezvous.withLock { $0.relayBeats(of: target, to: requester, now: clock.now) }
+            guard let seenAtTarget = await engine.sessionAddress(of: target),
                   let seenAtRequester = await engine.sessionAddress(of: requester),
                   rendezvous.withLock({ $0.shouldIntroduce(requester, to: target, now: clock.now) })
             else { continue }
