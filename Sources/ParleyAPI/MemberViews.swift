@@ -4,18 +4,24 @@ public import ParleyCore
 public import ParleyCrypto
 
 /// A chat member with presence, for `members`. `lastSeenAt` (Unix ms, the member's own clock) is
-/// set only when it is offline and was ever heard from.
+/// set only when it is offline and was ever heard from. `via` (and its contact name, `viaName`) is
+/// set when the member shows online only through another member relaying its beats: this node has
+/// no session with it, so its messages too come through the others' sync.
 public struct MemberPresenceView: Codable, Sendable, Hashable {
     public let id: String
     public let name: String?
     public let online: Bool
     public let lastSeenAt: Int64?
     public let you: Bool
+    public let via: String?
+    public let viaName: String?
 
     public init(_ member: MemberPresence, names: [PeerID: String], me: PeerID) {
         id = member.peer.hex
         name = names[member.peer]
         you = member.peer == me
+        via = member.via?.hex
+        viaName = member.via.flatMap { names[$0] }
         switch member.status {
         case .online: (online, lastSeenAt) = (true, nil)
         case let .offline(lastSeen): (online, lastSeenAt) = (false, lastSeen)

@@ -3,9 +3,10 @@ import ParleyAPI
 import ParleyNode
 
 extension Render {
-    /// `bob  online`, `carol  offline, last seen 12:03:44`, `dave  offline, never seen`.
+    /// `bob  online`, `erin  online via carol`, `carol  offline, last seen 12:03:44`, `dave  offline, never seen`.
     static func member(_ member: MemberPresenceView) -> String {
         let who = name(member.id, member.name) + (member.you ? " (you)" : "")
+        if member.online, let via = member.via { return "\(who)  online via \(name(via, member.viaName))" }
         guard !member.online else { return "\(who)  online" }
         return "\(who)  offline, " + (member.lastSeenAt.map { "last seen \(clockTime($0))" } ?? "never seen")
     }

@@ -87,7 +87,7 @@ struct NATTraversalTests {
         #expect(direct && seconds <= 5, "no direct session after \(seconds) s")
         Reliability.figure("nat.directSessionSeconds", String(format: "%.2f", seconds))
         // each sees the other online, and their votes give the same tally everywhere
-        #expect(parley.eventually("alice", ["members", chat, "--json"], seconds: 20) { Self.online($0, Self.key(parley, "bob")) })
+        #expect(parley.eventually("alice", ["members", chat, "--json"], seconds: 20) { Self.online($0, Self.key(parley, "bob"), via: nil) })
         #expect(try Self.votesAgree(parley, chat, seconds: 30))
     }
 
@@ -99,18 +99,21 @@ struct NATTraversalTests {
         // other online from the beats carol relays, everything they write reaches the other through
         // carol, and the tallies agree
         for (name, other) in [("bob", "alice"), ("alice", "bob")] {
-            #expect(parley.eventually(name, ["members", chat, "--json"], seconds: 30) { Self.online($0, Self.key(parley, other)) }, "\(name) never saw \(other) online")
+            #expect(parley.eventually(name, ["members", chat, "--json"], seconds: 30) {
+                Self.online($0, Self.key(parley, other), via: Self.key(parley, "carol"))
+            }, "\(name) never saw \(other) online via carol")
         }
+        #expect(parley.eventually("bob", ["members", chat]) { $0.contains("alice  online via carol") })
         #expect(try Self.votesAgree(parley, chat, seconds: 60))
         _ = try ControlConnection(dataDirectory: parley.data("alice")).call(Control.send(chat: chat, text: "via carol"))
         #expect(parley.eventually("bob", ["messages", chat], seconds: 30) { $0.contains("via carol") })
         #expect(!Self.connected(parley, "alice", to: "bob"))
     }
 
-    /// Whether the `members --json` output lists `key` as online.
-    static func online(_ json: String, _ key: String) -> Bool {
+    /// Whether the `members --json` output lists `key` as online, through `via`'s relaying or (nil) directly.
+    static func online(_ json: String, _ key: String, via: String?) -> Bool {
         guard let members = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else { return false }
-        return members.contains { $0["id"] as? String == key && $0["online"] as? Bool == true }
+        return members.contains { $0["id"] as? String == key && $0["online"] as? Bool == true && $0["via"] as? String == via }
     }
 
     @Test func twoRoutedSubnetsWorkWithPeerAddressesOnly() throws {

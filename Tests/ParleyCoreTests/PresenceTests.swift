@@ -30,9 +30,25 @@ struct PresenceTests {
         #expect(throws: ProtocolRejection.stale) { try Self.beat().verify(from: Fixtures.bob.publicKey, wallMillis: receiverClock) }
     }
 
-    @Test func aBeatRelayedOnAnotherPeersSessionIsRejected() {
-        // Given bob's genuine beat, when mallory sends it on her own session
+    @Test func aBeatOnAnotherPeersSessionPassesOnlyTheRelayedChecks() throws {
+        // Given bob's genuine beat, when mallory sends it on her own session, it is not hers
         #expect(throws: ProtocolRejection.badSignature) { try Self.beat().verify(from: Fixtures.mallory.publicKey, wallMillis: Self.now) }
+        // but as a relayed beat (PROTOCOL §12a) it is bob's, fresh and signed; stale or forged it is not
+        try Self.beat().verifyRelayed(wallMillis: Self.now)
+        #expect(throws: ProtocolRejection.stale) { try Self.beat().verifyRelayed(wallMillis: Self.now + 121_000) }
+        let forged = PresenceBeat(
+            peer: Fixtures.bob.publicKey, wallMillis: Self.now, status: .online, intervalMillis: 5_000, signature: Self.beat(Fixtures.mallory).signature)
+        #expect(throws: ProtocolRejection.badSignature) { try forged.verifyRelayed(wallMillis: Self.now) }
+    }
+
+    @Test func aRelayedBeatShowsItsRelayerUntilThePeersOwnBeatOrTheTimeout() {
+        var table = Self.table()
+        let (bob, carol) = (Fixtures.bob.publicKey, Fixtures.carol.publicKey)
+        table.record(Self.beat(at: Self.now), via: carol, now: .seconds(10))
+        #expect(table.relayer(of: bob, now: .seconds(11)) == carol)
+        #expect(table.relayer(of: bob, now: .seconds(22)) == nil) // offline: no relayer to show
+        table.record(Self.beat(at: Self.now + 1), now: .seconds(12))
+        #expect(table.status(of: bob, now: .seconds(13)) == .online && table.relayer(of: bob, now: .seconds(13)) == nil)
     }
 
     @Test func aForgedOrAlteredBeatIsRejected() throws {

@@ -15,6 +15,8 @@ public struct PresenceTable: Sendable {
         var status: PresenceBeat.Status
         var receivedAt: Duration
         var timeout: Duration
+        /// The member that relayed it (PROTOCOL.md §12a), or nil when the peer's own session brought it.
+        var via: PeerID?
     }
 
     private var entries: [PeerID: Entry] = [:]
@@ -24,15 +26,15 @@ public struct PresenceTable: Sendable {
     public init() {}
 
     /// Keeps a verified beat if it is from a tracked peer and newer than the one held (a `leaving`
-    /// beat also wins a tie). Returns whether it was kept.
+    /// beat also wins a tie); `via` is the member that relayed it, if another did. Returns whether it was kept.
     @discardableResult
-    public mutating func record(_ beat: PresenceBeat, now: Duration) -> Bool {
+    public mutating func record(_ beat: PresenceBeat, via relayer: PeerID? = nil, now: Duration) -> Bool {
         guard tracked.contains(beat.peer) else { return false }
         if let held = entries[beat.peer],
            beat.wallMillis < held.wallMillis || (beat.wallMillis == held.wallMillis && beat.status != .leaving) {
             return false
         }
-        entries[beat.peer] = Entry(wallMillis: beat.wallMillis, status: beat.status, receivedAt: now, timeout: beat.timeout)
+        entries[beat.peer] = Entry(wallMillis: beat.wallMillis, status: beat.status, receivedAt: now, timeout: beat.timeout, via: relayer)
         return true
     }
 
@@ -40,6 +42,12 @@ public struct PresenceTable: Sendable {
         guard let entry = entries[peer] else { return .offline(lastSeenWallMillis: nil) }
         if entry.status == .online, now - entry.receivedAt < entry.timeout { return .online }
         return .offline(lastSeenWallMillis: entry.wallMillis)
+    }
+
+    /// The member whose relaying shows `peer` online now; nil when its own beats do, or it is offline.
+    public func relayer(of peer: PeerID, now: Duration) -> PeerID? {
+        guard status(of: peer, now: now) == .online else { return nil }
+        return entries[peer]?.via
     }
 
     /// Sets the peers to track and forgets everyone else.

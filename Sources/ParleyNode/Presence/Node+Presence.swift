@@ -10,6 +10,14 @@ public struct MemberPresence: Sendable, Hashable {
     public let peer: PeerID
     /// Online, or offline with when it was last seen.
     public let status: PresenceTable.Status
+    /// The member whose relaying shows it online (no session with it: PROTOCOL.md §12a); nil otherwise.
+    public let via: PeerID?
+
+    public init(peer: PeerID, status: PresenceTable.Status, via: PeerID? = nil) {
+        self.peer = peer
+        self.status = status
+        self.via = via
+    }
 }
 
 /// Presence ("here now") and typing indicators: signed heartbeats to every peer sharing a chat,
@@ -19,7 +27,10 @@ extension Node {
     public func members(chat: ChatID) throws -> [MemberPresence] {
         guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
         let now = clock.now
-        return members.map { MemberPresence(peer: $0, status: $0 == me ? .online : presenceHub.status(of: $0, now: now)) }
+        return members.map { member in
+            member == me ? MemberPresence(peer: member, status: .online)
+                : MemberPresence(peer: member, status: presenceHub.status(of: member, now: now), via: presenceHub.relayer(of: member, now: now))
+        }
     }
 
     /// Whether `peer` is here now; this node is always online to itself.
@@ -131,7 +142,7 @@ extension Node {
             return
         }
         if !presenceHub.isTracked(beat.peer) { presenceHub.track(try peersSharingChats()) }
-        presenceHub.record(beat, now: clock.now)
+        presenceHub.record(beat, via: relayer, now: clock.now)
     }
 
     /// Typing indicators of one batch, accepted only from current members of their chat.

@@ -24,7 +24,10 @@ final class PresenceHub: Sendable {
     // MARK: Presence
 
     @discardableResult
-    func record(_ beat: PresenceBeat, now: Duration) -> Bool { state.withLock { $0.presence.record(beat, now: now) } }
+    func record(_ beat: PresenceBeat, via relayer: PeerID? = nil, now: Duration) -> Bool {
+        state.withLock { $0.presence.record(beat, via: relayer, now: now) }
+    }
+    func relayer(of peer: PeerID, now: Duration) -> PeerID? { state.withLock { $0.presence.relayer(of: peer, now: now) } }
     func status(of peer: PeerID, now: Duration) -> PresenceTable.Status { state.withLock { $0.presence.status(of: peer, now: now) } }
     func track(_ peers: Set<PeerID>) { state.withLock { $0.presence.track(peers) } }
     func isTracked(_ peer: PeerID) -> Bool { state.withLock { $0.presence.tracked.contains(peer) } }

@@ -23,7 +23,8 @@ export async function renderMembers(pane, chat, { me, contacts, toast, onChatCha
   };
   const list = el("ul", { className: "member-list" });
   for (const member of members) {
-    const status = member.online ? "online" : member.lastSeenAt ? `last seen ${ago(member.lastSeenAt)}` : "offline";
+    const online = member.via ? `online via ${displayName(member.viaName, member.via)}` : "online";
+    const status = member.online ? online : member.lastSeenAt ? `last seen ${ago(member.lastSeenAt)}` : "offline";
     const row = el("li", { className: "member" },
       el("span", { className: `dot ${member.online ? "online" : "offline"}`, title: member.online ? "Online" : "Offline", attrs: { "aria-hidden": "true" } }),
       el("span", { className: "member-name", text: `${displayName(member.name, member.id)}${member.you ? " (you)" : ""}` }),
