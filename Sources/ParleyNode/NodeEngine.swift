@@ -27,11 +27,19 @@ actor NodeEngine {
     /// The newest announce timestamp accepted per peer: an announce is accepted only if newer,
     /// so a replayed one cannot redirect a peer's traffic.
     private var announcedAt: [PeerID: Int64] = [:]
-    /// When this node last answered a peer's announce with its own (see `open`).
+    /// When this node last offered to answer a peer's announce (see `open`).
     private var answeredAnnounceAt: [PeerID: Duration] = [:]
     /// A peer's announces are answered at most this often: two nodes that only know each other's
     /// address from `--peer` learn each other's id, and an answer never answers an answer.
     static let announceAnswerInterval: Duration = .seconds(30)
+    /// A peer counts as reached while one of its sessions heard from it this recently: beats come at
+    /// least every 60 s (PROTOCOL.md §8.1), so twice that and a margin.
+    static let liveWithin: Duration = .seconds(125)
+    /// Handshakes aimed at the address an introducer saw for a member (`meet`): a few tries, a second
+    /// apart, never recorded as the member's address, so a false one costs a few packets and
+    /// displaces nothing.
+    private var punches: [PeerID: (address: PeerAddress, left: Int, next: Duration)] = [:]
+    static let punchAttempts = 3
     private static let maxRememberedPeers = 4_096
     private var waiting: [PeerID: [Frame]] = [:]
     private var reliableQueue = ReliableQueue<OutboundKey, Frame>()
@@ -57,18 +65,52 @@ actor NodeEngine {
         logger.trace("rejected", metadata: ["reason": "\(reason.rawValue)", "count": "\(count)", "from": "\(source?.description ?? "-")"])
     }
 
-    /// The peers of `peers` this node has a session with.
-    func connected(among peers: [PeerID]) -> Set<PeerID> { Set(peers.filter(isConnected)) }
+    /// Whether the peer has a session that heard from it within `liveWithin`: a peer that restarted
+    /// or moved leaves a session behind that this is false for.
+    func isLive(_ peer: PeerID, now: Duration) -> Bool {
+        sessions.lastHeard(from: peer).map { now - $0 < Self.liveWithin } ?? false
+    }
 
-    /// Where a peer's session last heard from it: its address as this node observes it.
-    func sessionAddress(of peer: PeerID) -> PeerAddress? { sessions.session(for: peer)?.address }
+    /// The peers of `peers` that are live.
+    func live(among peers: [PeerID], now: Duration) -> Set<PeerID> { Set(peers.filter { isLive($0, now: now) }) }
 
-    /// An introduction (`Frame.meet`): `address` becomes the peer's, and a handshake starts now,
-    /// unless one did less than the handshake timeout ago.
+    /// Where a live peer's session last heard from it: its address as this node observes it.
+    func liveAddress(of peer: PeerID, now: Duration) -> PeerAddress? {
+        isLive(peer, now: now) ? sessions.session(for: peer)?.address : nil
+    }
+
+    /// An introduction (`Frame.meet`): handshakes go to `address` now and twice more a second apart,
+    /// until a session with the peer exists. The address is not recorded as the peer's: a session
+    /// made through it carries it.
     func meet(_ peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) -> [Datagram] {
-        learnAddress(address, for: peer)
-        let out = handshakeIfNeeded(with: peer, now: now, wallMillis: wallMillis)
-        datagramsOut += out.count
+        guard !isLive(peer, now: now), peer != me else { return [] }
+        if punches[peer] == nil, punches.count >= Self.maxRememberedPeers { return [] }
+        punches[peer] = (address, Self.punchAttempts - 1, now + .seconds(1))
+        return punch(peer, at: address, now: now, wallMillis: wallMillis)
+    }
+
+    private func punch(_ peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) -> [Datagram] {
+        do {
+            let init_ = try sessions.initiate(with: peer, at: address, now: now, wallMillis: wallMillis)
+            datagramsOut += 1
+            return [init_]
+        } catch {
+            reject(.badSignature) // the peer's key cannot be converted for key agreement: it is not a valid identity
+            return []
+        }
+    }
+
+    /// The punches due now; those that got a session, or ran out of tries, are dropped.
+    private func duePunches(now: Duration, wallMillis: Int64) -> [Datagram] {
+        var out: [Datagram] = []
+        for (peer, punch) in punches where punch.next <= now {
+            if isLive(peer, now: now) || punch.left == 0 {
+                punches[peer] = nil
+                continue
+            }
+            punches[peer] = (punch.address, punch.left - 1, now + .seconds(1))
+            out += self.punch(peer, at: punch.address, now: now, wallMillis: wallMillis)
+        }
         return out
     }
 
@@ -99,6 +141,9 @@ actor NodeEngine {
         var replies: [Datagram] = []
         var established: [PeerID] = []
         var announced: [PeerID] = []
+        /// Announcers not reached lately, not offered an answer within `announceAnswerInterval`, with
+        /// the address the announce came from: the node answers those that are contacts or share a chat.
+        var answerable: [(peer: PeerID, address: PeerAddress)] = []
     }
 
     /// Authenticates and decrypts a batch; handshakes are answered here. Each datagram first takes a
@@ -141,14 +186,12 @@ actor NodeEngine {
                     remember(&announcedAt, timestamp, for: peer)
                     if addresses[peer] != datagram.address || !isConnected(peer) { opened.announced.append(peer) }
                     remember(&addresses, datagram.address, for: peer)
-                    // The announcer may know only our address (`--peer`), not our id: answering with
-                    // our own announce lets it reach us by id (to invite us, for one). Only a peer
-                    // without a session is answered, with one packet as large as its announce, at
-                    // most once per interval.
-                    if !isConnected(peer), answeredAnnounceAt[peer].map({ now - $0 >= Self.announceAnswerInterval }) ?? true {
+                    // The announcer may know only our address (`--peer`), not our id: an answer lets
+                    // it reach us by id (to invite us, for one). Offered only for a peer not reached
+                    // lately, at most once per interval; the node answers contacts and members only.
+                    if !isLive(peer, now: now), answeredAnnounceAt[peer].map({ now - $0 >= Self.announceAnswerInterval }) ?? true {
                         remember(&answeredAnnounceAt, now, for: peer)
-                        let answer = Announcement.make(identity: sessions.identity, wallMillis: wallMillis).encoded()
-                        opened.replies.append(Datagram(address: datagram.address, bytes: answer))
+                        opened.answerable.append((peer, datagram.address))
                     }
                 }
             } catch {
@@ -252,7 +295,8 @@ actor NodeEngine {
         let out = retransmits.flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) } // counted there
         let handshakes = waiting.keys.flatMap { handshakeIfNeeded(with: $0, now: now, wallMillis: wallMillis) }
         datagramsOut += handshakes.count
-        return (out + handshakes, reliableQueue.count == 0 && waiting.isEmpty)
+        let punched = duePunches(now: now, wallMillis: wallMillis)
+        return (out + handshakes + punched, reliableQueue.count == 0 && waiting.isEmpty && punches.isEmpty)
     }
 
     func handshakeIfNeeded(with peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {

@@ -178,10 +178,30 @@ public final class UDPTransport: DatagramTransport {
 
     /// The socket address for `peer`, or nil if it cannot be resolved or reached from our socket.
     private func usableAddress(for peer: PeerAddress) async -> SocketAddress? {
+        // The kernel refuses port 0 and broadcast (EINVAL, EACCES), and NIO closes the socket on any
+        // write error it does not expect: an address a peer could name (the source of an announce, a
+        // member's `meet`) must never get that far. Multicast goes only to the discovery group.
+        guard peer.port != 0, Self.isUnicast(peer.host) || peer == discoveryTarget else { return nil }
         guard let remote = await resolver.resolve(peer) else { return nil }
         // An IPv4 socket cannot reach an IPv6 peer, and NIO would close the socket on the EAFNOSUPPORT.
         if boundAddress.protocol == .inet && remote.protocol == .inet6 { return nil }
+        if let resolved = remote.ipAddress, !Self.isUnicast(resolved), peer != discoveryTarget { return nil }
         return remote
+    }
+
+    /// False for IPv4 0.0.0.0, 255.255.255.255 and 224.0.0.0/4, and IPv6 `::` and ff00::/8; true for
+    /// every other literal, and for names (checked again once resolved).
+    public static func isUnicast(_ host: String) -> Bool {
+        if let octets = IPv4Octets(host) {
+            let (first, second, third, fourth) = octets.bytes
+            let all = [first, second, third, fourth]
+            return !all.allSatisfy { $0 == 0 } && !all.allSatisfy { $0 == 255 } && !(224...239).contains(first)
+        }
+        if host.contains(":") {
+            let lowered = host.lowercased()
+            return lowered != "::" && !lowered.hasPrefix("ff")
+        }
+        return true
     }
 
     /// Writes every datagram and flushes once; the future completes when the kernel has taken them all.

@@ -23,36 +23,75 @@ struct RendezvousTests {
     }
 
     @Test func aMeetNamingAHostInsteadOfAnAddressIsMalformed() throws {
-        for host in ["example.com", "10.0.0", "10.0.0.256", "1.2.3.4.5", "localhost", "+1.2.3.4"] {
+        for host in ["example.com", "10.0.0", "10.0.0.256", "1.2.3.4.5", "localhost", "+1.2.3.4", "010.0.0.1", "::ａ", ":::"] {
             let bytes = Frame.encode([.meet(peer: bob, address: PeerAddress(host: host, port: 1))])
             #expect(throws: CoreError.self, "\(host)") { try Frame.decodeAll(bytes) }
         }
         #expect(PeerAddress(host: "192.168.1.20", port: 1).isNumeric && PeerAddress(host: "::1", port: 1).isNumeric)
+        // Port 0, and addresses in any spelling but the canonical one, are malformed too
+        for text in ["10.0.0.1:0", "10.0.0.1:+80", "10.0.0.1:080", "[10.0.0.1]:80", "::1:80"] {
+            var buffer = Frame.encode([.meet(peer: bob, address: PeerAddress(host: "10.0.0.1", port: 80))])
+            buffer.removeLast(10) // "10.0.0.1:80": rewrite the address in place
+            buffer[37] = UInt8(text.utf8.count)
+            let bytes = Array(buffer.prefix(38)) + Array(text.utf8)
+            var framed = bytes
+            let length = UInt32(bytes.count - 5)
+            framed[1...4] = [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
+            #expect(throws: CoreError.self, "\(text)") { try Frame.decodeAll(framed) }
+        }
     }
 
-    @Test func eachQuestionIntroductionAndMeetingIsRateLimitedPerPeer() {
+    @Test func questionsTakeTurnsAmongIntroducersAndBackOffWhileTheMemberShowsNoSignOfLife() {
         var rules = Rendezvous()
-        let asked = [
-            rules.shouldAsk(about: bob, now: .zero), rules.shouldAsk(about: bob, now: .seconds(9)),
-            rules.shouldAsk(about: carol, now: .seconds(9)), rules.shouldAsk(about: bob, now: .seconds(10)),
+        let dave = Fixtures.mallory.publicKey
+        var asked: [[PeerID]] = []
+        for second in [0, 9, 10, 29, 30, 70] {
+            asked.append(rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, now: .seconds(second)))
+        }
+        // 10 s, then 20 s, then 40 s between questions; two introducers each time, in turn
+        #expect(asked == [[alice, bob], [], [carol, alice], [], [bob, carol], [alice, bob]])
+        // While dave shows online (his beats relayed), every 10 s, to keep the relay going
+        #expect(rules.introducers(toAsk: dave, among: [alice], showsOnline: true, now: .seconds(80)).isEmpty)
+        #expect(rules.introducers(toAsk: dave, among: [alice], showsOnline: true, now: .seconds(151)) == [alice])
+        #expect(rules.introducers(toAsk: dave, among: [alice], showsOnline: true, now: .seconds(161)) == [alice])
+        // Once reached, questions start over; nobody to ask means no question
+        rules.reached(dave)
+        #expect(rules.introducers(toAsk: dave, among: [], showsOnline: false, now: .seconds(162)).isEmpty)
+        #expect(rules.introducers(toAsk: dave, among: [bob], showsOnline: false, now: .seconds(162)) == [bob])
+    }
+
+    @Test func aMeetIsActedOnOnlyAsTheAnswerToAFreshQuestionToThatIntroducer() {
+        var rules = Rendezvous()
+        // Not asked: refused
+        let unasked = rules.shouldMeet(bob, from: carol, now: .zero)
+        #expect(!unasked)
+        _ = rules.introducers(toAsk: bob, among: [carol, alice], showsOnline: false, now: .seconds(1))
+        let answers = [
+            rules.shouldMeet(bob, from: carol, now: .seconds(2)), rules.shouldMeet(bob, from: carol, now: .seconds(3)),
+            rules.shouldMeet(bob, from: alice, now: .seconds(3)), rules.shouldMeet(bob, from: Fixtures.mallory.publicKey, now: .seconds(3)),
         ]
-        #expect(asked == [true, false, true, true])
+        #expect(answers == [true, false, true, false])
+        let late = rules.shouldMeet(bob, from: carol, now: .seconds(12))
+        #expect(!late)
+    }
+
+    @Test func eachPairIsIntroducedAtMostOncePerFiveSeconds() {
+        var rules = Rendezvous()
         let introduced = [
             rules.shouldIntroduce(alice, to: bob, now: .zero), rules.shouldIntroduce(alice, to: bob, now: .seconds(4)),
             rules.shouldIntroduce(bob, to: alice, now: .seconds(4)), rules.shouldIntroduce(alice, to: alice, now: .seconds(60)),
+            rules.shouldIntroduce(alice, to: bob, now: .seconds(5)),
         ]
-        #expect(introduced == [true, false, true, false])
-        let met = [rules.shouldMeet(bob, now: .zero), rules.shouldMeet(bob, now: .seconds(9)), rules.shouldMeet(bob, now: .seconds(10))]
-        #expect(met == [true, false, true])
+        #expect(introduced == [true, false, true, false, true])
     }
 
-    @Test func aFloodOfDistinctPeersIsRefusedOnceTheTableIsFullOfFreshEntries() throws {
+    @Test func aFloodOfDistinctPairsIsRefusedOnceTheTableIsFullOfFreshEntries() throws {
         var rules = Rendezvous()
         let peers = try (0..<1_100).map { _ in try Identity.generate().publicKey }
-        let admitted = peers.count { rules.shouldMeet($0, now: .seconds(1)) }
+        let admitted = peers.count { rules.shouldIntroduce(alice, to: $0, now: .seconds(1)) }
         #expect(admitted == 1_024)
         // Once they are old, room is made again
-        let later = rules.shouldMeet(peers[1_050], now: .seconds(12))
+        let later = rules.shouldIntroduce(alice, to: peers[1_050], now: .seconds(7))
         #expect(later)
     }
 

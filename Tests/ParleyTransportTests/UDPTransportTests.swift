@@ -32,6 +32,26 @@ import Testing
         await bob.close()
     }
 
+    @Test func aDatagramToPortZeroOrABroadcastOrMulticastAddressIsRefusedAndTheSocketStaysOpen() async throws {
+        // Given two transports, when one is asked to send where the kernel would refuse (and NIO
+        // would close the socket): port 0, broadcast, unspecified, multicast
+        let alice = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
+        let bob = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
+        let refused = [
+            PeerAddress(host: "127.0.0.1", port: 0), PeerAddress(host: "255.255.255.255", port: 7001),
+            PeerAddress(host: "0.0.0.0", port: 7001), PeerAddress(host: "239.1.2.3", port: 7001),
+        ]
+        await alice.send(refused.map { Datagram(address: $0, bytes: bytes("no")) })
+
+        // Then each is counted as a failed send, and the socket still delivers
+        #expect(alice.statistics.sendFailures == refused.count)
+        await alice.send([Datagram(address: bob.localAddress, bytes: bytes("still here"))])
+        #expect(await receive(1, from: bob).datagrams.map(text) == ["still here"])
+        #expect(UDPTransport.isUnicast("10.0.0.1") && UDPTransport.isUnicast("::1") && !UDPTransport.isUnicast("ff02::1"))
+        await alice.close()
+        await bob.close()
+    }
+
     @Test func deliversABurstOfDatagramsInBatches() async throws {
         let sender = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
         let receiver = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
@@ -96,8 +116,9 @@ import Testing
         let receiver = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
         let address = sender.localAddress
 
-        // Port 0 is never a valid destination: the kernel refuses with EINVAL, and NIO closes the socket.
-        await sender.send([Datagram(address: PeerAddress(host: "127.0.0.1", port: 0), bytes: bytes("x"))])
+        // Loopback's broadcast address: the kernel refuses with EACCES (no SO_BROADCAST), and NIO closes
+        // the socket. (Port 0 and the limited broadcast are refused before reaching it.)
+        await sender.send([Datagram(address: PeerAddress(host: "127.255.255.255", port: 9), bytes: bytes("x"))])
         // An IPv4 socket cannot reach an IPv6 peer; this one is refused before reaching the socket.
         await sender.send([Datagram(address: PeerAddress(host: "::1", port: 9), bytes: bytes("x"))])
         #expect(sender.statistics.sendFailures == 2)

@@ -169,8 +169,11 @@ public enum Frame: Sendable, Hashable {
             let peer = try body.readPeer("peer")
             let text = try body.readShortString("address")
             let address = try PeerAddress(parsing: text)
-            // A literal IP, never a name: a member must not make us resolve names for it.
-            guard address.isNumeric else { throw .malformed("meet address \(text) is not a numeric IP address") }
+            // A literal unicast IP in its one spelling, never a name (a member must not make us resolve
+            // names for it), and a real port.
+            guard address.isNumeric, address.description == text, address.port != 0 else {
+                throw .malformed("meet address \(text) is not a numeric IP address and port")
+            }
             return .meet(peer: peer, address: address)
         }
     }

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// A UDP endpoint as "HOST:PORT" (IPv6 as "[HOST]:PORT").
 public struct PeerAddress: Hashable, Sendable, CustomStringConvertible, Codable {
     public let host: String
@@ -28,16 +30,10 @@ public struct PeerAddress: Hashable, Sendable, CustomStringConvertible, Codable 
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    /// Whether the host is a literal IPv4 address (four decimal octets) or IPv6 address (hex groups
-    /// and colons), not a name to resolve.
+    /// Whether the host is a literal IPv4 or IPv6 address (as `inet_pton` reads it: no names, no
+    /// leading zeros), not a name to resolve.
     public var isNumeric: Bool {
-        if host.contains(":") {
-            return host.count <= 45 && host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
-        }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets.allSatisfy { octet in
-            (1...3).contains(octet.count) && octet.allSatisfy { $0.isASCII && $0.isWholeNumber } && UInt8(octet) != nil
-        }
+        host.allSatisfy(\.isASCII) && (try? SocketAddress(ipAddress: host, port: Int(port))) != nil
     }
 }
 

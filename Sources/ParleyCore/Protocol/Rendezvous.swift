@@ -2,44 +2,80 @@
 /// without I/O. Members behind NATs that cannot reach each other ask a member they both reach to
 /// introduce them; it tells each the other's observed address and both handshake at once.
 public struct Rendezvous: Sendable {
-    /// A member is asked about, and introduces one pair, at most once per interval.
+    /// A member is asked about at most this often while it shows online (through a relay), which
+    /// keeps its beats relayed; otherwise each unanswered question doubles the wait, up to `maxAskInterval`.
     public static let askInterval: Duration = .seconds(10)
+    public static let maxAskInterval: Duration = .seconds(320)
+    /// One pair is introduced at most once per interval.
     public static let introduceInterval: Duration = .seconds(5)
-    /// A `meet` for one peer is acted on at most once per interval.
-    public static let meetInterval: Duration = .seconds(10)
-    /// How many members one question goes to.
+    /// A `meet` is acted on only when it answers a question this recent, at most once per introducer and peer.
+    public static let meetWindow: Duration = .seconds(10)
+    /// How many members one question goes to (taking turns among those this node reaches).
     public static let introducersAsked = 2
     /// Entries kept per table before the expired ones are dropped.
     static let pruneAbove = 1_024
 
+    private struct Question {
+        var next: Duration
+        /// Unanswered questions in a row (0 while the peer shows online), for the wait.
+        var attempts: Int
+        /// Questions so far, for taking turns among the introducers.
+        var asks: Int
+        var introducers: Set<PeerID>
+        var at: Duration
+    }
+
     /// How long a question keeps its asker subscribed to the target's beats (a question comes every
-    /// `askInterval` while the two have no session).
+    /// `askInterval` while the target shows online through it).
     public static let relayFor: Duration = .seconds(30)
     /// Askers whose beats of one target are relayed, at most.
     static let relaySubscribersPerPeer = 64
 
-    private var asked: [PeerID: Duration] = [:]
+    private var asked: [PeerID: Question] = [:]
+    private var introduced: [Pair: Duration] = [:]
+    private var met: [Pair: Duration] = [:]
     /// Target → askers and until when this node relays the target's presence beats to them.
     private var relays: [PeerID: [PeerID: Duration]] = [:]
-    private var introduced: [Pair: Duration] = [:]
-    private var met: [PeerID: Duration] = [:]
 
     private struct Pair: Hashable {
-        let requester: PeerID
-        let target: PeerID
+        let first: PeerID
+        let second: PeerID
     }
 
     public init() {}
 
-    /// Whether to ask (again) for an introduction to `peer` now; records the question when so.
-    public mutating func shouldAsk(about peer: PeerID, now: Duration) -> Bool {
-        Self.admit(peer, into: &asked, every: Self.askInterval, now: now)
+    /// The members to ask about `peer` now, taking turns among `candidates` (those this node
+    /// reaches, in a fixed order), or none yet. While `peer` shows online (its beats relayed), it is
+    /// asked about every `askInterval`; otherwise each question doubles the wait, up to `maxAskInterval`.
+    public mutating func introducers(toAsk peer: PeerID, among candidates: [PeerID], showsOnline: Bool, now: Duration) -> [PeerID] {
+        guard !candidates.isEmpty else { return [] }
+        let previous = asked[peer]
+        if let previous, now < previous.next { return [] }
+        let attempts = showsOnline ? 0 : (previous?.attempts ?? 0) + 1
+        let wait = showsOnline ? Self.askInterval : min(Self.askInterval * (1 << min(attempts - 1, 5)), Self.maxAskInterval)
+        let asks = (previous?.asks ?? 0) + 1
+        let turn = (asks - 1) * Self.introducersAsked
+        let chosen = (0..<min(Self.introducersAsked, candidates.count)).map { candidates[(turn + $0) % candidates.count] }
+        if previous == nil, asked.count >= Self.pruneAbove { asked = asked.filter { now < $0.value.next + Self.maxAskInterval } }
+        guard previous != nil || asked.count < Self.pruneAbove else { return [] }
+        asked[peer] = Question(next: now + wait, attempts: attempts, asks: asks, introducers: Set(chosen), at: now)
+        return chosen
     }
+
+    /// `peer` is reached: questions about it start over.
+    public mutating func reached(_ peer: PeerID) { asked[peer] = nil }
 
     /// Whether to introduce `requester` to `target` now; records the introduction when so.
     public mutating func shouldIntroduce(_ requester: PeerID, to target: PeerID, now: Duration) -> Bool {
         guard requester != target else { return false }
-        return Self.admit(Pair(requester: requester, target: target), into: &introduced, every: Self.introduceInterval, now: now)
+        return Self.admit(Pair(first: requester, second: target), into: &introduced, every: Self.introduceInterval, now: now)
+    }
+
+    /// Whether to act on `introducer`'s `meet` for `peer` now: it must answer a question this node
+    /// asked that introducer about that peer within `meetWindow`, once per introducer and peer.
+    public mutating func shouldMeet(_ peer: PeerID, from introducer: PeerID, now: Duration) -> Bool {
+        guard let question = asked[peer], question.introducers.contains(introducer), now - question.at < Self.meetWindow else { return false }
+        return Self.admit(Pair(first: introducer, second: peer), into: &met, every: Self.meetWindow, now: now)
     }
 
     /// `requester` asked about `target`, so it has no session with it: relay `target`'s beats to it
@@ -57,11 +93,6 @@ public struct Rendezvous: Sendable {
     /// The askers `target`'s beats go to now.
     public func beatSubscribers(of target: PeerID, now: Duration) -> [PeerID] {
         (relays[target] ?? [:]).filter { $0.value > now }.map(\.key)
-    }
-
-    /// Whether to act on a `meet` for `peer` now; records it when so.
-    public mutating func shouldMeet(_ peer: PeerID, now: Duration) -> Bool {
-        Self.admit(peer, into: &met, every: Self.meetInterval, now: now)
     }
 
     /// The members of `memberships` (chat → members) that are in a chat with all of `peers`.

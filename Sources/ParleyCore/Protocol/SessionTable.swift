@@ -37,6 +37,8 @@ public struct SessionTable: Sendable {
     /// When the newest of our handshakes that completed was started, per peer.
     private var newestCompletedInitiation: [PeerID: Duration] = [:]
     private var seenEphemerals: [AgreementPublicKey: Duration] = [:]
+    /// When any session with the peer last authenticated a packet (or was established).
+    private var lastHeard: [PeerID: Duration] = [:]
 
     public init(identity: Identity, configuration: Configuration = .init()) {
         self.identity = identity
@@ -44,6 +46,8 @@ public struct SessionTable: Sendable {
     }
 
     public func session(for peer: PeerID) -> Session? { current[peer].flatMap { sessions[$0] } }
+    /// When any of the peer's sessions last heard from it; nil without a session.
+    public func lastHeard(from peer: PeerID) -> Duration? { current[peer] == nil ? nil : lastHeard[peer] }
     public var connectedPeers: [PeerID] { Array(current.keys) }
     /// Whether a data packet for `index` could open: it names a session we hold.
     public func holdsSession(index: UInt32) -> Bool { sessions[index] != nil }
@@ -152,6 +156,7 @@ public struct SessionTable: Sendable {
         let plaintext = try sessions[receiverIndex]!.open(counter: counter, sealed: sealed) // in place, as in `seal`
         sessions[receiverIndex]!.address = address
         sessions[receiverIndex]!.lastHeardAt = now
+        lastHeard[sessions[receiverIndex]!.peer] = now
         return (sessions[receiverIndex]!.peer, plaintext)
     }
 
@@ -159,6 +164,7 @@ public struct SessionTable: Sendable {
     public mutating func forget(_ peer: PeerID) {
         sessions = sessions.filter { $0.value.peer != peer }
         current[peer] = nil
+        lastHeard[peer] = nil
         newestCompletedInitiation[peer] = nil
     }
 
@@ -169,6 +175,7 @@ public struct SessionTable: Sendable {
     /// but none older than two rekey periods (a stolen session key must not stay useful by use).
     private mutating func install(_ session: Session, current makeCurrent: Bool = true) {
         sessions[session.localIndex] = session
+        lastHeard[session.peer] = max(lastHeard[session.peer] ?? session.establishedAt, session.establishedAt)
         if makeCurrent || current[session.peer] == nil { current[session.peer] = session.localIndex }
         let older = sessions.values.filter { $0.peer == session.peer && $0.localIndex != current[session.peer] }
             .sorted { $0.lastHeardAt > $1.lastHeardAt }

@@ -135,7 +135,7 @@ extension Node {
     /// it is fresh, signed by its peer and newer than the one held, so a relayer can neither forge nor
     /// replay one; it touches no address. Otherwise it is ignored without a counter.
     private func receiveRelayedPresence(_ beat: PresenceBeat, from relayer: PeerID) async throws {
-        guard beat.peer != me, !(await engine.isConnected(beat.peer)),
+        guard beat.peer != me, !(await engine.isLive(beat.peer, now: clock.now)),
               Rendezvous.sharing([me, relayer, beat.peer], in: try joinedMemberships()).contains(beat.peer) else { return }
         do throws(ProtocolRejection) { try beat.verifyRelayed(wallMillis: clock.wallMillis) } catch {
             await engine.reject(error)

@@ -76,8 +76,9 @@ extension Node {
                 }
             }
         }
-        try await introduce(introductionsAsked)
-        try await meet(introductions)
+        await introduce(introductionsAsked)
+        await meet(introductions)
+        await answerAnnounces(opened.answerable)
         try await store.recordAcceptances(acceptances)
         try await receiveTyping(typing)
         for (peer, frames) in try await receiveMessages(prepared.messages) { replies[peer, default: []] += frames }

@@ -1,48 +1,53 @@
 import Logging
 import ParleyCore
 import ParleyCrypto
+import ParleyStore
 import Synchronization
 
 /// Rendezvous through a member (PROTOCOL.md §12a): two members of a chat without a session between
 /// them (each behind its own NAT, or one knowing no address for the other) ask a member they both
-/// reach to introduce them. It tells each the other's observed address, and both handshake at once,
-/// which opens both NATs where they map endpoint-independently. Where that fails, they keep
-/// converging through the members' sync, as before.
+/// reach to introduce them. It tells each the other's observed address, and both send handshakes
+/// there at once, which opens both NATs where they map endpoint-independently. Where that fails, they
+/// keep converging through the members' sync, as before, and see each other's beats relayed.
 extension Node {
-    /// Each sync round: members of our chats with no session get an introduction asked of up to two
-    /// members of that chat that have one, at most once per `Rendezvous.askInterval` per member.
+    /// Each sync round: members of our chats not reached lately get an introduction asked of members
+    /// of that chat this node reaches, taking turns (`Rendezvous.introducers(toAsk:…)`).
     func askIntroductions(_ memberships: [ChatID: [PeerID]]) async {
+        let now = clock.now
+        let everyone = Array(Set(memberships.values.joined()).subtracting([me]))
+        let live = await engine.live(among: everyone, now: now)
         var frames: [PeerID: [Frame]] = [:]
-        for (_, members) in memberships.sorted(by: { $0.key.rawRepresentation.lexicographicallyPrecedes($1.key.rawRepresentation) }) {
+        for (_, members) in memberships {
             let others = members.filter { $0 != me }
-            let connected = await engine.connected(among: others)
-            let introducers = others.filter(connected.contains).sorted { $0.rawRepresentation.lexicographicallyPrecedes($1.rawRepresentation) }
-            guard !introducers.isEmpty else { continue }
-            for peer in others where !connected.contains(peer) {
-                guard rendezvous.withLock({ $0.shouldAsk(about: peer, now: clock.now) }) else { continue }
-                for introducer in introducers.prefix(Rendezvous.introducersAsked) {
-                    frames[introducer, default: []].append(.meetRequest(peer))
+            let introducers = others.filter(live.contains).sorted { $0.rawRepresentation.lexicographicallyPrecedes($1.rawRepresentation) }
+            for peer in others {
+                if live.contains(peer) {
+                    rendezvous.withLock { $0.reached(peer) }
+                    continue
                 }
+                let online = presenceHub.status(of: peer, now: now) == .online
+                let chosen = rendezvous.withLock { $0.introducers(toAsk: peer, among: introducers, showsOnline: online, now: now) }
+                for introducer in chosen { frames[introducer, default: []].append(.meetRequest(peer)) }
             }
         }
         await transmit(frames)
     }
 
     /// `requester` asked to meet each of `targets`: introduced when this node shares a chat with both
-    /// and has a session with both; each then gets the other's address as this node sees it. Nothing
-    /// else is ever sent: no address this node did not observe on an authenticated session.
-    func introduce(_ requests: [(requester: PeerID, target: PeerID)]) async throws {
-        guard !requests.isEmpty else { return }
-        let memberships = try joinedMemberships()
+    /// and reaches both; each then gets the other's address as this node sees it. Nothing else is
+    /// ever sent: no address this node did not observe on an authenticated session.
+    func introduce(_ requests: [(requester: PeerID, target: PeerID)]) async {
+        guard !requests.isEmpty, let memberships = try? joinedMemberships() else { return }
+        let now = clock.now
         var frames: [PeerID: [Frame]] = [:]
         for (requester, target) in requests where target != me && requester != target {
             guard Rendezvous.sharing([me, requester, target], in: memberships).contains(target) else { continue }
             // Whether or not they meet now, the asker has no session with the target: its beats go
             // through here meanwhile.
-            rendezvous.withLock { $0.relayBeats(of: target, to: requester, now: clock.now) }
-            guard let seenAtTarget = await engine.sessionAddress(of: target),
-                  let seenAtRequester = await engine.sessionAddress(of: requester),
-                  rendezvous.withLock({ $0.shouldIntroduce(requester, to: target, now: clock.now) })
+            rendezvous.withLock { $0.relayBeats(of: target, to: requester, now: now) }
+            guard let seenAtTarget = await engine.liveAddress(of: target, now: now),
+                  let seenAtRequester = await engine.liveAddress(of: requester, now: now),
+                  rendezvous.withLock({ $0.shouldIntroduce(requester, to: target, now: now) })
             else { continue }
             frames[requester, default: []].append(.meet(peer: target, address: seenAtTarget))
             frames[target, default: []].append(.meet(peer: requester, address: seenAtRequester))
@@ -51,20 +56,32 @@ extension Node {
         await transmit(frames)
     }
 
-    /// `introducer` says `peer` is at `address`: acted on when all three share a chat, this node has
-    /// no session with `peer`, and no `meet` for it was acted on within `Rendezvous.meetInterval`. The
-    /// address is learned and one handshake goes out now; the sync rounds retry it like any address.
-    func meet(_ introductions: [(introducer: PeerID, peer: PeerID, address: PeerAddress)]) async throws {
-        guard !introductions.isEmpty else { return }
-        let memberships = try joinedMemberships()
+    /// `introducer` says `peer` is at `address`: acted on only as the answer to a question this node
+    /// asked that introducer about that peer (`Rendezvous.shouldMeet`), while all three share a chat;
+    /// then a few handshakes go to that address (`NodeEngine.meet`), which is never recorded as the
+    /// peer's. So a member cannot aim this node's packets anywhere it was not asked about.
+    func meet(_ introductions: [(introducer: PeerID, peer: PeerID, address: PeerAddress)]) async {
+        guard !introductions.isEmpty, let memberships = try? joinedMemberships() else { return }
+        let now = clock.now
         var handshakes: [Datagram] = []
         for (introducer, peer, address) in introductions where peer != me && peer != introducer {
             guard Rendezvous.sharing([me, introducer, peer], in: memberships).contains(peer),
-                  !(await engine.isConnected(peer)),
-                  rendezvous.withLock({ $0.shouldMeet(peer, now: clock.now) })
+                  rendezvous.withLock({ $0.shouldMeet(peer, from: introducer, now: now) })
             else { continue }
-            handshakes += await engine.meet(peer, at: address, now: clock.now, wallMillis: clock.wallMillis)
+            handshakes += await engine.meet(peer, at: address, now: now, wallMillis: clock.wallMillis)
         }
         await transmit(handshakes)
+    }
+
+    /// Announcers not reached lately that are contacts, or share a chat with this node, get this
+    /// node's own announce at the address theirs came from: a node given only `--peer HOST:PORT`
+    /// learns who listens there. Nobody else is answered, so a stranger learns nothing new.
+    func answerAnnounces(_ announcers: [(peer: PeerID, address: PeerAddress)]) async {
+        guard !announcers.isEmpty else { return }
+        let sharing = Set(((try? joinedMemberships()) ?? [:]).values.joined())
+        let answered = announcers.filter { sharing.contains($0.peer) || (try? store.contact(peer: $0.peer)) != nil }
+        guard !answered.isEmpty else { return }
+        let answer = Announcement.make(identity: identity, wallMillis: clock.wallMillis).encoded()
+        await transmit(answered.map { Datagram(address: $0.address, bytes: answer) })
     }
 }
