@@ -15,6 +15,15 @@ struct CoveredHeadTests {
         try HostileChainTests.malloryChain(bed, count: count, head: false).map { try $0.signedAsHead(by: bed.mallory.identity) }
     }
 
+    /// Mallory sends alice the run, with the last signature byte of `run[spoiled]` flipped.
+    static func deliver(_ run: [Message], spoiling spoiled: Int, _ bed: HostileBed) async throws {
+        let frames: [Frame] = run.enumerated().map { index, message in
+            .message(index == spoiled ? message.encoded.flipping(at: message.encoded.count - 1) : message.encoded)
+        }
+        await bed.mallory.node.transmit(frames, to: bed.alice.identity.publicKey)
+        try await bed.settle()
+    }
+
     static func stored(_ run: [Message], at peer: HostileBed.Peers.Peer) throws -> [Message?] {
         try run.map { try peer.node.store.message($0.id)?.message }
     }
@@ -25,10 +34,7 @@ struct CoveredHeadTests {
             let before = await bed.rejections(of: bed.alice)
             // When mallory delivers 130 messages, each signed, and a relayer spoiled the signature of the 3rd
             var run = try Self.signedRun(bed, count: 130)
-            let spoiled = run[2].encoded.flipping(at: run[2].encoded.count - 1)
-            let frames: [Frame] = run.enumerated().map { .message($0.offset == 2 ? spoiled : $0.element.encoded) }
-            await bed.mallory.node.transmit(frames, to: bed.alice.identity.publicKey)
-            try await bed.settle()
+            try await Self.deliver(run, spoiling: 2, bed)
 
             // Then all are stored and nothing is counted: the hash chain from the checked heads vouches for every body
             let stored = try Self.stored(run, at: bed.alice)
@@ -46,10 +52,7 @@ struct CoveredHeadTests {
         try await bed.running {
             let before = await bed.rejections(of: bed.alice)
             let run = try Self.signedRun(bed, count: 5)
-            let forgedTop = run[4].encoded.flipping(at: run[4].encoded.count - 1)
-            let frames: [Frame] = run.dropLast().map { .message($0.encoded) } + [.message(forgedTop)]
-            await bed.mallory.node.transmit(frames, to: bed.alice.identity.publicKey)
-            try await bed.settle()
+            try await Self.deliver(run, spoiling: 4, bed)
 
             // Then the four genuine heads are stored as heads, and only the forged one is refused
             let stored = try Self.stored(run, at: bed.alice)
