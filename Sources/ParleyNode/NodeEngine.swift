@@ -76,7 +76,7 @@ actor NodeEngine {
 
     /// Where a live peer's session last heard from it: its address as this node observes it.
     func liveAddress(of peer: PeerID, now: Duration) -> PeerAddress? {
-        isLive(peer, now: now) ? sessions.session(for: peer)?.address : nil
+        isLive(peer, now: now) ? sessions.lastAddress(of: peer) : nil
     }
 
     /// An introduction (`Frame.meet`): handshakes go to `address` now and twice more a second apart,

@@ -29,6 +29,9 @@ public final class UDPTransport: DatagramTransport {
     let boundAddress: SocketAddress
     let counters: TransportCounters
     private let resolver = AddressResolver()
+    /// The broadcast addresses of this machine's networks (a subnet's x.x.x.255 and the like): the
+    /// kernel refuses a send there (EACCES), which would close the socket.
+    private let localBroadcasts: Set<String> = Set(((try? System.enumerateDevices()) ?? []).compactMap { $0.broadcastAddress?.ipAddress })
 
     public var statistics: TransportStatistics { counters.snapshot }
 
@@ -181,25 +184,27 @@ public final class UDPTransport: DatagramTransport {
         // The kernel refuses port 0 and broadcast (EINVAL, EACCES), and NIO closes the socket on any
         // write error it does not expect: an address a peer could name (the source of an announce, a
         // member's `meet`) must never get that far. Multicast goes only to the discovery group.
-        guard peer.port != 0, Self.isUnicast(peer.host) || peer == discoveryTarget else { return nil }
+        guard peer.port != 0, Self.isUnicast(peer.host) && !localBroadcasts.contains(peer.host) || peer == discoveryTarget else { return nil }
         guard let remote = await resolver.resolve(peer) else { return nil }
         // An IPv4 socket cannot reach an IPv6 peer, and NIO would close the socket on the EAFNOSUPPORT.
         if boundAddress.protocol == .inet && remote.protocol == .inet6 { return nil }
-        if let resolved = remote.ipAddress, !Self.isUnicast(resolved), peer != discoveryTarget { return nil }
+        if let resolved = remote.ipAddress, !Self.isUnicast(resolved) || localBroadcasts.contains(resolved), peer != discoveryTarget { return nil }
         return remote
     }
 
-    /// False for IPv4 0.0.0.0, 255.255.255.255 and 224.0.0.0/4, and IPv6 `::` and ff00::/8; true for
-    /// every other literal, and for names (checked again once resolved).
+    /// False for IPv4 0.0.0.0/8, 255.255.255.255 and 224.0.0.0/3 (multicast and reserved), and for IPv6
+    /// `::`, ff00::/8 (multicast), fe80::/10 (link-local, unusable without a scope) and IPv4-mapped
+    /// forms of the refused IPv4 ones; true for every other literal, and for names (checked again
+    /// once resolved). A subnet's own broadcast address is refused separately (`localBroadcasts`).
     public static func isUnicast(_ host: String) -> Bool {
         if let octets = IPv4Octets(host) {
-            let (first, second, third, fourth) = octets.bytes
-            let all = [first, second, third, fourth]
-            return !all.allSatisfy { $0 == 0 } && !all.allSatisfy { $0 == 255 } && !(224...239).contains(first)
+            return octets.bytes.0 != 0 && octets.bytes.0 < 224 // 255.255.255.255 is in 224.0.0.0/3 too
         }
         if host.contains(":") {
             let lowered = host.lowercased()
-            return lowered != "::" && !lowered.hasPrefix("ff")
+            if lowered.hasPrefix("::ffff:"), lowered.contains(".") { return isUnicast(String(lowered.dropFirst(7))) }
+            return lowered != "::" && !lowered.hasPrefix("ff") && !lowered.hasPrefix("fe8") && !lowered.hasPrefix("fe9")
+                && !lowered.hasPrefix("fea") && !lowered.hasPrefix("feb")
         }
         return true
     }

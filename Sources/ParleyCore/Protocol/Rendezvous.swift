@@ -50,7 +50,8 @@ public struct Rendezvous: Sendable {
     public mutating func introducers(toAsk peer: PeerID, among candidates: [PeerID], showsOnline: Bool, now: Duration) -> [PeerID] {
         guard !candidates.isEmpty else { return [] }
         let previous = asked[peer]
-        if let previous, now < previous.next { return [] }
+        // A member that shows online (relayed) again is asked about at the online pace at once.
+        if let previous, now < (showsOnline && previous.attempts > 0 ? previous.at + Self.askInterval : previous.next) { return [] }
         let attempts = showsOnline ? 0 : (previous?.attempts ?? 0) + 1
         let wait = showsOnline ? Self.askInterval : min(Self.askInterval * (1 << min(attempts - 1, 5)), Self.maxAskInterval)
         let asks = (previous?.asks ?? 0) + 1

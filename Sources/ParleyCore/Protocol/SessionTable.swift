@@ -37,8 +37,9 @@ public struct SessionTable: Sendable {
     /// When the newest of our handshakes that completed was started, per peer.
     private var newestCompletedInitiation: [PeerID: Duration] = [:]
     private var seenEphemerals: [AgreementPublicKey: Duration] = [:]
-    /// When any session with the peer last authenticated a packet (or was established).
+    /// When any session with the peer last authenticated a packet (or was established), and from where.
     private var lastHeard: [PeerID: Duration] = [:]
+    private var lastAddress: [PeerID: PeerAddress] = [:]
 
     public init(identity: Identity, configuration: Configuration = .init()) {
         self.identity = identity
@@ -48,6 +49,8 @@ public struct SessionTable: Sendable {
     public func session(for peer: PeerID) -> Session? { current[peer].flatMap { sessions[$0] } }
     /// When any of the peer's sessions last heard from it; nil without a session.
     public func lastHeard(from peer: PeerID) -> Duration? { current[peer] == nil ? nil : lastHeard[peer] }
+    /// Where any of the peer's sessions last heard from it (a peer may send on an older session).
+    public func lastAddress(of peer: PeerID) -> PeerAddress? { current[peer] == nil ? nil : lastAddress[peer] }
     public var connectedPeers: [PeerID] { Array(current.keys) }
     /// Whether a data packet for `index` could open: it names a session we hold.
     public func holdsSession(index: UInt32) -> Bool { sessions[index] != nil }
@@ -152,11 +155,18 @@ public struct SessionTable: Sendable {
     public mutating func open(
         receiverIndex: UInt32, counter: UInt64, sealed: [UInt8], from address: PeerAddress, now: Duration
     ) throws(ProtocolRejection) -> (peer: PeerID, plaintext: [UInt8]) {
-        guard sessions[receiverIndex] != nil else { throw .unknownSession }
+        guard let session = sessions[receiverIndex] else { throw .unknownSession }
+        // However used, no session lives past two rekey periods: a stolen session key must expire.
+        guard now - session.establishedAt <= configuration.rekeyAfter * 2 else {
+            sessions[receiverIndex] = nil
+            if current[session.peer] == receiverIndex { current[session.peer] = nil }
+            throw .unknownSession
+        }
         let plaintext = try sessions[receiverIndex]!.open(counter: counter, sealed: sealed) // in place, as in `seal`
         sessions[receiverIndex]!.address = address
         sessions[receiverIndex]!.lastHeardAt = now
-        lastHeard[sessions[receiverIndex]!.peer] = now
+        lastHeard[session.peer] = now
+        lastAddress[session.peer] = address
         return (sessions[receiverIndex]!.peer, plaintext)
     }
 
@@ -165,6 +175,7 @@ public struct SessionTable: Sendable {
         sessions = sessions.filter { $0.value.peer != peer }
         current[peer] = nil
         lastHeard[peer] = nil
+        lastAddress[peer] = nil
         newestCompletedInitiation[peer] = nil
     }
 
@@ -175,7 +186,10 @@ public struct SessionTable: Sendable {
     /// but none older than two rekey periods (a stolen session key must not stay useful by use).
     private mutating func install(_ session: Session, current makeCurrent: Bool = true) {
         sessions[session.localIndex] = session
-        lastHeard[session.peer] = max(lastHeard[session.peer] ?? session.establishedAt, session.establishedAt)
+        if session.establishedAt >= lastHeard[session.peer] ?? .zero {
+            lastHeard[session.peer] = session.establishedAt
+            lastAddress[session.peer] = session.address
+        }
         if makeCurrent || current[session.peer] == nil { current[session.peer] = session.localIndex }
         let older = sessions.values.filter { $0.peer == session.peer && $0.localIndex != current[session.peer] }
             .sorted { $0.lastHeardAt > $1.lastHeardAt }

@@ -142,7 +142,10 @@ extension Node {
             return
         }
         if !presenceHub.isTracked(beat.peer) { presenceHub.track(try peersSharingChats()) }
-        presenceHub.record(beat, via: relayer, now: clock.now)
+        // Its age counts from when it was made, not when it arrived: a relayer holding it back cannot
+        // keep its peer online longer.
+        let age = Duration.milliseconds(max(0, clock.wallMillis &- beat.wallMillis))
+        presenceHub.record(beat, via: relayer, now: clock.now - age)
     }
 
     /// Typing indicators of one batch, accepted only from current members of their chat.

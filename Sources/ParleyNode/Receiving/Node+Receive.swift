@@ -274,7 +274,9 @@ extension Node {
         guard !decoded.isEmpty || !rejected.isEmpty else { return [:] }
         if !checked.waiting.isEmpty {
             let late = releaseAtStoreTime(checked.waiting)
-            verified.messages += late.released
+            var seen = Set(verified.messages.map(\.message.id))
+            verified.messages = (verified.messages + late.released.filter { seen.insert($0.message.id).inserted })
+                .sorted { Self.inAuthorOrder($0.message, $1.message) }
             known.formUnion(late.known)
             rejected[.brokenChain, default: 0] += late.brokenLinks
         }
@@ -324,7 +326,10 @@ extension Node {
             default: return entry.message.id
             }
         }
-        try await restoreHeads(below: refusedCheckers, covered: checked.covered, stored: storedIDs)
+        // The batch is stored: a failed restore must not lose its acks; the refused head comes again.
+        do { try await restoreHeads(below: refusedCheckers, covered: checked.covered, stored: storedIDs) } catch {
+            logger.warning("could not store a covered head signed again", metadata: ["error": "\(error)"])
+        }
         rejected[.notAPoll, default: 0] += try votesForNonPolls(storedVotes)
         for (reason, count) in rejected where count > 0 { await engine.reject(reason, count: count) }
         logger.debug("stored messages", metadata: [
