@@ -37,6 +37,8 @@ func seeds() throws -> [[UInt8]] {
         .syncRequest(chat: invite.id, vector: [alice.publicKey: .contiguous(3), bob.publicKey: try AuthorHoldings(highest: 9, missing: [2...3, 5...5])]),
         .syncEnd(chat: invite.id, .more), .needInvite(invite.id),
         .read(chat: invite.id, ids: [message.id]), .readAck([message.id, message.id]),
+        .meetRequest(bob.publicKey), .meet(peer: bob.publicKey, address: PeerAddress(host: "203.0.113.7", port: 40_001)),
+        .meet(peer: alice.publicKey, address: PeerAddress(host: "2001:db8::7", port: 9)),
     ]
     return packets + frames.map { Frame.encode([$0]) } + [Frame.encode(frames)]
 }
