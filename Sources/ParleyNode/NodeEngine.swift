@@ -90,14 +90,9 @@ actor NodeEngine {
     }
 
     private func punch(_ peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) -> [Datagram] {
-        do {
-            let init_ = try sessions.initiate(with: peer, at: address, now: now, wallMillis: wallMillis)
-            datagramsOut += 1
-            return [init_]
-        } catch {
-            reject(.badSignature) // the peer's key cannot be converted for key agreement: it is not a valid identity
-            return []
-        }
+        let out = initiate(with: peer, at: address, now: now, wallMillis: wallMillis)
+        datagramsOut += out.count
+        return out
     }
 
     /// The punches due now; those that got a session, or ran out of tries, are dropped.
@@ -301,6 +296,10 @@ actor NodeEngine {
 
     func handshakeIfNeeded(with peer: PeerID, now: Duration, wallMillis: Int64) -> [Datagram] {
         guard let address = address(of: peer), sessions.needsHandshake(with: peer, now: now) else { return [] }
+        return initiate(with: peer, at: address, now: now, wallMillis: wallMillis)
+    }
+
+    private func initiate(with peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) -> [Datagram] {
         do { return [try sessions.initiate(with: peer, at: address, now: now, wallMillis: wallMillis)] } catch {
             reject(.badSignature) // the peer's key cannot be converted for key agreement: it is not a valid identity
             return []

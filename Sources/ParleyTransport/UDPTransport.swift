@@ -181,21 +181,19 @@ public final class UDPTransport: DatagramTransport {
 
     /// The socket address for `peer`, or nil if it cannot be resolved or reached from our socket.
     private func usableAddress(for peer: PeerAddress) async -> SocketAddress? {
+        guard peer.port != 0, let remote = await resolver.resolve(peer) else { return nil }
+        // An IPv4 socket cannot reach an IPv6 peer, and NIO would close the socket on the EAFNOSUPPORT.
+        if boundAddress.protocol == .inet && remote.protocol == .inet6 { return nil }
         // The kernel refuses port 0 and broadcast (EINVAL, EACCES), and NIO closes the socket on any
         // write error it does not expect: an address a peer could name (the source of an announce, a
         // member's `meet`) must never get that far. Multicast goes only to the discovery group.
-        guard peer.port != 0, Self.isUnicast(peer.host) && !localBroadcasts.contains(peer.host) || peer == discoveryTarget else { return nil }
-        guard let remote = await resolver.resolve(peer) else { return nil }
-        // An IPv4 socket cannot reach an IPv6 peer, and NIO would close the socket on the EAFNOSUPPORT.
-        if boundAddress.protocol == .inet && remote.protocol == .inet6 { return nil }
-        if let resolved = remote.ipAddress, !Self.isUnicast(resolved) || localBroadcasts.contains(resolved), peer != discoveryTarget { return nil }
+        guard peer == discoveryTarget || remote.ipAddress.map({ Self.isUnicast($0) && !localBroadcasts.contains($0) }) == true else { return nil }
         return remote
     }
 
     /// False for IPv4 0.0.0.0/8, 255.255.255.255 and 224.0.0.0/3 (multicast and reserved), and for IPv6
     /// `::`, ff00::/8 (multicast), fe80::/10 (link-local, unusable without a scope) and IPv4-mapped
-    /// forms of the refused IPv4 ones; true for every other literal, and for names (checked again
-    /// once resolved). A subnet's own broadcast address is refused separately (`localBroadcasts`).
+    /// forms of the refused IPv4 ones; true for every other literal, and for names. A subnet's own broadcast address is refused separately (`localBroadcasts`).
     public static func isUnicast(_ host: String) -> Bool {
         if let octets = IPv4Octets(host) {
             return octets.bytes.0 != 0 && octets.bytes.0 < 224 // 255.255.255.255 is in 224.0.0.0/3 too

@@ -97,13 +97,14 @@ struct RendezvousTests {
         #expect(later)
     }
 
-    @Test func onlyMembersOfAChatHoldingAllTheNamedPeersShareIt() throws {
+    @Test func peersShareAChatOnlyWhenOneChatHoldsThemAll() throws {
         let chatA = Fixtures.invite.id, chatB = try ChatInvite.create(by: Fixtures.alice, title: "B", members: [Fixtures.carol.publicKey], createdAtMillis: 1).id
         let memberships = [chatA: [alice, bob, carol], chatB: [alice, carol]]
-        #expect(Rendezvous.sharing([alice, bob], in: memberships) == [alice, bob, carol])
-        #expect(Rendezvous.sharing([bob, carol], in: memberships).contains(bob))
-        #expect(Rendezvous.sharing([alice, carol], in: [chatB: [alice, carol]]) == [alice, carol])
-        #expect(Rendezvous.sharing([alice, bob], in: [chatB: [alice, carol]]).isEmpty)
+        #expect(Rendezvous.shareAChat([alice, bob], in: memberships) && Rendezvous.shareAChat([alice, bob, carol], in: memberships))
+        #expect(Rendezvous.shareAChat([bob, carol], in: memberships))
+        #expect(Rendezvous.shareAChat([alice, carol], in: [chatB: [alice, carol]]))
+        #expect(!Rendezvous.shareAChat([alice, bob], in: [chatB: [alice, carol]]))
+        #expect(!Rendezvous.shareAChat([alice, bob, Fixtures.mallory.publicKey], in: memberships))
     }
 
     @Test func aQuestionSubscribesTheAskerToTheTargetsBeatsForThirtySeconds() {

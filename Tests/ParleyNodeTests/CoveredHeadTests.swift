@@ -15,13 +15,24 @@ struct CoveredHeadTests {
         try HostileChainTests.malloryChain(bed, count: count, head: false).map { try $0.signedAsHead(by: bed.mallory.identity) }
     }
 
-    /// Mallory sends alice the run, with the last signature byte of `run[spoiled]` flipped.
-    static func deliver(_ run: [Message], spoiling spoiled: Int, _ bed: HostileBed) async throws {
+    /// Mallory sends alice the run, with the last signature byte of `run[spoiled]` flipped if given.
+    static func deliver(_ run: [Message], spoiling spoiled: Int? = nil, _ bed: HostileBed) async throws {
         let frames: [Frame] = run.enumerated().map { index, message in
             .message(index == spoiled ? message.encoded.flipping(at: message.encoded.count - 1) : message.encoded)
         }
         await bed.mallory.node.transmit(frames, to: bed.alice.identity.publicKey)
         try await bed.settle()
+    }
+
+    /// Mallory's `count` signed messages delivered to alice (one spoiled, if given): what alice
+    /// stored of each, and the rejections counted meanwhile.
+    static func deliveredToAlice(
+        count: Int, spoiling spoiled: Int?, _ bed: HostileBed
+    ) async throws -> (run: [Message], stored: [Message?], counted: [String: Int]) {
+        let before = await bed.rejections(of: bed.alice)
+        let run = try signedRun(bed, count: count)
+        try await deliver(run, spoiling: spoiled, bed)
+        return (run, try stored(run, at: bed.alice), await bed.delta(of: bed.alice, from: before))
     }
 
     static func stored(_ run: [Message], at peer: HostileBed.Peers.Peer) throws -> [Message?] {
@@ -31,15 +42,12 @@ struct CoveredHeadTests {
     @Test func aRunOfHeadsIsStoredOnItsTopSignatureWithTheHeadsBelowItChained() async throws {
         let bed = try await HostileBed.make()
         try await bed.running {
-            let before = await bed.rejections(of: bed.alice)
             // When mallory delivers 130 messages, each signed, and a relayer spoiled the signature of the 3rd
-            var run = try Self.signedRun(bed, count: 130)
-            try await Self.deliver(run, spoiling: 2, bed)
+            var (run, stored, counted) = try await Self.deliveredToAlice(count: 130, spoiling: 2, bed)
 
             // Then all are stored and nothing is counted: the hash chain from the checked heads vouches for every body
-            let stored = try Self.stored(run, at: bed.alice)
             #expect(stored.allSatisfy { $0 != nil })
-            #expect(await bed.delta(of: bed.alice, from: before) == [:])
+            #expect(counted == [:])
             // and only the checked heads keep their signature: the top and one every 64 sequences below it
             #expect(stored.compactMap { $0 }.filter(\.isHead).map(\.sequence) == [2, 66, 130])
             run[2] = try #require(stored[2])
@@ -50,15 +58,12 @@ struct CoveredHeadTests {
     @Test func whenTheTopHeadFailsTheHeadsItCoveredAreCheckedOneByOne() async throws {
         let bed = try await HostileBed.make()
         try await bed.running {
-            let before = await bed.rejections(of: bed.alice)
-            let run = try Self.signedRun(bed, count: 5)
-            try await Self.deliver(run, spoiling: 4, bed)
+            let (_, stored, counted) = try await Self.deliveredToAlice(count: 5, spoiling: 4, bed)
 
             // Then the four genuine heads are stored as heads, and only the forged one is refused
-            let stored = try Self.stored(run, at: bed.alice)
             #expect(stored.prefix(4).allSatisfy { $0?.isHead == true })
             #expect(stored[4] == nil)
-            #expect(await bed.delta(of: bed.alice, from: before) == ["badSignature": 1])
+            #expect(counted == ["badSignature": 1])
         }
     }
 
@@ -67,8 +72,7 @@ struct CoveredHeadTests {
         try await bed.running {
             // Given alice stored mallory's 130 signed messages, most of them without their signature
             let run = try Self.signedRun(bed, count: 130)
-            await bed.mallory.node.transmit(run.map { .message($0.encoded) }, to: bed.alice.identity.publicKey)
-            try await bed.settle()
+            try await Self.deliver(run, bed)
             #expect(try Self.stored(run, at: bed.alice).allSatisfy { $0 != nil })
 
             // When bob, who never got them, syncs (mallory's own node never stored them: they were sent raw)

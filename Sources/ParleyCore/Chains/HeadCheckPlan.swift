@@ -1,5 +1,3 @@
-import ParleyCrypto
-
 /// Which heads of a delivery need their signature checked (PROTOCOL.md §4.1, "covered heads").
 ///
 /// A head that a later message of the same delivery names as its `previous`, through a run of linked
@@ -63,7 +61,6 @@ extension Message {
     /// id does not change.
     public var withoutSignature: Message {
         guard isHead else { return self }
-        let body = encoded.dropLast(1 + ParleyCrypto.Signature.byteCount)
         return Message(draft: draft, signature: nil, encoded: Array(body) + [0], id: id)
     }
 }

@@ -126,9 +126,11 @@ extension Message {
     public func signedAsHead(by identity: Identity) throws(CoreError) -> Message {
         guard identity.publicKey == author else { throw .invalid("a message must be signed by its author") }
         let signature = identity.signature(for: Message.headLabel + id.rawRepresentation)
-        let body = encoded.dropLast(isHead ? 1 + ParleyCrypto.Signature.byteCount : 1)
         return Message(draft: draft, signature: signature, encoded: Array(body) + [1] + signature.rawRepresentation, id: id)
     }
+
+    /// The hashed bytes of the encoding: everything before the seal byte.
+    var body: ArraySlice<UInt8> { encoded.dropLast(isHead ? 1 + ParleyCrypto.Signature.byteCount : 1) }
 
     /// Parses an encoding without checking a head's signature: see `verifySignature()`.
     public init(decoding bytes: [UInt8]) throws(CoreError) {

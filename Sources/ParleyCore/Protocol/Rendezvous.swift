@@ -96,12 +96,9 @@ public struct Rendezvous: Sendable {
         (relays[target] ?? [:]).filter { $0.value > now }.map(\.key)
     }
 
-    /// The members of `memberships` (chat → members) that are in a chat with all of `peers`.
-    public static func sharing(_ peers: Set<PeerID>, in memberships: [ChatID: [PeerID]]) -> Set<PeerID> {
-        memberships.values.reduce(into: Set<PeerID>()) { shared, members in
-            let set = Set(members)
-            if peers.isSubset(of: set) { shared.formUnion(set) }
-        }
+    /// Whether one chat of `memberships` (chat → members) holds all of `peers`.
+    public static func shareAChat(_ peers: Set<PeerID>, in memberships: [ChatID: [PeerID]]) -> Bool {
+        memberships.values.contains { peers.isSubset(of: $0) }
     }
 
     private static func admit<Key: Hashable>(_ key: Key, into table: inout [Key: Duration], every interval: Duration, now: Duration) -> Bool {

@@ -136,7 +136,7 @@ extension Node {
     /// replay one; it touches no address. Otherwise it is ignored without a counter.
     private func receiveRelayedPresence(_ beat: PresenceBeat, from relayer: PeerID) async throws {
         guard beat.peer != me, !(await engine.isLive(beat.peer, now: clock.now)),
-              Rendezvous.sharing([me, relayer, beat.peer], in: try joinedMemberships()).contains(beat.peer) else { return }
+              Rendezvous.shareAChat([me, relayer, beat.peer], in: try joinedMemberships()) else { return }
         do throws(ProtocolRejection) { try beat.verifyRelayed(wallMillis: clock.wallMillis) } catch {
             await engine.reject(error)
             return

@@ -154,12 +154,7 @@ extension Node {
         rejected[.badSignature, default: 0] += verified.badSignature
         let coveredHeads = heads.covered.map { (message: $0.signed.withoutSignature, peer: $0.peer) }
         let links = vouch(for: holdable.filter { !$0.message.isHead }, heads: verified.messages + coveredHeads)
-        var seen = Set<MessageID>()
-        // In each author's order, so local numbers follow it; a covered head also released by a walk
-        // (held from an earlier delivery) is kept once.
-        verified.messages = (verified.messages + coveredHeads + links.released)
-            .filter { seen.insert($0.message.id).inserted }
-            .sorted { Self.inAuthorOrder($0.message, $1.message) }
+        verified.messages += coveredHeads + links.released
         rejected[.brokenChain, default: 0] += links.brokenLinks
         let covered = heads.covered.reduce(into: [MessageID: [Message]]()) { $0[$1.checker, default: []].append($1.signed) }
         return CheckedMessages(
@@ -274,12 +269,14 @@ extension Node {
         guard !decoded.isEmpty || !rejected.isEmpty else { return [:] }
         if !checked.waiting.isEmpty {
             let late = releaseAtStoreTime(checked.waiting)
-            var seen = Set(verified.messages.map(\.message.id))
-            verified.messages = (verified.messages + late.released.filter { seen.insert($0.message.id).inserted })
-                .sorted { Self.inAuthorOrder($0.message, $1.message) }
+            verified.messages += late.released
             known.formUnion(late.known)
             rejected[.brokenChain, default: 0] += late.brokenLinks
         }
+        // Once, in each author's order, so local numbers follow it: a message both accepted and
+        // released by a walk (a covered head held from an earlier delivery) is stored once.
+        var seen = Set<MessageID>()
+        verified.messages = verified.messages.filter { seen.insert($0.message.id).inserted }.sorted { Self.inAuthorOrder($0.message, $1.message) }
         let outcomes = try await store.insert(
             verified.messages.map(\.message), grants: openGrants(verified.messages.map(\.message)),
             receivedAtMillis: clock.wallMillis, ownAuthor: me)

@@ -41,7 +41,7 @@ extension Node {
         let now = clock.now
         var frames: [PeerID: [Frame]] = [:]
         for (requester, target) in requests where target != me && requester != target {
-            guard Rendezvous.sharing([me, requester, target], in: memberships).contains(target) else { continue }
+            guard Rendezvous.shareAChat([me, requester, target], in: memberships) else { continue }
             // Whether or not they meet now, the asker has no session with the target: its beats go
             // through here meanwhile.
             rendezvous.withLock { $0.relayBeats(of: target, to: requester, now: now) }
@@ -65,7 +65,7 @@ extension Node {
         let now = clock.now
         var handshakes: [Datagram] = []
         for (introducer, peer, address) in introductions where peer != me && peer != introducer {
-            guard Rendezvous.sharing([me, introducer, peer], in: memberships).contains(peer),
+            guard Rendezvous.shareAChat([me, introducer, peer], in: memberships),
                   rendezvous.withLock({ $0.shouldMeet(peer, from: introducer, now: now) })
             else { continue }
             handshakes += await engine.meet(peer, at: address, now: now, wallMillis: clock.wallMillis)
