@@ -11,16 +11,18 @@ extension APIService {
         }
         let peers = try members.map { try resolvePeer($0) }
         let invite = try await node.createChat(title: title, members: peers, kind: chatKind)
-        return try chatView(invite.id)
+        return try await chatView(invite.id)
     }
 
     /// Every chat, direct ones first, each section by last activity (most recent first), then by name.
-    func chatList() throws -> [ChatView] {
+    func chatList() async throws -> [ChatView] {
         let names = try names()
-        return try node.chats().map { summary in
+        let chats = try node.chats()
+        let noRoute = try await node.membersWithoutRoute(chats: chats.map(\.invite.id))
+        return try chats.map { summary in
             ChatView(
                 summary, names: names, me: node.me, unread: try node.unreadCount(chat: summary.invite.id),
-                waitingFor: try node.membersWaiting(chat: summary.invite.id))
+                waitingFor: try node.membersWaiting(chat: summary.invite.id), noRoute: noRoute[summary.invite.id] ?? [])
         }.sorted { lhs, rhs in
             if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
             if lhs.lastActivityMillis != rhs.lastActivityMillis { return lhs.lastActivityMillis > rhs.lastActivityMillis }
@@ -33,14 +35,16 @@ extension APIService {
         let chat = try resolveChat(text)
         if !add.isEmpty { try await node.addMembers(chat: chat, try add.map { try resolvePeer($0) }) }
         if !remove.isEmpty { try await node.removeMembers(chat: chat, try remove.map { try resolvePeer($0) }) }
-        return try chatView(chat)
+        return try await chatView(chat)
     }
 
-    func chatView(_ chat: ChatID) throws -> ChatView {
+    func chatView(_ chat: ChatID) async throws -> ChatView {
         guard let summary = try node.chats().first(where: { $0.invite.id == chat }) else {
             throw NodeError.notFound("no chat \(chat.shortHex)")
         }
+        let noRoute = try await node.membersWithoutRoute(chats: [chat])[chat] ?? []
         return ChatView(
-            summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat), waitingFor: try node.membersWaiting(chat: chat))
+            summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat), waitingFor: try node.membersWaiting(chat: chat),
+            noRoute: noRoute)
     }
 }

@@ -13,7 +13,7 @@ extension APIService {
     func acceptInvite(_ prefix: String, name: String?) async throws -> ChatView {
         let pending = try node.resolvePendingInvite(prefix: prefix)
         let invite = try await node.acceptInvite(chat: pending.invite.id, contactName: name)
-        return try chatView(invite.id)
+        return try await chatView(invite.id)
     }
 
     func declineInvite(_ prefix: String) async throws -> PendingInviteView {

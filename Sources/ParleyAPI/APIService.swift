@@ -44,7 +44,7 @@ public struct APIService: Sendable {
         case let .chatCreate(title, members, kind):
             return Self.ok(try await createChat(title: title, members: members, kind: kind))
         case .chatList:
-            return Self.ok(try chatList())
+            return Self.ok(try await chatList())
         case let .send(chat, text, tag, refs):
             let tag = try Tag(tag ?? "Text")
             if let command = tag.reservedFor {
@@ -53,7 +53,11 @@ public struct APIService: Sendable {
             let chatID = try resolveChat(chat)
             let references = try refs.map { try resolveReference($0, chat: chatID) }
             let stored = try await node.send(chat: chatID, tag: tag, content: Array(text.utf8), references: references)
-            return Self.ok(view(stored, names: try names()))
+            let names = try names()
+            var sent = view(stored, names: names)
+            let noRoute = try await node.membersWithoutRoute(chats: [chatID])[chatID] ?? []
+            sent.noRoute = noRoute.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
+            return Self.ok(sent)
         case let .messages(chat, tag, ref, refTag, limit, before, after, shown):
             return try messages(chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit, before: before, after: after, shown: shown ?? false)
         case let .pollCreate(chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt, secret):

@@ -37,6 +37,9 @@ public struct MessageView: Codable, Sendable, Hashable {
     public let kind: String
     /// The http(s) URLs in a link message's text.
     public let links: [String]
+    /// On the reply to `send` only: the chat's members this node has no way to reach (no address
+    /// for them or for any other member), whom the message cannot get to until one is learned.
+    public var noRoute: [MemberView]?
 
     /// Its place in the chat's history (`HistoryPosition`), for ordering views as every node lists them.
     public var historyOrder: (UInt64, String, UInt64) { (lamport, author, sequence) }
@@ -96,9 +99,15 @@ public struct ChatView: Codable, Sendable, Hashable {
     /// author's claimed time but never later than this node's arrival (or join) time, so a sender's
     /// clock set ahead cannot pin a chat at the top of the list.
     public let lastActivityMillis: Int64
+    /// Members this node has no way to reach: no address is known for them, nor for any other
+    /// member who could carry the chat to them (`Node.membersWithoutRoute`).
+    public let noRoute: [MemberView]
 
-    public init(_ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID] = []) {
+    public init(
+        _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID] = [], noRoute: [PeerID] = []
+    ) {
         self.unread = unread
+        self.noRoute = noRoute.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         self.waitingFor = waitingFor.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         id = summary.invite.id.hex
         kind = summary.kind.rawValue

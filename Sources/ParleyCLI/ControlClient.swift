@@ -75,16 +75,21 @@ struct CLIError: Error, CustomStringConvertible {
     }
 }
 
-/// Runs one request against the node in `options` and prints the result as JSON or text.
+/// Runs one request against the node in `options` and prints the result as JSON or text; in text
+/// mode, `notice` may add a line for the user on stderr (under `--json` the result carries it).
 func runRequest<Result: Codable & Sendable>(
-    _ request: APIRequest, options: ClientOptions, as type: Result.Type, text: (Result) -> String
+    _ request: APIRequest, options: ClientOptions, as type: Result.Type, text: (Result) -> String,
+    notice: (Result) -> String? = { _ in nil }
 ) async throws {
     let result = try await ControlClient.callOnce(request, options: options, as: type)
     // Text output passes through SafeText: peers wrote much of it.
     print(options.json ? try APIJSON.encode(result) : SafeText.display(text(result)))
+    if !options.json, let line = notice(result) {
+        FileHandle.standardError.write(Data("Note: \(SafeText.display(line))\n".utf8))
+    }
 }
 
 /// Runs a request that posts a message (send, poll actions) and prints the new message's id.
 func runPosting(_ request: APIRequest, options: ClientOptions) async throws {
-    try await runRequest(request, options: options, as: MessageView.self) { $0.id }
+    try await runRequest(request, options: options, as: MessageView.self, text: { $0.id }, notice: { Render.noRoute($0.noRoute ?? []) })
 }

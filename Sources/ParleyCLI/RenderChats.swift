@@ -38,10 +38,20 @@ extension Render {
                 let unread = chat.unread > 0 ? "  (\(chat.unread) unread)" : ""
                 let unsealed = chat.sealed ? "" : "  " + unsealedMark
                 let waiting = chat.waitingFor.isEmpty ? "" : "  (waiting for \(chat.waitingFor.map { name($0.id, $0.name) }.joined(separator: ", ")) to accept)"
-                lines.append("  \(chat.id.prefix(12))  \(SafeText.singleLine(chat.name))\(unsealed)\(members)\(waiting)\(unread)  \(chat.messageCount) messages\(last)")
+                let unreachable = chat.noRoute.isEmpty ? "" : "  (no address known for \(chat.noRoute.map { name($0.id, $0.name) }.joined(separator: ", ")))"
+                lines.append(
+                    "  \(chat.id.prefix(12))  \(SafeText.singleLine(chat.name))\(unsealed)\(members)\(waiting)\(unreachable)\(unread)  \(chat.messageCount) messages\(last)")
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What to tell the user about members nothing can reach (`ChatView.noRoute`), or nil.
+    static func noRoute(_ members: [MemberView]) -> String? {
+        guard !members.isEmpty else { return nil }
+        let names = members.map { name($0.id, $0.name) }.joined(separator: ", ")
+        let example = members.count == 1 ? "\(members[0].id) --name \(name(members[0].id, members[0].name))" : "ID --name NAME"
+        return "no address known for \(names); add one with 'parley contacts add \(example) --addr HOST:PORT' or reach a common member"
     }
 
     static func members(_ chat: ChatView) -> String {

@@ -39,7 +39,9 @@ extension Node {
             datagramsOut: await engine.datagramsOut,
             connectedPeers: await engine.connectedPeers.map(\.hex).sorted(),
             knownPeers: await engine.knownPeers.reduce(into: [:]) { $0[$1.key.hex] = $1.value.description },
-            pendingRetransmits: await engine.pendingRetransmits)
+            pendingRetransmits: await engine.pendingRetransmits,
+            storedFromAuthors: await engine.storedFromAuthors,
+            storedRelayed: await engine.storedRelayed)
     }
 
     /// Saves a contact (whose invites are then accepted) and, if given, where to reach it; says what it replaced.
@@ -74,4 +76,9 @@ public struct NodeStatus: Sendable, Codable, Hashable {
     public let knownPeers: [String: String]
     /// Reliable frames still waiting for an acknowledgement.
     public let pendingRetransmits: Int
+    /// Others' messages stored since start that their author's node sent here itself.
+    public let storedFromAuthors: Int
+    /// Others' messages stored since start that another member relayed (its sync or
+    /// retransmission): traffic that went around a missing session, such as across NATs.
+    public let storedRelayed: Int
 }

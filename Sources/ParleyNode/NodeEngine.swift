@@ -47,6 +47,10 @@ actor NodeEngine {
     private(set) var rejections: [ProtocolRejection: Int] = [:]
     private(set) var datagramsIn = 0
     private(set) var datagramsOut = 0
+    /// New messages stored, by whether their author's own node sent them or another member relayed
+    /// them (its sync or retransmission): how much of the traffic goes around a missing session.
+    private(set) var storedFromAuthors = 0
+    private(set) var storedRelayed = 0
     private let maxWaiting: Int
     private let logger: Logger
 
@@ -63,6 +67,11 @@ actor NodeEngine {
     func reject(_ reason: ProtocolRejection, count: Int = 1, from source: PeerAddress? = nil) {
         rejections[reason, default: 0] += count
         logger.trace("rejected", metadata: ["reason": "\(reason.rawValue)", "count": "\(count)", "from": "\(source?.description ?? "-")"])
+    }
+
+    func countStored(fromAuthors: Int, relayed: Int) {
+        storedFromAuthors += fromAuthors
+        storedRelayed += relayed
     }
 
     /// Whether the peer has a session that heard from it within `liveWithin`: a peer that restarted
@@ -125,6 +134,7 @@ actor NodeEngine {
 
     func address(of peer: PeerID) -> PeerAddress? { sessions.session(for: peer)?.address ?? addresses[peer] }
     func isConnected(_ peer: PeerID) -> Bool { sessions.session(for: peer) != nil }
+    func addressed(among peers: some Sequence<PeerID>) -> Set<PeerID> { Set(peers.filter { address(of: $0) != nil }) }
     var knownPeers: [PeerID: PeerAddress] { addresses }
     var connectedPeers: [PeerID] { sessions.connectedPeers }
     var pendingRetransmits: Int { reliableQueue.count }

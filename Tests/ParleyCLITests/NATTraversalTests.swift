@@ -89,6 +89,10 @@ struct NATTraversalTests {
         // each sees the other online, and their votes give the same tally everywhere
         #expect(parley.eventually("alice", ["members", chat, "--json"], seconds: 20) { Self.online($0, Self.key(parley, "bob"), via: nil) })
         #expect(try Self.votesAgree(parley, chat, seconds: 30))
+        // and what alice writes goes to bob over their own session, not around it through carol
+        let (share, delivery) = try #require(try Self.relayShare(parley, chat, count: 50), "bob did not get alice's 50 texts")
+        Reliability.figure("nat.relayShare", String(format: "%.2f of 50 texts, all in %.2f s", share, delivery))
+        #expect(share <= 0.1, "\(share * 100) % of alice's texts reached bob through carol")
     }
 
     @Test func behindSymmetricNATsMembersStillConvergeThroughThePublicMember() throws {
@@ -107,7 +111,35 @@ struct NATTraversalTests {
         #expect(try Self.votesAgree(parley, chat, seconds: 60))
         _ = try ControlConnection(dataDirectory: parley.data("alice")).call(Control.send(chat: chat, text: "via carol"))
         #expect(parley.eventually("bob", ["messages", chat], seconds: 30) { $0.contains("via carol") })
+        let (share, seconds) = try #require(try Self.relayShare(parley, chat, count: 50), "bob did not get alice's 50 texts")
+        Reliability.figure("nat.symmetric.relayShare", String(format: "%.2f of 50 texts, all in %.2f s", share, seconds))
+        #expect(share == 1, "without a session, every text of alice's reaches bob through carol")
         #expect(!Self.connected(parley, "alice", to: "bob"))
+    }
+
+    /// Others' messages bob's node stored so far: from their authors' own nodes, and relayed by another member.
+    static func stored(_ parley: ParleyBinary, _ name: String) -> (fromAuthors: Int, relayed: Int)? {
+        guard let status = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any],
+              let direct = status["storedFromAuthors"] as? Int, let relayed = status["storedRelayed"] as? Int else { return nil }
+        return (direct, relayed)
+    }
+
+    /// alice sends `count` texts; the share of them bob stored through another member (carol) rather
+    /// than from alice's node itself, and the seconds until all arrived (nil if they did not within 30 s).
+    static func relayShare(_ parley: ParleyBinary, _ chat: String, count: Int) throws -> (share: Double, seconds: Double)? {
+        let before = try #require(stored(parley, "bob"))
+        let start = Date()
+        for index in 1...count {
+            _ = try ControlConnection(dataDirectory: parley.data("alice")).call(Control.send(chat: chat, text: "share \(index)"))
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let now = stored(parley, "bob"), now.fromAuthors + now.relayed - before.fromAuthors - before.relayed >= count {
+                return (Double(now.relayed - before.relayed) / Double(count), Date().timeIntervalSince(start))
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return nil
     }
 
     /// Whether the `members --json` output lists `key` as online, through `via`'s relaying or (nil) directly.

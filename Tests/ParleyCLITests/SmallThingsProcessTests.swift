@@ -33,6 +33,32 @@ struct SmallThingsProcessTests {
         #expect(!output.contains("\n"))
     }
 
+    @Test func aMemberWithNoAddressAndNoRouteIsNamedOnStderr() throws {
+        let alone = try Alone()
+        defer { alone.node.terminateAndWait() }
+        let parley = alone.parley
+        // Given dave, added as a contact without an address, whose node never announced itself
+        let dave = try parley.keygen("dave").trimmingCharacters(in: .whitespacesAndNewlines)
+        try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "dave"])
+        let notice = "Note: no address known for dave; add one with 'parley contacts add \(dave) --name dave --addr HOST:PORT' or reach a common member\n"
+
+        // When alice creates a chat with him and sends into it
+        let created = try alone.attempt(["chat", "create", "Lunch", "--member", "dave"])
+        let sent = try alone.attempt(["send", "Lunch", "anyone?"])
+
+        // Then both succeed and say, on stderr, why dave gets nothing
+        #expect(created.status == 0 && created.stderr == notice)
+        #expect(sent.status == 0 && sent.stderr == notice)
+        // And under --json the reply carries it instead of a line on stderr
+        let json = try alone.attempt(["send", "Lunch", "still?", "--json"])
+        #expect(json.stderr.isEmpty && json.stdout.contains("\"noRoute\":[{\"id\":\"\(dave)\",\"name\":\"dave\"}]"))
+
+        // When an address for dave is given, the note goes away
+        try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "dave", "--addr", "127.0.0.1:\(Ports.base() + 9)"])
+        let addressed = try alone.attempt(["send", "Lunch", "now?"])
+        #expect(addressed.status == 0 && addressed.stderr.isEmpty)
+    }
+
     @Test func localValuesAreListedAndDeletedAndAnUnsetKeyExitsOne() throws {
         let alone = try Alone()
         defer { alone.node.terminateAndWait() }

@@ -30,7 +30,7 @@ extension Chat {
 
         func run() async throws {
             let request = APIRequest.chatCreate(title: title, members: members, kind: direct ? "direct" : "group")
-            try await runRequest(request, options: options, as: ChatView.self) { $0.id }
+            try await runRequest(request, options: options, as: ChatView.self, text: { $0.id }, notice: { Render.noRoute($0.noRoute) })
         }
     }
 
@@ -55,7 +55,9 @@ extension Chat {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.chatAddMembers(chat: chat, members: members), options: options, as: ChatView.self, text: Render.members)
+            try await runRequest(
+                .chatAddMembers(chat: chat, members: members), options: options, as: ChatView.self, text: Render.members,
+                notice: { Render.noRoute($0.noRoute) })
         }
     }
 

@@ -38,6 +38,10 @@ export async function renderMembers(pane, chat, { me, contacts, toast, onChatCha
   if (chat.waitingFor.length > 0) {
     parts.push(el("p", { className: "hint", text: `Waiting for ${chat.waitingFor.map((member) => displayName(member.name, member.id)).join(", ")} to accept` }));
   }
+  if (chat.noRoute.length > 0) {
+    const names = chat.noRoute.map((member) => displayName(member.name, member.id)).join(", ");
+    parts.push(el("p", { className: "hint warning", text: `No address known for ${names}: add one to the contact (parley contacts add … --addr HOST:PORT) or reach a common member` }));
+  }
   if (creator) {
     const present = new Set(members.map((member) => member.id));
     const candidates = contacts.filter((contact) => !present.has(contact.id));
