@@ -112,6 +112,16 @@ def a_contact_is_added_from_an_uploaded_pub_file(nodes, alice, bob, problems):
 
 
 @test
+def a_member_no_address_reaches_is_named_in_the_member_pane(nodes, alice, bob, problems):
+    # carol is a contact without an address (uploaded above), and no node of hers ever announced itself
+    nodes.cli("alice", "chat", "create", "Just carol", "--member", "carol")
+    open_chat(alice, "Just carol")
+    alice.click("#toggle-members")
+    expect(alice.locator(".hint.warning")).to_contain_text("No address known for carol", timeout=5000)
+    alice.click("#toggle-members")
+
+
+@test
 def an_invite_from_a_stranger_waits_and_is_accepted_in_the_page(nodes, alice, bob, problems):
     chat = nodes.cli("dave", "chat", "create", "Book club", "--member", "bob")
     nodes.cli("dave", "send", chat, "Welcome, bob")
