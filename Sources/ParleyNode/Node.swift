@@ -18,7 +18,7 @@ public final class Node: Sendable {
     let chatState: ChatStateCache
     let syncProgress = SyncProgress()
     /// Introductions asked, made and acted on, for their rate limits (`Node+Rendezvous`).
-    let rendezvous = Mutex(Rendezvous())
+    let rendezvous: Mutex<Rendezvous>
     /// Periodic sync rounds so far: which members the next one asks (`syncFanout`).
     let syncRounds = Atomic<Int>(0)
     /// Polls whose ballot this node is changing: one change at a time per poll.
@@ -58,6 +58,7 @@ public final class Node: Sendable {
             logger: logger)
         chatState = ChatStateCache()
         presenceHub = PresenceHub(typingExpiry: configuration.typingTimeout)
+        rendezvous = Mutex(Rendezvous(firstTurn: Int(configuration.identity.publicKey.rawRepresentation.first ?? 0)))
     }
 
     /// Receives and reacts to datagrams, and runs the timers, until the task is cancelled.

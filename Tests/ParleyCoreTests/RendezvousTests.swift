@@ -77,6 +77,36 @@ struct RendezvousTests {
         #expect(!late)
     }
 
+    @Test func punchingRoundsThatDoNotReachThePeerBackOffWhileQuestionsKeepTheirPace() {
+        // Given dave shown online through a relay, so he is asked about every 10 s, and carol
+        // answering every question with a meet that never gets through (symmetric NATs)
+        var rules = Rendezvous()
+        let dave = Fixtures.mallory.publicKey
+        var punched: [Int] = []
+        for second in stride(from: 0, through: 80, by: 10) {
+            #expect(rules.introducers(toAsk: dave, among: [carol, alice], showsOnline: true, now: .seconds(second)) == [carol, alice])
+            if rules.shouldMeet(dave, from: carol, now: .seconds(second + 1)) { punched.append(second + 1) }
+            // the other introducer's answer to the same question belongs to the same round
+            let sameRound = rules.shouldMeet(dave, from: alice, now: .seconds(second + 2))
+            #expect(sameRound == punched.contains(second + 1))
+        }
+        // Then rounds come 10, 20, 40 s apart, not every 10 s
+        #expect(punched == [1, 11, 31, 71])
+        // And once dave is reached, rounds start over
+        rules.reached(dave)
+        _ = rules.introducers(toAsk: dave, among: [carol], showsOnline: true, now: .seconds(90))
+        let again = rules.shouldMeet(dave, from: carol, now: .seconds(91))
+        #expect(again)
+    }
+
+    @Test func eachNodeStartsTakingTurnsWhereItsOwnIdPointsSoAskersSpreadOverIntroducers() {
+        var first = Rendezvous(firstTurn: 0)
+        var second = Rendezvous(firstTurn: 1)
+        let dave = Fixtures.mallory.publicKey
+        #expect(first.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, now: .zero) == [alice, bob])
+        #expect(second.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, now: .zero) == [bob, carol])
+    }
+
     @Test func eachPairIsIntroducedAtMostOncePerFiveSeconds() {
         var rules = Rendezvous()
         let introduced = [

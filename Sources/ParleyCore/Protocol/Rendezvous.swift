@@ -31,7 +31,22 @@ public struct Rendezvous: Sendable {
     /// Askers whose beats of one target are relayed, at most.
     static let relaySubscribersPerPeer = 64
 
+    /// Rounds of punching toward a peer without reaching it: a round is the meets answering one
+    /// question (several introducers may answer it, each with the address it observes). A new round
+    /// waits `askInterval`, then twice as long after each round that did not reach it, up to
+    /// `maxAskInterval`, so two members behind symmetric NATs, who keep asking to keep each other's
+    /// beats relayed, stop sending handshakes every 10 s that cannot arrive.
+    private struct Punching {
+        var rounds: Int
+        var next: Duration
+        var question: Duration
+    }
+
     private var asked: [PeerID: Question] = [:]
+    private var punching: [PeerID: Punching] = [:]
+    /// Where this node starts taking turns among introducers, so that the members of a chat that
+    /// all ask at once do not all start with the same one.
+    private let firstTurn: Int
     private var introduced: [Pair: Duration] = [:]
     private var met: [Pair: Duration] = [:]
     /// Target → askers and until when this node relays the target's presence beats to them.
@@ -42,7 +57,8 @@ public struct Rendezvous: Sendable {
         let second: PeerID
     }
 
-    public init() {}
+    /// `firstTurn`: where questions start in the sorted introducers (the node uses the first byte of its id).
+    public init(firstTurn: Int = 0) { self.firstTurn = firstTurn }
 
     /// The members to ask about `peer` now, taking turns among `candidates` (those this node
     /// reaches, in a fixed order), or none yet. While `peer` shows online (its beats relayed), it is
@@ -55,7 +71,7 @@ public struct Rendezvous: Sendable {
         let attempts = showsOnline ? 0 : (previous?.attempts ?? 0) + 1
         let wait = showsOnline ? Self.askInterval : min(Self.askInterval * (1 << min(attempts - 1, 5)), Self.maxAskInterval)
         let asks = (previous?.asks ?? 0) + 1
-        let turn = (asks - 1) * Self.introducersAsked
+        let turn = firstTurn + (asks - 1) * Self.introducersAsked
         let chosen = (0..<min(Self.introducersAsked, candidates.count)).map { candidates[(turn + $0) % candidates.count] }
         if previous == nil, asked.count >= Self.pruneAbove { asked = asked.filter { now < $0.value.next + Self.maxAskInterval } }
         guard previous != nil || asked.count < Self.pruneAbove else { return [] }
@@ -63,8 +79,11 @@ public struct Rendezvous: Sendable {
         return chosen
     }
 
-    /// `peer` is reached: questions about it start over.
-    public mutating func reached(_ peer: PeerID) { asked[peer] = nil }
+    /// `peer` is reached: questions and punching rounds about it start over.
+    public mutating func reached(_ peer: PeerID) {
+        asked[peer] = nil
+        punching[peer] = nil
+    }
 
     /// Whether to introduce `requester` to `target` now; records the introduction when so.
     public mutating func shouldIntroduce(_ requester: PeerID, to target: PeerID, now: Duration) -> Bool {
@@ -73,10 +92,22 @@ public struct Rendezvous: Sendable {
     }
 
     /// Whether to act on `introducer`'s `meet` for `peer` now: it must answer a question this node
-    /// asked that introducer about that peer within `meetWindow`, once per introducer and peer.
+    /// asked that introducer about that peer within `meetWindow`, once per introducer and peer, and
+    /// belong to the current punching round or be due for a new one (`Punching`).
     public mutating func shouldMeet(_ peer: PeerID, from introducer: PeerID, now: Duration) -> Bool {
         guard let question = asked[peer], question.introducers.contains(introducer), now - question.at < Self.meetWindow else { return false }
-        return Self.admit(Pair(first: introducer, second: peer), into: &met, every: Self.meetWindow, now: now)
+        let round = punching[peer]
+        let newRound = round?.question != question.at
+        if newRound, let round, now < round.next { return false }
+        guard Self.admit(Pair(first: introducer, second: peer), into: &met, every: Self.meetWindow, now: now) else { return false }
+        if newRound {
+            let rounds = (round?.rounds ?? 0) + 1
+            if round == nil, punching.count >= Self.pruneAbove { punching = punching.filter { now < $0.value.next } }
+            guard round != nil || punching.count < Self.pruneAbove else { return false }
+            punching[peer] = Punching(
+                rounds: rounds, next: now + min(Self.askInterval * (1 << min(rounds - 1, 5)), Self.maxAskInterval), question: question.at)
+        }
+        return true
     }
 
     /// `requester` asked about `target`, so it has no session with it: relay `target`'s beats to it
