@@ -36,4 +36,24 @@ struct AddressLearningTests {
             #expect(try await Peers.eventually { try bob.store.message(text.id) != nil })
         }
     }
+
+    @Test func anAnnounceIsOfferedAnAnswerAtMostOncePerThirtySeconds() async throws {
+        // Given bob's engine, hearing alice's announces from her address
+        let engine = NodeEngine(identity: try Identity.generate(), maxWaiting: 10)
+        let alice = try Identity.generate()
+        let from = try PeerAddress(parsing: "127.0.0.1:7001")
+        func announce(at second: Int64) async -> [PeerID] {
+            let wall = 1_700_000_000_000 + second * 1_000
+            let packet = Announcement.make(identity: alice, wallMillis: wall).encoded()
+            return await engine.open([Datagram(address: from, bytes: packet)], now: .seconds(second), wallMillis: wall).answerable.map(\.peer)
+        }
+
+        // Then the first announce is offered an answer, the next ones within 30 s are not (so an
+        // answer, itself an announce, is answered at most once: the exchange stops after one round)
+        #expect(await announce(at: 0) == [alice.publicKey])
+        #expect(await announce(at: 5) == [])
+        #expect(await announce(at: 29) == [])
+        #expect(await announce(at: 30) == [alice.publicKey])
+        #expect(await engine.address(of: alice.publicKey) == from)
+    }
 }
