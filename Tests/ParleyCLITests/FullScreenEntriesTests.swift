@@ -186,4 +186,27 @@ struct FullScreenEntriesTests {
         Thread.sleep(forTimeInterval: 3) // past a refresh of the ticks
         #expect(Self.paneRows(pane.capture()).contains { $0.hasSuffix("you: nobody home ✓") }, "\(pane.capture())")
     }
+
+    @Test func sendingToAChatNobodyCanReachSaysSoInTheStatusLine() throws {
+        let session = try FullScreenTests.Session.start()
+        defer { session.stop() }
+        let (parley, pane) = (session.parley, session.pane)
+        // Given a chat of bob's with dave, a contact without an address whose node never announced itself
+        _ = try parley.keygen("dave")
+        try parley.client("bob", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "dave"])
+        try parley.client("bob", ["chat", "create", "Dave only", "--member", "dave"])
+
+        // When bob opens it and writes there
+        var opened = false
+        for _ in 0..<4 where !opened {
+            try pane.press("Tab")
+            opened = pane.waitFor(seconds: 3) { $0.contains("# Dave only") }
+        }
+        #expect(opened, "\(pane.capture())")
+        try pane.type("anyone?")
+        try pane.press("Enter")
+
+        // Then the status line says why dave gets nothing
+        #expect(pane.waitFor { $0.contains("no address known for dave") }, "\(pane.capture())")
+    }
 }

@@ -28,7 +28,8 @@ struct FullScreen {
         case latest(chat: String, [MessageView])
         /// A poll's results; `show` when the user asked for them (`/results`), else only its card is updated.
         case results(chat: String, PollResultsView, show: Bool)
-        case posted
+        /// A request went through; `notice` is what the user should know about it (members nothing reaches).
+        case posted(notice: String?)
         case failed(String)
         case tick
     }
@@ -121,10 +122,10 @@ struct FullScreen {
                 switch action {
                 case let .post(.pollVote(chat, poll, choices)):
                     _ = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options)
-                    events.yield(.posted)
+                    events.yield(.posted(notice: nil))
                 case let .post(request):
-                    _ = try await ControlClient.callOnce(request, options: options, as: Posted.self)
-                    events.yield(.posted)
+                    let posted = try await ControlClient.callOnce(request, options: options, as: Posted.self)
+                    events.yield(.posted(notice: Render.noRoute(posted.noRoute ?? [])))
                 case let .results(chat, poll, show):
                     let results = try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)
                     events.yield(.results(chat: chat, results, show: show))

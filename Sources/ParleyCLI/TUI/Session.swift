@@ -75,8 +75,9 @@ extension FullScreen {
                     screen.addNotice(Render.poll(poll).split(separator: "\n").map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) })
                     screen.scroll = 0
                 }
-            case .posted:
-                if screen.status?.isError == true { screen.status = nil }
+            case let .posted(notice):
+                // A post that went through clears an earlier error, and a note no longer true.
+                screen.status = notice.map { .init($0, isError: false) }
             case let .failed(message):
                 loadingOlder = false
                 screen.status = .init(message, isError: true)
