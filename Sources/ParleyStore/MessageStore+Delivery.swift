@@ -15,16 +15,16 @@ extension MessageStore {
             var members = MemberCounts()
             var progress: [MessageID: DeliveryProgress] = [:]
             let insertDelivery = try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO deliveries (message_id, peer_id, delivered_at_ms) VALUES (?, ?, ?)")
+                sql: "INSERT OR IGNORE INTO deliveries (chat_id, local_number, peer_id, delivered_at_ms) VALUES (?, ?, ?, ?)")
             for ack in acks {
                 guard let row = try DeliveryRow.fetch(ack.message.blob, db) else { continue }
                 var grew = false
                 if row.state != .received, ack.peer.blob != row.author,
                    try members.contains(ack.peer, in: row.chatId, db) {
-                    try insertDelivery.execute(arguments: [ack.message.blob, ack.peer.blob, atMillis])
+                    try insertDelivery.execute(arguments: [row.chatId, row.localNumber, ack.peer.blob, atMillis])
                     grew = db.changesCount > 0
                 }
-                let delivered = try DeliveryRow.deliveredCount(ack.message.blob, db)
+                let delivered = try row.deliveredCount(db)
                 let others = try members.count(row.chatId, db) - 1
                 try row.settle(delivered: delivered, others: others, db)
                 let earlier = progress[ack.message]?.grew ?? false
@@ -49,7 +49,7 @@ extension MessageStore {
                         db, ChatMemberRecord.select(ChatMemberRecord.Columns.peerId).filter { $0.chatId == record.chatId })
                 }
                 let acked = Set(try Data.fetchAll(
-                    db, DeliveryRecord.select(DeliveryRecord.Columns.peerId).filter { $0.messageId == record.id }))
+                    db, DeliveryRecord.select(DeliveryRecord.Columns.peerId).filter { $0.chatId == record.chatId && $0.localNumber == record.localNumber }))
                 let missing = (members[record.chatId] ?? []).filter { $0 != record.author && !acked.contains($0) }
                 return (record, missing)
             }
@@ -95,18 +95,20 @@ public struct DeliveryProgress: Hashable, Sendable {
 private struct DeliveryRow {
     let id: Data
     let chatId: Data
+    let localNumber: Int64
     let author: Data
     let state: DeliveryState
 
     static func fetch(_ id: Data, _ db: Database) throws -> DeliveryRow? {
-        let statement = try db.cachedStatement(sql: "SELECT chat_id, author, state FROM messages WHERE id = ?")
+        let statement = try db.cachedStatement(sql: "SELECT chat_id, local_number, author, state FROM messages WHERE id = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id]),
-              let state = DeliveryState(rawValue: row[2]) else { return nil }
-        return DeliveryRow(id: id, chatId: row[0], author: row[1], state: state)
+              let state = DeliveryState(rawValue: row[3]) else { return nil }
+        return DeliveryRow(id: id, chatId: row[0], localNumber: row[1], author: row[2], state: state)
     }
 
-    static func deliveredCount(_ id: Data, _ db: Database) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM deliveries WHERE message_id = ?"), arguments: [id]) ?? 0
+    func deliveredCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM deliveries WHERE chat_id = ? AND local_number = ?"), arguments: [chatId, localNumber]) ?? 0
     }
 
     /// Moves the state forward (see `settledState`); writes only when it changes.

@@ -142,7 +142,7 @@ extension MessageStore {
     /// others' rows cost nothing more), how many current members read it and how many there are to
     /// reach: what the delivery ticks show.
     static let storedMessageSelection = """
-        m.*, (SELECT COUNT(*) FROM deliveries d WHERE d.message_id = m.id) AS delivered_to,
+        m.*, (SELECT COUNT(*) FROM deliveries d WHERE d.chat_id = m.chat_id AND d.local_number = m.local_number) AS delivered_to,
         CASE WHEN m.state = '\(DeliveryState.received.rawValue)' THEN 0 ELSE (SELECT COUNT(*) FROM read_receipts r
             JOIN chat_members c ON c.chat_id = m.chat_id AND c.peer_id = r.reader WHERE r.message_id = m.id) END AS read_by,
         CASE WHEN m.state = '\(DeliveryState.received.rawValue)' THEN 0 ELSE (SELECT COUNT(*) FROM chat_members c

@@ -117,18 +117,18 @@ extension MessageStore {
     public func receipts(message: MessageID) throws(StoreError) -> [MessageReceipt]? {
         let rows = try read("reading the receipts of message \(message.shortHex)") { db -> [Row]? in
             guard let head = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT chat_id, author FROM messages WHERE id = ?"), arguments: [message.blob]) else { return nil }
-            let chat: Data = head["chat_id"], author: Data = head["author"]
+                db.cachedStatement(sql: "SELECT chat_id, author, local_number FROM messages WHERE id = ?"), arguments: [message.blob]) else { return nil }
+            let chat: Data = head["chat_id"], author: Data = head["author"], localNumber: Int64 = head["local_number"]
             return try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT c.peer_id AS peer,
                        d.peer_id IS NOT NULL AS delivered, d.delivered_at_ms AS delivered_at,
                        r.read_at_ms AS read_at
                 FROM chat_members c
-                LEFT JOIN deliveries d ON d.message_id = ? AND d.peer_id = c.peer_id
+                LEFT JOIN deliveries d ON d.chat_id = c.chat_id AND d.local_number = ? AND d.peer_id = c.peer_id
                 LEFT JOIN read_receipts r ON r.message_id = ? AND r.reader = c.peer_id
                 WHERE c.chat_id = ? AND c.peer_id != ?
                 ORDER BY c.peer_id
-                """), arguments: [message.blob, message.blob, chat, author])
+                """), arguments: [localNumber, message.blob, chat, author])
         }
         return try rows?.map { row throws(StoreError) in
             let readAt: Int64? = row["read_at"]

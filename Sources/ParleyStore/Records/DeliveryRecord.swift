@@ -5,16 +5,20 @@ internal import GRDB
 struct DeliveryRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "deliveries"
 
-    var messageId: Data
+    /// The message, by its place in its chat (`MessageRecord.localNumber`).
+    var chatId: Data
+    var localNumber: Int64
     var peerId: Data
 
     enum CodingKeys: String, CodingKey {
-        case messageId = "message_id"
+        case chatId = "chat_id"
+        case localNumber = "local_number"
         case peerId = "peer_id"
     }
 
     enum Columns {
-        static let messageId = Column(CodingKeys.messageId)
+        static let chatId = Column(CodingKeys.chatId)
+        static let localNumber = Column(CodingKeys.localNumber)
         static let peerId = Column(CodingKeys.peerId)
     }
 }

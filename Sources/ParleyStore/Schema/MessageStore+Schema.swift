@@ -14,6 +14,7 @@ extension MessageStore {
         migrator.registerMigration("v6-store-owner", migrate: createV6StoreOwner)
         migrator.registerMigration("v7-pending-invite-order", migrate: createV7PendingInviteOrder)
         migrator.registerMigration("v8-wire-protocol-chains", migrate: createV8WireProtocolChains)
+        migrator.registerMigration("v9-deliveries-by-local-number", migrate: createV9DeliveriesByLocalNumber)
         return migrator
     }
 
