@@ -104,7 +104,7 @@ public struct ChatView: Codable, Sendable, Hashable {
     public let noRoute: [MemberView]
 
     public init(
-        _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID] = [], noRoute: [PeerID] = []
+        _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID], noRoute: [PeerID]
     ) {
         self.unread = unread
         self.noRoute = noRoute.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)

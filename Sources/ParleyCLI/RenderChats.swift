@@ -1,3 +1,4 @@
+import Foundation
 import ParleyTerminal
 import ParleyAPI
 import ParleyNode
@@ -50,8 +51,15 @@ extension Render {
     static func noRoute(_ members: [MemberView]) -> String? {
         guard !members.isEmpty else { return nil }
         let names = members.map { name($0.id, $0.name) }.joined(separator: ", ")
-        let example = members.count == 1 ? "\(members[0].id) --name \(name(members[0].id, members[0].name))" : "ID --name NAME"
+        let example = members.count == 1 ? "\(members[0].id) --name \(members[0].name.map(shellWord) ?? "NAME")" : "ID --name NAME"
         return "no address known for \(names); add one with 'parley contacts add \(example) --addr HOST:PORT' or reach a common member"
+    }
+
+    /// `text` as one shell word, quoted only when it has to be, so the suggested command can be pasted.
+    static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
+        return plain ? text : "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "$", with: "\\$").replacingOccurrences(of: "`", with: "\\`") + "\""
     }
 
     static func members(_ chat: ChatView) -> String {

@@ -37,13 +37,17 @@ struct SmallThingsProcessTests {
         let alone = try Alone()
         defer { alone.node.terminateAndWait() }
         let parley = alone.parley
-        // Given dave, added as a contact without an address, whose node never announced itself
+        // Given Dave Smith, added as a contact without an address, whose node never announced itself
         let dave = try parley.keygen("dave").trimmingCharacters(in: .whitespacesAndNewlines)
-        try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "dave"])
-        let notice = "Note: no address known for dave; add one with 'parley contacts add \(dave) --name dave --addr HOST:PORT' or reach a common member\n"
+        try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "Dave Smith"])
+        let notice = """
+            Note: no address known for Dave Smith; add one with 'parley contacts add \(dave) --name "Dave Smith" --addr HOST:PORT' \
+            or reach a common member
+
+            """
 
         // When alice creates a chat with him and sends into it
-        let created = try alone.attempt(["chat", "create", "Lunch", "--member", "dave"])
+        let created = try alone.attempt(["chat", "create", "Lunch", "--member", "Dave Smith"])
         let sent = try alone.attempt(["send", "Lunch", "anyone?"])
 
         // Then both succeed and say, on stderr, why dave gets nothing
@@ -51,10 +55,10 @@ struct SmallThingsProcessTests {
         #expect(sent.status == 0 && sent.stderr == notice)
         // And under --json the reply carries it instead of a line on stderr
         let json = try alone.attempt(["send", "Lunch", "still?", "--json"])
-        #expect(json.stderr.isEmpty && json.stdout.contains("\"noRoute\":[{\"id\":\"\(dave)\",\"name\":\"dave\"}]"))
+        #expect(json.stderr.isEmpty && json.stdout.contains("\"noRoute\":[{\"id\":\"\(dave)\",\"name\":\"Dave Smith\"}]"))
 
         // When an address for dave is given, the note goes away
-        try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "dave", "--addr", "127.0.0.1:\(Ports.base() + 9)"])
+        try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "Dave Smith", "--addr", "127.0.0.1:\(Ports.base() + 9)"])
         let addressed = try alone.attempt(["send", "Lunch", "now?"])
         #expect(addressed.status == 0 && addressed.stderr.isEmpty)
     }

@@ -58,3 +58,33 @@ struct RendezvousNodeTests {
         }
     }
 }
+
+/// `status` tells apart the messages a node stored from their authors' own nodes and those another
+/// member relayed: the share of traffic that goes around a missing session.
+struct StoredCountersTests {
+    @Test func aMessageFromItsAuthorAndOneRelayedByAnotherMemberAreCountedApart() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            let before = await bed.bob.node.status()
+            // When alice sends a text herself
+            let text = try await bed.alice.node.sendText(chat: bed.invite.id, "from alice")
+            try await bed.settle()
+            // and mallory hands bob alice's next message, signed by alice, that alice's node never sent him
+            let relayed = try MessageDraft(
+                chat: bed.invite.id, author: bed.alice.identity.publicKey, sequence: 2, previous: text.message.id, lamport: 100,
+                timestampMillis: 0, tag: .text, content: Array("relayed".utf8)
+            ).sealedAndSigned(in: bed.invite, by: bed.alice.identity)
+            await bed.mallory.node.transmit([.message(relayed.encoded)], to: bed.bob.identity.publicKey)
+            try await bed.settle()
+
+            // Then bob stored both, and counts one of each
+            #expect(try bed.bob.node.store.message(relayed.id) != nil)
+            let after = await bed.bob.node.status()
+            #expect(after.storedFromAuthors - before.storedFromAuthors == 1)
+            #expect(after.storedRelayed - before.storedRelayed == 1)
+            // And alice, whose own message comes back from nobody, counts none of her own
+            let alice = await bed.alice.node.status()
+            #expect(alice.storedRelayed == 0)
+        }
+    }
+}

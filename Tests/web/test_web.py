@@ -4,11 +4,11 @@ refuses a request without the token. Screenshots of both layouts go to docs/web/
 
 Run by Tests/web/run.sh, which installs what is missing. Prints one "N passed, M failed" line.
 """
-import json, sys, time, traceback, urllib.error, urllib.request
+import json, subprocess, sys, time, traceback, urllib.error, urllib.request
 
 from playwright.sync_api import expect, sync_playwright
 
-from webnodes import CHROMIUM, ROOT, Nodes, open_chat, open_page, show_list
+from webnodes import CHROMIUM, PARLEY, ROOT, Nodes, open_chat, open_page, show_list
 
 SHOTS = ROOT / "docs/web"
 
@@ -113,11 +113,13 @@ def a_contact_is_added_from_an_uploaded_pub_file(nodes, alice, bob, problems):
 
 @test
 def a_member_no_address_reaches_is_named_in_the_member_pane(nodes, alice, bob, problems):
-    # carol is a contact without an address (uploaded above), and no node of hers ever announced itself
-    nodes.cli("alice", "chat", "create", "Just carol", "--member", "carol")
-    open_chat(alice, "Just carol")
+    # erin is a contact without an address, and no node of hers ever announced itself
+    subprocess.run([PARLEY, "keygen", "erin", "--dir", str(nodes.work / "keys")], check=True, capture_output=True)
+    nodes.cli("alice", "contacts", "add", str(nodes.work / "keys/erin.pub"), "--name", "erin")
+    nodes.cli("alice", "chat", "create", "Just erin", "--member", "erin")
+    open_chat(alice, "Just erin")
     alice.click("#toggle-members")
-    expect(alice.locator(".hint.warning")).to_contain_text("No address known for carol", timeout=5000)
+    expect(alice.locator(".hint.warning")).to_contain_text("No address known for erin", timeout=5000)
     alice.click("#toggle-members")
 
 

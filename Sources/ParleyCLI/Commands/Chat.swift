@@ -83,7 +83,9 @@ extension Chat {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.chatRemoveMembers(chat: chat, members: members), options: options, as: ChatView.self, text: Render.members)
+            try await runRequest(
+                .chatRemoveMembers(chat: chat, members: members), options: options, as: ChatView.self, text: Render.members,
+                notice: { Render.noRoute($0.noRoute) })
         }
     }
 }

@@ -35,7 +35,8 @@ extension Invites {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.inviteAccept(invite: invite, name: name), options: options, as: ChatView.self) { $0.id }
+            try await runRequest(
+                .inviteAccept(invite: invite, name: name), options: options, as: ChatView.self, text: { $0.id }, notice: { Render.noRoute($0.noRoute) })
         }
     }
 

@@ -28,8 +28,9 @@ struct FullScreen {
         case latest(chat: String, [MessageView])
         /// A poll's results; `show` when the user asked for them (`/results`), else only its card is updated.
         case results(chat: String, PollResultsView, show: Bool)
-        /// A request went through; `notice` is what the user should know about it (members nothing reaches).
-        case posted(notice: String?)
+        /// A request went through. For a text sent to `chat`, `notice` says which of its members
+        /// nothing reaches (nil: none); other posts carry no chat.
+        case posted(chat: String?, notice: String?)
         case failed(String)
         case tick
     }
@@ -122,10 +123,14 @@ struct FullScreen {
                 switch action {
                 case let .post(.pollVote(chat, poll, choices)):
                     _ = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options)
-                    events.yield(.posted(notice: nil))
+                    events.yield(.posted(chat: nil, notice: nil))
                 case let .post(request):
                     let posted = try await ControlClient.callOnce(request, options: options, as: Posted.self)
-                    events.yield(.posted(notice: Render.noRoute(posted.noRoute ?? [])))
+                    if case let .send(chat, _, _, _) = request {
+                        events.yield(.posted(chat: chat, notice: Render.noRoute(posted.noRoute ?? [])))
+                    } else {
+                        events.yield(.posted(chat: nil, notice: nil))
+                    }
                 case let .results(chat, poll, show):
                     let results = try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)
                     events.yield(.results(chat: chat, results, show: show))

@@ -75,9 +75,14 @@ extension FullScreen {
                     screen.addNotice(Render.poll(poll).split(separator: "\n").map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) })
                     screen.scroll = 0
                 }
-            case let .posted(notice):
-                // A post that went through clears an earlier error, and a note no longer true.
-                screen.status = notice.map { .init($0, isError: false) }
+            case let .posted(chat, notice):
+                if let chat, chat == screen.chat {
+                    // A text sent here says whether its members are reachable: the note is set, or
+                    // cleared once no longer true (and an earlier error with it).
+                    screen.status = notice.map { .init($0, isError: false) }
+                } else if screen.status?.isError == true {
+                    screen.status = nil
+                }
             case let .failed(message):
                 loadingOlder = false
                 screen.status = .init(message, isError: true)

@@ -8,7 +8,7 @@ public struct Rendezvous: Sendable {
     public static let maxAskInterval: Duration = .seconds(320)
     /// One pair is introduced at most once per interval.
     public static let introduceInterval: Duration = .seconds(5)
-    /// A `meet` is acted on only when it answers a question this recent, at most once per introducer and peer.
+    /// A `meet` is acted on only when it answers a question this recent, at most once per introducer and question.
     public static let meetWindow: Duration = .seconds(10)
     /// How many members one question goes to (taking turns among those this node reaches).
     public static let introducersAsked = 2
@@ -32,14 +32,18 @@ public struct Rendezvous: Sendable {
     static let relaySubscribersPerPeer = 64
 
     /// Rounds of punching toward a peer without reaching it: a round is the meets answering one
-    /// question (several introducers may answer it, each with the address it observes). A new round
-    /// waits `askInterval`, then twice as long after each round that did not reach it, up to
-    /// `maxAskInterval`, so two members behind symmetric NATs, who keep asking to keep each other's
-    /// beats relayed, stop sending handshakes every 10 s that cannot arrive.
+    /// question (several introducers may answer it, each with the address it observes), and starts
+    /// when that question was asked. A round may start `askInterval` after the one before, then
+    /// twice as long after each round that did not reach the peer, up to `maxAskInterval`: timed on
+    /// this node's own questions, so how long answers take does not shift the schedule. Two members
+    /// behind symmetric NATs, who keep asking to keep each other's beats relayed, thereby stop sending
+    /// handshakes every 10 s that cannot arrive.
     private struct Punching {
         var rounds: Int
+        /// When the next round may start (a question asked at or after it).
         var next: Duration
-        var question: Duration
+        /// When the question of the current round was asked.
+        var questionAt: Duration
     }
 
     private var asked: [PeerID: Question] = [:]
@@ -48,6 +52,7 @@ public struct Rendezvous: Sendable {
     /// all ask at once do not all start with the same one.
     private let firstTurn: Int
     private var introduced: [Pair: Duration] = [:]
+    /// (introducer, peer) → the question whose answer from that introducer was acted on: once each.
     private var met: [Pair: Duration] = [:]
     /// Target → askers and until when this node relays the target's presence beats to them.
     private var relays: [PeerID: [PeerID: Duration]] = [:]
@@ -92,20 +97,29 @@ public struct Rendezvous: Sendable {
     }
 
     /// Whether to act on `introducer`'s `meet` for `peer` now: it must answer a question this node
-    /// asked that introducer about that peer within `meetWindow`, once per introducer and peer, and
+    /// asked that introducer about that peer within `meetWindow`, once per introducer and question, and
     /// belong to the current punching round or be due for a new one (`Punching`).
     public mutating func shouldMeet(_ peer: PeerID, from introducer: PeerID, now: Duration) -> Bool {
         guard let question = asked[peer], question.introducers.contains(introducer), now - question.at < Self.meetWindow else { return false }
         let round = punching[peer]
-        let newRound = round?.question != question.at
-        if newRound, let round, now < round.next { return false }
-        guard Self.admit(Pair(first: introducer, second: peer), into: &met, every: Self.meetWindow, now: now) else { return false }
+        let newRound = round?.questionAt != question.at
+        if newRound, let round, question.at < round.next { return false }
+        let pair = Pair(first: introducer, second: peer)
+        guard met[pair] != question.at else { return false }
+        if newRound, round == nil, punching.count >= Self.pruneAbove {
+            punching = punching.filter { now < $0.value.next + Self.maxAskInterval }
+            guard punching.count < Self.pruneAbove else { return false }
+        }
+        if met[pair] == nil, met.count >= Self.pruneAbove {
+            // An entry for a question older than the window can never match a meet acted on again.
+            met = met.filter { now - $0.value < Self.meetWindow }
+            guard met.count < Self.pruneAbove else { return false }
+        }
+        met[pair] = question.at
         if newRound {
             let rounds = (round?.rounds ?? 0) + 1
-            if round == nil, punching.count >= Self.pruneAbove { punching = punching.filter { now < $0.value.next } }
-            guard round != nil || punching.count < Self.pruneAbove else { return false }
-            punching[peer] = Punching(
-                rounds: rounds, next: now + min(Self.askInterval * (1 << min(rounds - 1, 5)), Self.maxAskInterval), question: question.at)
+            let wait = min(Self.askInterval * (1 << min(rounds - 1, 5)), Self.maxAskInterval)
+            punching[peer] = Punching(rounds: rounds, next: question.at + wait, questionAt: question.at)
         }
         return true
     }

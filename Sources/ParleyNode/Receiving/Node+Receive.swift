@@ -286,11 +286,14 @@ extension Node {
         var unknownChats: [PeerID: Set<ChatID>] = [:]
         var storedVotes: [Message] = []
         var ballotKeyChats: Set<ChatID> = []
-        var relayed = 0
+        var (fromAuthors, relayed) = (0, 0)
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
             switch outcome {
             case let .inserted(stored):
-                if peer != message.author { relayed += 1 }
+                // Own messages coming back (a store restored from a backup) are neither.
+                if message.author != me {
+                    if peer == message.author { fromAuthors += 1 } else { relayed += 1 }
+                }
                 chatState.observe(chat: message.chat, lamport: stored.message.lamport)
                 acks[peer, default: []].append(message.id)
                 if VoteChoice(tag: message.tag) != nil { storedVotes.append(message) }
@@ -318,7 +321,7 @@ extension Node {
             }
         }
         let storedIDs = Set(zip(verified.messages, outcomes).compactMap { if case .inserted = $1 { $0.message.id } else { nil } })
-        await engine.countStored(fromAuthors: storedIDs.count - relayed, relayed: relayed)
+        await engine.countStored(fromAuthors: fromAuthors, relayed: relayed)
         let refusedCheckers = zip(verified.messages, outcomes).compactMap { entry, outcome -> MessageID? in
             guard checked.covered[entry.message.id] != nil else { return nil }
             switch outcome {
