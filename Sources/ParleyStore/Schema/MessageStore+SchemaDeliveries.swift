@@ -4,8 +4,8 @@ extension MessageStore {
     /// Acknowledgements keyed by the message's place in its chat (chat, local number) instead of its
     /// 32-byte id. Ids are hashes, so a key starting with one lands on a random page of the tree and
     /// every ack dirtied a page of its own; own messages get local numbers in order, so the acks of a
-    /// batch now append to the same few pages. The bench measured the sender's store path at 1.46×
-    /// (one row and one ack per message, 64 per transaction).
+    /// batch now append to the same few pages. Measured on the sender's store path (100,000 own
+    /// messages, 64 per transaction, each then acknowledged by one member): 14,166 → 20,641 messages/s.
     static func createV9DeliveriesByLocalNumber(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE deliveries_by_place (
