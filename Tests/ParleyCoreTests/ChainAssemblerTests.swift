@@ -88,6 +88,23 @@ struct ChainAssemblerTests {
         #expect(broken == 2 && assembler.count == 0)
     }
 
+    @Test func anAcceptedHeadTakesItsOwnChainedCopyOutOfTheHolding() throws {
+        // Given message 2's chained copy held (a member relayed it without its signature), then its
+        // signed form accepted
+        let messages = try Self.batch(2)
+        let chainedCopy = try Self.batch(3)[1]
+        #expect(chainedCopy.id == messages[1].id && !chainedCopy.isHead)
+        var assembler = ChainAssembler()
+        _ = assembler.hold(chainedCopy, from: Self.peer, now: .zero)
+        _ = assembler.hold(messages[0], from: Self.peer, now: .zero)
+        let (released, broken) = assembler.release(vouchedBy: messages[1])
+
+        // Then the copy is gone with the chain below it: nothing is left to expire as headless
+        #expect(released.map(\.message.sequence) == [1] && broken == 0)
+        #expect(!assembler.isHeld(messages[1].id) && assembler.count == 0)
+        #expect(assembler.expire(now: .seconds(60)) == 0)
+    }
+
     @Test func whatNoHeadVouchesForExpiresAndIsCounted() throws {
         let messages = try Self.batch(3)
         var assembler = ChainAssembler()

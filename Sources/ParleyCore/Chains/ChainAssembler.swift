@@ -93,8 +93,11 @@ public struct ChainAssembler: Sendable {
 
     /// What an accepted message vouches for: the held message its `previous` names, then that one's
     /// previous, and so on, each removed from the holding. Every other message held in a slot the
-    /// chain passes through is dropped and counted in `brokenLinks`.
+    /// chain passes through is dropped and counted in `brokenLinks`. A chained copy of the accepted
+    /// message itself (the same id, relayed without its signature) is taken out too: it is settled,
+    /// and would otherwise expire and be counted `headless`.
     public mutating func release(vouchedBy accepted: Message) -> (released: [Held], brokenLinks: Int) {
+        _ = take(accepted.id)
         var released: [Held] = []
         var brokenLinks = 0
         var link = accepted.previous
