@@ -42,6 +42,22 @@ struct DeliveriesMigrationTests {
         #expect(progress[second.id]?.deliveredTo == 2)
     }
 
+    @Test func acksOfMessagesWithTheSameLocalNumberInTwoChatsStayApart() async throws {
+        // Given alice's first message in two chats (local number 1 in each), only one acknowledged
+        let f = try await StoreFixture.make()
+        let other = try ChatInvite.create(by: f.alice, title: "other", members: [f.bob.publicKey, f.carol.publicKey], createdAtMillis: 0)
+        _ = try await f.store.saveChat(other, joinedAtMillis: 0)
+        let (here, there) = (try f.message(by: f.alice, seq: 1), try f.message(by: f.alice, seq: 1, in: other.id))
+        _ = try await f.store.insert([here, there], receivedAtMillis: 0, ownAuthor: f.alice.publicKey)
+        #expect(try f.store.message(here.id)?.localNumber == f.store.message(there.id)?.localNumber)
+        _ = try await f.store.recordDeliveries([(here.id, f.bob.publicKey)], atMillis: 7)
+
+        // Then the other chat's message counts no ack, and its receipts show none
+        #expect(try f.store.message(here.id)?.deliveredTo == 1)
+        #expect(try f.store.message(there.id)?.deliveredTo == 0)
+        #expect(try f.store.receipts(message: there.id)?.allSatisfy { !$0.delivered } == true)
+    }
+
     /// The receipts' order (by member id) of the given values.
     static func order(_ f: StoreFixture, _ values: [PeerID: Bool]) -> [Bool] {
         values.sorted { $0.key.rawRepresentation.lexicographicallyPrecedes($1.key.rawRepresentation) }.map(\.value)
