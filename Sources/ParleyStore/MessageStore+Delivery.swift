@@ -7,29 +7,39 @@ extension MessageStore {
     /// time its first ack arrived, and returns where each known message stands. A message is delivered
     /// once every other member acknowledged it. Acks from non-members or from the author, and for
     /// unknown or others' messages, are ignored.
+    ///
+    /// Acks arrive for every message sent, so the batch is handled set by set rather than ack by ack:
+    /// its messages and their recorded deliveries are read with one statement per few hundred, the new
+    /// deliveries written the same way, and the states that move updated with one statement each.
     public func recordDeliveries(
         _ acks: [(message: MessageID, peer: PeerID)], atMillis: Int64
     ) async throws(StoreError) -> [MessageID: DeliveryProgress] {
         if acks.isEmpty { return [:] }
         return try await write("recording \(acks.count) acknowledgement(s)", keepsMemberships: true) { db in
             var members = MemberCounts()
-            var progress: [MessageID: DeliveryProgress] = [:]
-            let insertDelivery = try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO deliveries (chat_id, local_number, peer_id, delivered_at_ms) VALUES (?, ?, ?, ?)")
+            let rows = try DeliveryRow.fetchAll(Set(acks.map(\.message.blob)), db)
+            var recorded = try DeliveryRow.recordedDeliveries(of: rows.values.filter { $0.state != .received }, db)
+            var fresh: [(row: DeliveryRow, peer: Data)] = []
+            var grew = Set<Data>()
             for ack in acks {
-                guard let row = try DeliveryRow.fetch(ack.message.blob, db) else { continue }
-                var grew = false
-                if row.state != .received, ack.peer.blob != row.author,
-                   try members.contains(ack.peer, in: row.chatId, db) {
-                    try insertDelivery.execute(arguments: [row.chatId, row.localNumber, ack.peer.blob, atMillis])
-                    grew = db.changesCount > 0
-                }
-                let delivered = try row.deliveredCount(db)
-                let others = try members.count(row.chatId, db) - 1
-                try row.settle(delivered: delivered, others: others, db)
-                let earlier = progress[ack.message]?.grew ?? false
-                progress[ack.message] = DeliveryProgress(deliveredTo: delivered, recipients: others, grew: grew || earlier)
+                guard let row = rows[ack.message.blob], row.state != .received, ack.peer.blob != row.author,
+                      try members.contains(ack.peer, in: row.chatId, db),
+                      recorded[row.place, default: []].insert(ack.peer.blob).inserted else { continue }
+                fresh.append((row, ack.peer.blob))
+                grew.insert(row.id)
             }
+            try DeliveryRow.insertDeliveries(fresh, atMillis: atMillis, db)
+            var progress: [MessageID: DeliveryProgress] = [:]
+            var moves: [DeliveryState: [Int64]] = [:]
+            for ack in acks where progress[ack.message] == nil {
+                guard let row = rows[ack.message.blob] else { continue }
+                let delivered = recorded[row.place]?.count ?? 0
+                let others = try members.count(row.chatId, db) - 1
+                let settled = MessageStore.settledState(row.state, delivered: delivered, others: others)
+                if settled != row.state { moves[settled, default: []].append(row.rowID) }
+                progress[ack.message] = DeliveryProgress(deliveredTo: delivered, recipients: others, grew: grew.contains(row.id))
+            }
+            for (state, rowIDs) in moves { try DeliveryRow.setState(state, of: rowIDs, db) }
             return progress
         }
     }
@@ -90,34 +100,101 @@ public struct DeliveryProgress: Hashable, Sendable {
     }
 }
 
-/// What the delivery bookkeeping reads of a message: not the whole row. Every statement here is
-/// prepared once per connection, since acks arrive for every message sent.
+/// What the delivery bookkeeping reads of a message: not the whole row. Each statement takes up to
+/// 256 rows (1,024 variables for the insert: SQLite 3.32 or later allows 32,766), since acks arrive
+/// for every message sent.
 private struct DeliveryRow {
+    /// A message's place in its chat: the key of its deliveries.
+    struct Place: Hashable {
+        let chatId: Data
+        let localNumber: Int64
+    }
+
     let id: Data
+    /// The row's rowid: updating by it spares another search of the id index, whose random keys land
+    /// on a page of their own each.
+    let rowID: Int64
     let chatId: Data
     let localNumber: Int64
     let author: Data
     let state: DeliveryState
 
-    static func fetch(_ id: Data, _ db: Database) throws -> DeliveryRow? {
-        let statement = try db.cachedStatement(sql: "SELECT chat_id, local_number, author, state FROM messages WHERE id = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [id]),
-              let state = DeliveryState(rawValue: row[3]) else { return nil }
-        return DeliveryRow(id: id, chatId: row[0], localNumber: row[1], author: row[2], state: state)
+    var place: Place { Place(chatId: chatId, localNumber: localNumber) }
+
+    static let chunk = 256
+
+    /// The messages among `ids` that are stored, by id.
+    static func fetchAll(_ ids: Set<Data>, _ db: Database) throws -> [Data: DeliveryRow] {
+        var rows: [Data: DeliveryRow] = [:]
+        for part in Array(ids).chunked(chunk) {
+            let (count, values) = padded(part)
+            let statement = try db.cachedStatement(
+                sql: "SELECT id, rowid, chat_id, local_number, author, state FROM messages WHERE id IN (\(placeholders(count)))")
+            for row in try Row.fetchAll(statement, arguments: StatementArguments(values)) {
+                guard let state = DeliveryState(rawValue: row[5]) else { continue }
+                let found = DeliveryRow(id: row[0], rowID: row[1], chatId: row[2], localNumber: row[3], author: row[4], state: state)
+                rows[found.id] = found
+            }
+        }
+        return rows
     }
 
-    func deliveredCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT COUNT(*) FROM deliveries WHERE chat_id = ? AND local_number = ?"), arguments: [chatId, localNumber]) ?? 0
+    /// Who already acknowledged each of `rows`, by place: one read per chat and chunk.
+    static func recordedDeliveries(of rows: [DeliveryRow], _ db: Database) throws -> [Place: Set<Data>] {
+        var recorded: [Place: Set<Data>] = [:]
+        for (chat, inChat) in Dictionary(grouping: rows, by: \.chatId) {
+            for part in inChat.map(\.localNumber).chunked(chunk) {
+                let (count, values) = padded(part)
+                let statement = try db.cachedStatement(
+                    sql: "SELECT local_number, peer_id FROM deliveries WHERE chat_id = ? AND local_number IN (\(placeholders(count)))")
+                for row in try Row.fetchAll(statement, arguments: StatementArguments([chat]) + StatementArguments(values)) {
+                    recorded[Place(chatId: chat, localNumber: row[0]), default: []].insert(row[1])
+                }
+            }
+        }
+        return recorded
     }
 
-    /// Moves the state forward (see `settledState`); writes only when it changes.
-    @discardableResult
-    func settle(delivered: Int, others: Int, _ db: Database) throws -> DeliveryState {
-        let settled = MessageStore.settledState(state, delivered: delivered, others: others)
-        guard settled != state else { return settled }
-        try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE id = ?").execute(arguments: [settled.rawValue, id])
-        return settled
+    static func insertDeliveries(_ fresh: [(row: DeliveryRow, peer: Data)], atMillis: Int64, _ db: Database) throws {
+        for part in fresh.chunked(chunk) {
+            let (count, rows) = padded(part)
+            let values = Array(repeating: "(?, ?, ?, ?)", count: count).joined(separator: ", ")
+            let statement = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO deliveries (chat_id, local_number, peer_id, delivered_at_ms) VALUES \(values)")
+            var arguments = StatementArguments()
+            for (row, peer) in rows { arguments += [row.chatId, row.localNumber, peer, atMillis] }
+            try statement.execute(arguments: arguments)
+        }
+    }
+
+    /// Moves messages to `state` (see `MessageStore.settledState`).
+    static func setState(_ state: DeliveryState, of rowIDs: [Int64], _ db: Database) throws {
+        for part in rowIDs.chunked(chunk) {
+            let (count, values) = padded(part)
+            let statement = try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE rowid IN (\(placeholders(count)))")
+            try statement.execute(arguments: StatementArguments([state.rawValue]) + StatementArguments(values))
+        }
+    }
+
+    /// `part` filled up to the next power of two by repeating its last element, so every statement
+    /// here has one of nine shapes and stays prepared in the connection's cache (acks often come a
+    /// few at a time). A repeat changes nothing: an id twice in `IN (…)`, a row twice under
+    /// `INSERT OR IGNORE`.
+    private static func padded<Element>(_ part: ArraySlice<Element>) -> (count: Int, values: [Element]) {
+        var count = 1
+        while count < part.count { count *= 2 }
+        guard let last = part.last else { return (0, []) }
+        return (count, Array(part) + Array(repeating: last, count: count - part.count))
+    }
+
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+}
+
+private extension Array {
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }
 

@@ -97,24 +97,34 @@ private struct InsertBatch {
         guard message.sequence <= UInt64(Int64.max), message.lamport <= UInt64(Int64.max) else { return .outOfRange }
         guard let chat = try facts(of: message.chat, db) else { return .unknownChat }
         if let refusal = try admission(message, chat, db) { return refusal }
-        if let held = try idAtSlot(of: message, db) { return held == message.id.blob ? .duplicate : .equivocation }
 
-        // A change applies first: an own change is delivered once the members it leaves have it.
+        // A change applies first: an own change is delivered once the members it leaves have it. A copy
+        // already stored (or a fork) must apply nothing, so its slot is looked up before.
+        if message.tag == .membership, let held = try idAtSlot(of: message, db) {
+            return held == message.id.blob ? .duplicate : .equivocation
+        }
         if message.tag == .membership, chat.keyed, chat.kind == .group {
             try apply(message, grants: grants, db)
         }
         let members = try facts(of: message.chat, db)?.current ?? chat.current
-        let localNumber = try takeLocalNumber(message.chat, db)
+        let localNumber = try nextLocalNumber(message.chat, db)
         let state = Self.state(of: message, members: members, ownAuthor: ownAuthor, ownSent: ownSent)
+        // The slot's unique key refuses a second message at (chat, author, sequence): looking the slot up
+        // only when that happens spares every other message an index search.
         try db.cachedStatement(sql: """
             INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
                                   local_number, received_at_ms, state)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (chat_id, author, seq) DO NOTHING
             """).execute(arguments: [
                 message.id.blob, message.chat.blob, message.author.blob, Int64(message.sequence), Int64(message.lamport),
                 message.timestampMillis, message.tag.rawValue, Data(message.content), Data(message.encoded),
                 localNumber, receivedAtMillis, state.rawValue,
             ])
+        guard db.changesCount > 0 else {
+            return try idAtSlot(of: message, db) == message.id.blob ? .duplicate : .equivocation
+        }
+        takeLocalNumber(message.chat, localNumber)
         if !message.references.isEmpty {
             let insertReference = try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO message_refs (message_id, chat_id, ref_id, ref_tag, msg_tag) VALUES (?, ?, ?, ?, ?)
@@ -216,17 +226,18 @@ private struct InsertBatch {
         return try Data.fetchOne(bySequence, arguments: [message.chat.blob, message.author.blob, Int64(message.sequence)])
     }
 
-    private mutating func takeLocalNumber(_ chat: ChatID, _ db: Database) throws -> Int64 {
-        let next: Int64
-        if let cached = nextLocalNumber[chat] {
-            next = cached
-        } else {
-            let max = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?"), arguments: [chat.blob])
-            next = (max ?? 0) + 1
-        }
-        nextLocalNumber[chat] = next + 1
+    /// The local number the chat's next stored message gets; taken only once it is stored.
+    private mutating func nextLocalNumber(_ chat: ChatID, _ db: Database) throws -> Int64 {
+        if let cached = nextLocalNumber[chat] { return cached }
+        let max = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?"), arguments: [chat.blob])
+        let next = (max ?? 0) + 1
+        nextLocalNumber[chat] = next
         return next
+    }
+
+    private mutating func takeLocalNumber(_ chat: ChatID, _ number: Int64) {
+        nextLocalNumber[chat] = number + 1
     }
 
     /// Raises the author's max, and moves the contiguous head over any run of sequences that a
