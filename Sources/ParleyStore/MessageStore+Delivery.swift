@@ -127,9 +127,9 @@ private struct DeliveryRow {
     static func fetchAll(_ ids: Set<Data>, _ db: Database) throws -> [Data: DeliveryRow] {
         var rows: [Data: DeliveryRow] = [:]
         for part in Array(ids).chunked(chunk) {
-            let (count, values) = padded(part)
+            let values = padded(part)
             let statement = try db.cachedStatement(
-                sql: "SELECT id, rowid, chat_id, local_number, author, state FROM messages WHERE id IN (\(placeholders(count)))")
+                sql: "SELECT id, rowid, chat_id, local_number, author, state FROM messages WHERE id IN (\(placeholders(values.count)))")
             for row in try Row.fetchAll(statement, arguments: StatementArguments(values)) {
                 guard let state = DeliveryState(rawValue: row[5]) else { continue }
                 let found = DeliveryRow(id: row[0], rowID: row[1], chatId: row[2], localNumber: row[3], author: row[4], state: state)
@@ -144,9 +144,9 @@ private struct DeliveryRow {
         var recorded: [Place: Set<Data>] = [:]
         for (chat, inChat) in Dictionary(grouping: rows, by: \.chatId) {
             for part in inChat.map(\.localNumber).chunked(chunk) {
-                let (count, values) = padded(part)
+                let values = padded(part)
                 let statement = try db.cachedStatement(
-                    sql: "SELECT local_number, peer_id FROM deliveries WHERE chat_id = ? AND local_number IN (\(placeholders(count)))")
+                    sql: "SELECT local_number, peer_id FROM deliveries WHERE chat_id = ? AND local_number IN (\(placeholders(values.count)))")
                 for row in try Row.fetchAll(statement, arguments: StatementArguments([chat]) + StatementArguments(values)) {
                     recorded[Place(chatId: chat, localNumber: row[0]), default: []].insert(row[1])
                 }
@@ -157,8 +157,8 @@ private struct DeliveryRow {
 
     static func insertDeliveries(_ fresh: [(row: DeliveryRow, peer: Data)], atMillis: Int64, _ db: Database) throws {
         for part in fresh.chunked(chunk) {
-            let (count, rows) = padded(part)
-            let values = Array(repeating: "(?, ?, ?, ?)", count: count).joined(separator: ", ")
+            let rows = padded(part)
+            let values = Array(repeating: "(?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
             let statement = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO deliveries (chat_id, local_number, peer_id, delivered_at_ms) VALUES \(values)")
             var arguments = StatementArguments()
@@ -170,8 +170,8 @@ private struct DeliveryRow {
     /// Moves messages to `state` (see `MessageStore.settledState`).
     static func setState(_ state: DeliveryState, of rowIDs: [Int64], _ db: Database) throws {
         for part in rowIDs.chunked(chunk) {
-            let (count, values) = padded(part)
-            let statement = try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE rowid IN (\(placeholders(count)))")
+            let values = padded(part)
+            let statement = try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE rowid IN (\(placeholders(values.count)))")
             try statement.execute(arguments: StatementArguments([state.rawValue]) + StatementArguments(values))
         }
     }
@@ -180,11 +180,11 @@ private struct DeliveryRow {
     /// here has one of nine shapes and stays prepared in the connection's cache (acks often come a
     /// few at a time). A repeat changes nothing: an id twice in `IN (…)`, a row twice under
     /// `INSERT OR IGNORE`.
-    private static func padded<Element>(_ part: ArraySlice<Element>) -> (count: Int, values: [Element]) {
+    private static func padded<Element>(_ part: ArraySlice<Element>) -> [Element] {
+        guard let last = part.last else { return [] }
         var count = 1
         while count < part.count { count *= 2 }
-        guard let last = part.last else { return (0, []) }
-        return (count, Array(part) + Array(repeating: last, count: count - part.count))
+        return Array(part) + Array(repeating: last, count: count - part.count)
     }
 
     private static func placeholders(_ count: Int) -> String {

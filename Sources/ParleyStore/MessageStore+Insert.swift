@@ -100,11 +100,9 @@ private struct InsertBatch {
 
         // A change applies first: an own change is delivered once the members it leaves have it. A copy
         // already stored (or a fork) must apply nothing, so its slot is looked up before.
-        if message.tag == .membership, let held = try idAtSlot(of: message, db) {
-            return held == message.id.blob ? .duplicate : .equivocation
-        }
-        if message.tag == .membership, chat.keyed, chat.kind == .group {
-            try apply(message, grants: grants, db)
+        if message.tag == .membership {
+            if let held = try idAtSlot(of: message, db) { return held == message.id.blob ? .duplicate : .equivocation }
+            if chat.keyed, chat.kind == .group { try apply(message, grants: grants, db) }
         }
         let members = try facts(of: message.chat, db)?.current ?? chat.current
         let localNumber = try nextLocalNumber(message.chat, db)
