@@ -17,29 +17,43 @@ extension MessageStore {
         if acks.isEmpty { return [:] }
         return try await write("recording \(acks.count) acknowledgement(s)", keepsMemberships: true) { db in
             var members = MemberCounts()
-            let rows = try DeliveryRow.fetchAll(Set(acks.map(\.message.blob)), db)
-            var recorded = try DeliveryRow.recordedDeliveries(of: rows.values.filter { $0.state != .received }, db)
-            var fresh: [(row: DeliveryRow, peer: Data)] = []
-            var grew = Set<Data>()
+            let ids = Set(acks.map(\.message))
+            // Own messages still awaited are known without a read; the rest (others' messages, own
+            // ones from before a restart) are read by id.
+            let cached = awaitingAcks.lookup(ids)
+            var rows = Dictionary(uniqueKeysWithValues: cached.map { id, entry in (id, DeliveryRow(entry, id: id)) })
+            var recorded = Dictionary(uniqueKeysWithValues: rows.values.map { row in (row.place, cached[row.id]?.acknowledged ?? []) })
+            let read = try DeliveryRow.fetchAll(ids.subtracting(cached.keys), db)
+            rows.merge(read) { kept, _ in kept }
+            recorded.merge(try DeliveryRow.recordedDeliveries(of: read.values.filter { $0.state != .received }, db)) { kept, _ in kept }
+            var fresh: [(row: DeliveryRow, peer: PeerID)] = []
+            var grew = Set<MessageID>()
             for ack in acks {
-                guard let row = rows[ack.message.blob], row.state != .received, ack.peer.blob != row.author,
+                guard let row = rows[ack.message], row.state != .received, ack.peer != row.author,
                       try members.contains(ack.peer, in: row.chatId, db),
-                      recorded[row.place, default: []].insert(ack.peer.blob).inserted else { continue }
-                fresh.append((row, ack.peer.blob))
+                      recorded[row.place, default: []].insert(ack.peer).inserted else { continue }
+                fresh.append((row, ack.peer))
                 grew.insert(row.id)
             }
             try DeliveryRow.insertDeliveries(fresh, atMillis: atMillis, db)
             var progress: [MessageID: DeliveryProgress] = [:]
             var moves: [DeliveryState: [Int64]] = [:]
+            var awaited: [MessageID: AwaitingAcks.Entry?] = [:]
             for ack in acks where progress[ack.message] == nil {
-                guard let row = rows[ack.message.blob] else { continue }
-                let delivered = recorded[row.place]?.count ?? 0
+                guard let row = rows[ack.message] else { continue }
+                let acknowledged = recorded[row.place] ?? []
                 let others = try members.count(row.chatId, db) - 1
-                let settled = MessageStore.settledState(row.state, delivered: delivered, others: others)
+                let settled = MessageStore.settledState(row.state, delivered: acknowledged.count, others: others)
                 if settled != row.state { moves[settled, default: []].append(row.rowID) }
-                progress[ack.message] = DeliveryProgress(deliveredTo: delivered, recipients: others, grew: grew.contains(row.id))
+                if row.state != .received {
+                    awaited[row.id] = AwaitingAcks.Entry(
+                        rowID: row.rowID, author: row.author, chatId: row.chatId, localNumber: row.localNumber, state: settled,
+                        acknowledged: acknowledged)
+                }
+                progress[ack.message] = DeliveryProgress(deliveredTo: acknowledged.count, recipients: others, grew: grew.contains(row.id))
             }
             for (state, rowIDs) in moves { try DeliveryRow.setState(state, of: rowIDs, db) }
+            awaitingAcks.update(awaited, in: db)
             return progress
         }
     }
@@ -110,59 +124,69 @@ private struct DeliveryRow {
         let localNumber: Int64
     }
 
-    let id: Data
+    let id: MessageID
     /// The row's rowid: updating by it spares another search of the id index, whose random keys land
     /// on a page of their own each.
     let rowID: Int64
     let chatId: Data
     let localNumber: Int64
-    let author: Data
+    let author: PeerID
     let state: DeliveryState
 
     var place: Place { Place(chatId: chatId, localNumber: localNumber) }
 
     static let chunk = 256
 
+    init(id: MessageID, rowID: Int64, chatId: Data, localNumber: Int64, author: PeerID, state: DeliveryState) {
+        (self.id, self.rowID, self.chatId, self.localNumber, self.author, self.state) = (id, rowID, chatId, localNumber, author, state)
+    }
+
+    init(_ awaited: AwaitingAcks.Entry, id: MessageID) {
+        self.init(id: id, rowID: awaited.rowID, chatId: awaited.chatId, localNumber: awaited.localNumber, author: awaited.author, state: awaited.state)
+    }
+
     /// The messages among `ids` that are stored, by id.
-    static func fetchAll(_ ids: Set<Data>, _ db: Database) throws -> [Data: DeliveryRow] {
-        var rows: [Data: DeliveryRow] = [:]
-        for part in Array(ids).chunked(chunk) {
+    static func fetchAll(_ ids: Set<MessageID>, _ db: Database) throws -> [MessageID: DeliveryRow] {
+        var rows: [MessageID: DeliveryRow] = [:]
+        for part in ids.map(\.blob).chunked(chunk) {
             let values = padded(part)
             let statement = try db.cachedStatement(
                 sql: "SELECT id, rowid, chat_id, local_number, author, state FROM messages WHERE id IN (\(placeholders(values.count)))")
             for row in try Row.fetchAll(statement, arguments: StatementArguments(values)) {
                 guard let state = DeliveryState(rawValue: row[5]) else { continue }
-                let found = DeliveryRow(id: row[0], rowID: row[1], chatId: row[2], localNumber: row[3], author: row[4], state: state)
-                rows[found.id] = found
+                let id = try MessageID.fromBlob(row[0], "message id")
+                rows[id] = DeliveryRow(
+                    id: id, rowID: row[1], chatId: row[2], localNumber: row[3], author: try PeerID.fromBlob(row[4], "message author"),
+                    state: state)
             }
         }
         return rows
     }
 
     /// Who already acknowledged each of `rows`, by place: one read per chat and chunk.
-    static func recordedDeliveries(of rows: [DeliveryRow], _ db: Database) throws -> [Place: Set<Data>] {
-        var recorded: [Place: Set<Data>] = [:]
+    static func recordedDeliveries(of rows: [DeliveryRow], _ db: Database) throws -> [Place: Set<PeerID>] {
+        var recorded: [Place: Set<PeerID>] = [:]
         for (chat, inChat) in Dictionary(grouping: rows, by: \.chatId) {
             for part in inChat.map(\.localNumber).chunked(chunk) {
                 let values = padded(part)
                 let statement = try db.cachedStatement(
                     sql: "SELECT local_number, peer_id FROM deliveries WHERE chat_id = ? AND local_number IN (\(placeholders(values.count)))")
                 for row in try Row.fetchAll(statement, arguments: StatementArguments([chat]) + StatementArguments(values)) {
-                    recorded[Place(chatId: chat, localNumber: row[0]), default: []].insert(row[1])
+                    recorded[Place(chatId: chat, localNumber: row[0]), default: []].insert(try PeerID.fromBlob(row[1], "delivery peer"))
                 }
             }
         }
         return recorded
     }
 
-    static func insertDeliveries(_ fresh: [(row: DeliveryRow, peer: Data)], atMillis: Int64, _ db: Database) throws {
+    static func insertDeliveries(_ fresh: [(row: DeliveryRow, peer: PeerID)], atMillis: Int64, _ db: Database) throws {
         for part in fresh.chunked(chunk) {
             let rows = padded(part)
             let values = Array(repeating: "(?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
             let statement = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO deliveries (chat_id, local_number, peer_id, delivered_at_ms) VALUES \(values)")
             var arguments = StatementArguments()
-            for (row, peer) in rows { arguments += [row.chatId, row.localNumber, peer, atMillis] }
+            for (row, peer) in rows { arguments += [row.chatId, row.localNumber, peer.blob, atMillis] }
             try statement.execute(arguments: arguments)
         }
     }
@@ -200,18 +224,19 @@ private extension Array {
 
 /// Chat membership looked up once per transaction.
 private struct MemberCounts {
-    private var members: [Data: Set<Data>] = [:]
+    private var members: [Data: Set<PeerID>] = [:]
 
     mutating func count(_ chat: Data, _ db: Database) throws -> Int { try load(chat, db).count }
 
     mutating func contains(_ peer: PeerID, in chat: Data, _ db: Database) throws -> Bool {
-        try load(chat, db).contains(peer.blob)
+        try load(chat, db).contains(peer)
     }
 
-    private mutating func load(_ chat: Data, _ db: Database) throws -> Set<Data> {
+    private mutating func load(_ chat: Data, _ db: Database) throws -> Set<PeerID> {
         if let cached = members[chat] { return cached }
         let peers = Set(try Data.fetchAll(
-            db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat]))
+            db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat])
+            .map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") })
         members[chat] = peers
         return peers
     }

@@ -31,6 +31,7 @@ extension MessageStore {
                     ownSent: ownSent)
             }
             try batch.saveHeads(db)
+            awaitingAcks.update(batch.awaitingAcks, in: db)
             return outcomes
         }
         let context = "inserting \(messages.count) message(s)"
@@ -86,6 +87,8 @@ private struct InsertBatch {
     private var epochMembers: [ChatID: [Int64: Set<PeerID>?]] = [:]
     private var nextLocalNumber: [ChatID: Int64] = [:]
     private var heads: [HeadKey: Head] = [:]
+    /// Own messages stored by this batch that wait for acknowledgements (see `AwaitingAcks`).
+    private(set) var awaitingAcks: [MessageID: AwaitingAcks.Entry?] = [:]
 
     init(memberships: MembershipCache) {
         self.memberships = memberships
@@ -123,6 +126,10 @@ private struct InsertBatch {
             return try idAtSlot(of: message, db) == message.id.blob ? .duplicate : .equivocation
         }
         takeLocalNumber(message.chat, localNumber)
+        if state == .pending || state == .sent {
+            awaitingAcks[message.id] = AwaitingAcks.Entry(
+                rowID: db.lastInsertedRowID, author: message.author, chatId: message.chat.blob, localNumber: localNumber, state: state, acknowledged: [])
+        }
         if !message.references.isEmpty {
             let insertReference = try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO message_refs (message_id, chat_id, ref_id, ref_tag, msg_tag) VALUES (?, ?, ?, ?, ?)

@@ -11,6 +11,7 @@ public struct MessageStore: Sendable {
     let arrivalHub = ArrivalHub()
     let membershipCache = MembershipCache()
     let syncReads = SyncReadCache()
+    let awaitingAcks = AwaitingAcks()
     /// Writes handed to GRDB's writer queue and not finished: while there are any, a short write
     /// queues behind them instead of blocking its thread (see `writeNow`).
     let queuedWrites = QueuedWrites()
