@@ -37,22 +37,22 @@ extension MessageStore {
             }
             try DeliveryRow.insertDeliveries(fresh, atMillis: atMillis, db)
             var progress: [MessageID: DeliveryProgress] = [:]
-            var moves: [DeliveryState: [Int64]] = [:]
+            var moves: [DeliveryState: [DeliveryRow.Place]] = [:]
             var awaited: [MessageID: AwaitingAcks.Entry?] = [:]
             for ack in acks where progress[ack.message] == nil {
                 guard let row = rows[ack.message] else { continue }
                 let acknowledged = recorded[row.place] ?? []
                 let others = try members.count(row.chatId, db) - 1
                 let settled = MessageStore.settledState(row.state, delivered: acknowledged.count, others: others)
-                if settled != row.state { moves[settled, default: []].append(row.rowID) }
+                if settled != row.state { moves[settled, default: []].append(row.place) }
                 if row.state != .received {
                     awaited[row.id] = AwaitingAcks.Entry(
-                        rowID: row.rowID, author: row.author, chatId: row.chatId, localNumber: row.localNumber, state: settled,
+                        author: row.author, chatId: row.chatId, localNumber: row.localNumber, state: settled,
                         acknowledged: acknowledged)
                 }
                 progress[ack.message] = DeliveryProgress(deliveredTo: acknowledged.count, recipients: others, grew: grew.contains(row.id))
             }
-            for (state, rowIDs) in moves { try DeliveryRow.setState(state, of: rowIDs, db) }
+            for (state, places) in moves { try DeliveryRow.setState(state, of: places, db) }
             awaitingAcks.update(awaited, in: db)
             return progress
         }
@@ -125,9 +125,6 @@ private struct DeliveryRow {
     }
 
     let id: MessageID
-    /// The row's rowid: updating by it spares another search of the id index, whose random keys land
-    /// on a page of their own each.
-    let rowID: Int64
     let chatId: Data
     let localNumber: Int64
     let author: PeerID
@@ -137,12 +134,12 @@ private struct DeliveryRow {
 
     static let chunk = 256
 
-    init(id: MessageID, rowID: Int64, chatId: Data, localNumber: Int64, author: PeerID, state: DeliveryState) {
-        (self.id, self.rowID, self.chatId, self.localNumber, self.author, self.state) = (id, rowID, chatId, localNumber, author, state)
+    init(id: MessageID, chatId: Data, localNumber: Int64, author: PeerID, state: DeliveryState) {
+        (self.id, self.chatId, self.localNumber, self.author, self.state) = (id, chatId, localNumber, author, state)
     }
 
     init(_ awaited: AwaitingAcks.Entry, id: MessageID) {
-        self.init(id: id, rowID: awaited.rowID, chatId: awaited.chatId, localNumber: awaited.localNumber, author: awaited.author, state: awaited.state)
+        self.init(id: id, chatId: awaited.chatId, localNumber: awaited.localNumber, author: awaited.author, state: awaited.state)
     }
 
     /// The messages among `ids` that are stored, by id.
@@ -151,12 +148,12 @@ private struct DeliveryRow {
         for part in ids.map(\.blob).chunked(chunk) {
             let values = padded(part)
             let statement = try db.cachedStatement(
-                sql: "SELECT id, rowid, chat_id, local_number, author, state FROM messages WHERE id IN (\(placeholders(values.count)))")
+                sql: "SELECT id, chat_id, local_number, author, state FROM messages WHERE id IN (\(placeholders(values.count)))")
             for row in try Row.fetchAll(statement, arguments: StatementArguments(values)) {
-                guard let state = DeliveryState(rawValue: row[5]) else { continue }
+                guard let state = DeliveryState(rawValue: row[4]) else { continue }
                 let id = try MessageID.fromBlob(row[0], "message id")
                 rows[id] = DeliveryRow(
-                    id: id, rowID: row[1], chatId: row[2], localNumber: row[3], author: try PeerID.fromBlob(row[4], "message author"),
+                    id: id, chatId: row[1], localNumber: row[2], author: try PeerID.fromBlob(row[3], "message author"),
                     state: state)
             }
         }
@@ -191,12 +188,16 @@ private struct DeliveryRow {
         }
     }
 
-    /// Moves messages to `state` (see `MessageStore.settledState`).
-    static func setState(_ state: DeliveryState, of rowIDs: [Int64], _ db: Database) throws {
-        for part in rowIDs.chunked(chunk) {
-            let values = padded(part)
-            let statement = try db.cachedStatement(sql: "UPDATE messages SET state = ? WHERE rowid IN (\(placeholders(values.count)))")
-            try statement.execute(arguments: StatementArguments([state.rawValue]) + StatementArguments(values))
+    /// Moves messages to `state` (see `MessageStore.settledState`), found by place: a chat's own
+    /// messages take local numbers in order, so a batch's updates land on the same few index pages.
+    static func setState(_ state: DeliveryState, of places: [Place], _ db: Database) throws {
+        for (chat, inChat) in Dictionary(grouping: places, by: \.chatId) {
+            for part in inChat.map(\.localNumber).chunked(chunk) {
+                let values = padded(part)
+                let statement = try db.cachedStatement(
+                    sql: "UPDATE messages SET state = ? WHERE chat_id = ? AND local_number IN (\(placeholders(values.count)))")
+                try statement.execute(arguments: [state.rawValue, chat] + StatementArguments(values))
+            }
         }
     }
 

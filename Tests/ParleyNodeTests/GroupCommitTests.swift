@@ -46,11 +46,10 @@ struct GroupCommitTests {
         // Given a first batch that takes a moment, and item 0 whose commit waits until cancelled
         let queue = GroupCommit<Int, Int>(maxBatch: 64)
         let committed = Mutex<[[Int]]>([])
-        let submitting = Submissions() // 0, 1 and 2, each once it is about to queue
         let commit: GroupCommit<Int, Int>.Commit = { items in
             committed.withLock { $0.append(items) }
             // The first batch ends only once 0, 1 and 2 are queued, however late a loaded machine runs them.
-            while items.contains(100), submitting.count.load(ordering: .relaxed) < 3 { try? await Task.sleep(for: .milliseconds(5)) }
+            while items.contains(100), queue.queuedCount < 3 { try? await Task.sleep(for: .milliseconds(5)) }
             if items.contains(0) {
                 do { try await Task.sleep(for: .seconds(30)) } catch { return items.map { _ in .failure(CancellationError()) } }
             }
@@ -59,20 +58,10 @@ struct GroupCommitTests {
         async let first = Result { try await queue.submit(100, commit: commit) }
         while committed.withLock({ $0.isEmpty }) { await Task.yield() }
         // When 0, 1 and 2 queue behind it, so 0 leads a batch holding 1 and 2, and 0 is cancelled
-        let leader = Task {
-            submitting.count.add(1, ordering: .relaxed)
-            return try await queue.submit(0, commit: commit)
-        }
-        while submitting.count.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .milliseconds(1)) }
-        try await Task.sleep(for: .milliseconds(20))
-        async let one = Result {
-            submitting.count.add(1, ordering: .relaxed)
-            return try await queue.submit(1, commit: commit)
-        }
-        async let two = Result {
-            submitting.count.add(1, ordering: .relaxed)
-            return try await queue.submit(2, commit: commit)
-        }
+        let leader = Task { try await queue.submit(0, commit: commit) }
+        while queue.queuedCount < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        async let one = Result { try await queue.submit(1, commit: commit) }
+        async let two = Result { try await queue.submit(2, commit: commit) }
         while !committed.withLock({ $0.contains { $0.contains(0) } }) { try await Task.sleep(for: .milliseconds(5)) }
         leader.cancel()
         // Then 0 fails, and 1 and 2 are committed again, together, under the next leader
@@ -82,9 +71,4 @@ struct GroupCommitTests {
         #expect(try await two.get() == 2)
         #expect(committed.withLock { $0 }.map(Set.init) == [[100], [0, 1, 2], [1, 2]])
     }
-}
-
-/// How many submissions are about to queue: a class, so the concurrent tasks share it.
-private final class Submissions: Sendable {
-    let count = Atomic(0)
 }

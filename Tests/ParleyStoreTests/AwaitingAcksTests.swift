@@ -71,4 +71,31 @@ import Testing
         try await f.insertSent(note, bobs)
         #expect(f.store.awaitingAcks.lookup([note.id, bobs.id]).isEmpty)
     }
+
+    @Test func whatARolledBackTransactionKeptIsForgottenWithIt() async throws {
+        let f = try await StoreFixture.make()
+        let id = try f.message(by: f.alice, seq: 1).id
+        let entry = AwaitingAcks.Entry(author: f.alice.publicKey, chatId: f.chat.blob, localNumber: 1, state: .sent, acknowledged: [])
+        await #expect(throws: StoreError.self) {
+            try await f.store.write("a write that fails after keeping an entry") { db in
+                f.store.awaitingAcks.update([id: entry], in: db)
+                throw CancellationError()
+            }
+        }
+        #expect(f.store.awaitingAcks.lookup([id]).isEmpty)
+    }
+
+    @Test func aFullCacheStartsAgainEmptyRatherThanRefusingNewMessages() async throws {
+        let f = try await StoreFixture.make()
+        let ids = try (0...AwaitingAcks.capacity).map { n in
+            try MessageID(rawRepresentation: withUnsafeBytes(of: UInt64(n).bigEndian) { Array($0) } + Array(repeating: 0, count: 24))
+        }
+        let entry = AwaitingAcks.Entry(author: f.alice.publicKey, chatId: f.chat.blob, localNumber: 1, state: .sent, acknowledged: [])
+        try await f.store.write("keeping one entry too many") { db in
+            f.store.awaitingAcks.update(Dictionary(uniqueKeysWithValues: ids.dropLast().map { ($0, entry) }), in: db)
+        }
+        #expect(f.store.awaitingAcks.lookup(ids).count == AwaitingAcks.capacity)
+        try await f.store.write("keeping the newest") { db in f.store.awaitingAcks.update([ids.last!: entry], in: db) }
+        #expect(f.store.awaitingAcks.lookup(ids).keys.elementsEqual([ids.last!]))
+    }
 }

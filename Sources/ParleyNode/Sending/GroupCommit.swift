@@ -32,6 +32,9 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
         self.maxBatch = maxBatch
     }
 
+    /// Submissions waiting for a turn (to lead, or to be taken into a batch).
+    var queuedCount: Int { state.withLock { $0.queue.count } }
+
     /// Commits `item`, alone or with others submitted at the same time, and returns its result.
     func submit(_ item: Item, commit: Commit) async throws -> Output {
         // An idle queue is led at once, without suspending: a lone send pays no extra hop.
