@@ -16,7 +16,7 @@ extension MessageStore {
     ) async throws(StoreError) -> [MessageID: DeliveryProgress] {
         if acks.isEmpty { return [:] }
         return try await write("recording \(acks.count) acknowledgement(s)", keepsMemberships: true) { db in
-            var members = MemberCounts()
+            var members = MemberCounts(memberships: membershipCache)
             let ids = Set(acks.map(\.message))
             // Own messages still awaited are known without a read; the rest (others' messages, own
             // ones from before a restart) are read by id.
@@ -223,9 +223,17 @@ private extension Array {
     }
 }
 
-/// Chat membership looked up once per transaction.
+/// Chat membership looked up once per transaction: from the membership cache when it holds the chat
+/// (inside a write nothing else changes memberships, so a cached one is current), else from the store.
+/// Every member acks every own message, often each in a transaction of its own, so in a chat of 100
+/// reading the members each time was a fair share of the recording.
 private struct MemberCounts {
+    let memberships: MembershipCache
     private var members: [Data: Set<PeerID>] = [:]
+
+    init(memberships: MembershipCache) {
+        self.memberships = memberships
+    }
 
     mutating func count(_ chat: Data, _ db: Database) throws -> Int { try load(chat, db).count }
 
@@ -235,9 +243,14 @@ private struct MemberCounts {
 
     private mutating func load(_ chat: Data, _ db: Database) throws -> Set<PeerID> {
         if let cached = members[chat] { return cached }
-        let peers = Set(try Data.fetchAll(
-            db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat])
-            .map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") })
+        let peers: Set<PeerID>
+        if let membership = memberships.lookup(try ChatID.fromBlob(chat, "chat id")).membership {
+            peers = Set(membership.members)
+        } else {
+            peers = Set(try Data.fetchAll(
+                db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat])
+                .map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") })
+        }
         members[chat] = peers
         return peers
     }

@@ -1,11 +1,15 @@
 import Foundation
+import ParleyCore
+import ParleyCrypto
+import ParleyStore
 import Synchronization
 import Testing
 
 /// Issue 15's scale run, in the long suite only (`PARLEY_LONG=1`, Tests/reliability/run-long.sh): 100
 /// real `parley node` processes on 127.0.0.1, each a contact of every other, one chat of all of them,
-/// one poll, and every member votes once, all at once. Reports how long until all 100 tallies agree,
-/// what each idle node then costs (CPU from /proc over 30 s) and the nodes' total RSS.
+/// one poll, and every member votes once, all at once. Reports how long until all 100 tallies agree
+/// (when the last node stored its last vote, and when polling the nodes saw it), what each idle node
+/// then costs (CPU from /proc over 30 s) and the nodes' total RSS.
 @Suite(.serialized, .enabled(if: Reliability.long, "a 100-node run: long suite only (PARLEY_LONG=1)"), .timeLimit(.minutes(20)))
 struct HundredMembersTests {
     static let members = Int(Reliability.environment["PARLEY_MEMBERS"] ?? "") ?? 100
@@ -72,11 +76,19 @@ struct HundredMembersTests {
             waiting.removeAll { (try? self.tally(parley, $0, chat, poll)) == expected }
             if !waiting.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
         }
-        let agreementSeconds = Date().timeIntervalSince(start)
+        let observedSeconds = Date().timeIntervalSince(start)
         #expect(waiting.isEmpty, "the tallies never agreed: \(waiting.count) nodes short")
+        // A node's tally agrees from the moment it stored its last vote: each store says when. Asking
+        // the nodes one control call at a time (tens of ms each with 100 busy processes on 2 cores)
+        // only sees it one pass later, so the observed figure is the poll's, the stored one the nodes'.
+        let completed = try names.map { name in try Self.lastVoteStoredMillis(parley, name, chat) }
+        let startMillis = Int64(start.timeIntervalSince1970 * 1000)
+        let storedSeconds = completed.map { Double($0 - startMillis) / 1000 }.sorted()
         Reliability.figure("hundred.members", "\(Self.members)")
         Reliability.figure("hundred.votingSeconds", String(format: "%.2f", votingSeconds))
-        Reliability.figure("hundred.agreementSecondsFromFirstVote", String(format: "%.2f", agreementSeconds))
+        Reliability.figure("hundred.agreementSecondsFromFirstVote", String(format: "%.2f", storedSeconds.last ?? .nan))
+        Reliability.figure("hundred.agreementSecondsMedianNode", String(format: "%.2f", storedSeconds[storedSeconds.count / 2]))
+        Reliability.figure("hundred.agreementSecondsObservedByPolling", String(format: "%.2f", observedSeconds))
 
         // And idle, once the sync rounds that follow the votes have gone round every member (each node
         // asks 4 of its 99 every 2 s), each node costs a small share of a core, and all of them together
@@ -92,6 +104,15 @@ struct HundredMembersTests {
         Reliability.figure("hundred.idleCPUPercentPerNodeMax", String(format: "%.3f", percents.max() ?? 0))
         Reliability.figure("hundred.totalRSSMiB", String(format: "%.0f", Double(rss) / 1024))
         #expect(processes.allSatisfy { $0.isRunning }, "a node died")
+    }
+
+    /// When the node stored the last vote it holds (wall-clock ms, the machine's one clock), read from
+    /// its store file beside the running node (WAL: a reader does not disturb it).
+    static func lastVoteStoredMillis(_ parley: ParleyBinary, _ name: String, _ chat: String) throws -> Int64 {
+        let store = try MessageStore.open(path: "\(parley.data(name))/parley.sqlite")
+        let votes = try store.messages(matching: MessageCriteria(chat: try ChatID(rawRepresentation: Hex.decode(chat)), tags: [.pollVoteUp, .pollVoteDown]))
+        try #require(votes.count == members, "\(name) holds \(votes.count) votes")
+        return votes.map(\.receivedAtMillis).max() ?? 0
     }
 
     func holdsChat(_ parley: ParleyBinary, _ name: String, _ chat: String) throws -> Bool {
