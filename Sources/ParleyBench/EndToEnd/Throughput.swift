@@ -1,6 +1,7 @@
 import Foundation
 import ParleyCore
 import ParleyNode
+import Synchronization
 
 /// Messages per second delivered and stored, on loopback: from the first send until every receiver
 /// holds every message (checked on each receiver's version vector).
@@ -59,13 +60,20 @@ struct Throughput: Sendable {
                 group.addTask {
                     let first = Int(try sender.contiguous(chat, from: sender.id))
                     var sent = 0
+                    let failure = BurstFailure()
                     try await withThrowingTaskGroup(of: Void.self) { outstanding in
                         var running = 0
                         while sent < count {
                             let size = min(burst, count - sent)
                             if running == burstsInFlight { try await outstanding.next(); running -= 1 }
-                            try await waitForRoom(sender, receivers: receivers, chat: chat, sent: first + sent + size - window)
-                            outstanding.addTask { try await sendBurst(size, from: sender, chat: chat) }
+                            try await waitForRoom(sender, receivers: receivers, chat: chat, sent: first + sent + size - window, unless: failure)
+                            try failure.rethrow()
+                            outstanding.addTask {
+                                do { try await sendBurst(size, from: sender, chat: chat) } catch {
+                                    failure.record(error)
+                                    throw error
+                                }
+                            }
                             running += 1
                             sent += size
                         }
@@ -85,10 +93,14 @@ struct Throughput: Sendable {
         }
     }
 
-    private static func waitForRoom(_ sender: BenchPeer, receivers: [BenchPeer], chat: ChatID, sent: Int) async throws {
+    /// Waits until the receivers hold all but `window` of what was sent, or a burst in flight failed
+    /// (its error, not a timeout, is then the one reported).
+    private static func waitForRoom(
+        _ sender: BenchPeer, receivers: [BenchPeer], chat: ChatID, sent: Int, unless failure: BurstFailure
+    ) async throws {
         guard sent > 0 else { return }
         let room = try await Measure.waitUntil(timeout: .seconds(60), interval: .milliseconds(1)) {
-            try receivers.allSatisfy { try $0.contiguous(chat, from: sender.id) >= UInt64(sent) }
+            try failure.happened || receivers.allSatisfy { try $0.contiguous(chat, from: sender.id) >= UInt64(sent) }
         }
         guard room else { throw BenchError("no message was stored for 60 s") }
     }
@@ -103,5 +115,20 @@ struct Throughput: Sendable {
             return true
         }
         guard done else { throw BenchError("messages were not all delivered within \(timeout)") }
+    }
+}
+
+/// The first error of a sender's bursts in flight, shared with its loop.
+private final class BurstFailure: Sendable {
+    private let error = Mutex<(any Error)?>(nil)
+
+    var happened: Bool { error.withLock { $0 != nil } }
+
+    func record(_ failure: any Error) {
+        error.withLock { $0 = $0 ?? failure }
+    }
+
+    func rethrow() throws {
+        if let failure = error.withLock({ $0 }) { throw failure }
     }
 }
