@@ -17,12 +17,9 @@ import ParleyCore
 /// other writer of the file while a node runs.
 final class AwaitingAcks: Sendable {
     struct Entry: Sendable {
-        let author: PeerID
-        let chatId: Data
-        let localNumber: Int64
-        var state: DeliveryState
+        let row: DeliveryRow
         /// Members whose acks are recorded (rows in `deliveries`).
-        var acknowledged: Set<PeerID>
+        let acknowledged: Set<PeerID>
     }
 
     /// Enough for the pushes a node has in flight to every member at once. Messages a member never
@@ -46,7 +43,7 @@ final class AwaitingAcks: Sendable {
         db.afterNextTransaction { _ in
             self.entries.withLock { entries in
                 for (id, change) in changes {
-                    if let change, change.state != .delivered {
+                    if let change, change.row.state != .delivered {
                         if entries[id] == nil, entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
                         entries[id] = change
                     } else {

@@ -21,8 +21,8 @@ extension MessageStore {
             // Own messages still awaited are known without a read; the rest (others' messages, own
             // ones from before a restart) are read by id.
             let cached = awaitingAcks.lookup(ids)
-            var rows = Dictionary(uniqueKeysWithValues: cached.map { id, entry in (id, DeliveryRow(entry, id: id)) })
-            var recorded = Dictionary(uniqueKeysWithValues: rows.values.map { row in (row.place, cached[row.id]?.acknowledged ?? []) })
+            var rows = cached.mapValues(\.row)
+            var recorded = Dictionary(uniqueKeysWithValues: cached.values.map { ($0.row.place, $0.acknowledged) })
             let read = try DeliveryRow.fetchAll(ids.subtracting(cached.keys), db)
             rows.merge(read) { kept, _ in kept }
             recorded.merge(try DeliveryRow.recordedDeliveries(of: read.values.filter { $0.state != .received }, db)) { kept, _ in kept }
@@ -33,7 +33,7 @@ extension MessageStore {
                       try members.contains(ack.peer, in: row.chatId, db),
                       recorded[row.place, default: []].insert(ack.peer).inserted else { continue }
                 fresh.append((row, ack.peer))
-                grew.insert(row.id)
+                grew.insert(ack.message)
             }
             try DeliveryRow.insertDeliveries(fresh, atMillis: atMillis, db)
             var progress: [MessageID: DeliveryProgress] = [:]
@@ -45,12 +45,8 @@ extension MessageStore {
                 let others = try members.count(row.chatId, db) - 1
                 let settled = MessageStore.settledState(row.state, delivered: acknowledged.count, others: others)
                 if settled != row.state { moves[settled, default: []].append(row.place) }
-                if row.state != .received {
-                    awaited[row.id] = AwaitingAcks.Entry(
-                        author: row.author, chatId: row.chatId, localNumber: row.localNumber, state: settled,
-                        acknowledged: acknowledged)
-                }
-                progress[ack.message] = DeliveryProgress(deliveredTo: acknowledged.count, recipients: others, grew: grew.contains(row.id))
+                if row.state != .received { awaited[ack.message] = AwaitingAcks.Entry(row: row.moved(to: settled), acknowledged: acknowledged) }
+                progress[ack.message] = DeliveryProgress(deliveredTo: acknowledged.count, recipients: others, grew: grew.contains(ack.message))
             }
             for (state, places) in moves { try DeliveryRow.setState(state, of: places, db) }
             awaitingAcks.update(awaited, in: db)
@@ -117,14 +113,13 @@ public struct DeliveryProgress: Hashable, Sendable {
 /// What the delivery bookkeeping reads of a message: not the whole row. Each statement takes up to
 /// 256 rows (1,024 variables for the insert: SQLite 3.32 or later allows 32,766), since acks arrive
 /// for every message sent.
-private struct DeliveryRow {
+struct DeliveryRow: Sendable {
     /// A message's place in its chat: the key of its deliveries.
     struct Place: Hashable {
         let chatId: Data
         let localNumber: Int64
     }
 
-    let id: MessageID
     let chatId: Data
     let localNumber: Int64
     let author: PeerID
@@ -132,18 +127,16 @@ private struct DeliveryRow {
 
     var place: Place { Place(chatId: chatId, localNumber: localNumber) }
 
-    static let chunk = 256
-
-    init(id: MessageID, chatId: Data, localNumber: Int64, author: PeerID, state: DeliveryState) {
-        (self.id, self.chatId, self.localNumber, self.author, self.state) = (id, chatId, localNumber, author, state)
+    func moved(to state: DeliveryState) -> DeliveryRow {
+        DeliveryRow(chatId: chatId, localNumber: localNumber, author: author, state: state)
     }
+}
 
-    init(_ awaited: AwaitingAcks.Entry, id: MessageID) {
-        self.init(id: id, chatId: awaited.chatId, localNumber: awaited.localNumber, author: awaited.author, state: awaited.state)
-    }
+extension DeliveryRow {
+    fileprivate static let chunk = 256
 
     /// The messages among `ids` that are stored, by id.
-    static func fetchAll(_ ids: Set<MessageID>, _ db: Database) throws -> [MessageID: DeliveryRow] {
+    fileprivate static func fetchAll(_ ids: Set<MessageID>, _ db: Database) throws -> [MessageID: DeliveryRow] {
         var rows: [MessageID: DeliveryRow] = [:]
         for part in ids.map(\.blob).chunked(chunk) {
             let values = padded(part)
@@ -151,17 +144,15 @@ private struct DeliveryRow {
                 sql: "SELECT id, chat_id, local_number, author, state FROM messages WHERE id IN (\(placeholders(values.count)))")
             for row in try Row.fetchAll(statement, arguments: StatementArguments(values)) {
                 guard let state = DeliveryState(rawValue: row[4]) else { continue }
-                let id = try MessageID.fromBlob(row[0], "message id")
-                rows[id] = DeliveryRow(
-                    id: id, chatId: row[1], localNumber: row[2], author: try PeerID.fromBlob(row[3], "message author"),
-                    state: state)
+                rows[try MessageID.fromBlob(row[0], "message id")] = DeliveryRow(
+                    chatId: row[1], localNumber: row[2], author: try PeerID.fromBlob(row[3], "message author"), state: state)
             }
         }
         return rows
     }
 
     /// Who already acknowledged each of `rows`, by place: one read per chat and chunk.
-    static func recordedDeliveries(of rows: [DeliveryRow], _ db: Database) throws -> [Place: Set<PeerID>] {
+    fileprivate static func recordedDeliveries(of rows: [DeliveryRow], _ db: Database) throws -> [Place: Set<PeerID>] {
         var recorded: [Place: Set<PeerID>] = [:]
         for (chat, inChat) in Dictionary(grouping: rows, by: \.chatId) {
             for part in inChat.map(\.localNumber).chunked(chunk) {
@@ -176,7 +167,7 @@ private struct DeliveryRow {
         return recorded
     }
 
-    static func insertDeliveries(_ fresh: [(row: DeliveryRow, peer: PeerID)], atMillis: Int64, _ db: Database) throws {
+    fileprivate static func insertDeliveries(_ fresh: [(row: DeliveryRow, peer: PeerID)], atMillis: Int64, _ db: Database) throws {
         for part in fresh.chunked(chunk) {
             let rows = padded(part)
             let values = Array(repeating: "(?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
@@ -190,7 +181,7 @@ private struct DeliveryRow {
 
     /// Moves messages to `state` (see `MessageStore.settledState`), found by place: a chat's own
     /// messages take local numbers in order, so a batch's updates land on the same few index pages.
-    static func setState(_ state: DeliveryState, of places: [Place], _ db: Database) throws {
+    fileprivate static func setState(_ state: DeliveryState, of places: [Place], _ db: Database) throws {
         for (chat, inChat) in Dictionary(grouping: places, by: \.chatId) {
             for part in inChat.map(\.localNumber).chunked(chunk) {
                 let values = padded(part)

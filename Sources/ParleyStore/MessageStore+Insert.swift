@@ -128,7 +128,7 @@ private struct InsertBatch {
         takeLocalNumber(message.chat, localNumber)
         if state == .pending || state == .sent {
             awaitingAcks[message.id] = AwaitingAcks.Entry(
-                author: message.author, chatId: message.chat.blob, localNumber: localNumber, state: state, acknowledged: [])
+                row: DeliveryRow(chatId: message.chat.blob, localNumber: localNumber, author: message.author, state: state), acknowledged: [])
         }
         if !message.references.isEmpty {
             let insertReference = try db.cachedStatement(sql: """

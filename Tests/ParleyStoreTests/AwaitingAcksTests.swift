@@ -45,12 +45,12 @@ import Testing
         let f = try await StoreFixture.make()
         let mine = try f.message(by: f.alice, seq: 1)
         try await f.insert(mine)
-        #expect(f.store.awaitingAcks.lookup([mine.id])[mine.id]?.state == .pending)
+        #expect(f.store.awaitingAcks.lookup([mine.id])[mine.id]?.row.state == .pending)
 
         // When Bob acks it, then Bob again, then Carol
         let first = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey)], atMillis: 1)
         #expect(try f.store.message(mine.id)?.state == .sent)
-        #expect(f.store.awaitingAcks.lookup([mine.id])[mine.id]?.state == .sent)
+        #expect(f.store.awaitingAcks.lookup([mine.id])[mine.id]?.row.state == .sent)
         let repeated = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey)], atMillis: 2)
         let last = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)], atMillis: 3)
 
@@ -75,7 +75,8 @@ import Testing
     @Test func whatARolledBackTransactionKeptIsForgottenWithIt() async throws {
         let f = try await StoreFixture.make()
         let id = try f.message(by: f.alice, seq: 1).id
-        let entry = AwaitingAcks.Entry(author: f.alice.publicKey, chatId: f.chat.blob, localNumber: 1, state: .sent, acknowledged: [])
+        let entry = AwaitingAcks.Entry(
+            row: DeliveryRow(chatId: f.chat.blob, localNumber: 1, author: f.alice.publicKey, state: .sent), acknowledged: [])
         await #expect(throws: StoreError.self) {
             try await f.store.write("a write that fails after keeping an entry") { db in
                 f.store.awaitingAcks.update([id: entry], in: db)
@@ -90,7 +91,8 @@ import Testing
         let ids = try (0...AwaitingAcks.capacity).map { n in
             try MessageID(rawRepresentation: withUnsafeBytes(of: UInt64(n).bigEndian) { Array($0) } + Array(repeating: 0, count: 24))
         }
-        let entry = AwaitingAcks.Entry(author: f.alice.publicKey, chatId: f.chat.blob, localNumber: 1, state: .sent, acknowledged: [])
+        let entry = AwaitingAcks.Entry(
+            row: DeliveryRow(chatId: f.chat.blob, localNumber: 1, author: f.alice.publicKey, state: .sent), acknowledged: [])
         try await f.store.write("keeping one entry too many") { db in
             f.store.awaitingAcks.update(Dictionary(uniqueKeysWithValues: ids.dropLast().map { ($0, entry) }), in: db)
         }
