@@ -49,7 +49,10 @@ let package = Package(
         ),
         .target(
             name: "ParleyStore",
-            dependencies: ["ParleyCore", "ParleyCrypto", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ParleyCore", "ParleyCrypto", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
         .target(

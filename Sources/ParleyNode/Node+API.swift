@@ -3,6 +3,7 @@ public import ParleyCrypto
 import Logging
 public import ParleyCore
 public import ParleyStore
+import Synchronization
 
 /// The library API: what the CLI (through the control socket) and embedding apps call.
 extension Node {
@@ -41,7 +42,9 @@ extension Node {
             knownPeers: await engine.knownPeers.reduce(into: [:]) { $0[$1.key.hex] = $1.value.description },
             pendingRetransmits: await engine.pendingRetransmits,
             storedFromAuthors: await engine.storedFromAuthors,
-            storedRelayed: await engine.storedRelayed)
+            storedRelayed: await engine.storedRelayed,
+            framesRetransmitted: await engine.framesRetransmitted,
+            syncMessagesSent: syncMessagesSent.load(ordering: .relaxed))
     }
 
     /// Saves a contact (whose invites are then accepted) and, if given, where to reach it; says what it replaced.
@@ -81,4 +84,8 @@ public struct NodeStatus: Sendable, Codable, Hashable {
     /// Others' messages stored since start that another member relayed (its sync or
     /// retransmission): traffic that went around a missing session, such as across NATs.
     public let storedRelayed: Int
+    /// Reliable frames sent again since start because their ack did not come in time.
+    public let framesRetransmitted: Int
+    /// Messages sent in answer to members' sync requests since start.
+    public let syncMessagesSent: Int
 }

@@ -21,6 +21,7 @@ public final class Node: Sendable {
     let rendezvous: Mutex<Rendezvous>
     /// Periodic sync rounds so far: which members the next one asks (`syncFanout`).
     let syncRounds = Atomic<Int>(0)
+    let syncMessagesSent = Atomic<Int>(0)
     /// Polls whose ballot this node is changing: one change at a time per poll.
     let ballotsInFlight = Mutex<Set<MessageID>>([])
     /// Chats whose members this node is changing: one change at a time per chat.
@@ -120,7 +121,7 @@ public final class Node: Sendable {
         var nextHeartbeat = Duration.zero
         while !Task.isCancelled {
             let now = clock.now
-            let (due, idle) = await engine.tick(now: now, wallMillis: clock.wallMillis)
+            let (due, idle) = await engine.tick(now: now, wallMillis: clock.wallMillis, inputDelay: transport.inbound.queueDelay)
             await transmit(due)
             if now - lastAnnounce >= configuration.announceInterval {
                 lastAnnounce = now

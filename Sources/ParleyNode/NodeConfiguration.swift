@@ -23,6 +23,9 @@ public struct NodeConfiguration: Sendable {
     public var quietTick: Duration = .seconds(1)
     /// How often each chat is reconciled with some of its members.
     public var syncInterval: Duration = .seconds(2)
+    /// Messages stored this recently are left out of the end of a sync reply to a member that asked
+    /// before: their author is still pushing them (`syncReply`).
+    public var syncFreshness: Duration = .seconds(3)
     /// How many members of a chat each periodic round asks, in turn: every member is asked once per
     /// `members / syncFanout` rounds. Messages themselves are pushed to every member at once; the
     /// rounds repair what was lost, and asking everyone each round would cost a 100-member chat

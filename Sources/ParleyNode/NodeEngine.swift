@@ -51,6 +51,8 @@ actor NodeEngine {
     /// them (its sync or retransmission): how much of the traffic goes around a missing session.
     private(set) var storedFromAuthors = 0
     private(set) var storedRelayed = 0
+    /// Reliable frames sent again because their ack did not come within the timeout.
+    private(set) var framesRetransmitted = 0
     private let maxWaiting: Int
     private let logger: Logger
 
@@ -291,12 +293,14 @@ actor NodeEngine {
         return groups
     }
 
-    /// Retransmits due items and retries handshakes for peers with waiting frames; `idle` says nothing
-    /// waits for an ack or a handshake any more, so the timers may run less often.
-    func tick(now: Duration, wallMillis: Int64) -> (datagrams: [Datagram], idle: Bool) {
+    /// Retransmits due items (held back while this node's own input waits, see `ReliableQueue.takeDue`)
+    /// and retries handshakes for peers with waiting frames; `idle` says nothing waits for an ack or a
+    /// handshake any more, so the timers may run less often.
+    func tick(now: Duration, wallMillis: Int64, inputDelay: Duration = .zero) -> (datagrams: [Datagram], idle: Bool) {
         // A retransmit to a peer without a session uses up the attempt; the copy queued for the
         // handshake remains.
-        let retransmits = byPeer(reliableQueue.takeDue(now: now)).filter { sessions.session(for: $0.peer) != nil }
+        let retransmits = byPeer(reliableQueue.takeDue(now: now, inputDelay: inputDelay)).filter { sessions.session(for: $0.peer) != nil }
+        framesRetransmitted += retransmits.reduce(0) { $0 + $1.frames.count }
         let out = retransmits.flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) } // counted there
         let handshakes = waiting.keys.flatMap { handshakeIfNeeded(with: $0, now: now, wallMillis: wallMillis) }
         datagramsOut += handshakes.count

@@ -44,9 +44,14 @@ final class SyncProgress: Sendable {
         entries.withLock { $0[Key(peer: peer, chat: chat)]?.sent.map { now - $0.at < interval } ?? false }
     }
 
-    /// Keeps the vector a member sent in a sync request.
-    func received(_ vector: [PeerID: AuthorHoldings], from peer: PeerID, chat: ChatID) {
-        update(peer, chat) { $0.received = vector }
+    /// Keeps the vector a member sent in a sync request; says whether one was known already (the
+    /// peer asked before in this session, or answered ours with `nothingMissing`).
+    @discardableResult
+    func received(_ vector: [PeerID: AuthorHoldings], from peer: PeerID, chat: ChatID) -> Bool {
+        update(peer, chat) { entry in
+            defer { entry.received = vector }
+            return entry.received != nil
+        }
     }
 
     /// Keeps the vector of a request on its way to `peer`.

@@ -32,6 +32,7 @@ extension MessageStore {
             }
             try batch.saveHeads(db)
             awaitingAcks.update(batch.awaitingAcks, in: db)
+            recentlyStored.add(batch.inserted, in: db)
             return outcomes
         }
         let context = "inserting \(messages.count) message(s)"
@@ -89,6 +90,8 @@ private struct InsertBatch {
     private var heads: [HeadKey: Head] = [:]
     /// Own messages stored by this batch that wait for acknowledgements (see `AwaitingAcks`).
     private(set) var awaitingAcks: [MessageID: AwaitingAcks.Entry?] = [:]
+    /// The messages this batch stored (see `RecentlyStored`).
+    private(set) var inserted: [MessageID] = []
 
     init(memberships: MembershipCache) {
         self.memberships = memberships
@@ -126,6 +129,7 @@ private struct InsertBatch {
             return try idAtSlot(of: message, db) == message.id.blob ? .duplicate : .equivocation
         }
         takeLocalNumber(message.chat, localNumber)
+        inserted.append(message.id)
         if state == .pending || state == .sent {
             awaitingAcks[message.id] = AwaitingAcks.Entry(
                 row: DeliveryRow(chatId: message.chat.blob, localNumber: localNumber, author: message.author, state: state), acknowledged: [])

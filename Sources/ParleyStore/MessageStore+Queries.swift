@@ -13,15 +13,25 @@ extension MessageStore {
         }
     }
 
-    /// Which of `ids` are stored: lets the receive path skip signature checks for duplicates.
+    /// Which of `ids` are stored: lets the receive path skip signature checks for duplicates. The
+    /// ones stored last are known without a read (`recentlyStoredIDs`).
     public func storedIDs(among ids: [MessageID]) throws(StoreError) -> Set<MessageID> {
         guard !ids.isEmpty else { return [] }
-        return try read("checking \(ids.count) message id(s)") { db in
+        let recent = recentlyStored.contained(in: ids)
+        let unknown = ids.filter { !recent.contains($0) }
+        guard !unknown.isEmpty else { return recent }
+        return try read("checking \(unknown.count) message id(s)") { db in
             let statement = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ?")
-            var stored = Set<MessageID>()
-            for id in ids where try Bool.fetchOne(statement, arguments: [id.blob]) == true { stored.insert(id) }
+            var stored = recent
+            for id in unknown where try Bool.fetchOne(statement, arguments: [id.blob]) == true { stored.insert(id) }
             return stored
         }
+    }
+
+    /// Those of `ids` among the last few thousand messages this store took in: a memory lookup, no
+    /// read. Every id it returns is stored; one it leaves out may be stored all the same.
+    public func recentlyStoredIDs(among ids: some Sequence<MessageID>) -> Set<MessageID> {
+        recentlyStored.contained(in: ids)
     }
 
     /// The tags of those of `ids` that are stored.

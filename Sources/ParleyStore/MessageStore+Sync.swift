@@ -62,9 +62,12 @@ extension MessageStore {
 
     static let authorHeadsOfChat = "SELECT * FROM author_heads WHERE chat_id = ?"
 
-    /// The author's messages whose sequence lies in `ranges` (ascending), in sequence order, at most `limit`.
+    /// The author's messages whose sequence lies in `ranges` (ascending), in sequence order, at most
+    /// `limit`; with `withholdingTailStoredWithin`, less those at the very end of the author's messages
+    /// in `ranges` (not of a page that `limit` cut short) stored within that time (wall-clock ms), as a
+    /// sync reply leaves them to their author's push.
     public func messages(
-        chat: ChatID, author: PeerID, in ranges: [ClosedRange<UInt64>], limit: Int
+        chat: ChatID, author: PeerID, in ranges: [ClosedRange<UInt64>], limit: Int, withholdingTailStoredWithin fresh: ClosedRange<Int64>? = nil
     ) throws(StoreError) -> [Message] {
         let records = try read("reading messages of \(author.shortHex) in chat \(chat.shortHex)") { db in
             let inRange = try db.cachedStatement(sql: """
@@ -76,6 +79,7 @@ extension MessageStore {
                     chat.blob, author.blob, Int64(clamping: range.lowerBound), Int64(clamping: range.upperBound), limit - found.count,
                 ])
             }
+            if let fresh, found.count < limit { while let last = found.last, fresh.contains(last.receivedAtMillis) { found.removeLast() } }
             return found
         }
         return try records.map { record throws(StoreError) in try record.decodedMessage() }

@@ -12,6 +12,7 @@ public struct MessageStore: Sendable {
     let membershipCache = MembershipCache()
     let syncReads = SyncReadCache()
     let awaitingAcks = AwaitingAcks()
+    let recentlyStored = RecentlyStored()
     /// Writes handed to GRDB's writer queue and not finished: while there are any, a short write
     /// queues behind them instead of blocking its thread (see `writeNow`).
     let queuedWrites = QueuedWrites()

@@ -49,7 +49,8 @@ public final class InMemoryNetwork: Sendable {
 
     /// A new endpoint with its own address on this network.
     public func makeTransport() -> InMemoryTransport {
-        let inbox = DatagramInbox()
+        // No queueing delay: a test's clock is its own, and the pump hands every datagram over at once.
+        let inbox = DatagramInbox(now: { .zero })
         let address = state.withLock { state in
             let address = PeerAddress(host: "10.99.0.1", port: state.nextPort)
             state.nextPort += 1

@@ -8,8 +8,9 @@ import Testing
 /// Issue 15's scale run, in the long suite only (`PARLEY_LONG=1`, Tests/reliability/run-long.sh): 100
 /// real `parley node` processes on 127.0.0.1, each a contact of every other, one chat of all of them,
 /// one poll, and every member votes once, all at once. Reports how long until all 100 tallies agree
-/// (when the last node stored its last vote, and when polling the nodes saw it), what each idle node
-/// then costs (CPU from /proc over 30 s) and the nodes' total RSS.
+/// (when the last node stored its last vote, and when polling the nodes saw it), what the vote cost
+/// (CPU, datagrams, retransmits, sync), what each idle node then costs (CPU from /proc over 30 s)
+/// and the nodes' total RSS.
 @Suite(.serialized, .enabled(if: Reliability.long, "a 100-node run: long suite only (PARLEY_LONG=1)"), .timeLimit(.minutes(20)))
 struct HundredMembersTests {
     static let members = Int(Reliability.environment["PARLEY_MEMBERS"] ?? "") ?? 100
@@ -48,6 +49,8 @@ struct HundredMembersTests {
 
         // When every member votes once, all at the same moment (a poll everyone answers when it is
         // announced), half up and half down
+        let trafficBefore = try Self.traffic(parley, names)
+        let cpuBefore = processes.map { Self.cpuTicks($0.processIdentifier) }.reduce(0, +)
         let start = Date()
         let refusals = Mutex(0)
         let voted = DispatchGroup()
@@ -77,10 +80,19 @@ struct HundredMembersTests {
             if !waiting.isEmpty { Thread.sleep(forTimeInterval: 0.05) }
         }
         let observedSeconds = Date().timeIntervalSince(start)
+        let cpuTicks = processes.map { Self.cpuTicks($0.processIdentifier) }.reduce(0, +) - cpuBefore
+        let traffic = try Self.traffic(parley, names).subtracting(trafficBefore)
         #expect(waiting.isEmpty, "the tallies never agreed: \(waiting.count) nodes short")
         Reliability.figure("hundred.members", "\(Self.members)")
         Reliability.figure("hundred.votingSeconds", String(format: "%.2f", votingSeconds))
         Reliability.figure("hundred.agreementSecondsObservedByPolling", String(format: "%.2f", observedSeconds))
+        // What the vote cost, until polling saw agreement: all nodes' CPU, and their datagrams, the
+        // frames sent again for want of an ack, and the messages sent in sync replies (9,900 votes is
+        // the least there can be: each of 100 to 99 others).
+        Reliability.figure("hundred.voteCPUSeconds", String(format: "%.2f", Double(cpuTicks) / Double(sysconf(Int32(_SC_CLK_TCK)))))
+        Reliability.figure("hundred.voteDatagramsSent", "\(traffic.datagramsOut)")
+        Reliability.figure("hundred.voteFramesRetransmitted", "\(traffic.framesRetransmitted)")
+        Reliability.figure("hundred.voteSyncMessagesSent", "\(traffic.syncMessagesSent)")
 
         // And idle, once the sync rounds that follow the votes have gone round every member (each node
         // asks 4 of its 99 every 2 s), each node costs a small share of a core, and all of them together
@@ -115,6 +127,30 @@ struct HundredMembersTests {
         let votes = try store.messages(matching: MessageCriteria(chat: try ChatID(rawRepresentation: Hex.decode(chat)), tags: [.pollVoteUp, .pollVoteDown]))
         try #require(votes.count == members, "\(name) holds \(votes.count) votes")
         return votes.map(\.receivedAtMillis).max() ?? 0
+    }
+
+    /// The nodes' traffic counters (`status`), summed.
+    struct Traffic {
+        var datagramsOut = 0
+        var framesRetransmitted = 0
+        var syncMessagesSent = 0
+
+        func subtracting(_ earlier: Traffic) -> Traffic {
+            Traffic(
+                datagramsOut: datagramsOut - earlier.datagramsOut, framesRetransmitted: framesRetransmitted - earlier.framesRetransmitted,
+                syncMessagesSent: syncMessagesSent - earlier.syncMessagesSent)
+        }
+    }
+
+    static func traffic(_ parley: ParleyBinary, _ names: [String]) throws -> Traffic {
+        var total = Traffic()
+        for name in names {
+            let status = try #require(try ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any])
+            total.datagramsOut += try #require(status["datagramsOut"] as? Int)
+            total.framesRetransmitted += try #require(status["framesRetransmitted"] as? Int)
+            total.syncMessagesSent += try #require(status["syncMessagesSent"] as? Int)
+        }
+        return total
     }
 
     func holdsChat(_ parley: ParleyBinary, _ name: String, _ chat: String) throws -> Bool {

@@ -1,4 +1,5 @@
 import ParleyCore
+import ParleyTestKit
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct DatagramInboxTests {
@@ -68,5 +69,28 @@ extension DatagramInboxTests {
         }
         #expect(await consumer.value == nil)
         #expect(inbox.poll()?.count == 3)
+    }
+
+    @Test func theQueueDelayIsHowLongTheOldestInputWaitedAndZeroOnceTheConsumerWaitsAgain() async {
+        // Given an inbox on a clock the test moves
+        let clock = ManualClock()
+        let inbox = DatagramInbox(now: { clock.now })
+        #expect(inbox.queueDelay == .zero)
+        // When two reads arrive 30 ms apart and wait 50 ms more
+        inbox.deliver(datagrams(0..<2))
+        clock.advance(by: .milliseconds(30))
+        inbox.deliver(datagrams(2..<3))
+        clock.advance(by: .milliseconds(50))
+        // Then the delay is the oldest one's wait, and stays that of the batch while it is handled
+        #expect(inbox.queueDelay == .milliseconds(80))
+        #expect(inbox.poll()?.count == 3)
+        clock.advance(by: .milliseconds(500))
+        #expect(inbox.queueDelay == .milliseconds(80))
+        // And once the consumer waits for more, nothing waits here
+        let consumer = Task { await inbox.next() }
+        while !inbox.isIdle { await Task.yield() }
+        #expect(inbox.queueDelay == .zero)
+        inbox.deliver(datagrams(3..<4))
+        #expect(await consumer.value?.count == 1)
     }
 }

@@ -33,6 +33,20 @@ struct ReliableQueueTests {
         #expect(queue.takeDue(now: .seconds(60)).isEmpty)
     }
 
+    @Test func anOverloadedNodeHoldsItsRetransmitsBackByFourTimesItsOwnInputDelay() {
+        var queue = Queue()
+        _ = queue.push(Self.items(1...1), now: .zero)
+        // Due at 200 ms, but this node's own input waits 100 ms: nothing before 400 ms since it was sent
+        #expect(queue.takeDue(now: .milliseconds(200), inputDelay: .milliseconds(100)).isEmpty)
+        #expect(queue.takeDue(now: .milliseconds(399), inputDelay: .milliseconds(100)).isEmpty)
+        #expect(queue.takeDue(now: .milliseconds(400), inputDelay: .milliseconds(100)).map(\.payload) == ["m1"])
+        // However long the input waits, an item is sent again at least every maximum timeout (4 s)
+        #expect(queue.takeDue(now: .milliseconds(4_399), inputDelay: .seconds(30)).isEmpty)
+        #expect(queue.takeDue(now: .milliseconds(4_400), inputDelay: .seconds(30)).map(\.payload) == ["m1"])
+        _ = queue.acknowledge([1], now: .seconds(5))
+        #expect(queue.count == 0)
+    }
+
     @Test func sendsNoMoreThanTheWindowAndReleasesTheBacklogAsAcksArrive() {
         // Given a window of 64 and 100 items
         var queue = Queue()

@@ -76,4 +76,71 @@ struct SyncReplyTests {
         #expect(reply.last == .syncEnd(chat: invite.id, .more))
         #expect(try alice.syncReply(chat: invite.id, vector: [:], to: try Identity.generate().publicKey).isEmpty)
     }
+
+    /// A node of alice's on a clock the test moves, holding the chat.
+    func nodeOnManualClock(_ clock: ManualClock, syncBatch: Int? = nil) async throws -> Node {
+        var configuration = alice.configuration
+        if let syncBatch { configuration.syncBatch = syncBatch }
+        let node = Node(configuration: configuration, store: try MessageStore.inMemory(), transport: InMemoryNetwork().makeTransport(), clock: clock)
+        _ = try await node.store.saveChat(invite, joinedAtMillis: 0)
+        return node
+    }
+
+    func store(_ sequences: ClosedRange<UInt64>, by author: Identity, in node: Node, atMillis millis: Int64) async throws {
+        let messages = try sequences.map { sequence in
+            try MessageDraft(
+                chat: invite.id, author: author.publicKey, sequence: sequence, lamport: sequence, timestampMillis: 0, tag: .text,
+                content: Array("m\(sequence)".utf8)
+            ).signed(by: author)
+        }
+        _ = try await node.store.insert(messages, receivedAtMillis: millis, ownAuthor: node.me)
+    }
+
+    func sent(_ reply: [Frame], by author: Identity) throws -> [UInt64] {
+        try reply.compactMap { frame in
+            guard case let .message(bytes) = frame else { return nil }
+            let message = try Message(decoding: bytes)
+            return message.author == author.publicKey ? message.sequence : nil
+        }
+    }
+
+    @Test func aFreshTailOfAPushingAuthorIsLeftToItForAMemberThatAskedBeforeButNotOnItsFirstRequest() async throws {
+        // Given alice's node holds her own messages 1...2 from long ago and 3...4 stored just now, and
+        // carol's 1...2 stored just now (carol is not connected: nobody is pushing hers)
+        let clock = ManualClock()
+        let node = try await nodeOnManualClock(clock)
+        let own = alice.configuration.identity
+        try await store(1...2, by: own, in: node, atMillis: 0)
+        try await store(3...4, by: own, in: node, atMillis: clock.wallMillis)
+        try await store(1...2, by: carol, in: node, atMillis: clock.wallMillis)
+
+        // When bob asks for the first time in this session, he gets everything he lacks
+        let first = try node.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
+        #expect(try sent(first, by: own) == [1, 2, 3, 4])
+        #expect(try sent(first, by: carol) == [1, 2])
+        // When he asks again, holding alice's 1, her fresh 3 and 4 are left to her own push; carol's still go
+        let again = try node.syncReply(chat: invite.id, vector: [own.publicKey: .contiguous(1)], to: bob.publicKey)
+        #expect(try sent(again, by: own) == [2])
+        #expect(try sent(again, by: carol) == [1, 2])
+        #expect(again.last == .syncEnd(chat: invite.id, .done))
+        // And once they are no longer fresh, they go too
+        clock.advance(by: alice.configuration.syncFreshness)
+        let later = try node.syncReply(chat: invite.id, vector: [own.publicKey: .contiguous(2), carol.publicKey: .contiguous(2)], to: bob.publicKey)
+        #expect(try sent(later, by: own) == [3, 4])
+    }
+
+    @Test func aPageTheBatchCutShortKeepsItsFreshEndAndAsksForMore() async throws {
+        // Given alice's own 1...5, all stored just now, and replies of 3 messages
+        let clock = ManualClock()
+        let node = try await nodeOnManualClock(clock, syncBatch: 3)
+        let own = alice.configuration.identity
+        try await store(1...5, by: own, in: node, atMillis: clock.wallMillis)
+        _ = try node.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
+
+        // When bob, who asked before, asks from the start: the page ends before her last messages
+        let reply = try node.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
+        // Then it goes whole, fresh or not, and says there is more
+        #expect(try sent(reply, by: own) == [1, 2, 3])
+        #expect(reply.last == .syncEnd(chat: invite.id, .more))
+    }
 }

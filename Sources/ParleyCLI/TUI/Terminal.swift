@@ -20,7 +20,9 @@ final class Terminal {
             bytes[Int(VMIN)] = 1
             bytes[Int(VTIME)] = 0
         }
-        guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw) == 0 else {
+        // TCSADRAIN, not TCSAFLUSH: what was typed while the screen was starting (a busy machine takes
+        // a while to open it) is kept and read as keys, not thrown away.
+        guard tcsetattr(STDIN_FILENO, TCSADRAIN, &raw) == 0 else {
             throw CLIError("cannot switch the terminal to raw mode: \(String(cString: strerror(errno)))")
         }
         active = true

@@ -21,32 +21,71 @@ public final class DatagramInbox: AsyncSequence, Sendable {
         var waiting: Waiter?
         var nextToken: UInt64 = 0
         var finished = false
+        /// When each read's datagrams arrived: the datagrams delivered so far once that read is in
+        /// (`end`), and the time. Only reads with a datagram still pending are kept.
+        var arrivals = Deque<(end: UInt64, at: Duration)>()
+        var delivered: UInt64 = 0
+        var taken: UInt64 = 0
+        /// How long the oldest datagram of the last batch taken had waited.
+        var lastBatchWait: Duration = .zero
 
-        mutating func take() -> [Datagram] {
+        mutating func take(now: Duration) -> [Datagram] {
             let count = Swift.min(pending.count, DatagramInbox.maxBatch)
-            defer { pending.removeFirst(count) }
+            defer {
+                pending.removeFirst(count)
+                taken += UInt64(count)
+                while let first = arrivals.first, first.end <= taken { arrivals.removeFirst() }
+            }
+            if count > 0, let oldest = arrivals.first { lastBatchWait = Swift.max(.zero, now - oldest.at) }
             return Array(pending.prefix(count))
         }
     }
 
     private let state = Mutex(State())
     private let capacity: Int
+    private let now: @Sendable () -> Duration
 
-    public init(capacity: Int = defaultCapacity) {
+    /// `now` is a monotonic time for `queueDelay`; by default the continuous clock's.
+    public init(capacity: Int = defaultCapacity, now: @escaping @Sendable () -> Duration = DatagramInbox.continuousNow) {
         self.capacity = capacity
+        self.now = now
+    }
+
+    /// Time since the first use, on the continuous clock: monotonic, and the same for every inbox.
+    public static let continuousNow: @Sendable () -> Duration = {
+        let origin = ContinuousClock.now
+        return { ContinuousClock.now - origin }
+    }()
+
+    /// How long input waits here before its consumer takes it: the wait of the oldest datagram still
+    /// pending, or of the batch the consumer is handling; zero while it waits for input. A sender
+    /// whose own acks wait this long can expect its peers' to wait as long, so it holds its
+    /// retransmits back that much (`ReliableQueue.takeDue`).
+    public var queueDelay: Duration {
+        let now = now()
+        return state.withLock { state in
+            if state.waiting != nil, state.pending.isEmpty { return .zero }
+            let pendingWait = state.arrivals.first.map { Swift.max(.zero, now - $0.at) } ?? .zero
+            return Swift.max(state.lastBatchWait, pendingWait)
+        }
     }
 
     /// Adds the datagrams of one read; returns how many did not fit (or came after `finish`).
     @discardableResult
     public func deliver(_ datagrams: [Datagram]) -> Int {
         guard !datagrams.isEmpty else { return 0 }
+        let now = now()
         let (handOver, dropped) = state.withLock { state -> ((Waiter, [Datagram])?, Int) in
             guard !state.finished else { return (nil, datagrams.count) }
             let accepted = Swift.min(datagrams.count, capacity - state.pending.count)
             state.pending += datagrams.prefix(accepted)
+            if accepted > 0 {
+                state.delivered += UInt64(accepted)
+                state.arrivals.append((state.delivered, now))
+            }
             guard let waiting = state.waiting else { return (nil, datagrams.count - accepted) }
             state.waiting = nil
-            return ((waiting, state.take()), datagrams.count - accepted)
+            return ((waiting, state.take(now: now)), datagrams.count - accepted)
         }
         if let (waiting, batch) = handOver { waiting.continuation.resume(returning: batch) }
         return dropped
@@ -68,7 +107,8 @@ public final class DatagramInbox: AsyncSequence, Sendable {
 
     /// Everything pending (up to `maxBatch`) if anything is, without waiting.
     public func poll() -> [Datagram]? {
-        state.withLock { $0.pending.isEmpty ? nil : $0.take() }
+        let now = now()
+        return state.withLock { $0.pending.isEmpty ? nil : $0.take(now: now) }
     }
 
     /// Everything pending (up to `maxBatch`), waiting for something if nothing is; nil once finished
@@ -82,8 +122,9 @@ public final class DatagramInbox: AsyncSequence, Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<[Datagram]?, Never>) in
+                let now = now()
                 let immediate = state.withLock { state -> [Datagram]?? in
-                    if !state.pending.isEmpty { return .some(state.take()) }
+                    if !state.pending.isEmpty { return .some(state.take(now: now)) }
                     if state.finished || Task.isCancelled || state.waiting != nil { return .some(nil) }
                     state.waiting = (token, continuation)
                     return .none

@@ -74,6 +74,9 @@ public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
 
     /// How far behind an acked transmission another may be and still be in flight, not lost.
     static var reorderingAllowance: UInt64 { 3 }
+    /// An item waits at least this many times the node's input delay before it is sent again: the
+    /// peer's queue and then ours, each with as much again for their spread.
+    public static var loadFactor: Int { 4 }
 
     public let configuration: Configuration
     private var flights: [Key: Flight] = [:]
@@ -135,12 +138,25 @@ public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
     /// Items whose timeout passed, to send again now. Each lane that timed out halves its window,
     /// at most once per timeout; an item past its last attempt is given up, with its lane's backlog
     /// if the lane acked nothing since that item was pushed.
-    public mutating func takeDue(now: Duration) -> [Send] {
+    ///
+    /// `inputDelay` is how long this node's own input waits before it is handled
+    /// (`DatagramInbox.queueDelay`). An overloaded node hears every ack that late, and its peers,
+    /// as loaded, answer as late: nothing is sent again before `loadFactor` times that (at most the
+    /// maximum timeout) since it was last sent. The round-trip estimate cannot see this in time:
+    /// when a hundred members on one machine vote at once, the first acks come back seconds later,
+    /// after every vote had been sent three more times to every member.
+    public mutating func takeDue(now: Duration, inputDelay: Duration = .zero) -> [Send] {
+        let patience = min(inputDelay * Self.loadFactor, configuration.roundTrip.maximum)
         var sends: [Send] = []
         var timedOut: Set<Lane> = []
         var gaveUp: Set<Lane> = []
         var silent: Set<Lane> = []
         for (key, var flight) in flights where flight.due <= now {
+            if now - flight.lastSentAt < patience {
+                flight.due = flight.lastSentAt + patience
+                flights[key] = flight
+                continue
+            }
             guard flight.attempts < configuration.maxAttempts else {
                 flights[key] = nil
                 lanes[key.lane]?.inFlight -= 1

@@ -1,0 +1,44 @@
+internal import DequeModule
+internal import GRDB
+internal import Synchronization
+import ParleyCore
+
+/// The ids of the messages this store took in last, to tell a copy that comes again without a read.
+/// Under load a member's acks come back late, so its author's retransmits and other members' sync
+/// replies bring the same message several times; each copy of a head found only by a store read, or
+/// after a signature check, cost as much as storing it. Messages are never deleted, so an id once
+/// here stays true; ids enter only when their transaction commits (a rolled-back one adds nothing),
+/// and the oldest leave first.
+final class RecentlyStored: Sendable {
+    /// A few seconds of a busy node's arrivals, about 400 KiB.
+    static let capacity = 4_096
+
+    private struct Ring {
+        var order = Deque<MessageID>()
+        var members = Set<MessageID>()
+    }
+
+    private let ring = Mutex(Ring())
+
+    /// Those of `ids` known to be stored.
+    func contained(in ids: some Sequence<MessageID>) -> Set<MessageID> {
+        ring.withLock { ring in
+            var found = Set<MessageID>()
+            for id in ids where ring.members.contains(id) { found.insert(id) }
+            return found
+        }
+    }
+
+    /// Adds `ids` when the current transaction commits.
+    func add(_ ids: [MessageID], in db: Database) {
+        guard !ids.isEmpty else { return }
+        db.afterNextTransaction { _ in
+            self.ring.withLock { ring in
+                for id in ids where ring.members.insert(id).inserted {
+                    ring.order.append(id)
+                    if ring.order.count > Self.capacity, let oldest = ring.order.popFirst() { ring.members.remove(oldest) }
+                }
+            }
+        }
+    }
+}

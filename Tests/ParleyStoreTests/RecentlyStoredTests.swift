@@ -1,0 +1,42 @@
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyStore
+import Testing
+
+/// The ids of the messages stored last answer "is it stored?" without a read: only ids a committed
+/// insert stored, and only the newest `RecentlyStored.capacity` of them.
+@Suite struct RecentlyStoredTests {
+    @Test func aCommittedInsertIsKnownFromMemoryAndOthersAreReadFromTheStore() async throws {
+        // Given Bob's message 1 stored, and his message 2 not
+        let f = try await StoreFixture.make()
+        let (stored, unknown) = (try f.message(by: f.bob, seq: 1), try f.message(by: f.bob, seq: 2))
+        try await f.insert(stored)
+
+        // Then memory knows the stored one only, and the store's answer agrees
+        #expect(f.store.recentlyStoredIDs(among: [stored.id, unknown.id]) == [stored.id])
+        #expect(try f.store.storedIDs(among: [stored.id, unknown.id]) == [stored.id])
+    }
+
+    @Test func whatARolledBackTransactionStoredIsNotRemembered() async throws {
+        let f = try await StoreFixture.make()
+        let id = try f.message(by: f.bob, seq: 1).id
+        await #expect(throws: StoreError.self) {
+            try await f.store.write("a write that fails after storing") { db in
+                f.store.recentlyStored.add([id], in: db)
+                throw CancellationError()
+            }
+        }
+        #expect(f.store.recentlyStoredIDs(among: [id]).isEmpty)
+    }
+
+    @Test func theOldestLeaveFirstAndTheStoreStillAnswersForThem() async throws {
+        // Given one more message than memory keeps, stored in order
+        let f = try await StoreFixture.make()
+        let messages = try (1...(RecentlyStored.capacity + 1)).map { try f.message(by: f.bob, seq: UInt64($0)) }
+        _ = try await f.store.insert(messages, receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+
+        // Then the first is no longer in memory, the last is, and both are stored
+        #expect(f.store.recentlyStoredIDs(among: [messages[0].id, messages.last!.id]) == [messages.last!.id])
+        #expect(try f.store.storedIDs(among: [messages[0].id, messages.last!.id]) == [messages[0].id, messages.last!.id])
+    }
+}
