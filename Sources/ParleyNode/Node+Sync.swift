@@ -24,7 +24,11 @@ extension Node {
     /// online: the author is still pushing those messages and retransmits until the member acks, and
     /// sending them again only doubles the work of both. (In a vote of 100 members on one machine,
     /// every vote went out twice more this way.) A member's first request in a session (it just joined,
-    /// or restarted) gets everything, and so do messages of an author gone offline.
+    /// or restarted) gets everything, and so do messages of an author gone offline. Under load the
+    /// tail is longer, as the retransmits' patience is (`ReliableQueue.takeDue`): 4 × how long this
+    /// node's own input waits, when that is more than `syncFreshness`, up to `maxSyncFreshness`.
+    /// Otherwise a vote that ran late on a slow machine went out again by sync once it was 3 s old,
+    /// and the extra work made the rest later still.
     func syncReply(chat: ChatID, vector: [PeerID: AuthorHoldings], to peer: PeerID) throws -> [Frame] {
         guard let members = try store.members(of: chat) else { return try asksForInvite(chat) ? [.needInvite(chat)] : [] }
         guard members.contains(peer) else { return [] }
@@ -32,7 +36,8 @@ extension Node {
         let now = clock.now
         let pushing = askedBefore ? Set(members.filter { $0 == me || presenceHub.status(of: $0, now: now) == .online }) : []
         let wallMillis = clock.wallMillis
-        let fresh = (wallMillis - configuration.syncFreshness.millis + 1)...wallMillis
+        let underLoad = min(transport.inbound.queueDelay * ReliableQueue<OutboundKey, Frame>.loadFactor, Self.maxSyncFreshness)
+        let fresh = (wallMillis - max(configuration.syncFreshness, underLoad).millis + 1)...wallMillis
         var budget = configuration.syncBatch
         var frames: [Frame] = []
         for (author, available) in try store.authorsWithMessages(chat: chat).sorted(by: { $0.key < $1.key }) where budget > 0 {
@@ -61,6 +66,9 @@ extension Node {
         guard let head = following.firstIndex(where: \.isHead) else { return run + following }
         return run + following[...head]
     }
+
+    /// The longest a fresh tail is left to its author under load: past it, sync repairs as usual.
+    static let maxSyncFreshness: Duration = .seconds(30)
 
     /// How far a chained message may be from the head that vouches for it: the send path's largest batch.
     static let maxHeadDistance = 256

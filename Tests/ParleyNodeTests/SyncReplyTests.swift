@@ -143,4 +143,36 @@ struct SyncReplyTests {
         #expect(try sent(reply, by: own) == [1, 2, 3])
         #expect(reply.last == .syncEnd(chat: invite.id, .more))
     }
+
+    @Test func underLoadTheFreshTailIsFourTimesHowLongTheNodesOwnInputWaits() async throws {
+        // Given a node whose input has waited 2 s unhandled (its queue delay), holding its own 1...2
+        // stored 9 s ago and 3...4 stored 5 s ago
+        let clock = ManualClock()
+        let inbox = DatagramInbox(now: { clock.now })
+        let node = Node(configuration: alice.configuration, store: try MessageStore.inMemory(), transport: StalledTransport(inbound: inbox), clock: clock)
+        _ = try await node.store.saveChat(invite, joinedAtMillis: 0)
+        let own = alice.configuration.identity
+        try await store(1...2, by: own, in: node, atMillis: clock.wallMillis)
+        clock.advance(by: .seconds(4))
+        try await store(3...4, by: own, in: node, atMillis: clock.wallMillis)
+        clock.advance(by: .seconds(3))
+        inbox.deliver([Datagram(address: PeerAddress(host: "127.0.0.1", port: 9), bytes: [0])])
+        clock.advance(by: .seconds(2))
+        #expect(inbox.queueDelay == .seconds(2))
+        _ = try node.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
+
+        // When bob asks again: 3 and 4 are 5 s old, fresh within 4 × 2 s; 1 and 2 are not
+        let reply = try node.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
+        #expect(try sent(reply, by: own) == [1, 2])
+    }
+}
+
+/// A transport that sends nothing and whose input nobody takes: its inbox's queue delay only grows.
+private struct StalledTransport: DatagramTransport {
+    let localAddress = PeerAddress(host: "10.99.0.9", port: 1)
+    let discoveryTarget: PeerAddress? = nil
+    let inbound: DatagramInbox
+
+    func send(_ batch: [Datagram]) async {}
+    func close() async { inbound.finish() }
 }
