@@ -37,7 +37,8 @@ extension Node {
         let pushing = askedBefore ? Set(members.filter { $0 == me || presenceHub.status(of: $0, now: now) == .online }) : []
         let wallMillis = clock.wallMillis
         let underLoad = min(transport.inbound.queueDelay * ReliableQueue<OutboundKey, Frame>.loadFactor, Self.maxSyncFreshness)
-        let fresh = (wallMillis - max(configuration.syncFreshness, underLoad).millis + 1)...wallMillis
+        let freshness = max(configuration.syncFreshness, underLoad).millis
+        let fresh = freshness > 0 ? (wallMillis - freshness + 1)...wallMillis : nil
         var budget = configuration.syncBatch
         var frames: [Frame] = []
         for (author, available) in try store.authorsWithMessages(chat: chat).sorted(by: { $0.key < $1.key }) where budget > 0 {
@@ -45,6 +46,7 @@ extension Node {
             guard !wanted.isEmpty else { continue }
             let run = try store.messages(
                 chat: chat, author: author, in: wanted, limit: budget, withholdingTailStoredWithin: pushing.contains(author) ? fresh : nil)
+            // A run left ending on a chained message is extended to its head below, withheld messages included.
             let missing = try extendedToHead(run, upTo: available)
             budget -= missing.count
             frames += missing.map { .message($0.encoded) }

@@ -21,6 +21,7 @@ public final class Node: Sendable {
     let rendezvous: Mutex<Rendezvous>
     /// Periodic sync rounds so far: which members the next one asks (`syncFanout`).
     let syncRounds = Atomic<Int>(0)
+    /// Messages sent in sync replies so far (`status`).
     let syncMessagesSent = Atomic<Int>(0)
     /// Polls whose ballot this node is changing: one change at a time per poll.
     let ballotsInFlight = Mutex<Set<MessageID>>([])

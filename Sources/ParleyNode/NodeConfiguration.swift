@@ -23,8 +23,10 @@ public struct NodeConfiguration: Sendable {
     public var quietTick: Duration = .seconds(1)
     /// How often each chat is reconciled with some of its members.
     public var syncInterval: Duration = .seconds(2)
-    /// Messages stored this recently are left out of the end of a sync reply to a member that asked
-    /// before: their author is still pushing them (`syncReply`).
+    /// The least time an author's messages count as fresh: the end of them stored this recently is
+    /// left out of a sync reply to a member that asked before, when the author is this node or a
+    /// member shown online (it is still pushing them). Under load it grows with the node's input
+    /// queueing delay, up to `Node.maxSyncFreshness` (`syncReply`); zero turns it off.
     public var syncFreshness: Duration = .seconds(3)
     /// How many members of a chat each periodic round asks, in turn: every member is asked once per
     /// `members / syncFanout` rounds. Messages themselves are pushed to every member at once; the

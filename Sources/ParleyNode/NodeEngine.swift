@@ -51,8 +51,9 @@ actor NodeEngine {
     /// them (its sync or retransmission): how much of the traffic goes around a missing session.
     private(set) var storedFromAuthors = 0
     private(set) var storedRelayed = 0
-    /// Reliable frames sent again because their ack did not come within the timeout.
-    private(set) var framesRetransmitted = 0
+    /// Reliable frames sent again because their ack did not come within the timeout (a peer
+    /// without a session included: the attempt is used up all the same).
+    var framesRetransmitted: Int { reliableQueue.resentOnTimeout }
     private let maxWaiting: Int
     private let logger: Logger
 
@@ -300,7 +301,6 @@ actor NodeEngine {
         // A retransmit to a peer without a session uses up the attempt; the copy queued for the
         // handshake remains.
         let retransmits = byPeer(reliableQueue.takeDue(now: now, inputDelay: inputDelay)).filter { sessions.session(for: $0.peer) != nil }
-        framesRetransmitted += retransmits.reduce(0) { $0 + $1.frames.count }
         let out = retransmits.flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) } // counted there
         let handshakes = waiting.keys.flatMap { handshakeIfNeeded(with: $0, now: now, wallMillis: wallMillis) }
         datagramsOut += handshakes.count

@@ -45,6 +45,7 @@ struct ReliableQueueTests {
         #expect(queue.takeDue(now: .milliseconds(4_400), inputDelay: .seconds(30)).map(\.payload) == ["m1"])
         _ = queue.acknowledge([1], now: .seconds(5))
         #expect(queue.count == 0)
+        #expect(queue.resentOnTimeout == 2)
     }
 
     @Test func sendsNoMoreThanTheWindowAndReleasesTheBacklogAsAcksArrive() {

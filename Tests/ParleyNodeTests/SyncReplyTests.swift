@@ -123,6 +123,11 @@ struct SyncReplyTests {
         #expect(try sent(again, by: own) == [2])
         #expect(try sent(again, by: carol) == [1, 2])
         #expect(again.last == .syncEnd(chat: invite.id, .done))
+        // When carol shows online, her fresh messages are left to her as well
+        node.presenceHub.track([carol.publicKey])
+        node.presenceHub.record(.make(identity: carol, wallMillis: clock.wallMillis, status: .online, interval: .seconds(5)), now: clock.now)
+        let online = try node.syncReply(chat: invite.id, vector: [own.publicKey: .contiguous(2)], to: bob.publicKey)
+        #expect(try sent(online, by: carol).isEmpty)
         // And once they are no longer fresh, they go too
         clock.advance(by: alice.configuration.syncFreshness)
         let later = try node.syncReply(chat: invite.id, vector: [own.publicKey: .contiguous(2), carol.publicKey: .contiguous(2)], to: bob.publicKey)

@@ -88,6 +88,10 @@ public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
     /// Items not yet acknowledged: in flight or waiting for room.
     public var count: Int { flights.count + waiting.count }
 
+    /// Items sent again by `takeDue` since the queue was made (not those its give-ups let out for
+    /// the first time, nor fast retransmits).
+    public private(set) var resentOnTimeout = 0
+
     /// How many items `lane` may have in flight now.
     public func window(of lane: Lane) -> Int { Int(lanes[lane]?.window ?? Double(configuration.initialWindow)) }
 
@@ -174,6 +178,7 @@ public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
             timedOut.insert(key.lane)
             sends.append((key.lane, flight.payload))
         }
+        resentOnTimeout += sends.count
         for lane in timedOut { reduceWindow(lane, now: now) }
         for lane in silent {
             guard var state = takeLane(lane) else { continue }
