@@ -34,7 +34,9 @@ extension Node {
         guard members.contains(peer) else { return [] }
         let askedBefore = syncProgress.received(vector, from: peer, chat: chat)
         let now = clock.now
-        let pushing = askedBefore ? Set(members.filter { $0 == me || presenceHub.status(of: $0, now: now) == .online }) : []
+        let isPushing = { (author: PeerID) in
+            askedBefore && (author == self.me || members.contains(author) && self.presenceHub.status(of: author, now: now) == .online)
+        }
         let wallMillis = clock.wallMillis
         let underLoad = min(transport.inbound.queueDelay * ReliableQueue<OutboundKey, Frame>.loadFactor, Self.maxSyncFreshness)
         let freshness = max(configuration.syncFreshness, underLoad).millis
@@ -45,7 +47,7 @@ extension Node {
             let wanted = (vector[author] ?? .contiguous(0)).wanted(upTo: available)
             guard !wanted.isEmpty else { continue }
             let run = try store.messages(
-                chat: chat, author: author, in: wanted, limit: budget, withholdingTailStoredWithin: pushing.contains(author) ? fresh : nil)
+                chat: chat, author: author, in: wanted, limit: budget, withholdingTailStoredWithin: isPushing(author) ? fresh : nil)
             // A run left ending on a chained message is extended to its head below, withheld messages included.
             let missing = try extendedToHead(run, upTo: available)
             budget -= missing.count

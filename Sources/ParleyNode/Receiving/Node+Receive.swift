@@ -137,11 +137,12 @@ extension Node {
             }
         }
         // A handful of heads costs less to verify than a store read to skip the ones already held (the
-        // insert refuses duplicates anyway), but not less than a memory lookup of those stored last;
-        // a chained message already stored must be found, or it would wait for a head that was stored long ago.
-        let recent = store.recentlyStoredIDs(among: decoded.map(\.message.id))
-        let candidates = (decoded.count <= 4 ? decoded.filter { !$0.message.isHead } : decoded).filter { !recent.contains($0.message.id) }
-        let known = recent.union((try? store.storedIDs(among: candidates.map(\.message.id))) ?? [])
+        // insert refuses duplicates anyway), but not less than a memory lookup of those stored last
+        // (which `storedIDs` does first for the rest); a chained message already stored must be found,
+        // or it would wait for a head that was stored long ago.
+        let (unread, read) = decoded.count <= 4 ? (decoded.filter(\.message.isHead), decoded.filter { !$0.message.isHead }) : ([], decoded)
+        let known = store.recentlyStoredIDs(among: unread.map(\.message.id))
+            .union((try? store.storedIDs(among: read.map(\.message.id))) ?? [])
         let fresh = decoded.filter { !known.contains($0.message.id) }
         // Only what a member of its chat delivers is held: a stranger with a session cannot fill the
         // holding (the memberships are the store's cached ones).
