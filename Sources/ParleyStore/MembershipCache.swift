@@ -10,6 +10,9 @@ final class MembershipCache: Sendable {
         var entries: [ChatID: ChatMembership] = [:]
         /// Every joined chat's current members (`memberships()`), which the timers read every beat.
         var allMembers: [ChatID: [PeerID]]?
+        /// The members of each epoch read so far: every insert into a keyed chat checks its author
+        /// against the epoch it was sealed for.
+        var epochMembers: [ChatID: [Int64: Set<PeerID>]] = [:]
         /// Bumped at the start and at the end of every write that may change a membership.
         var generation: UInt64 = 0
         var changesRunning = 0
@@ -43,6 +46,18 @@ final class MembershipCache: Sendable {
         }
     }
 
+    /// The cached members of one epoch, or the generation to hand `keepEpoch` with what the caller reads.
+    func lookupEpoch(_ chat: ChatID, _ epoch: Int64) -> (members: Set<PeerID>?, generation: UInt64) {
+        state.withLock { state in (state.changesRunning == 0 ? state.epochMembers[chat]?[epoch] : nil, state.generation) }
+    }
+
+    func keepEpoch(_ chat: ChatID, _ epoch: Int64, members: Set<PeerID>, readAt generation: UInt64) {
+        state.withLock { state in
+            guard state.generation == generation, state.changesRunning == 0 else { return }
+            state.epochMembers[chat, default: [:]][epoch] = members
+        }
+    }
+
     var count: Int { state.withLock { $0.entries.count } }
 
     /// Called before a write that may change memberships starts, and `changeEnds` once it ended.
@@ -52,6 +67,7 @@ final class MembershipCache: Sendable {
             state.generation &+= 1
             state.entries.removeAll()
             state.allMembers = nil
+            state.epochMembers.removeAll()
         }
     }
 
@@ -61,6 +77,7 @@ final class MembershipCache: Sendable {
             state.generation &+= 1
             state.entries.removeAll()
             state.allMembers = nil
+            state.epochMembers.removeAll()
         }
     }
 }

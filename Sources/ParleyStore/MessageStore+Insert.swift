@@ -22,7 +22,7 @@ extension MessageStore {
     ) async throws(StoreError) -> [InsertOutcome] {
         if messages.isEmpty { return [] }
         let body: @Sendable (Database) throws -> [InsertOutcome] = { db in
-            var batch = InsertBatch(memberships: membershipCache)
+            var batch = InsertBatch(memberships: membershipCache, positions: committedPositions)
             var outcomes = [InsertOutcome](repeating: .duplicate, count: messages.count)
             let order = messages.indices.filter { messages[$0].tag == .membership } + messages.indices.filter { messages[$0].tag != .membership }
             for index in order {
@@ -31,6 +31,7 @@ extension MessageStore {
                     ownSent: ownSent)
             }
             try batch.saveHeads(db)
+            batch.keepPositions(db)
             awaitingAcks.update(batch.awaitingAcks, in: db)
             recentlyStored.add(batch.inserted, in: db)
             return outcomes
@@ -71,19 +72,14 @@ private struct ChatFacts {
 /// heads once, and writes each head once. Every statement is prepared once per connection: this is the
 /// receive path's hot loop, where building SQL per row used to cost more than SQLite itself.
 private struct InsertBatch {
-    private struct HeadKey: Hashable {
-        let chat: ChatID
-        let author: PeerID
-    }
-
-    private struct Head {
-        var contiguous: Int64
-        var max: Int64
-    }
+    private typealias HeadKey = CommittedPositions.HeadKey
+    private typealias Head = CommittedPositions.Head
 
     /// Inside a write no other write runs, so a cached membership is the current one (a batch that
     /// changes memberships finds the cache bypassed for its whole transaction).
     let memberships: MembershipCache
+    /// Read where this batch has not looked yet, instead of the store.
+    let positions: CommittedPositions
     private var chats: [ChatID: ChatFacts?] = [:]
     private var epochMembers: [ChatID: [Int64: Set<PeerID>?]] = [:]
     private var nextLocalNumber: [ChatID: Int64] = [:]
@@ -93,8 +89,9 @@ private struct InsertBatch {
     /// The messages this batch stored (see `RecentlyStored`).
     private(set) var inserted: [MessageID] = []
 
-    init(memberships: MembershipCache) {
+    init(memberships: MembershipCache, positions: CommittedPositions) {
         self.memberships = memberships
+        self.positions = positions
     }
 
     mutating func insert(
@@ -157,6 +154,11 @@ private struct InsertBatch {
         guard message.author == ownAuthor else { return .received }
         guard ownSent else { return .pending }
         return members.subtracting([ownAuthor]).isEmpty ? .delivered : .sent
+    }
+
+    /// The numbering this batch read or moved, for the batches after it once it commits.
+    func keepPositions(_ db: Database) {
+        positions.update(nextLocalNumbers: nextLocalNumber, heads: heads, in: db)
     }
 
     /// Writes the heads this batch moved, once each.
@@ -223,7 +225,9 @@ private struct InsertBatch {
 
     private mutating func members(of chat: ChatID, epoch: Int64, _ db: Database) throws -> Set<PeerID>? {
         if let cached = epochMembers[chat]?[epoch] { return cached }
-        let found = try Epochs.members(chat: chat.blob, epoch: epoch, db)
+        let (kept, generation) = memberships.lookupEpoch(chat, epoch)
+        let found = try kept ?? Epochs.members(chat: chat.blob, epoch: epoch, db)
+        if kept == nil, let found { memberships.keepEpoch(chat, epoch, members: found, readAt: generation) }
         epochMembers[chat, default: [:]][epoch] = .some(found)
         return found
     }
@@ -237,7 +241,7 @@ private struct InsertBatch {
 
     /// The local number the chat's next stored message gets; taken only once it is stored.
     private mutating func nextLocalNumber(_ chat: ChatID, _ db: Database) throws -> Int64 {
-        if let cached = nextLocalNumber[chat] { return cached }
+        if let cached = nextLocalNumber[chat] ?? positions.nextLocalNumber(of: chat) { return cached }
         let max = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?"), arguments: [chat.blob])
         let next = (max ?? 0) + 1
@@ -254,7 +258,7 @@ private struct InsertBatch {
     private mutating func advanceHead(_ message: Message, _ db: Database) throws {
         let key = HeadKey(chat: message.chat, author: message.author)
         let seq = Int64(message.sequence)
-        var head = try heads[key] ?? storedHead(key, db)
+        var head = try heads[key] ?? positions.head(key) ?? storedHead(key, db)
         let laterMayExist = head.max > seq
         head.max = max(head.max, seq)
         if seq == head.contiguous + 1 {

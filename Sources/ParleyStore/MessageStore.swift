@@ -13,6 +13,7 @@ public struct MessageStore: Sendable {
     let syncReads = SyncReadCache()
     let awaitingAcks = AwaitingAcks()
     let recentlyStored = RecentlyStored()
+    let committedPositions = CommittedPositions()
     /// Writes handed to GRDB's writer queue and not finished: while there are any, a short write
     /// queues behind them instead of blocking its thread (see `writeNow`).
     let queuedWrites = QueuedWrites()
@@ -85,7 +86,9 @@ public struct MessageStore: Sendable {
 
     /// A read on a consistent snapshot, with GRDB errors turned into `StoreError`.
     func read<T>(_ context: @autoclosure () -> String, _ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try writer.read(body) } catch { throw .database(context(), error) }
+        do {
+            return try writer.unsafeRead { db in try PreparedTransaction.run(.deferred, db, body) }
+        } catch { throw .database(context(), error) }
     }
 
     /// One write transaction: it commits as a whole or not at all. Unless it says it `keepsMemberships`
@@ -100,7 +103,9 @@ public struct MessageStore: Sendable {
             if !keepsMemberships { membershipCache.changeEnds() }
             syncReads.writeEnded()
         }
-        do { return try await writer.write(body) } catch { throw .database(context, error) }
+        do {
+            return try await writer.writeWithoutTransaction { db in try PreparedTransaction.run(.immediate, db, body) }
+        } catch { throw .database(context, error) }
     }
 
     /// A short write transaction run on the calling thread. Handing a one-message commit to the
@@ -115,7 +120,9 @@ public struct MessageStore: Sendable {
             if !keepsMemberships { membershipCache.changeEnds() }
             syncReads.writeEnded()
         }
-        do { return try writer.write(body) } catch { throw .database(context(), error) }
+        do {
+            return try writer.writeWithoutTransaction { db in try PreparedTransaction.run(.immediate, db, body) }
+        } catch { throw .database(context(), error) }
     }
 
     /// The reader that observations run on.

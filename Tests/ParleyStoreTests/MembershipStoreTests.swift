@@ -145,6 +145,25 @@ struct MembershipStoreTests {
         #expect(outcomes[1] == .notMember)
     }
 
+    @Test func anEpochReDecidedByASecondChangeAdmitsByItsNewMembers() async throws {
+        // Given two changes for epoch 1 (a creator writing twice): one keeps Bob, the other Carol
+        let keepsCarol = try MembershipChange.make(epoch: 1, members: [alice.publicKey, carol.publicKey]) { _ in [EpochKey(epoch: 1, key: key1)] }
+        let other = try MessageDraft(
+            chat: invite.id, author: alice.publicKey, sequence: 2, lamport: 11, timestampMillis: 0, tag: .membership, content: keepsCarol.encoded()
+        ).signed(by: alice)
+        let removal = try removal()
+        let (winner, loser) = removal.id < other.id ? (removal, other) : (other, removal)
+        let store = try await store(holding: [EpochKey(epoch: 0, key: key0)])
+        // When the losing change comes first, a post by the member only the winner keeps is refused
+        // (which reads, and keeps in memory, epoch 1's members)
+        let onlyInWinner = winner.id == removal.id ? try post(bob, seq: 1, epoch: 1, "x") : try post(carol, seq: 1, epoch: 1, "x")
+        #expect(try await insert([loser], into: store).first?.storedMessage != nil)
+        #expect(try await insert([onlyInWinner], into: store) == [.notMember])
+        // Then once the winner re-decides the epoch, the same post is admitted
+        #expect(try await insert([winner], into: store).first?.storedMessage != nil)
+        #expect(try await insert([onlyInWinner], into: store).first?.storedMessage != nil)
+    }
+
     @Test func onlyTheCreatorChangesMembers() async throws {
         let store = try await store(holding: [EpochKey(epoch: 0, key: key0)])
         #expect(try await insert([try removal(by: bob)], into: store) == [.notMember])

@@ -1,0 +1,48 @@
+internal import GRDB
+internal import Synchronization
+import ParleyCore
+
+/// Where each chat's and each author's numbering stands, as last committed: the local number the
+/// chat's next stored message gets, and every author's sync head (`author_heads`). A one-message
+/// insert read both back from the store before this (a `MAX(local_number)` and a head lookup), about
+/// a fifth of its transaction. Only the insert path writes messages and heads, and nothing deletes
+/// them, so values taken when the insert's transaction commits (a rolled-back one changes nothing)
+/// stay what the store says. Shared by every copy of one store value; like `AwaitingAcks`, it trusts
+/// that no other writer adds messages to the file while a node runs.
+final class CommittedPositions: Sendable {
+    struct HeadKey: Hashable, Sendable {
+        let chat: ChatID
+        let author: PeerID
+    }
+
+    struct Head: Sendable {
+        var contiguous: Int64
+        var max: Int64
+    }
+
+    private struct State {
+        var nextLocalNumber: [ChatID: Int64] = [:]
+        var heads: [HeadKey: Head] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    func nextLocalNumber(of chat: ChatID) -> Int64? {
+        state.withLock { $0.nextLocalNumber[chat] }
+    }
+
+    func head(_ key: HeadKey) -> Head? {
+        state.withLock { $0.heads[key] }
+    }
+
+    /// Takes the values a transaction leaves when it commits.
+    func update(nextLocalNumbers: [ChatID: Int64], heads: [HeadKey: Head], in db: Database) {
+        guard !nextLocalNumbers.isEmpty || !heads.isEmpty else { return }
+        db.afterNextTransaction { _ in
+            self.state.withLock { state in
+                state.nextLocalNumber.merge(nextLocalNumbers) { _, committed in committed }
+                state.heads.merge(heads) { _, committed in committed }
+            }
+        }
+    }
+}

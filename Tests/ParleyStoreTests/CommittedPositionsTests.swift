@@ -1,0 +1,46 @@
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyStore
+import Testing
+
+/// Each chat's next local number and each author's head are kept in memory as last committed, so an
+/// insert reads neither back from the store; what memory says always matches the file.
+@Suite struct CommittedPositionsTests {
+    @Test func insertsOneAtATimeNumberOnAndLeaveTheSameHeadsAsTheFile() async throws {
+        // Given Bob's messages 1, 3 and 4 stored one per transaction (a gap at 2), then 2 filling it
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("store.sqlite")
+        let f = try await StoreFixture.make(store: try MessageStore.open(path: path))
+        var numbers: [Int64] = []
+        for seq in [1, 3, 4, 2] as [UInt64] {
+            numbers += try await f.stored(try f.message(by: f.bob, seq: seq)).map(\.localNumber)
+        }
+
+        // Then local numbers run on, and the head joined the run up to 4
+        #expect(numbers == [1, 2, 3, 4])
+        let key = CommittedPositions.HeadKey(chat: f.chat, author: f.bob.publicKey)
+        #expect(f.store.committedPositions.head(key).map { [$0.contiguous, $0.max] } == [4, 4])
+        #expect(f.store.committedPositions.nextLocalNumber(of: f.chat) == 5)
+        // and a store opened afresh on the file (nothing in memory) reads the same from it
+        let reopened = try MessageStore.open(path: path)
+        #expect(try reopened.contiguousSequences(chat: f.chat)[f.bob.publicKey] == 4)
+        #expect(try await reopened.insert([try f.message(by: f.bob, seq: 5)], receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+            .first?.storedMessage?.localNumber == 5)
+    }
+
+    @Test func aRolledBackTransactionLeavesThePositionsAsCommitted() async throws {
+        let f = try await StoreFixture.make()
+        try await f.insert(try f.message(by: f.bob, seq: 1))
+        let key = CommittedPositions.HeadKey(chat: f.chat, author: f.bob.publicKey)
+        await #expect(throws: StoreError.self) {
+            try await f.store.write("a write that fails after moving the positions") { db in
+                f.store.committedPositions.update(
+                    nextLocalNumbers: [f.chat: 99], heads: [key: CommittedPositions.Head(contiguous: 98, max: 98)], in: db)
+                throw CancellationError()
+            }
+        }
+        #expect(f.store.committedPositions.nextLocalNumber(of: f.chat) == 2)
+        #expect(f.store.committedPositions.head(key).map { [$0.contiguous, $0.max] } == [1, 1])
+    }
+}
