@@ -13,25 +13,25 @@ extension MessageStore {
         }
     }
 
-    /// Which of `ids` are stored: lets the receive path skip signature checks for duplicates. The
-    /// ones stored last are known without a read (`recentlyStoredIDs`).
-    public func storedIDs(among ids: [MessageID]) throws(StoreError) -> Set<MessageID> {
-        guard !ids.isEmpty else { return [] }
-        let recent = recentlyStored.contained(in: ids)
-        let unknown = ids.filter { !recent.contains($0) }
+    /// Which of `messages` are stored: lets the receive path skip signature checks for duplicates.
+    /// Without a read: the ones stored last (`RecentlyStored`), and any whose sequence is above the
+    /// highest its author has stored in its chat as last committed (`CommittedPositions`): live
+    /// traffic is new, and a delivery of it used to cost a lookup by id per message to learn so.
+    public func storedIDs(among messages: [Message]) throws(StoreError) -> Set<MessageID> {
+        guard !messages.isEmpty else { return [] }
+        let recent = recentlyStored.contained(in: messages.map(\.id))
+        let unknown = messages.filter { message in
+            guard !recent.contains(message.id) else { return false }
+            guard let head = committedPositions.head(.init(chat: message.chat, author: message.author)) else { return true }
+            return message.sequence <= UInt64(head.max)
+        }
         guard !unknown.isEmpty else { return recent }
         return try read("checking \(unknown.count) message id(s)") { db in
             let statement = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ?")
             var stored = recent
-            for id in unknown where try Bool.fetchOne(statement, arguments: [id.blob]) == true { stored.insert(id) }
+            for message in unknown where try Bool.fetchOne(statement, arguments: [message.id.blob]) == true { stored.insert(message.id) }
             return stored
         }
-    }
-
-    /// Those of `ids` among the last few thousand messages this store took in: a memory lookup, no
-    /// read. Every id it returns is stored; one it leaves out may be stored all the same.
-    public func recentlyStoredIDs(among ids: some Sequence<MessageID>) -> Set<MessageID> {
-        recentlyStored.contained(in: ids)
     }
 
     /// The tags of those of `ids` that are stored.

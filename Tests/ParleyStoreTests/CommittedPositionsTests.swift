@@ -43,4 +43,18 @@ import Testing
         #expect(f.store.committedPositions.nextLocalNumber(of: f.chat) == 2)
         #expect(f.store.committedPositions.head(key).map { [$0.contiguous, $0.max] } == [1, 1])
     }
+
+    @Test func aMessageAtItsAuthorsHeadIsFoundByItsIDAndOneAboveIsNew() async throws {
+        // Given Bob's messages 1 and 2, then enough of Carol's that Bob's leave the recently stored
+        let f = try await StoreFixture.make()
+        let bobs = try (1...2).map { try f.message(by: f.bob, seq: UInt64($0)) }
+        _ = try await f.store.insert(bobs, receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+        let carols = try (1...RecentlyStored.capacity).map { try f.message(by: f.carol, seq: UInt64($0)) }
+        _ = try await f.store.insert(carols, receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+        #expect(f.store.recentlyStored.contained(in: bobs.map(\.id)).isEmpty)
+
+        // Then Bob's message at his head is still known stored, and his next one is not
+        let next = try f.message(by: f.bob, seq: 3)
+        #expect(try f.store.storedIDs(among: [bobs[1], next]) == [bobs[1].id])
+    }
 }

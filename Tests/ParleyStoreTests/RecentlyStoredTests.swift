@@ -13,8 +13,8 @@ import Testing
         try await f.insert(stored)
 
         // Then memory knows the stored one only, and the store's answer agrees
-        #expect(f.store.recentlyStoredIDs(among: [stored.id, unknown.id]) == [stored.id])
-        #expect(try f.store.storedIDs(among: [stored.id, unknown.id]) == [stored.id])
+        #expect(f.store.recentlyStored.contained(in: [stored.id, unknown.id]) == [stored.id])
+        #expect(try f.store.storedIDs(among: [stored, unknown]) == [stored.id])
     }
 
     @Test func whatARolledBackTransactionStoredIsNotRemembered() async throws {
@@ -26,7 +26,7 @@ import Testing
                 throw CancellationError()
             }
         }
-        #expect(f.store.recentlyStoredIDs(among: [id]).isEmpty)
+        #expect(f.store.recentlyStored.contained(in: [id]).isEmpty)
     }
 
     @Test func theOldestLeaveFirstAndTheStoreStillAnswersForThem() async throws {
@@ -36,7 +36,7 @@ import Testing
         _ = try await f.store.insert(messages, receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
 
         // Then the first is no longer in memory, the last is, and both are stored
-        #expect(f.store.recentlyStoredIDs(among: [messages[0].id, messages.last!.id]) == [messages.last!.id])
-        #expect(try f.store.storedIDs(among: [messages[0].id, messages.last!.id]) == [messages[0].id, messages.last!.id])
+        #expect(f.store.recentlyStored.contained(in: [messages[0].id, messages.last!.id]) == [messages.last!.id])
+        #expect(try f.store.storedIDs(among: [messages[0], messages.last!]) == [messages[0].id, messages.last!.id])
     }
 }

@@ -136,13 +136,9 @@ extension Node {
                 rejected[error.isUnsupportedVersion ? .unsupportedVersion : .malformed, default: 0] += 1
             }
         }
-        // A handful of heads costs less to verify than a store read to skip the ones already held (the
-        // insert refuses duplicates anyway), but not less than a memory lookup of those stored last
-        // (which `storedIDs` does first for the rest); a chained message already stored must be found,
-        // or it would wait for a head that was stored long ago.
-        let (unread, read) = decoded.count <= 4 ? (decoded.filter(\.message.isHead), decoded.filter { !$0.message.isHead }) : ([], decoded)
-        let known = store.recentlyStoredIDs(among: unread.map(\.message.id))
-            .union((try? store.storedIDs(among: read.map(\.message.id))) ?? [])
+        // Copies need no check (and a chained message already stored must be found, or it would wait for
+        // a head stored long ago). Live traffic is told new without a read: above its author's head.
+        let known = (try? store.storedIDs(among: decoded.map(\.message))) ?? []
         let fresh = decoded.filter { !known.contains($0.message.id) }
         // Only what a member of its chat delivers is held: a stranger with a session cannot fill the
         // holding (the memberships are the store's cached ones).
@@ -237,7 +233,7 @@ extension Node {
     ) -> (released: [(message: Message, peer: PeerID)], known: [MessageID], brokenLinks: Int) {
         let stillHeld = chains.withLock { chains in waiting.filter { chains.isHeld($0.message.id) } }
         guard !stillHeld.isEmpty else { return ([], [], 0) }
-        let storedIDs = (try? store.storedIDs(among: stillHeld.map(\.message.id))) ?? []
+        let storedIDs = (try? store.storedIDs(among: stillHeld.map(\.message))) ?? []
         let unstored = stillHeld.filter { !storedIDs.contains($0.message.id) }
         let stored = (try? store.storedPrevious(at: unstored.compactMap { ChainAssembler.slot(of: $0.message).after })) ?? [:]
         let named = unstored.filter { held in ChainAssembler.slot(of: held.message).after.flatMap { stored[$0] } == held.message.id }
