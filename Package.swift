@@ -51,7 +51,6 @@ let package = Package(
             name: "ParleyStore",
             dependencies: [
                 "ParleyCore", "ParleyCrypto", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strict
         ),

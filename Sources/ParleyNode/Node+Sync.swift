@@ -50,6 +50,7 @@ extension Node {
                 chat: chat, author: author, in: wanted, limit: budget, withholdingTailStoredWithin: isPushing(author) ? fresh : nil)
             // A run left ending on a chained message is extended to its head below, withheld messages included.
             let missing = try extendedToHead(run, upTo: available)
+            if author != me { relayed.withLock { relayed in for message in missing { relayed.insert(message.id) } } }
             budget -= missing.count
             frames += missing.map { .message($0.encoded) }
         }

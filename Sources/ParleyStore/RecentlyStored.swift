@@ -1,4 +1,3 @@
-internal import DequeModule
 internal import GRDB
 internal import Synchronization
 import ParleyCore
@@ -13,32 +12,18 @@ final class RecentlyStored: Sendable {
     /// A few seconds of a busy node's arrivals, about 400 KiB.
     static let capacity = 4_096
 
-    private struct Ring {
-        var order = Deque<MessageID>()
-        var members = Set<MessageID>()
-    }
-
-    private let ring = Mutex(Ring())
+    private let ring = Mutex(RecentSet<MessageID>(capacity: capacity))
 
     /// Those of `ids` known to be stored.
     func contained(in ids: some Sequence<MessageID>) -> Set<MessageID> {
-        ring.withLock { ring in
-            var found = Set<MessageID>()
-            for id in ids where ring.members.contains(id) { found.insert(id) }
-            return found
-        }
+        ring.withLock { ring in Set(ids.filter { ring.contains($0) }) }
     }
 
     /// Adds `ids` when the current transaction commits.
     func add(_ ids: [MessageID], in db: Database) {
         guard !ids.isEmpty else { return }
         db.afterNextTransaction { _ in
-            self.ring.withLock { ring in
-                for id in ids where ring.members.insert(id).inserted {
-                    ring.order.append(id)
-                    if ring.order.count > Self.capacity, let oldest = ring.order.popFirst() { ring.members.remove(oldest) }
-                }
-            }
+            self.ring.withLock { ring in for id in ids { ring.insert(id) } }
         }
     }
 }

@@ -3,6 +3,7 @@ import ParleyCrypto
 @testable import ParleyNode
 import ParleyStore
 import ParleyTestKit
+import Synchronization
 import Testing
 
 /// What a member answers to a sync request: exactly the requester's gaps and tail.
@@ -47,6 +48,23 @@ struct SyncReplyTests {
         // Then alice sends 3, 5 and 6, and says there is no more
         #expect(try sentSequences(reply) == [3, 5, 6])
         #expect(reply.last == .syncEnd(chat: invite.id, .done))
+    }
+
+    @Test func othersMessagesSentInAReplyAreRememberedAsRelayedAndOwnOnesAreNot() async throws {
+        // Given alice holds carol's 1...3 and one of her own
+        try await carolsMessages([1, 2, 3])
+        let own = try MessageDraft(
+            chat: invite.id, author: alice.me, sequence: 1, lamport: 4, timestampMillis: 0, tag: .text, content: Array("mine".utf8)
+        ).signed(by: alice.identity)
+        _ = try await alice.store.insert([own], receivedAtMillis: 0, ownAuthor: alice.me)
+        // When bob, holding nothing, asks
+        let reply = try alice.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
+        // Then all four go, and only carol's are taken as relayed (their acks need no store lookup)
+        let sent = try reply.compactMap { frame in if case let .message(bytes) = frame { try Message(decoding: bytes) } else { nil } }
+        #expect(sent.count == 4)
+        let relayed = alice.relayed.withLock { relayed in sent.filter { relayed.contains($0.id) } }
+        #expect(Set(relayed.map(\.author)) == [carol.publicKey])
+        #expect(relayed.count == 3)
     }
 
     @Test func aGapNoOneCanFillCostsNothing() async throws {

@@ -460,11 +460,13 @@ extension Node {
     }
 
     /// Every ack is recorded, not only awaited ones: a member that got a message by sync after the
-    /// retransmits gave up still moves it to delivered. The store ignores acks for others' messages.
+    /// retransmits gave up still moves it to delivered. The store ignores acks for others' messages;
+    /// those of others' messages this node relayed by sync lately do not even reach it (`relayed`).
     /// The `didSend` hook hears of each own message whose delivered count grew.
     private func recordAcks(_ acked: [(MessageID, PeerID)]) async throws {
-        guard !acked.isEmpty else { return }
-        let progress = try await store.recordDeliveries(acked.map { (message: $0.0, peer: $0.1) }, atMillis: clock.wallMillis)
+        let acks = relayed.withLock { relayed in acked.filter { !relayed.contains($0.0) } }
+        guard !acks.isEmpty else { return }
+        let progress = try await store.recordDeliveries(acks.map { (message: $0.0, peer: $0.1) }, atMillis: clock.wallMillis)
         guard let didSend = configuration.sendHooks.didSend else { return }
         for (id, delivery) in progress where delivery.grew {
             await didSend(.delivered(id, to: delivery.deliveredTo, of: delivery.recipients))
