@@ -5,10 +5,12 @@ import ParleyCore
 /// Where each chat's and each author's numbering stands, as last committed: the local number the
 /// chat's next stored message gets, and every author's sync head (`author_heads`). A one-message
 /// insert read both back from the store before this (a `MAX(local_number)` and a head lookup), about
-/// a fifth of its transaction. Only the insert path writes messages and heads, and nothing deletes
-/// them, so values taken when the insert's transaction commits (a rolled-back one changes nothing)
-/// stay what the store says. Shared by every copy of one store value; like `AwaitingAcks`, it trusts
-/// that no other writer adds messages to the file while a node runs.
+/// a fifth of its transaction (with the epoch's members, now in `MembershipCache`, about half). Only
+/// the insert path writes messages and heads, and nothing deletes them, so values taken when the
+/// insert's transaction commits stay what the store says. Shared by every copy of one store value.
+/// Like `AwaitingAcks`, it trusts that no other writer adds messages to the file while a node runs;
+/// if one did, the next insert into that chat would take a local number already used and fail, so an
+/// insert that rolls back empties it, and the one after reads the store again.
 final class CommittedPositions: Sendable {
     struct HeadKey: Hashable, Sendable {
         let chat: ChatID
@@ -33,6 +35,13 @@ final class CommittedPositions: Sendable {
 
     func head(_ key: HeadKey) -> Head? {
         state.withLock { $0.heads[key] }
+    }
+
+    /// Empties it if the current transaction rolls back.
+    func forgetIfRolledBack(in db: Database) {
+        db.afterNextTransaction(onCommit: { _ in }, onRollback: { _ in
+            self.state.withLock { $0 = State() }
+        })
     }
 
     /// Takes the values a transaction leaves when it commits.

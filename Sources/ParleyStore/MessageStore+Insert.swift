@@ -22,6 +22,7 @@ extension MessageStore {
     ) async throws(StoreError) -> [InsertOutcome] {
         if messages.isEmpty { return [] }
         let body: @Sendable (Database) throws -> [InsertOutcome] = { db in
+            committedPositions.forgetIfRolledBack(in: db)
             var batch = InsertBatch(memberships: membershipCache, positions: committedPositions)
             var outcomes = [InsertOutcome](repeating: .duplicate, count: messages.count)
             let order = messages.indices.filter { messages[$0].tag == .membership } + messages.indices.filter { messages[$0].tag != .membership }

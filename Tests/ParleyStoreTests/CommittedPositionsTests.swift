@@ -29,6 +29,14 @@ import Testing
             .first?.storedMessage?.localNumber == 5)
     }
 
+    @Test func aForkAtOrBelowTheHeadIsLookedUpAndFoundNotStored() async throws {
+        let f = try await StoreFixture.make()
+        let stored = try (1...2).map { try f.message(by: f.bob, seq: UInt64($0)) }
+        _ = try await f.store.insert(stored, receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+        let fork = try f.message(by: f.bob, seq: 2, text: "another second message")
+        #expect(try f.store.storedIDs(among: [fork, stored[1]]) == [stored[1].id])
+    }
+
     @Test func aRolledBackTransactionLeavesThePositionsAsCommitted() async throws {
         let f = try await StoreFixture.make()
         try await f.insert(try f.message(by: f.bob, seq: 1))
@@ -56,5 +64,24 @@ import Testing
         // Then Bob's message at his head is still known stored, and his next one is not
         let next = try f.message(by: f.bob, seq: 3)
         #expect(try f.store.storedIDs(among: [bobs[1], next]) == [bobs[1].id])
+    }
+
+    @Test func anInsertThatFailsOnANumberTakenBehindItsBackEmptiesThePositionsAndTheNextReadsTheStore() async throws {
+        // Given Bob's message 1 stored in a file (the next local number, 2, is in memory)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("store.sqlite")
+        let f = try await StoreFixture.make(store: try MessageStore.open(path: path))
+        try await f.insert(try f.message(by: f.bob, seq: 1))
+        // and a second writer of the file that took local number 2
+        let second = try MessageStore.open(path: path)
+        #expect(try await second.insert([try f.message(by: f.carol, seq: 1)], receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+            .first?.storedMessage?.localNumber == 2)
+        // When Bob's message 2 is inserted, the stale number fails the batch and empties the positions
+        let next = try f.message(by: f.bob, seq: 2)
+        await #expect(throws: StoreError.self) { try await f.insert(next) }
+        #expect(f.store.committedPositions.nextLocalNumber(of: f.chat) == nil)
+        // Then the next insert reads the store again and takes number 3
+        #expect(try await f.stored(next).map(\.localNumber) == [3])
     }
 }
