@@ -10,7 +10,7 @@ import ParleyCore
 /// insert's transaction commits stay what the store says. Shared by every copy of one store value.
 /// Like `AwaitingAcks`, it trusts that no other writer adds messages to the file while a node runs;
 /// if one did, the next insert into that chat would take a local number already used and fail, so an
-/// insert that rolls back empties it, and the one after reads the store again.
+/// insert that fails (its transaction rolled back) empties it, and inserts after it read the store again.
 final class CommittedPositions: Sendable {
     struct HeadKey: Hashable, Sendable {
         let chat: ChatID
@@ -37,11 +37,9 @@ final class CommittedPositions: Sendable {
         state.withLock { $0.heads[key] }
     }
 
-    /// Empties it if the current transaction rolls back.
-    func forgetIfRolledBack(in db: Database) {
-        db.afterNextTransaction(onCommit: { _ in }, onRollback: { _ in
-            self.state.withLock { $0 = State() }
-        })
+    /// Empties it: the next insert reads the store again.
+    func forget() {
+        state.withLock { $0 = State() }
     }
 
     /// Takes the values a transaction leaves when it commits.

@@ -22,7 +22,6 @@ extension MessageStore {
     ) async throws(StoreError) -> [InsertOutcome] {
         if messages.isEmpty { return [] }
         let body: @Sendable (Database) throws -> [InsertOutcome] = { db in
-            committedPositions.forgetIfRolledBack(in: db)
             var batch = InsertBatch(memberships: membershipCache, positions: committedPositions)
             var outcomes = [InsertOutcome](repeating: .duplicate, count: messages.count)
             let order = messages.indices.filter { messages[$0].tag == .membership } + messages.indices.filter { messages[$0].tag != .membership }
@@ -39,8 +38,15 @@ extension MessageStore {
         }
         let context = "inserting \(messages.count) message(s)"
         let keeps = !messages.contains { $0.tag == .membership }
-        let outcomes = messages.count <= Self.maxInsertOnCallerThread && queuedWrites.isIdle
-            ? try writeNow(context, keepsMemberships: keeps, body) : try await write(context, keepsMemberships: keeps, body)
+        let outcomes: [InsertOutcome]
+        do {
+            outcomes = messages.count <= Self.maxInsertOnCallerThread && queuedWrites.isIdle
+                ? try writeNow(context, keepsMemberships: keeps, body) : try await write(context, keepsMemberships: keeps, body)
+        } catch {
+            // The transaction rolled back; if a stale position made it fail, the next insert reads the store.
+            committedPositions.forget()
+            throw error
+        }
         arrivalHub.publish(outcomes)
         return outcomes
     }
