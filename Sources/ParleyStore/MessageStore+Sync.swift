@@ -88,7 +88,8 @@ extension MessageStore {
     /// For each slot, the `previous` its stored message names (slots with no message, or a message
     /// that links to nothing, are left out): a stored message vouches for the one it names, so a
     /// chained message that arrives after its successor is accepted by it. Slots above the author's
-    /// highest stored sequence are answered from `author_heads` alone, without a row lookup.
+    /// highest stored sequence are answered without a row lookup, from the committed head kept in
+    /// memory (`CommittedPositions`, as `storedIDs` does) or else from `author_heads`.
     public func storedPrevious(at slots: [ChainAssembler.Slot]) throws(StoreError) -> [ChainAssembler.Slot: MessageID] {
         guard !slots.isEmpty else { return [:] }
         return try read("reading the chain links of \(slots.count) stored message(s)") { db in
@@ -98,7 +99,8 @@ extension MessageStore {
             var links: [ChainAssembler.Slot: MessageID] = [:]
             for slot in slots where slot.sequence <= UInt64(Int64.max) {
                 let key = ChainAssembler.Slot(chat: slot.chat, author: slot.author, sequence: 0)
-                let max = try maxima[key] ?? Int64.fetchOne(highest, arguments: [slot.chat.blob, slot.author.blob]) ?? 0
+                let max = try maxima[key] ?? committedPositions.head(.init(chat: slot.chat, author: slot.author))?.max
+                    ?? Int64.fetchOne(highest, arguments: [slot.chat.blob, slot.author.blob]) ?? 0
                 maxima[key] = max
                 guard Int64(slot.sequence) <= max,
                       let bytes = try Data.fetchOne(encoded, arguments: [slot.chat.blob, slot.author.blob, Int64(slot.sequence)]),
