@@ -46,10 +46,10 @@ extension Node {
         for (author, available) in try store.authorsWithMessages(chat: chat).sorted(by: { $0.key < $1.key }) where budget > 0 {
             let wanted = (vector[author] ?? .contiguous(0)).wanted(upTo: available)
             guard !wanted.isEmpty else { continue }
-            let run = try store.messages(
+            let run = try store.encodings(
                 chat: chat, author: author, in: wanted, limit: budget, withholdingTailStoredWithin: isPushing(author) ? fresh : nil)
             // A run left ending on a chained message is extended to its head below, withheld messages included.
-            let missing = try extendedToHead(run, upTo: available)
+            let missing = try extendedToHead(run, chat: chat, author: author, upTo: available)
             if author != me { relayed.withLock { relayed in for message in missing { relayed.insert(message.id) } } }
             budget -= missing.count
             frames += missing.map { .message($0.encoded) }
@@ -64,10 +64,10 @@ extension Node {
     /// A run of an author's messages, followed by the author's messages after it up to the first head
     /// (at most one batch more): a chained message is accepted only once a head vouches for it. When the
     /// requester already holds some of those, they are sent again and dropped as known.
-    private func extendedToHead(_ run: [Message], upTo available: UInt64) throws -> [Message] {
+    private func extendedToHead(_ run: [StoredEncoding], chat: ChatID, author: PeerID, upTo available: UInt64) throws -> [StoredEncoding] {
         guard let last = run.last, !last.isHead, last.sequence < available else { return run }
-        let following = try store.messages(
-            chat: last.chat, author: last.author, in: [(last.sequence + 1)...available], limit: Self.maxHeadDistance)
+        let following = try store.encodings(
+            chat: chat, author: author, in: [(last.sequence + 1)...available], limit: Self.maxHeadDistance)
         guard let head = following.firstIndex(where: \.isHead) else { return run + following }
         return run + following[...head]
     }

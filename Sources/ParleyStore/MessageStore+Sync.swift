@@ -63,26 +63,32 @@ extension MessageStore {
     static let authorHeadsOfChat = "SELECT * FROM author_heads WHERE chat_id = ?"
 
     /// The author's messages whose sequence lies in `ranges` (ascending), in sequence order, at most
-    /// `limit`; with `withholdingTailStoredWithin`, less those at the very end of the author's messages
-    /// in `ranges` (not of a page that `limit` cut short) stored within that time (wall-clock ms), as a
-    /// sync reply leaves them to their author's push.
-    public func messages(
+    /// `limit`, as their stored encodings; with `withholdingTailStoredWithin`, less those at the very end
+    /// of the author's messages in `ranges` (not of a page that `limit` cut short) stored within that
+    /// time (wall-clock ms), as a sync reply leaves them to their author's push.
+    public func encodings(
         chat: ChatID, author: PeerID, in ranges: [ClosedRange<UInt64>], limit: Int, withholdingTailStoredWithin fresh: ClosedRange<Int64>? = nil
-    ) throws(StoreError) -> [Message] {
-        let records = try read("reading messages of \(author.shortHex) in chat \(chat.shortHex)") { db in
+    ) throws(StoreError) -> [StoredEncoding] {
+        try read("reading messages of \(author.shortHex) in chat \(chat.shortHex)") { db in
             let inRange = try db.cachedStatement(sql: """
-                SELECT * FROM messages WHERE chat_id = ? AND author = ? AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?
+                SELECT id, seq, encoded, received_at_ms FROM messages
+                WHERE chat_id = ? AND author = ? AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?
                 """)
-            var found: [MessageRecord] = []
+            var found: [(encoding: StoredEncoding, receivedAtMillis: Int64)] = []
             for range in ranges where found.count < limit {
-                found += try MessageRecord.fetchAll(inRange, arguments: [
+                let rows = try Row.fetchCursor(inRange, arguments: [
                     chat.blob, author.blob, Int64(clamping: range.lowerBound), Int64(clamping: range.upperBound), limit - found.count,
                 ])
+                while let row = try rows.next() {
+                    let id = try row.withUnsafeData(atIndex: 0) { data throws(StoreError) in try MessageID.fromBlob(data ?? Data(), "message id") }
+                    let encoded = try row.withUnsafeData(atIndex: 2) { data in data.map { [UInt8]($0) } ?? [] }
+                    guard let isHead = Message.isHead(inEncoding: encoded) else { throw StoreError.corrupt("message \(id.shortHex) does not decode") }
+                    found.append((StoredEncoding(id: id, sequence: UInt64(row[1] as Int64), isHead: isHead, encoded: encoded), row[3]))
+                }
             }
             if let fresh, found.count < limit { while let last = found.last, fresh.contains(last.receivedAtMillis) { found.removeLast() } }
-            return found
+            return found.map(\.encoding)
         }
-        return try records.map { record throws(StoreError) in try record.decodedMessage() }
     }
 
     /// For each slot, the `previous` its stored message names (slots with no message, or a message

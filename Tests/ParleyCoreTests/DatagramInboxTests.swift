@@ -93,4 +93,19 @@ extension DatagramInboxTests {
         inbox.deliver(datagrams(3..<4))
         #expect(await consumer.value?.count == 1)
     }
+
+    @Test func aConsumerWithWorkRunningBesideItsWaitIsNotIdle() async {
+        // Given a consumer waiting for input
+        let inbox = DatagramInbox()
+        let consumer = Task { await inbox.next() }
+        while !inbox.isIdle { await Task.yield() }
+
+        // When it has a commit running beside its wait, it is not idle until that ends
+        inbox.besideBegins()
+        #expect(!inbox.isIdle)
+        inbox.besideEnds()
+        #expect(inbox.isIdle)
+        inbox.deliver(datagrams(0..<1))
+        #expect(await consumer.value?.count == 1)
+    }
 }

@@ -32,6 +32,23 @@ struct MessageCodecTests {
         #expect(throws: CoreError.self) { try Message(decoding: message.encoded + [0]) }
     }
 
+    @Test func tellsAHeadFromItsSealByteWithoutDecoding() throws {
+        // Given a signed vote with a reference, and the same message chained (no signature)
+        let poll = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, tag: .poll, text: "Pizza?")
+        let head = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 2)
+        let chained = try head.draft.chained()
+
+        // Then the seal byte is found past the tag, the reference and the content
+        #expect(Message.isHead(inEncoding: head.encoded) == true)
+        #expect(Message.isHead(inEncoding: chained.encoded) == false)
+        #expect(Message.isHead(inEncoding: poll.encoded) == true)
+        // And bytes that end before the seal byte give no answer
+        let sealAt = chained.encoded.count - 1
+        for length in 0...sealAt {
+            #expect(Message.isHead(inEncoding: Array(chained.encoded.prefix(length))) == nil)
+        }
+    }
+
     @Test func rejectsAnotherVersion() throws {
         var bytes = try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1).encoded
         bytes[0] = 1 // wire protocol 1, before hash chains

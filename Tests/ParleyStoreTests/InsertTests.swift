@@ -117,10 +117,27 @@ import Testing
         for seq in [4, 1, 3, 2, 7] as [UInt64] { try await f.insert(f.message(by: f.bob, seq: seq)) }
         try await f.insert(f.message(by: f.carol, seq: 1))
 
-        let page = try f.store.messages(chat: f.chat, author: f.bob.publicKey, in: [2...3, 5...9], limit: 10)
+        let page = try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [2...3, 5...9], limit: 10)
         #expect(page.map(\.sequence) == [2, 3, 7])
-        #expect(try f.store.messages(chat: f.chat, author: f.bob.publicKey, in: [2...3, 5...9], limit: 2).map(\.sequence) == [2, 3])
-        #expect(try f.store.messages(chat: f.chat, author: f.bob.publicKey, in: [8...100], limit: 10).isEmpty)
+        #expect(try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [2...3, 5...9], limit: 2).map(\.sequence) == [2, 3])
+        #expect(try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [8...100], limit: 10).isEmpty)
+    }
+
+    @Test func servesStoredEncodingsWithTheirIdsAndHeadsAsStored() async throws {
+        // Given a signed head and the chained message before it
+        let f = try await StoreFixture.make()
+        let first = try f.message(by: f.bob, seq: 1).draft.chained()
+        var draft = try f.message(by: f.bob, seq: 2, text: "head").draft
+        draft.previous = first.id
+        let head = try draft.signed(by: f.bob)
+        try await f.insert(first, head)
+
+        // Then a sync read gives each one's exact wire bytes, id, sequence and whether it is a head
+        let page = try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [1...2], limit: 10)
+        #expect(page == [
+            StoredEncoding(id: first.id, sequence: 1, isHead: false, encoded: first.encoded),
+            StoredEncoding(id: head.id, sequence: 2, isHead: true, encoded: head.encoded),
+        ])
     }
 
     @Test func nextSequenceAndMaxLamport() async throws {

@@ -221,6 +221,29 @@ extension Message {
         try author.verify(signature, for: Message.headLabel + id.rawRepresentation)
     }
 
+    /// Whether an encoding is a signed head, read from its seal byte without decoding or hashing the
+    /// rest (for stored rows, which were checked when stored). Nil when the bytes end before the seal byte.
+    public static func isHead(inEncoding bytes: [UInt8]) -> Bool? {
+        var offset = previousOffset + Digest32.byteCount + 8 + 8 // previous, lamport, timestamp
+        func skipShortString() -> Bool {
+            guard offset < bytes.count else { return false }
+            offset += 1 + Int(bytes[offset])
+            return true
+        }
+        guard skipShortString(), offset < bytes.count else { return nil } // the tag
+        let referenceCount = Int(bytes[offset])
+        offset += 1
+        for _ in 0..<referenceCount {
+            offset += Digest32.byteCount
+            guard skipShortString() else { return nil }
+        }
+        guard offset + 4 <= bytes.count else { return nil }
+        let contentLength = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        offset += 4 + contentLength
+        guard offset < bytes.count else { return nil }
+        return bytes[offset] == 1
+    }
+
     /// The `previous` field of an encoding, without decoding the rest (for stored rows, which were
     /// checked when stored). Nil when it links to nothing or the bytes are too short.
     public static func previous(inEncoding bytes: [UInt8]) -> MessageID? {

@@ -28,6 +28,8 @@ public final class DatagramInbox: AsyncSequence, Sendable {
         var taken: UInt64 = 0
         /// How long the oldest datagram of the last batch taken had waited.
         var lastBatchWait: Duration = .zero
+        /// Work of the consumer's still running beside its wait for input (`besideBegins`).
+        var beside = 0
 
         mutating func take(now: Duration) -> [Datagram] {
             let count = Swift.min(pending.count, DatagramInbox.maxBatch)
@@ -101,9 +103,17 @@ public final class DatagramInbox: AsyncSequence, Sendable {
         waiting?.continuation.resume(returning: nil)
     }
 
-    /// Its consumer is waiting and nothing is pending: everything delivered so far has been taken and
-    /// handled (a consumer asks again only when done). Lets a test pump tell a quiet node.
-    public var isIdle: Bool { state.withLock { $0.waiting != nil && $0.pending.isEmpty } }
+    /// Its consumer is waiting, nothing is pending and none of its work runs beside: everything
+    /// delivered so far has been taken and handled. Lets a test pump tell a quiet node.
+    public var isIdle: Bool { state.withLock { $0.waiting != nil && $0.pending.isEmpty && $0.beside == 0 } }
+
+    /// The consumer goes on waiting for input while work on what it took runs on (the node commits a
+    /// burst while it waits for the next batch, so that one is checked beside the commit instead of
+    /// after it): until the matching `besideEnds`, the consumer is not idle.
+    public func besideBegins() { state.withLock { $0.beside += 1 } }
+
+    /// The work announced by `besideBegins` is done.
+    public func besideEnds() { state.withLock { $0.beside -= 1 } }
 
     /// Everything pending (up to `maxBatch`) if anything is, without waiting.
     public func poll() -> [Datagram]? {

@@ -274,7 +274,12 @@ extension Node {
         // Once, in each author's order, so local numbers follow it: a message both accepted and
         // released by a walk (a covered head held from an earlier delivery) is stored once.
         var seen = Set<MessageID>()
-        verified.messages = verified.messages.filter { seen.insert($0.message.id).inserted }.sorted { Self.inAuthorOrder($0.message, $1.message) }
+        verified.messages = verified.messages.filter { seen.insert($0.message.id).inserted }
+        // A burst usually comes in that order already (a sync page is one author's run): checking costs
+        // a comparison per message, sorting a thousand took a twentieth of a catch-up's CPU.
+        if !zip(verified.messages, verified.messages.dropFirst()).allSatisfy({ !Self.inAuthorOrder($1.message, $0.message) }) {
+            verified.messages.sort { Self.inAuthorOrder($0.message, $1.message) }
+        }
         let outcomes = try await store.insert(
             verified.messages.map(\.message), grants: openGrants(verified.messages.map(\.message)),
             receivedAtMillis: clock.wallMillis, ownAuthor: me)
