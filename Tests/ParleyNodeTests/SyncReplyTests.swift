@@ -67,6 +67,30 @@ struct SyncReplyTests {
         #expect(relayed.count == 3)
     }
 
+    @Test func anOwnMessagesAckIsRecordedAndReportedBesideAnAckForARelayedOne() async throws {
+        // Given alice, with a didSend hook, holding carol's message and one of her own sent to bob and carol
+        let log = OutcomeLog()
+        var configuration = NodeConfiguration(identity: alice.identity)
+        configuration.sendHooks = SendHooks(didSend: { log.append($0) })
+        let hooked = Node(configuration: configuration, store: alice.store, transport: InMemoryNetwork().makeTransport())
+        try await carolsMessages([1])
+        let own = try MessageDraft(
+            chat: invite.id, author: alice.me, sequence: 1, lamport: 2, timestampMillis: 0, tag: .text, content: Array("mine".utf8)
+        ).signed(by: alice.identity)
+        _ = try await alice.store.insert([own], receivedAtMillis: 0, ownAuthor: alice.me, ownSent: true)
+        // And carol's message went to bob in a sync reply
+        let reply = try hooked.syncReply(chat: invite.id, vector: [carol.publicKey: .contiguous(0)], to: bob.publicKey)
+        let carols = try #require(reply.compactMap { frame in if case let .message(bytes) = frame { try Message(decoding: bytes) } else { nil } }.first)
+
+        // When bob's acks for both arrive in one frame
+        try await hooked.recordAcks([(carols.id, bob.publicKey), (own.id, bob.publicKey)])
+
+        // Then her own message's delivery is recorded and reported, once (the relayed one's ack is
+        // dropped before the store, which would ignore it anyway)
+        #expect(log.all == [.delivered(own.id, to: 1, of: 2)])
+        #expect(try alice.store.receipts(message: own.id)?.filter(\.delivered).map(\.member) == [bob.publicKey])
+    }
+
     @Test func aGapNoOneCanFillCostsNothing() async throws {
         // Given carol skipped sequence 3: alice and bob both hold 1, 2, 4
         try await carolsMessages([1, 2, 4])

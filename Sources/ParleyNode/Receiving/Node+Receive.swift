@@ -468,7 +468,7 @@ extension Node {
     /// retransmits gave up still moves it to delivered. The store ignores acks for others' messages;
     /// those of others' messages this node relayed by sync lately do not even reach it (`relayed`).
     /// The `didSend` hook hears of each own message whose delivered count grew.
-    private func recordAcks(_ acked: [(MessageID, PeerID)]) async throws {
+    func recordAcks(_ acked: [(MessageID, PeerID)]) async throws {
         let acks = relayed.withLock { relayed in acked.filter { !relayed.contains($0.0) } }
         guard !acks.isEmpty else { return }
         let progress = try await store.recordDeliveries(acks.map { (message: $0.0, peer: $0.1) }, atMillis: clock.wallMillis)
