@@ -51,6 +51,8 @@ let package = Package(
             name: "ParleyStore",
             dependencies: [
                 "ParleyCore", "ParleyCrypto", .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite that GRDB links, for binding the insert path's arguments (`DirectBindings`).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
@@ -132,7 +134,9 @@ let package = Package(
         .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(
-            name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleyCore", "ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
+            name: "ParleyStoreTests",
+            dependencies: ["ParleyStore", "ParleyCore", "ParleyCrypto", "ParleyTestKit", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
         .testTarget(
             name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTestKit"],
             swiftSettings: strict),

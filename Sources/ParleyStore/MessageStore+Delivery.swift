@@ -173,9 +173,14 @@ extension DeliveryRow {
             let values = Array(repeating: "(?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
             let statement = try db.cachedStatement(
                 sql: "INSERT OR IGNORE INTO deliveries (chat_id, local_number, peer_id, delivered_at_ms) VALUES \(values)")
-            var arguments = StatementArguments()
-            for (row, peer) in rows { arguments += [row.chatId, row.localNumber, peer.blob, atMillis] }
-            try statement.execute(arguments: arguments)
+            try DirectBindings.execute(statement) { bindings in
+                for (row, peer) in rows {
+                    bindings.blob(row.chatId)
+                    bindings.integer(row.localNumber)
+                    bindings.blob(peer.blob)
+                    bindings.integer(atMillis)
+                }
+            }
         }
     }
 
@@ -187,7 +192,11 @@ extension DeliveryRow {
                 let values = padded(part)
                 let statement = try db.cachedStatement(
                     sql: "UPDATE messages SET state = ? WHERE chat_id = ? AND local_number IN (\(placeholders(values.count)))")
-                try statement.execute(arguments: [state.rawValue, chat] + StatementArguments(values))
+                try DirectBindings.execute(statement) { bindings in
+                    bindings.text(state.rawValue)
+                    bindings.blob(chat)
+                    for localNumber in values { bindings.integer(localNumber) }
+                }
             }
         }
     }

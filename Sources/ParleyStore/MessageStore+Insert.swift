@@ -1,6 +1,7 @@
 internal import Foundation
 internal import GRDB
 public import ParleyCore
+public import ParleyCrypto
 
 extension MessageStore {
     /// Stores a batch of verified messages in ONE transaction and says what happened to each, in order.
@@ -119,16 +120,25 @@ private struct InsertBatch {
         let state = Self.state(of: message, members: members, ownAuthor: ownAuthor, ownSent: ownSent)
         // The slot's unique key refuses a second message at (chat, author, sequence): looking the slot up
         // only when that happens spares every other message an index search.
-        try db.cachedStatement(sql: """
+        try DirectBindings.execute(db.cachedStatement(sql: """
             INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
                                   local_number, received_at_ms, state)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (chat_id, author, seq) DO NOTHING
-            """).execute(arguments: [
-                message.id.blob, message.chat.blob, message.author.blob, Int64(message.sequence), Int64(message.lamport),
-                message.timestampMillis, message.tag.rawValue, Data(message.content), Data(message.encoded),
-                localNumber, receivedAtMillis, state.rawValue,
-            ])
+            """)) { row in
+            row.blob(message.id.rawRepresentation)
+            row.blob(message.chat.rawRepresentation)
+            row.blob(message.author.rawRepresentation)
+            row.integer(Int64(message.sequence))
+            row.integer(Int64(message.lamport))
+            row.integer(message.timestampMillis)
+            row.text(message.tag.rawValue)
+            row.blob(message.content)
+            row.blob(message.encoded)
+            row.integer(localNumber)
+            row.integer(receivedAtMillis)
+            row.text(state.rawValue)
+        }
         guard db.changesCount > 0 else {
             return try idAtSlot(of: message, db) == message.id.blob ? .duplicate : .equivocation
         }
@@ -144,9 +154,13 @@ private struct InsertBatch {
                 """)
             for reference in message.references {
                 // A message may repeat a reference; one row is enough to find it.
-                try insertReference.execute(arguments: [
-                    message.id.blob, message.chat.blob, reference.id.blob, reference.tag.rawValue, message.tag.rawValue,
-                ])
+                try DirectBindings.execute(insertReference) { row in
+                    row.blob(message.id.rawRepresentation)
+                    row.blob(message.chat.rawRepresentation)
+                    row.blob(reference.id.rawRepresentation)
+                    row.text(reference.tag.rawValue)
+                    row.text(message.tag.rawValue)
+                }
             }
             for target in PollRules.voteTargets(of: message) { try PollBallots.cast(message, on: target, db) }
         }

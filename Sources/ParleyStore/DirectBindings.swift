@@ -1,0 +1,64 @@
+internal import Foundation
+internal import GRDB
+internal import GRDBSQLite
+
+/// Runs a prepared statement with its arguments bound straight through SQLite, for the statements
+/// that run once per stored message. GRDB's `execute(arguments:)` boxes every value as a
+/// `DatabaseValue` in a `StatementArguments` array and copies each blob into a `Data` first: on the
+/// insert path that was a fifth of the writer's time beside SQLite's own work (a catch-up profile,
+/// 2026-11-27). The statement still runs through GRDB's `execute()`, so its transaction observers
+/// (live queries, commit hooks) see it as any other: GRDB is told the statement has no arguments,
+/// so it keeps the bindings made here, and a later `execute(arguments:)` of the same statement binds
+/// its own again.
+struct DirectBindings {
+    private let statement: Statement
+    private var handle: SQLiteStatement { statement.sqliteStatement }
+    private var index: Int32 = 1
+    private var failure: Int32 = SQLITE_OK
+
+    /// Binds with `bind`, in parameter order, then executes `statement` to completion.
+    static func execute(_ statement: Statement, _ bind: (inout DirectBindings) -> Void) throws {
+        // No GRDB arguments, marked as bound: `execute()` then only resets, which keeps the bindings below.
+        statement.setUncheckedArguments(StatementArguments())
+        var bindings = DirectBindings(statement: statement)
+        bind(&bindings)
+        try bindings.check(count: sqlite3_bind_parameter_count(statement.sqliteStatement))
+        try statement.execute()
+    }
+
+    mutating func blob(_ bytes: some ContiguousBytes) {
+        let code = bytes.withUnsafeBytes { raw -> Int32 in
+            // An empty buffer may have no address, which SQLite would bind as NULL.
+            guard let base = raw.baseAddress, !raw.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+            guard let count = Int32(exactly: raw.count) else { return SQLITE_TOOBIG }
+            return sqlite3_bind_blob(handle, index, base, count, Self.transient)
+        }
+        advance(code)
+    }
+
+    mutating func integer(_ value: Int64) {
+        advance(sqlite3_bind_int64(handle, index, value))
+    }
+
+    mutating func text(_ value: String) {
+        advance(value.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) })
+    }
+
+    private mutating func advance(_ code: Int32) {
+        if failure == SQLITE_OK { failure = code }
+        index += 1
+    }
+
+    /// Throws if a bind failed or the statement takes another number of arguments than were bound.
+    private func check(count: Int32) throws {
+        guard failure == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: failure), message: "could not bind argument \(index - 1)", sql: statement.sql)
+        }
+        guard index - 1 == count else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(index - 1) arguments bound, \(count) expected", sql: statement.sql)
+        }
+    }
+
+    /// SQLite copies the bytes before the bind returns (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+}
