@@ -88,8 +88,10 @@ public final class Node: Sendable {
 
     /// Batches are committed in arrival order. While a burst is being stored, the next batch is taken
     /// as soon as it arrives and decrypted and verified beside it: the two halves use different cores.
-    /// (Waiting for the commit before taking more left a catch-up's next page in the socket for up to
-    /// a commit's length, a fifth of each page's time.)
+    /// (Waiting for the commit before taking more left a catch-up's next page in the inbox for up to a
+    /// commit's length, a fifth of each page's time.) The inbox is told while a commit runs beside its
+    /// wait, so the node is not taken for idle and a batch taken meanwhile counts as waiting.
+    /// A sync follow-up counts the burst's messages as arriving only while its commit still runs.
     private func receiveLoop() async {
         let inbox = transport.inbound
         await withTaskGroup(of: Void.self) { group in
@@ -97,7 +99,7 @@ public final class Node: Sendable {
             while !Task.isCancelled {
                 guard let batch = await inbox.next() else { break } // the transport closed, or the node is stopping
                 let prepared = await openAndVerify(batch)
-                await continueSyncs(after: prepared, besides: storing)
+                await continueSyncs(after: prepared, besides: inbox.hasWorkBeside ? storing : nil)
                 if storing != nil { await group.next() }
                 storing = prepared.messages.isBurst ? prepared : nil
                 if storing != nil {

@@ -3,10 +3,10 @@ internal import GRDB
 internal import GRDBSQLite
 
 /// Runs a prepared statement with its arguments bound straight through SQLite, for the statements
-/// that run once per stored message. GRDB's `execute(arguments:)` boxes every value as a
+/// that run once per stored message or ack. GRDB's `execute(arguments:)` boxes every value as a
 /// `DatabaseValue` in a `StatementArguments` array and copies each blob into a `Data` first: on the
-/// insert path that was a fifth of the writer's time beside SQLite's own work (a catch-up profile,
-/// 2026-11-27). The statement still runs through GRDB's `execute()`, so its transaction observers
+/// insert path that was a third of the samples outside `sqlite3_step` itself, a fifth after this
+/// (catch-up profiles, 2026-11-27). The statement still runs through GRDB's `execute()`, so its transaction observers
 /// (live queries, commit hooks) see it as any other: GRDB is told the statement has no arguments,
 /// so it keeps the bindings made here, and a later `execute(arguments:)` of the same statement binds
 /// its own again.
@@ -14,10 +14,14 @@ struct DirectBindings {
     private let statement: Statement
     private var handle: SQLiteStatement { statement.sqliteStatement }
     private var index: Int32 = 1
-    private var failure: Int32 = SQLITE_OK
+    /// The first bind that failed: its code and parameter index.
+    private var failure: (code: Int32, index: Int32)?
 
     /// Binds with `bind`, in parameter order, then executes `statement` to completion.
     static func execute(_ statement: Statement, _ bind: (inout DirectBindings) -> Void) throws {
+        // A reset returns the error of the statement's last run, if it failed; GRDB's own reset in
+        // `setUncheckedArguments` would trap on it, so it is taken here and left to `execute()` to report.
+        sqlite3_reset(statement.sqliteStatement)
         // No GRDB arguments, marked as bound: `execute()` then only resets, which keeps the bindings below.
         statement.setUncheckedArguments(StatementArguments())
         var bindings = DirectBindings(statement: statement)
@@ -40,19 +44,26 @@ struct DirectBindings {
         advance(sqlite3_bind_int64(handle, index, value))
     }
 
+    /// Binds all of its UTF-8 bytes (a length of -1 would stop at a NUL).
     mutating func text(_ value: String) {
-        advance(value.withCString { sqlite3_bind_text(handle, index, $0, -1, Self.transient) })
+        var value = value
+        let code = value.withUTF8 { utf8 -> Int32 in
+            guard let base = utf8.baseAddress, !utf8.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+            guard let count = Int32(exactly: utf8.count) else { return SQLITE_TOOBIG }
+            return sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), count, Self.transient)
+        }
+        advance(code)
     }
 
     private mutating func advance(_ code: Int32) {
-        if failure == SQLITE_OK { failure = code }
+        if code != SQLITE_OK, failure == nil { failure = (code, index) }
         index += 1
     }
 
     /// Throws if a bind failed or the statement takes another number of arguments than were bound.
     private func check(count: Int32) throws {
-        guard failure == SQLITE_OK else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: failure), message: "could not bind argument \(index - 1)", sql: statement.sql)
+        if let failure {
+            throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: "could not bind argument \(failure.index)", sql: statement.sql)
         }
         guard index - 1 == count else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(index - 1) arguments bound, \(count) expected", sql: statement.sql)

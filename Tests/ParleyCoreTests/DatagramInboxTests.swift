@@ -108,4 +108,43 @@ extension DatagramInboxTests {
         inbox.deliver(datagrams(0..<1))
         #expect(await consumer.value?.count == 1)
     }
+
+    @Test func aBatchTakenWhileWorkRunsBesideWaitsUntilThatWorkEnds() {
+        // Given a consumer committing a burst beside, and a read arriving 10 ms into that commit
+        let clock = ManualClock()
+        let inbox = DatagramInbox(now: { clock.now })
+        inbox.besideBegins()
+        clock.advance(by: .milliseconds(10))
+        inbox.deliver(datagrams(0..<2))
+        // When it takes the read at once and the commit goes on 40 ms more
+        #expect(inbox.poll()?.count == 2)
+        clock.advance(by: .milliseconds(40))
+
+        // Then the read counts as waiting all that time: it is handled only once the commit ends
+        #expect(inbox.queueDelay == .milliseconds(40))
+        inbox.besideEnds()
+        clock.advance(by: .milliseconds(5))
+        // And once it is being handled, that is its batch's wait
+        #expect(inbox.queueDelay == .milliseconds(40))
+    }
+
+    @Test func aConsumerWaitingForInputWithACommitBesideStillReportsTheBatchItHandles() async {
+        // Given a batch that waited 80 ms, and its consumer waiting for more
+        let clock = ManualClock()
+        let inbox = DatagramInbox(now: { clock.now })
+        inbox.deliver(datagrams(0..<1))
+        clock.advance(by: .milliseconds(80))
+        #expect(inbox.poll()?.count == 1)
+        let consumer = Task { await inbox.next() }
+        while !inbox.isIdle { await Task.yield() }
+        #expect(inbox.queueDelay == .zero)
+
+        // When that batch commits beside the wait, its wait is reported until the commit ends
+        inbox.besideBegins()
+        #expect(inbox.queueDelay == .milliseconds(80))
+        inbox.besideEnds()
+        #expect(inbox.queueDelay == .zero)
+        inbox.deliver(datagrams(1..<2))
+        #expect(await consumer.value?.count == 1)
+    }
 }

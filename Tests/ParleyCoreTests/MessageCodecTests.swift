@@ -42,8 +42,11 @@ struct MessageCodecTests {
         #expect(Message.isHead(inEncoding: head.encoded) == true)
         #expect(Message.isHead(inEncoding: chained.encoded) == false)
         #expect(Message.isHead(inEncoding: poll.encoded) == true)
-        // And bytes that end before the seal byte give no answer
+        // And bytes that end before the seal byte, or a seal byte other than 0 or 1, give no answer
         let sealAt = chained.encoded.count - 1
+        var unsealed = chained.encoded
+        unsealed[sealAt] = 2
+        #expect(Message.isHead(inEncoding: unsealed) == nil)
         for length in 0...sealAt {
             #expect(Message.isHead(inEncoding: Array(chained.encoded.prefix(length))) == nil)
         }

@@ -91,6 +91,32 @@ struct SyncReplyTests {
         #expect(try alice.store.receipts(message: own.id)?.filter(\.delivered).map(\.member) == [bob.publicKey])
     }
 
+    @Test func aRunCutShortOnAChainedMessageIsExtendedToTheHeadThatVouchesForIt() async throws {
+        // Given carol's chain 1...3 stored without signatures and her head 4 (one batch), then her head 5
+        var previous: MessageID?
+        var chain: [Message] = []
+        for sequence in UInt64(1)...5 {
+            let draft = MessageDraft(
+                chat: invite.id, author: carol.publicKey, sequence: sequence, previous: previous, lamport: sequence, timestampMillis: 0,
+                tag: .text, content: Array("m\(sequence)".utf8))
+            let message = sequence >= 4 ? try draft.signed(by: carol) : try draft.chained()
+            chain.append(message)
+            previous = message.id
+        }
+        _ = try await alice.store.insert(chain, receivedAtMillis: 0, ownAuthor: alice.me)
+        // And alice answering at most 2 messages per reply
+        var configuration = NodeConfiguration(identity: alice.identity)
+        configuration.syncBatch = 2
+        let paged = Node(configuration: configuration, store: alice.store, transport: InMemoryNetwork().makeTransport())
+
+        // When bob, holding nothing, asks
+        let reply = try paged.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
+
+        // Then the page of 2 ends on a chained message, so it runs on to head 4, and says there is more
+        #expect(try sentSequences(reply) == [1, 2, 3, 4])
+        #expect(reply.last == .syncEnd(chat: invite.id, .more))
+    }
+
     @Test func aGapNoOneCanFillCostsNothing() async throws {
         // Given carol skipped sequence 3: alice and bob both hold 1, 2, 4
         try await carolsMessages([1, 2, 4])

@@ -222,7 +222,8 @@ extension Message {
     }
 
     /// Whether an encoding is a signed head, read from its seal byte without decoding or hashing the
-    /// rest (for stored rows, which were checked when stored). Nil when the bytes end before the seal byte.
+    /// rest (for stored rows, which were checked when stored). Nil when the bytes end before the seal
+    /// byte, the content is longer than a message's may be, or the seal byte is neither 0 nor 1.
     public static func isHead(inEncoding bytes: [UInt8]) -> Bool? {
         var offset = previousOffset + Digest32.byteCount + 8 + 8 // previous, lamport, timestamp
         func skipShortString() -> Bool {
@@ -239,9 +240,14 @@ extension Message {
         }
         guard offset + 4 <= bytes.count else { return nil }
         let contentLength = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        guard contentLength <= maxContentBytes else { return nil }
         offset += 4 + contentLength
         guard offset < bytes.count else { return nil }
-        return bytes[offset] == 1
+        switch bytes[offset] {
+        case 0: return false
+        case 1: return true
+        default: return nil
+        }
     }
 
     /// The `previous` field of an encoding, without decoding the rest (for stored rows, which were

@@ -30,6 +30,9 @@ public final class DatagramInbox: AsyncSequence, Sendable {
         var lastBatchWait: Duration = .zero
         /// Work of the consumer's still running beside its wait for input (`besideBegins`).
         var beside = 0
+        /// When the oldest datagram taken while work ran beside arrived: that batch waits for the work
+        /// before it is handled, so until `besideEnds` its wait counts in `queueDelay`.
+        var heldSince: Duration?
 
         mutating func take(now: Duration) -> [Datagram] {
             let count = Swift.min(pending.count, DatagramInbox.maxBatch)
@@ -38,7 +41,10 @@ public final class DatagramInbox: AsyncSequence, Sendable {
                 taken += UInt64(count)
                 while let first = arrivals.first, first.end <= taken { arrivals.removeFirst() }
             }
-            if count > 0, let oldest = arrivals.first { lastBatchWait = Swift.max(.zero, now - oldest.at) }
+            if count > 0, let oldest = arrivals.first {
+                lastBatchWait = Swift.max(.zero, now - oldest.at)
+                if beside > 0, heldSince == nil { heldSince = oldest.at }
+            }
             return Array(pending.prefix(count))
         }
     }
@@ -59,16 +65,18 @@ public final class DatagramInbox: AsyncSequence, Sendable {
         return { ContinuousClock.now - origin }
     }()
 
-    /// How long input waits here before its consumer takes it: the wait of the oldest datagram still
-    /// pending, or of the batch the consumer is handling; zero while it waits for input. A sender
+    /// How long input waits here before its consumer gets to it: the wait of the oldest datagram still
+    /// pending, of a batch taken while work ran beside (it waits for that work), or of the batch the
+    /// consumer is handling; zero while it waits for input with nothing running beside. A sender
     /// whose own acks wait this long can expect its peers' to wait as long, so it holds its
     /// retransmits back that much (`ReliableQueue.takeDue`).
     public var queueDelay: Duration {
         let now = now()
         return state.withLock { state in
-            if state.waiting != nil, state.pending.isEmpty { return .zero }
+            if state.waiting != nil, state.pending.isEmpty, state.beside == 0 { return .zero }
             let pendingWait = state.arrivals.first.map { Swift.max(.zero, now - $0.at) } ?? .zero
-            return Swift.max(state.lastBatchWait, pendingWait)
+            let heldWait = state.heldSince.map { Swift.max(.zero, now - $0) } ?? .zero
+            return Swift.max(state.lastBatchWait, pendingWait, heldWait)
         }
     }
 
@@ -112,8 +120,21 @@ public final class DatagramInbox: AsyncSequence, Sendable {
     /// after it): until the matching `besideEnds`, the consumer is not idle.
     public func besideBegins() { state.withLock { $0.beside += 1 } }
 
-    /// The work announced by `besideBegins` is done.
-    public func besideEnds() { state.withLock { $0.beside -= 1 } }
+    /// The work announced by `besideBegins` is done. A batch taken meanwhile is handled from now on,
+    /// and what it waited counts as its wait.
+    public func besideEnds() {
+        let now = now()
+        state.withLock { state in
+            precondition(state.beside > 0, "besideEnds without besideBegins")
+            state.beside -= 1
+            guard state.beside == 0, let held = state.heldSince else { return }
+            state.lastBatchWait = Swift.max(state.lastBatchWait, now - held)
+            state.heldSince = nil
+        }
+    }
+
+    /// Whether work announced by `besideBegins` still runs.
+    public var hasWorkBeside: Bool { state.withLock { $0.beside > 0 } }
 
     /// Everything pending (up to `maxBatch`) if anything is, without waiting.
     public func poll() -> [Datagram]? {
