@@ -20,6 +20,10 @@ struct MessageCodecTests {
         #expect(message.encoded.count == 1 + 1 + 32 + 32 + 8 + 32 + 8 + 8 + 5 + 1 + 4 + 2 + 1 + 64)
         #expect(Array(message.encoded.prefix(2)) == [2, 1])
         #expect(message.id.hex == MessageCodecTests.knownMessageID)
+        // The seal byte sits at 122 + (1 + 4) + 1 + 4 + 2 = 134, chained or signed (PROTOCOL §4.1)
+        let chained = try message.draft.chained()
+        #expect(chained.encoded.count == 135 && chained.encoded[134] == 0 && message.encoded[134] == 1)
+        #expect(Message.isHead(inEncoding: chained.encoded) == false && Message.isHead(inEncoding: message.encoded) == true)
     }
 
     static let knownMessageID = "e08a9c6f95b059909d7b32ac195d1a9c5bf5a7a981cb3326f4184fda04e23de9"
