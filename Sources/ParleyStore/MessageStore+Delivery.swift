@@ -1,6 +1,7 @@
 internal import Foundation
 internal import GRDB
 public import ParleyCore
+public import ParleyCrypto
 
 extension MessageStore {
     /// Records acknowledgements of own messages in one transaction (repeats are harmless), each with the
@@ -177,7 +178,7 @@ extension DeliveryRow {
                 for (row, peer) in rows {
                     bindings.blob(row.chatId)
                     bindings.integer(row.localNumber)
-                    bindings.blob(peer.blob)
+                    bindings.blob(peer.rawRepresentation)
                     bindings.integer(atMillis)
                 }
             }

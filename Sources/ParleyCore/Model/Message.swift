@@ -43,6 +43,8 @@ public struct Message: Hashable, Sendable, Identifiable {
     static let kind: UInt8 = 0x01
     /// Where `previous` sits in the encoding: after version, kind, chat, author and sequence.
     static let previousOffset = 1 + 1 + 32 + 32 + 8
+    /// Where the tag sits: after `previous`, lamport and timestamp. The fields from here on vary in length.
+    static let tagOffset = previousOffset + 32 + 8 + 8
     /// What a head's signature covers, before the id.
     static let headLabel = Array("parley/2 chain head".utf8)
 
@@ -225,7 +227,7 @@ extension Message {
     /// rest (for stored rows, which were checked when stored). Nil when the bytes end before the seal
     /// byte, the content is longer than a message's may be, or the seal byte is neither 0 nor 1.
     public static func isHead(inEncoding bytes: [UInt8]) -> Bool? {
-        var offset = previousOffset + Digest32.byteCount + 8 + 8 // previous, lamport, timestamp
+        var offset = tagOffset
         func skipShortString() -> Bool {
             guard offset < bytes.count else { return false }
             offset += 1 + Int(bytes[offset])
