@@ -28,6 +28,23 @@ struct AuthorOrderTests {
         #expect(ordered.map(\.sequence) == [1, 2, 3, 1, 2])
     }
 
+    @Test func aSortedBurstKeepsTiesInArrivalOrderAcrossChats() throws {
+        // Given a checked burst as it comes: a head, then its chain walked down, with a fork at
+        // sequence 2 arriving after the first copy, and another chat's message in between
+        let author = try Identity.generate()
+        let other = try AuthorOrderTests()
+        let arrived = try [
+            message(author, 3), message(author, 2), other.message(author, 1), message(author, 2, text: "fork"), message(author, 1),
+        ]
+        // Then each chat's run is in sequence order, the fork stays after the copy it came after, and
+        // the chats come in their ids' order
+        let ordered = Node.inAuthorOrder(arrived.enumerated().map { (message: $0.element, peer: $0.offset) })
+        let (mine, theirs) = (ordered.filter { $0.message.chat == chat }, ordered.filter { $0.message.chat == other.chat })
+        #expect(mine.map(\.peer) == [4, 1, 3, 0])
+        #expect(theirs.map(\.peer) == [2])
+        #expect(ordered.first?.message.chat == min(chat, other.chat))
+    }
+
     @Test func aBurstAlreadyInOrderKeepsItsOrderAndItsPeers() throws {
         // Given one author's run, with a fork at sequence 2 (same slot, another message) after the first copy
         let author = try Identity.generate()
