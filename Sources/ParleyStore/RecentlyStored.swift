@@ -19,11 +19,28 @@ final class RecentlyStored: Sendable {
         /// is what everything waits for. The next question (on the receive path's thread) adds them.
         var committed: [[MessageID]] = []
         var committedCount = 0
+        /// Whether the committed batches alone fill the ring, so that adding them leaves none of its ids.
+        var ringOutdated = false
+
+        /// A stored id is new (messages are stored once), so the newest `capacity` committed ids are all
+        /// a fold would keep: older batches are let go unread, and so is the ring once they fill it.
+        mutating func keep(_ ids: [MessageID]) {
+            committed.append(ids)
+            committedCount += ids.count
+            var unneeded = 0
+            while unneeded + 1 < committed.count, committedCount - committed[unneeded].count >= RecentlyStored.capacity {
+                committedCount -= committed[unneeded].count
+                unneeded += 1
+            }
+            committed.removeFirst(unneeded)
+            if committedCount >= RecentlyStored.capacity { ringOutdated = true }
+        }
 
         mutating func fold() {
+            if ringOutdated { ring = RecentSet(capacity: RecentlyStored.capacity) }
             for batch in committed { for id in batch { ring.insert(id) } }
             committed.removeAll(keepingCapacity: true)
-            committedCount = 0
+            (committedCount, ringOutdated) = (0, false)
         }
     }
 
@@ -41,12 +58,7 @@ final class RecentlyStored: Sendable {
     func add(_ ids: [MessageID], in db: Database) {
         guard !ids.isEmpty else { return }
         db.afterNextTransaction { _ in
-            self.state.withLock { state in
-                state.committed.append(ids)
-                state.committedCount += ids.count
-                // Unasked, the batches would pile up: past a ring's worth, they are added here.
-                if state.committedCount > RecentlyStored.capacity { state.fold() }
-            }
+            self.state.withLock { state in state.keep(ids) }
         }
     }
 }

@@ -43,7 +43,7 @@ import Testing
     @Test func batchesCommittedWithoutAQuestionInBetweenAreAllKnownTheNewestKept() async throws {
         // Given more messages than memory keeps, stored in several transactions and never asked about
         let f = try await StoreFixture.make()
-        let count = RecentlyStored.capacity + 500
+        let count = RecentlyStored.capacity + 1_500
         let messages = try (1...count).map { try f.message(by: f.bob, seq: UInt64($0)) }
         for first in stride(from: 0, to: count, by: 1_000) {
             _ = try await f.store.insert(Array(messages[first..<min(first + 1_000, count)]), receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
@@ -52,6 +52,6 @@ import Testing
         // Then memory answers for the newest `capacity`, in the order they were stored, and not the oldest
         let newest = messages.suffix(RecentlyStored.capacity).map(\.id)
         #expect(f.store.recentlyStored.contained(in: newest) == Set(newest))
-        #expect(f.store.recentlyStored.contained(in: messages.prefix(500).map(\.id)).isEmpty)
+        #expect(f.store.recentlyStored.contained(in: messages.prefix(1_500).map(\.id)).isEmpty)
     }
 }
