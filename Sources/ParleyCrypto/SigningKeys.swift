@@ -3,22 +3,23 @@ internal import CSodium
 /// An Ed25519 public key: a peer's identity on the wire and in the store.
 public struct SigningPublicKey: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static let byteCount = 32
-    public let rawRepresentation: [UInt8]
+    /// The key's 32 bytes, inline (see `Bytes32`).
+    public let bytes: Bytes32
 
-    /// One pass over the 32 bytes (the synthesised form feeds the hasher a byte at a time).
-    public func hash(into hasher: inout Hasher) {
-        rawRepresentation.withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
+    public var rawRepresentation: [UInt8] { bytes.array }
 
     public init(rawRepresentation bytes: some Collection<UInt8>) throws(CryptoError) {
         try Sodium.checkLength(bytes, Self.byteCount, "Ed25519 public key")
-        rawRepresentation = Array(bytes)
+        self.bytes = Bytes32(bytes)
     }
 
     /// Throws `badSignature` unless `signature` is this key's signature over `message`.
     public func verify(_ signature: Signature, for message: [UInt8]) throws(CryptoError) {
         try Sodium.ensureInitialised()
-        let rc = crypto_sign_verify_detached(signature.rawRepresentation, message, UInt64(message.count), rawRepresentation)
+        let rc = bytes.withUnsafeBytes { key in
+            crypto_sign_verify_detached(
+                signature.rawRepresentation, message, UInt64(message.count), key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
         guard rc == 0 else { throw .badSignature }
     }
 
@@ -33,9 +34,7 @@ public struct SigningPublicKey: Hashable, Sendable, Comparable, CustomStringConv
     public var hex: String { Hex.encode(rawRepresentation) }
     public var description: String { hex }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        lhs.rawRepresentation.lexicographicallyPrecedes(rhs.rawRepresentation)
-    }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.bytes < rhs.bytes }
 }
 
 /// A detached Ed25519 signature.

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import GRDB
 internal import GRDBSQLite
+import ParleyCrypto
 
 /// Runs a prepared statement with its arguments bound straight through SQLite, for the statements
 /// that run once per stored message or ack. GRDB's `execute(arguments:)` boxes every value as a
@@ -31,13 +32,19 @@ struct DirectBindings {
     }
 
     mutating func blob(_ bytes: some ContiguousBytes) {
-        let code = bytes.withUnsafeBytes { raw -> Int32 in
-            // An empty buffer may have no address, which SQLite would bind as NULL.
-            guard let base = raw.baseAddress, !raw.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
-            guard let count = Int32(exactly: raw.count) else { return SQLITE_TOOBIG }
-            return sqlite3_bind_blob(handle, index, base, count, Self.transient)
-        }
-        advance(code)
+        advance(bytes.withUnsafeBytes(bindBlob))
+    }
+
+    /// An id or a key, from its inline storage.
+    mutating func blob(_ bytes: Bytes32) {
+        advance(bytes.withUnsafeBytes(bindBlob))
+    }
+
+    private func bindBlob(_ raw: UnsafeRawBufferPointer) -> Int32 {
+        // An empty buffer may have no address, which SQLite would bind as NULL.
+        guard let base = raw.baseAddress, !raw.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+        guard let count = Int32(exactly: raw.count) else { return SQLITE_TOOBIG }
+        return sqlite3_bind_blob(handle, index, base, count, Self.transient)
     }
 
     mutating func integer(_ value: Int64) {

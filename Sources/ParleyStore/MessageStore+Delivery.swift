@@ -178,7 +178,7 @@ extension DeliveryRow {
                 for (row, peer) in rows {
                     bindings.blob(row.chatId)
                     bindings.integer(row.localNumber)
-                    bindings.blob(peer.rawRepresentation)
+                    bindings.blob(peer.bytes)
                     bindings.integer(atMillis)
                 }
             }

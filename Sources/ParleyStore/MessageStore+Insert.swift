@@ -126,9 +126,9 @@ private struct InsertBatch {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (chat_id, author, seq) DO NOTHING
             """)) { row in
-            row.blob(message.id.rawRepresentation)
-            row.blob(message.chat.rawRepresentation)
-            row.blob(message.author.rawRepresentation)
+            row.blob(message.id.bytes)
+            row.blob(message.chat.bytes)
+            row.blob(message.author.bytes)
             row.integer(Int64(message.sequence))
             row.integer(Int64(message.lamport))
             row.integer(message.timestampMillis)
@@ -155,9 +155,9 @@ private struct InsertBatch {
             for reference in message.references {
                 // A message may repeat a reference; one row is enough to find it.
                 try DirectBindings.execute(insertReference) { row in
-                    row.blob(message.id.rawRepresentation)
-                    row.blob(message.chat.rawRepresentation)
-                    row.blob(reference.id.rawRepresentation)
+                    row.blob(message.id.bytes)
+                    row.blob(message.chat.bytes)
+                    row.blob(reference.id.bytes)
                     row.text(reference.tag.rawValue)
                     row.text(message.tag.rawValue)
                 }

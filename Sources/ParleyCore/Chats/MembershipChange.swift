@@ -61,7 +61,7 @@ public struct MembershipChange: Sendable {
         buffer.writeInteger(Self.format)
         buffer.writeInteger(epoch, endianness: .big)
         buffer.writeInteger(UInt16(members.count), endianness: .big)
-        for member in members { buffer.writeBytes(member.rawRepresentation) }
+        for member in members { buffer.writeBytes32(member.bytes) }
         KeyGrant.write(grants, to: &buffer)
         return Array(buffer.readableBytesView)
     }

@@ -34,7 +34,10 @@ public enum SealedContent {
     }
 
     private static func associatedData(chat: ChatID, author: PeerID, sequence: UInt64, epoch: UInt32) -> [UInt8] {
-        var data = label + chat.rawRepresentation + author.rawRepresentation
+        var data = label
+        data.reserveCapacity(label.count + 2 * Bytes32.count + 12)
+        data.append(chat.bytes)
+        data.append(author.bytes)
         withUnsafeBytes(of: sequence.bigEndian) { data.append(contentsOf: $0) }
         withUnsafeBytes(of: epoch.bigEndian) { data.append(contentsOf: $0) }
         return data

@@ -69,38 +69,38 @@ public enum Frame: Sendable, Hashable {
         case let .invite(bytes): header(.invite, &buffer); buffer.writeBytes(bytes)
         case let .ack(ids):
             header(.ack, &buffer)
-            for id in ids { buffer.writeBytes(id.rawRepresentation) }
-        case let .inviteAck(chat): header(.inviteAck, &buffer); buffer.writeBytes(chat.rawRepresentation)
-        case let .needInvite(chat): header(.needInvite, &buffer); buffer.writeBytes(chat.rawRepresentation)
+            for id in ids { buffer.writeBytes32(id.bytes) }
+        case let .inviteAck(chat): header(.inviteAck, &buffer); buffer.writeBytes32(chat.bytes)
+        case let .needInvite(chat): header(.needInvite, &buffer); buffer.writeBytes32(chat.bytes)
         case let .syncRequest(chat, vector):
             header(.syncRequest, &buffer)
-            buffer.writeBytes(chat.rawRepresentation)
+            buffer.writeBytes32(chat.bytes)
             buffer.writeVersionVector(vector)
         case let .read(chat, ids):
             header(.read, &buffer)
-            buffer.writeBytes(chat.rawRepresentation)
-            for id in ids { buffer.writeBytes(id.rawRepresentation) }
+            buffer.writeBytes32(chat.bytes)
+            for id in ids { buffer.writeBytes32(id.bytes) }
         case let .readAck(ids):
             header(.readAck, &buffer)
-            for id in ids { buffer.writeBytes(id.rawRepresentation) }
+            for id in ids { buffer.writeBytes32(id.bytes) }
         case let .syncEnd(chat, end):
             header(.syncEnd, &buffer)
-            buffer.writeBytes(chat.rawRepresentation)
+            buffer.writeBytes32(chat.bytes)
             buffer.writeInteger(end.rawValue)
         case let .presence(beat): header(.presence, &buffer); beat.write(to: &buffer)
         case let .ballotRelay(publisher, maxDelay, sealed):
             header(.ballotRelay, &buffer)
-            buffer.writeBytes(publisher.rawRepresentation)
+            buffer.writeBytes32(publisher.bytes)
             buffer.writeInteger(maxDelay, endianness: .big)
             buffer.writeBytes(sealed)
         case let .typing(chat, active):
             header(.typing, &buffer)
-            buffer.writeBytes(chat.rawRepresentation)
+            buffer.writeBytes32(chat.bytes)
             buffer.writeInteger(UInt8(active ? 1 : 0))
-        case let .meetRequest(peer): header(.meetRequest, &buffer); buffer.writeBytes(peer.rawRepresentation)
+        case let .meetRequest(peer): header(.meetRequest, &buffer); buffer.writeBytes32(peer.bytes)
         case let .meet(peer, address):
             header(.meet, &buffer)
-            buffer.writeBytes(peer.rawRepresentation)
+            buffer.writeBytes32(peer.bytes)
             buffer.writeShortString(address.description)
         }
     }

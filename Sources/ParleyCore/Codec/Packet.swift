@@ -44,7 +44,7 @@ public enum Packet: Sendable, Hashable {
             break // returned above: its header doubles as AEAD associated data
         case let .announce(peer, timestamp, signature):
             buffer.writeInteger(Kind.announce.rawValue)
-            buffer.writeBytes(peer.rawRepresentation)
+            buffer.writeBytes32(peer.bytes)
             buffer.writeInteger(timestamp, endianness: .big)
             buffer.writeBytes(signature.rawRepresentation)
         }

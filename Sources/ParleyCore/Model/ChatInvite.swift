@@ -128,13 +128,13 @@ public struct ChatInvite: Hashable, Sendable, Identifiable {
         let keyed = !grants.isEmpty
         buffer.writeInteger(WireVersion.current)
         buffer.writeInteger(keyed ? keyedKind : legacyKind)
-        buffer.writeBytes(creator.rawRepresentation)
+        buffer.writeBytes32(creator.bytes)
         buffer.writeInteger(createdAt, endianness: .big)
         buffer.writeBytes(nonce)
         if keyed { buffer.writeInteger(kind.wireValue) }
         buffer.writeShortString(title)
         buffer.writeInteger(UInt16(members.count), endianness: .big)
-        for member in members { buffer.writeBytes(member.rawRepresentation) }
+        for member in members { buffer.writeBytes32(member.bytes) }
         KeyGrant.write(grants, to: &buffer)
         return Array(buffer.readableBytesView)
     }

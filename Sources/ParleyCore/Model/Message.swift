@@ -143,16 +143,16 @@ extension MessageDraft {
         buffer.reserveCapacity(160 + content.count + references.count * 48)
         buffer.writeInteger(WireVersion.current)
         buffer.writeInteger(Message.kind)
-        buffer.writeBytes(chat.rawRepresentation)
-        buffer.writeBytes(author.rawRepresentation)
+        buffer.writeBytes32(chat.bytes)
+        buffer.writeBytes32(author.bytes)
         buffer.writeInteger(sequence, endianness: .big)
-        buffer.writeBytes(previous?.rawRepresentation ?? Message.noPrevious)
+        buffer.writeBytes32(previous?.bytes ?? Message.noPrevious)
         buffer.writeInteger(lamport, endianness: .big)
         buffer.writeInteger(timestampMillis, endianness: .big)
         buffer.writeShortString(tag.rawValue)
         buffer.writeInteger(UInt8(references.count))
         for reference in references {
-            buffer.writeBytes(reference.id.rawRepresentation)
+            buffer.writeBytes32(reference.id.bytes)
             buffer.writeShortString(reference.tag.rawValue)
         }
         buffer.writeInteger(UInt32(content.count), endianness: .big)
@@ -163,18 +163,25 @@ extension MessageDraft {
 
 extension Message {
     /// 32 zero bytes: the `previous` of a message that links to nothing.
-    static let noPrevious = [UInt8](repeating: 0, count: Digest32.byteCount)
+    static let noPrevious = Bytes32([UInt8](repeating: 0, count: Digest32.byteCount))
 
     /// The same message as a head: its body, then its author's signature over `headLabel || id`.
     /// The id does not change. The caller's identity must be the author.
     public func signedAsHead(by identity: Identity) throws(CoreError) -> Message {
         guard identity.publicKey == author else { throw .invalid("a message must be signed by its author") }
-        let signature = identity.signature(for: Message.headLabel + id.rawRepresentation)
+        let signature = identity.signature(for: headSignedBytes)
         return Message(draft: draft, signature: signature, encoded: Array(body) + [1] + signature.rawRepresentation, id: id)
     }
 
     /// The hashed bytes of the encoding: everything before the seal byte.
     var body: ArraySlice<UInt8> { encoded.dropLast(isHead ? 1 + ParleyCrypto.Signature.byteCount : 1) }
+
+    /// What a head's signature covers: `headLabel || id`.
+    private var headSignedBytes: [UInt8] {
+        var bytes = Message.headLabel
+        bytes.append(id.bytes)
+        return bytes
+    }
 
     /// Parses an encoding without checking a head's signature: see `verifySignature()`.
     public init(decoding bytes: [UInt8]) throws(CoreError) {
@@ -211,16 +218,17 @@ extension Message {
         try buffer.expectFullyRead("message")
         let draft = MessageDraft(
             chat: chat, author: author, sequence: sequence,
-            previous: previous.rawRepresentation == Message.noPrevious ? nil : previous, lamport: lamport,
+            previous: previous.bytes.isZero ? nil : previous, lamport: lamport,
             timestampMillis: timestamp, tag: tag, content: content, references: references)
         try draft.validateLimits()
-        self.init(draft: draft, signature: signature, encoded: bytes, id: .hashing(Array(bytes.prefix(bodyLength))))
+        let id = bytes.withUnsafeBytes { MessageID.hashing(UnsafeRawBufferPointer(rebasing: $0[..<bodyLength])) }
+        self.init(draft: draft, signature: signature, encoded: bytes, id: id)
     }
 
     /// Throws unless this is a head whose author's signature covers its id.
     public func verifySignature() throws(CryptoError) {
         guard let signature else { throw .badSignature }
-        try author.verify(signature, for: Message.headLabel + id.rawRepresentation)
+        try author.verify(signature, for: headSignedBytes)
     }
 
     /// Whether an encoding is a signed head, read from its seal byte without decoding or hashing the

@@ -64,7 +64,7 @@ public struct PresenceBeat: Sendable, Hashable {
     }
 
     func write(to buffer: inout ByteBuffer) {
-        buffer.writeBytes(peer.rawRepresentation)
+        buffer.writeBytes32(peer.bytes)
         buffer.writeInteger(wallMillis, endianness: .big)
         buffer.writeInteger(status.rawValue)
         buffer.writeInteger(intervalMillis, endianness: .big)

@@ -11,7 +11,7 @@ extension ByteBuffer {
         let entries = vector.sorted(by: { $0.key < $1.key }).prefix(Int(UInt16.max))
         writeInteger(UInt16(entries.count), endianness: .big)
         for (peer, holdings) in entries {
-            writeBytes(peer.rawRepresentation)
+            writeBytes32(peer.bytes)
             writeInteger(holdings.highest, endianness: .big)
             writeInteger(UInt8(holdings.missing.count))
             for range in holdings.missing {

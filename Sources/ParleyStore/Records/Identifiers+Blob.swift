@@ -5,7 +5,7 @@ import ParleyCrypto
 // Ids and keys are 32-byte BLOBs: half the size of hex, and byte order is their `Comparable` order.
 
 extension Digest32 {
-    var blob: Data { Data(rawRepresentation) }
+    var blob: Data { bytes.withUnsafeBytes { Data($0) } }
 
     static func fromBlob(_ blob: Data, _ what: String) throws(StoreError) -> Digest32 {
         do { return try Digest32(rawRepresentation: blob) } catch { throw .corrupt("\(what): \(error)") }
@@ -13,7 +13,7 @@ extension Digest32 {
 }
 
 extension SigningPublicKey {
-    var blob: Data { Data(rawRepresentation) }
+    var blob: Data { bytes.withUnsafeBytes { Data($0) } }
 
     static func fromBlob(_ blob: Data, _ what: String) throws(StoreError) -> SigningPublicKey {
         do { return try SigningPublicKey(rawRepresentation: blob) } catch { throw .corrupt("\(what): \(error)") }

@@ -25,7 +25,7 @@ public struct BallotEnvelope: Hashable, Sendable {
     public func encoded(size: Int) throws(CoreError) -> [UInt8] {
         var buffer = ByteBuffer()
         buffer.writeInteger(Self.version)
-        buffer.writeBytes(chat.rawRepresentation)
+        buffer.writeBytes32(chat.bytes)
         buffer.writeInteger(UInt32(ballot.count), endianness: .big)
         buffer.writeBytes(ballot)
         guard size % Self.padding == 0, size >= buffer.readableBytes else {

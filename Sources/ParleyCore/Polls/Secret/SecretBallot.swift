@@ -42,7 +42,7 @@ public struct SecretBallot: Hashable, Sendable {
         } catch { throw .invalid("signing the ballot failed: \(error)") }
         var buffer = ByteBuffer()
         buffer.writeInteger(version)
-        buffer.writeBytes(poll.rawRepresentation)
+        buffer.writeBytes32(poll.bytes)
         buffer.writeBytes(selectionBytes)
         buffer.writeInteger(UInt16(secret.electorate.count), endianness: .big)
         buffer.writeBytes(signature.encoded)

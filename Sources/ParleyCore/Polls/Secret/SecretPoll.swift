@@ -135,7 +135,7 @@ public struct SecretPoll: Hashable, Sendable {
         }
         buffer.writeInteger(UInt16(electorate.count), endianness: .big)
         for elector in electorate {
-            buffer.writeBytes(elector.member.rawRepresentation)
+            buffer.writeBytes32(elector.member.bytes)
             buffer.writeBytes(elector.key.rawRepresentation)
         }
         return Array(buffer.readableBytesView)
