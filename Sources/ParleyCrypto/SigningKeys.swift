@@ -13,12 +13,18 @@ public struct SigningPublicKey: Hashable, Sendable, Comparable, CustomStringConv
         self.bytes = Bytes32(bytes)
     }
 
+    /// A key read as 32 bytes (any 32 bytes name a key; a forged one verifies nothing).
+    public init(bytes: Bytes32) {
+        self.bytes = bytes
+    }
+
     /// Throws `badSignature` unless `signature` is this key's signature over `message`.
     public func verify(_ signature: Signature, for message: [UInt8]) throws(CryptoError) {
         try Sodium.ensureInitialised()
-        let rc = bytes.withUnsafeBytes { key in
-            crypto_sign_verify_detached(
-                signature.rawRepresentation, message, UInt64(message.count), key.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        let rc = bytes.withUnsafeBytes { raw in
+            raw.withMemoryRebound(to: UInt8.self) { key in
+                crypto_sign_verify_detached(signature.rawRepresentation, message, UInt64(message.count), key.baseAddress!)
+            }
         }
         guard rc == 0 else { throw .badSignature }
     }

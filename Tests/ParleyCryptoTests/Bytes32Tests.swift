@@ -13,6 +13,9 @@ struct Bytes32Tests {
         appended.append(stored)
         #expect(appended == [0xaa] + bytes)
         #expect(Bytes32(bytes[...]) == stored, "from a slice")
+        #expect(Bytes32((0..<32).lazy.map { UInt8($0 * 7 & 0xff) }) == stored, "from a collection with no contiguous storage")
+        let longer = bytes + [0xff, 0xfe]
+        #expect(longer.withUnsafeBytes { Bytes32(copying: $0) } == stored, "the first 32 bytes of a codec's buffer")
     }
 
     @Test func ordersAsTheBytesLexicographicOrder() {
@@ -52,8 +55,10 @@ struct Bytes32Tests {
     @Test func fillsFromACFunctionThatWritesInPlace() {
         let filled = Bytes32 { out in for index in 0..<32 { out[index] = UInt8(31 - index) } }
         #expect(filled.array == (0..<32).map { UInt8(31 - $0) })
-        // BLAKE2b-256 of nothing, written in place (the same vector `SigningTests` checks through `hash256`)
+        // BLAKE2b-256 written in place: of nothing, and of "abc" (the vectors `SigningTests` checks through `hash256`)
         #expect(Hex.encode(BLAKE2b.hash256Inline(UnsafeRawBufferPointer(start: nil, count: 0)).array)
                 == "0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8")
+        #expect(Hex.encode(Array("abc".utf8).withUnsafeBytes { BLAKE2b.hash256Inline($0) }.array)
+                == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
     }
 }

@@ -28,7 +28,7 @@ struct AuthorOrderTests {
         #expect(ordered.map(\.sequence) == [1, 2, 3, 1, 2])
     }
 
-    @Test func aSortedBurstKeepsTiesInArrivalOrderAcrossChats() throws {
+    @Test func aCheckedBurstIsSortedWithTiesKeptInArrivalOrderAcrossChats() throws {
         // Given a checked burst as it comes: a head, then its chain walked down, with a fork at
         // sequence 2 arriving after the first copy, and another chat's message in between
         let author = try Identity.generate()
@@ -45,6 +45,17 @@ struct AuthorOrderTests {
         #expect(ordered.first?.message.chat == min(chat, other.chat))
     }
 
+    @Test func threeAuthorsArrivingInACycleComeOutInTheirOrder() throws {
+        // Given authors A < B < C whose runs arrive as B, C, A (a rank table read backwards would
+        // still sort two lanes right, not three)
+        let (a, b, c) = try [Identity.generate(), Identity.generate(), Identity.generate()].sorted { $0.publicKey < $1.publicKey }.triple
+        let arrived = try [message(b, 1), message(c, 1), message(a, 2), message(a, 1)]
+        // Then they come out A, A, B, C
+        let ordered = Node.inAuthorOrder(arrived.map { (message: $0, peer: 0) }).map(\.message)
+        #expect(ordered.map(\.author) == [a, a, b, c].map(\.publicKey))
+        #expect(ordered.map(\.sequence) == [1, 2, 1, 1])
+    }
+
     @Test func aBurstAlreadyInOrderKeepsItsOrderAndItsPeers() throws {
         // Given one author's run, with a fork at sequence 2 (same slot, another message) after the first copy
         let author = try Identity.generate()
@@ -58,4 +69,5 @@ struct AuthorOrderTests {
 
 private extension Array {
     var pair: (Element, Element) { (self[0], self[1]) }
+    var triple: (Element, Element, Element) { (self[0], self[1], self[2]) }
 }

@@ -54,4 +54,45 @@ import Testing
         #expect(f.store.recentlyStored.contained(in: newest) == Set(newest))
         #expect(f.store.recentlyStored.contained(in: messages.prefix(1_500).map(\.id)).isEmpty)
     }
+
+    @Test func aSmallCommitAfterAQuestionKeepsWhatTheRingHeld() async throws {
+        // Given ten messages stored and asked about, then one more stored
+        let f = try await StoreFixture.make()
+        let messages = try (1...11).map { try f.message(by: f.bob, seq: UInt64($0)) }
+        _ = try await f.store.insert(Array(messages.prefix(10)), receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+        #expect(f.store.recentlyStored.contained(in: messages.prefix(10).map(\.id)).count == 10)
+        _ = try await f.store.insert([messages[10]], receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+
+        // Then memory knows all eleven
+        #expect(f.store.recentlyStored.contained(in: messages.map(\.id)) == Set(messages.map(\.id)))
+    }
+
+    @Test func commitsThatExactlyFillTheRingReplaceIt() async throws {
+        // Given three messages stored and asked about, then two commits of half a ring each, unasked
+        let f = try await StoreFixture.make()
+        let half = RecentlyStored.capacity / 2
+        let messages = try (1...(3 + 2 * half)).map { try f.message(by: f.bob, seq: UInt64($0)) }
+        _ = try await f.store.insert(Array(messages.prefix(3)), receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+        #expect(f.store.recentlyStored.contained(in: messages.prefix(3).map(\.id)).count == 3)
+        _ = try await f.store.insert(Array(messages[3..<(3 + half)]), receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+        _ = try await f.store.insert(Array(messages[(3 + half)...]), receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+
+        // Then memory knows exactly the two commits' ids, as a ring of `capacity` would
+        let newest = messages.dropFirst(3).map(\.id)
+        #expect(f.store.recentlyStored.contained(in: newest) == Set(newest))
+        #expect(f.store.recentlyStored.contained(in: messages.prefix(3).map(\.id)).isEmpty)
+    }
+
+    @Test func oneIdPastTheRingDropsOnlyTheOldest() async throws {
+        // Given commits of half a ring, half a ring and one, unasked
+        let f = try await StoreFixture.make()
+        let half = RecentlyStored.capacity / 2
+        let messages = try (1...(2 * half + 1)).map { try f.message(by: f.bob, seq: UInt64($0)) }
+        for range in [0..<half, half..<(2 * half), (2 * half)..<(2 * half + 1)] {
+            _ = try await f.store.insert(Array(messages[range]), receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+        }
+
+        // Then the first id alone is forgotten
+        #expect(f.store.recentlyStored.contained(in: messages.map(\.id)) == Set(messages.dropFirst().map(\.id)))
+    }
 }

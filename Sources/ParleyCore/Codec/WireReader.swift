@@ -40,12 +40,19 @@ extension ByteBuffer {
     }
 
     mutating func readDigest(_ field: String) throws(CoreError) -> Digest32 {
-        try Digest32(rawRepresentation: readExactly(Digest32.byteCount, field))
+        Digest32(bytes: try readBytes32(field))
     }
 
     mutating func readPeer(_ field: String) throws(CoreError) -> PeerID {
-        let bytes = try readExactly(PeerID.byteCount, field)
-        do { return try PeerID(rawRepresentation: bytes) } catch { throw .malformed(error.description) }
+        PeerID(bytes: try readBytes32(field))
+    }
+
+    /// 32 bytes copied straight into an id's inline storage, with no array in between.
+    private mutating func readBytes32(_ field: String) throws(CoreError) -> Bytes32 {
+        guard readableBytes >= Bytes32.count else { throw .malformed("truncated at \(field)") }
+        let bytes = withUnsafeReadableBytes { Bytes32(copying: $0) }
+        moveReaderIndex(forwardBy: Bytes32.count)
+        return bytes
     }
 
     mutating func readSignature(_ field: String) throws(CoreError) -> ParleyCrypto.Signature {

@@ -25,7 +25,8 @@ public struct Digest32: Hashable, Sendable, Comparable, CustomStringConvertible 
         bytes.withUnsafeBytes { hashing($0) }
     }
 
-    private init(bytes: Bytes32) { self.bytes = bytes }
+    /// An id read as 32 bytes.
+    public init(bytes: Bytes32) { self.bytes = bytes }
 
     public var hex: String { Hex.encode(rawRepresentation) }
     public var description: String { hex }

@@ -211,19 +211,20 @@ extension Node {
     /// took a twentieth of a catch-up's CPU.
     static func inAuthorOrder<Peer>(_ messages: [(message: Message, peer: Peer)]) -> [(message: Message, peer: Peer)] {
         var lanes: [AuthorLane: Int] = [:]
-        var keys: [(lane: Int, sequence: UInt64, index: Int)] = []
-        keys.reserveCapacity(messages.count)
-        for (index, entry) in messages.enumerated() {
+        var arrived: [(lane: Int, sequence: UInt64)] = []
+        arrived.reserveCapacity(messages.count)
+        for entry in messages {
             let lane = AuthorLane(chat: entry.message.chat, author: entry.message.author)
             let found = lanes[lane] ?? lanes.count
             if found == lanes.count { lanes[lane] = found }
-            keys.append((found, entry.message.sequence, index))
+            arrived.append((found, entry.message.sequence))
         }
         // The few distinct lanes are ranked by their bytes; the keys then compare as integers.
         var rank = [Int](repeating: 0, count: lanes.count)
         for (position, lane) in lanes.sorted(by: { $0.key < $1.key }).enumerated() { rank[lane.value] = position }
-        let before = { (a: (lane: Int, sequence: UInt64, index: Int), b: (lane: Int, sequence: UInt64, index: Int)) in
-            (rank[a.lane], a.sequence, a.index) < (rank[b.lane], b.sequence, b.index)
+        let keys = arrived.enumerated().map { (rank: rank[$0.element.lane], sequence: $0.element.sequence, index: $0.offset) }
+        let before = { (a: (rank: Int, sequence: UInt64, index: Int), b: (rank: Int, sequence: UInt64, index: Int)) in
+            (a.rank, a.sequence, a.index) < (b.rank, b.sequence, b.index)
         }
         if zip(keys, keys.dropFirst()).allSatisfy(before) { return messages }
         return keys.sorted(by: before).map { messages[$0.index] }
