@@ -19,7 +19,7 @@ extension Node {
         var frames: [PeerID: [Frame]] = [:]
         for (_, members) in memberships {
             let others = members.filter { $0 != me }
-            let introducers = others.filter(live.contains).sorted { $0.rawRepresentation.lexicographicallyPrecedes($1.rawRepresentation) }
+            let introducers = others.filter(live.contains).sorted()
             for peer in others {
                 if live.contains(peer) {
                     rendezvous.withLock { $0.reached(peer) }
