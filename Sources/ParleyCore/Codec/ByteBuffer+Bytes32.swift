@@ -1,5 +1,5 @@
 import NIOCore
-public import ParleyCrypto
+import ParleyCrypto
 
 extension ByteBuffer {
     /// An id's or a key's 32 bytes, copied from their inline storage without an array in between.
