@@ -10,11 +10,8 @@ public struct Bytes32: Hashable, Sendable, Comparable {
     /// `bytes` must hold exactly 32 bytes: callers check the length and report it in their own terms.
     public init(_ bytes: some Collection<UInt8>) {
         precondition(bytes.count == Self.count, "Bytes32 takes 32 bytes, got \(bytes.count)")
-        Swift.withUnsafeMutableBytes(of: &words) { storage in
-            if bytes.withContiguousStorageIfAvailable({ storage.copyMemory(from: UnsafeRawBufferPointer($0)) }) == nil {
-                storage.copyBytes(from: bytes)
-            }
-        }
+        // `copyBytes` copies contiguous storage in one move, and anything else byte by byte.
+        Swift.withUnsafeMutableBytes(of: &words) { $0.copyBytes(from: bytes) }
     }
 
     /// The first 32 bytes of `raw`, which must hold at least that many (a codec's buffer).

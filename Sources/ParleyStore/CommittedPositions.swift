@@ -12,11 +12,6 @@ import ParleyCore
 /// if one did, the next insert into that chat would take a local number already used and fail, so an
 /// insert that fails (its transaction rolled back) empties it, and inserts after it read the store again.
 final class CommittedPositions: Sendable {
-    struct HeadKey: Hashable, Sendable {
-        let chat: ChatID
-        let author: PeerID
-    }
-
     struct Head: Sendable {
         var contiguous: Int64
         var max: Int64
@@ -24,7 +19,7 @@ final class CommittedPositions: Sendable {
 
     private struct State {
         var nextLocalNumber: [ChatID: Int64] = [:]
-        var heads: [HeadKey: Head] = [:]
+        var heads: [AuthorLane: Head] = [:]
     }
 
     private let state = Mutex(State())
@@ -33,7 +28,7 @@ final class CommittedPositions: Sendable {
         state.withLock { $0.nextLocalNumber[chat] }
     }
 
-    func head(_ key: HeadKey) -> Head? {
+    func head(_ key: AuthorLane) -> Head? {
         state.withLock { $0.heads[key] }
     }
 
@@ -43,7 +38,7 @@ final class CommittedPositions: Sendable {
     }
 
     /// Takes the values a transaction leaves when it commits.
-    func update(nextLocalNumbers: [ChatID: Int64], heads: [HeadKey: Head], in db: Database) {
+    func update(nextLocalNumbers: [ChatID: Int64], heads: [AuthorLane: Head], in db: Database) {
         guard !nextLocalNumbers.isEmpty || !heads.isEmpty else { return }
         db.afterNextTransaction { _ in
             self.state.withLock { state in

@@ -80,7 +80,6 @@ private struct ChatFacts {
 /// heads once, and writes each head once. Every statement is prepared once per connection: this is the
 /// receive path's hot loop, where building SQL per row used to cost more than SQLite itself.
 private struct InsertBatch {
-    private typealias HeadKey = CommittedPositions.HeadKey
     private typealias Head = CommittedPositions.Head
 
     /// Inside a write no other write runs, so a cached membership is the current one (a batch that
@@ -91,7 +90,7 @@ private struct InsertBatch {
     private var chats: [ChatID: ChatFacts?] = [:]
     private var epochMembers: [ChatID: [Int64: Set<PeerID>?]] = [:]
     private var nextLocalNumber: [ChatID: Int64] = [:]
-    private var heads: [HeadKey: Head] = [:]
+    private var heads: [AuthorLane: Head] = [:]
     /// Own messages stored by this batch that wait for acknowledgements (see `AwaitingAcks`).
     private(set) var awaitingAcks: [MessageID: AwaitingAcks.Entry?] = [:]
     /// The messages this batch stored (see `RecentlyStored`).
@@ -277,7 +276,7 @@ private struct InsertBatch {
     /// Raises the author's max, and moves the contiguous head over any run of sequences that a
     /// late arrival just joined up.
     private mutating func advanceHead(_ message: Message, _ db: Database) throws {
-        let key = HeadKey(chat: message.chat, author: message.author)
+        let key = AuthorLane(of: message)
         let seq = Int64(message.sequence)
         var head = try heads[key] ?? positions.head(key) ?? storedHead(key, db)
         let laterMayExist = head.max > seq
@@ -296,7 +295,7 @@ private struct InsertBatch {
         heads[key] = head
     }
 
-    private func storedHead(_ key: HeadKey, _ db: Database) throws -> Head {
+    private func storedHead(_ key: AuthorLane, _ db: Database) throws -> Head {
         let statement = try db.cachedStatement(sql: "SELECT contiguous_seq, max_seq FROM author_heads WHERE chat_id = ? AND author = ?")
         guard let row = try Row.fetchOne(statement, arguments: [key.chat.blob, key.author.blob]) else {
             return Head(contiguous: 0, max: 0)

@@ -22,7 +22,7 @@ extension MessageStore {
         let recent = recentlyStored.contained(in: messages.map(\.id))
         let unknown = messages.filter { message in
             guard !recent.contains(message.id) else { return false }
-            guard let head = committedPositions.head(.init(chat: message.chat, author: message.author)) else { return true }
+            guard let head = committedPositions.head(AuthorLane(of: message)) else { return true }
             return message.sequence <= UInt64(head.max)
         }
         guard !unknown.isEmpty else { return recent }

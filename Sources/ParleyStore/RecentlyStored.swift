@@ -21,8 +21,6 @@ final class RecentlyStored: Sendable {
     private struct Committed {
         var batches: [[MessageID]] = []
         var count = 0
-        /// Whether the batches alone fill the ring, so that adding them leaves none of its ids.
-        var fillTheRing = false
 
         /// A stored id is new (messages are stored once), so the newest `capacity` committed ids are
         /// all that adding them would keep: older batches are let go unread.
@@ -35,7 +33,6 @@ final class RecentlyStored: Sendable {
                 unneeded += 1
             }
             batches.removeFirst(unneeded)
-            if count >= RecentlyStored.capacity { fillTheRing = true }
         }
     }
 
@@ -49,7 +46,8 @@ final class RecentlyStored: Sendable {
                 defer { committed = Committed() }
                 return committed
             }
-            if taken.fillTheRing { ring = RecentSet(capacity: Self.capacity) }
+            // Batches that alone fill the ring leave none of its ids: it starts again from them.
+            if taken.count >= Self.capacity { ring = RecentSet(capacity: Self.capacity) }
             for batch in taken.batches { for id in batch { ring.insert(id) } }
             return Set(ids.filter { ring.contains($0) })
         }

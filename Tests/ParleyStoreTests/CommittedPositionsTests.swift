@@ -19,7 +19,7 @@ import Testing
 
         // Then local numbers run on, and the head joined the run up to 4
         #expect(numbers == [1, 2, 3, 4])
-        let key = CommittedPositions.HeadKey(chat: f.chat, author: f.bob.publicKey)
+        let key = AuthorLane(chat: f.chat, author: f.bob.publicKey)
         #expect(f.store.committedPositions.head(key).map { [$0.contiguous, $0.max] } == [4, 4])
         #expect(f.store.committedPositions.nextLocalNumber(of: f.chat) == 5)
         // and a store opened afresh on the file (nothing in memory) reads the same from it
@@ -40,7 +40,7 @@ import Testing
     @Test func aRolledBackTransactionLeavesThePositionsAsCommitted() async throws {
         let f = try await StoreFixture.make()
         try await f.insert(try f.message(by: f.bob, seq: 1))
-        let key = CommittedPositions.HeadKey(chat: f.chat, author: f.bob.publicKey)
+        let key = AuthorLane(chat: f.chat, author: f.bob.publicKey)
         await #expect(throws: StoreError.self) {
             try await f.store.write("a write that fails after moving the positions") { db in
                 f.store.committedPositions.update(

@@ -21,16 +21,11 @@ public struct HeadCheckPlan: Sendable {
     public private(set) var covered: [Int: Int] = [:]
 
     public init(_ messages: [Message]) {
-        var byAuthor: [Chain: [Int]] = [:]
+        var byAuthor: [AuthorLane: [Int]] = [:]
         for (index, message) in messages.enumerated() {
-            byAuthor[Chain(chat: message.chat, author: message.author), default: []].append(index)
+            byAuthor[AuthorLane(of: message), default: []].append(index)
         }
         for indices in byAuthor.values { plan(indices, of: messages) }
-    }
-
-    private struct Chain: Hashable {
-        let chat: ChatID
-        let author: PeerID
     }
 
     /// One author's messages in one chat. A sequence held twice (a fork, or a forgery beside the real

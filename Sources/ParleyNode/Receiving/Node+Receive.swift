@@ -214,7 +214,7 @@ extension Node {
         var arrived: [(lane: Int, sequence: UInt64)] = []
         arrived.reserveCapacity(messages.count)
         for entry in messages {
-            let lane = AuthorLane(chat: entry.message.chat, author: entry.message.author)
+            let lane = AuthorLane(of: entry.message)
             let found = lanes[lane] ?? lanes.count
             if found == lanes.count { lanes[lane] = found }
             arrived.append((found, entry.message.sequence))
