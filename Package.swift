@@ -37,6 +37,8 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // The one SQLite setting GRDB cannot make: a variadic C call.
+        .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "ParleyCrypto", dependencies: ["CSodium"], swiftSettings: strict),
         .target(
             name: "ParleyCore",
@@ -53,6 +55,7 @@ let package = Package(
                 "ParleyCore", "ParleyCrypto", .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite that GRDB links, for binding the insert path's arguments (`DirectBindings`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLiteConfig",
             ],
             swiftSettings: strict
         ),
@@ -135,7 +138,10 @@ let package = Package(
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
         .testTarget(
             name: "ParleyStoreTests",
-            dependencies: ["ParleyStore", "ParleyCore", "ParleyCrypto", "ParleyTestKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "ParleyStore", "ParleyCore", "ParleyCrypto", "ParleyTestKit", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTestKit"],

@@ -64,6 +64,7 @@ public struct MessageStore: Sendable {
     }
 
     private static func makeConfiguration() -> Configuration {
+        _ = SQLiteSetup.memoryStatisticsOff
         var configuration = Configuration()
         // Another process (the CLI next to a running node) may hold the write lock for a moment.
         configuration.busyMode = .timeout(5)
