@@ -1,5 +1,5 @@
 import Foundation
-public import ParleyNode
+internal import ParleyNode
 import ParleyCore
 import ParleyCrypto
 import ParleyStore

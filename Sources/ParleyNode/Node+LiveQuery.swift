@@ -1,4 +1,4 @@
-public import ParleyCore
+internal import ParleyCore
 public import ParleyStore
 
 /// Live criteria queries, as BBM's live lists: a query that keeps answering as messages are stored.

@@ -76,6 +76,34 @@ struct ReliableQueueTests {
         #expect(queue.timeout(of: "bob") == .milliseconds(50))
     }
 
+    @Test func aBatchOfAcksIsOneRoundTripSampleSoTheTimeoutKeepsItsMargin() {
+        // Given 60 items sent at once and acknowledged together 100 ms later, as a peer acks a commit
+        var queue = Queue()
+        _ = queue.push(Self.items(1...60), now: .zero)
+        _ = queue.acknowledge((1...60).map { Item($0) }, now: .milliseconds(100))
+        // Then that is one sample: smoothed 100 ms, deviation 50 ms, timeout 300 ms (sixty equal
+        // samples would have worn the deviation down to nothing and the timeout to 100 ms)
+        #expect(queue.timeout(of: "bob") == .milliseconds(300))
+        // And acks of items sent before that sample was taken are not sampled again: only items sent
+        // after it time the next round trip
+        _ = queue.push(Self.items(61...62), now: .milliseconds(100))
+        _ = queue.acknowledge([61], now: .milliseconds(140))
+        // 40 ms: smoothed 92.5 ms, deviation 52.5 ms
+        #expect(queue.timeout(of: "bob") == .microseconds(302_500))
+        _ = queue.acknowledge([62], now: .milliseconds(141))
+        #expect(queue.timeout(of: "bob") == .microseconds(302_500))
+    }
+
+    @Test func theLongestRoundTripOfAnAckBatchIsTheSample() {
+        // Given items sent 30 ms apart, acknowledged in one batch
+        var queue = Queue()
+        _ = queue.push(Self.items(1...1), now: .zero)
+        _ = queue.push(Self.items(2...2), now: .milliseconds(30))
+        _ = queue.acknowledge([2, 1], now: .milliseconds(40))
+        // Then the sample is the first item's 40 ms, not the last one's 10 ms: timeout 40 + 4 × 20 ms
+        #expect(queue.timeout(of: "bob") == .milliseconds(120))
+    }
+
     @Test func aTimeoutHalvesTheWindowOncePerRoundNotOncePerItem() {
         var configuration = Queue.Configuration()
         configuration.minimumWindow = 8

@@ -10,10 +10,10 @@ struct GroupCommitTests {
     final class Recorder: Sendable {
         let batches = Mutex<[[Int]]>([])
 
-        func commit(_ items: [Int]) async -> [Result<Int, any Error>] {
+        func commit(_ items: [Int]) async -> GroupCommit<Int, Int>.Committed {
             batches.withLock { $0.append(items) }
             try? await Task.sleep(for: .milliseconds(2)) // a store transaction's worth of waiting
-            return items.map { $0 % 2 == 0 ? .success($0 * 10) : .failure(Refused(item: $0)) }
+            return .init(results: items.map { $0 % 2 == 0 ? .success($0 * 10) : .failure(Refused(item: $0)) })
         }
     }
 
@@ -51,9 +51,9 @@ struct GroupCommitTests {
             // The first batch ends only once 0, 1 and 2 are queued, however late a loaded machine runs them.
             while items.contains(100), queue.queuedCount < 3 { try? await Task.sleep(for: .milliseconds(5)) }
             if items.contains(0) {
-                do { try await Task.sleep(for: .seconds(30)) } catch { return items.map { _ in .failure(CancellationError()) } }
+                do { try await Task.sleep(for: .seconds(30)) } catch { return .init(results: items.map { _ in .failure(CancellationError()) }) }
             }
-            return items.map { .success($0) }
+            return .init(results: items.map { .success($0) })
         }
         async let first = Result { try await queue.submit(100, commit: commit) }
         while committed.withLock({ $0.isEmpty }) { await Task.yield() }
@@ -70,5 +70,40 @@ struct GroupCommitTests {
         #expect(try await one.get() == 1)
         #expect(try await two.get() == 2)
         #expect(committed.withLock { $0 }.map(Set.init) == [[100], [0, 1, 2], [1, 2]])
+    }
+
+    @Test func theNextBatchCommitsWhileTheOneBeforeFollowsUpAndFollowUpsKeepBatchOrder() async throws {
+        // Given batches whose follow-up (the push) holds until the next batch has committed
+        let queue = GroupCommit<Int, Int>(maxBatch: 4)
+        let log = Mutex<[String]>([])
+        let commit: GroupCommit<Int, Int>.Commit = { items in
+            let batch = items.min()!
+            log.withLock { $0.append("commit \(batch)") }
+            return .init(results: items.map { .success($0) }) {
+                // The first follow-up waits for a later commit: with one batch at a time it never comes.
+                if batch == 0 {
+                    for _ in 0..<2_000 where !log.withLock({ $0.contains("commit 4") }) { try? await Task.sleep(for: .milliseconds(5)) }
+                }
+                log.withLock { $0.append("follow-up \(batch)") }
+            }
+        }
+        // When 0 commits alone, and 4…11 are submitted while it follows up
+        async let zero = queue.submit(0, commit: commit)
+        while log.withLock({ $0.isEmpty }) { await Task.yield() }
+        let rest = Task {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for item in 4..<12 { group.addTask { try await queue.submit(item, commit: commit) } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+        }
+        // Then 4's batch committed while 0 was following up, each caller got its own result,
+        // and the follow-ups ran in the order the batches committed
+        #expect(try await zero == 0)
+        #expect(try await rest.value.sorted() == Array(4..<12))
+        let entries = log.withLock { $0 }
+        #expect(entries.firstIndex(of: "commit 4")! < entries.firstIndex(of: "follow-up 0")!)
+        let commits = entries.filter { $0.hasPrefix("commit") }.map { $0.dropFirst("commit ".count) }
+        let followUps = entries.filter { $0.hasPrefix("follow-up") }.map { $0.dropFirst("follow-up ".count) }
+        #expect(followUps == commits)
     }
 }

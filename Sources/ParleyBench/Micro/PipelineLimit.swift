@@ -1,5 +1,10 @@
-/// The per-message limit the pipeline stands on, from the costs measured above, counting what each
-/// node does on its own core (the bench runs one node per core's worth of work, two cores in all).
+import Foundation
+
+/// The per-message limit the pipeline stands on, from the costs measured above: each node does its
+/// share on a core of its own, and the nodes together have the machine's cores and no more. Two
+/// nodes on two cores each have one; three nodes on two cores share them, so their limit is two
+/// thirds of what three cores would allow (until 2026-11-27 it assumed a core per node, a rate no
+/// 2-core machine can reach).
 ///
 /// Messages travel in batches of `Throughput.burst` with one signature each (PROTOCOL §4.1), so a
 /// sender pays a share of one signature per message and a receiver a share of one verification;
@@ -10,8 +15,10 @@
 struct PipelineLimit: Sendable {
     let twoNodesSecondsPerMessage: Double
     let threeNodesSecondsPerMessage: Double
+    let cores: Int
 
-    init(crypto: CryptoLimits, udp: UDPLimit, sqlite: SQLiteLimits) {
+    init(crypto: CryptoLimits, udp: UDPLimit, sqlite: SQLiteLimits, cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.cores = max(1, cores)
         let batch = Double(Throughput.burst)
         let sign = 1 / crypto.signPerSecond / batch
         let verify = 1 / crypto.verifyPerSecond / batch
@@ -20,8 +27,14 @@ struct PipelineLimit: Sendable {
         let row = 1 / sqlite.rowsPerSecond
         let sender = sign + aead + datagram + row
         let receiver = aead + datagram + verify + row
-        twoNodesSecondsPerMessage = max(sender, receiver)
-        threeNodesSecondsPerMessage = (sign + 2 * (aead + datagram) + row) / 3 + 2 * receiver / 3
+        twoNodesSecondsPerMessage = Self.secondsPerMessage(perNode: [sender, receiver], cores: self.cores)
+        let eachOfThree = (sign + 2 * (aead + datagram) + row) / 3 + 2 * receiver / 3
+        threeNodesSecondsPerMessage = Self.secondsPerMessage(perNode: Array(repeating: eachOfThree, count: 3), cores: self.cores)
+    }
+
+    /// The slowest node on its own core, or all of them sharing the cores, whichever takes longer.
+    static func secondsPerMessage(perNode: [Double], cores: Int) -> Double {
+        max(perNode.max() ?? 0, perNode.reduce(0, +) / Double(min(cores, perNode.count)))
     }
 
     var twoNodesPerSecond: Double { 1 / twoNodesSecondsPerMessage }

@@ -16,7 +16,7 @@ enum Figures {
             Figure("SQLite rows inserted into a bare table (no index), baseline", sqlite.bareRowsPerSecond, "rows/s"),
             Figure("SQLite indexed lookup (GRDB)", sqlite.lookupMicroseconds, "µs"),
             Figure("pipeline limit, 2 nodes (per node and core, one signature per batch)", pipeline.twoNodesPerSecond, "msg/s"),
-            Figure("pipeline limit, 3 nodes (each message to 2)", pipeline.threeNodesPerSecond, "msg/s"),
+            Figure("pipeline limit, 3 nodes (each message to 2, sharing \(pipeline.cores) cores)", pipeline.threeNodesPerSecond, "msg/s"),
             Figure("throughput, 2 nodes, delivered and stored", two.perSecond, "msg/s",
                    limit: pipeline.twoNodesPerSecond, goal: .atLeast(0.5)),
             Figure("throughput, 3 nodes, each message stored by 2", three.perSecond, "msg/s",

@@ -7,7 +7,8 @@ public import ParleyStore
 /// stores the batch (as sent), then one engine hop pushes it (several messages per datagram).
 extension Node {
     /// Signs, stores (durably, before anything is sent) and pushes a message to every other member.
-    /// The send hooks (`NodeConfiguration.sendHooks`) may rewrite or veto it first.
+    /// The send hooks (`NodeConfiguration.sendHooks`) may rewrite or veto it first. It may return as
+    /// soon as it is stored: the push follows, batches in the order they were stored (`GroupCommit`).
     public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws -> StoredMessage {
         let outgoing = SendHooks.Outgoing(chat: chat, tag: tag, content: content, references: references)
         guard let didSend = configuration.sendHooks.didSend else { return try await checkAndQueue(outgoing) }
@@ -55,8 +56,9 @@ extension Node {
         return try await outbox.submit(outgoing) { batch in await self.storeAndPush(batch) }
     }
 
-    /// Numbers, signs and stores the batch in one transaction, then pushes it.
-    private func storeAndPush(_ batch: [OutgoingMessage]) async -> [Result<StoredMessage, any Error>] {
+    /// Numbers, signs and stores the batch in one transaction; pushing it is the follow-up, which
+    /// runs while the next batch is stored (`GroupCommit`).
+    private func storeAndPush(_ batch: [OutgoingMessage]) async -> GroupCommit<OutgoingMessage, StoredMessage>.Committed {
         var results = [Result<StoredMessage, any Error>?](repeating: nil, count: batch.count)
         var signed: [(index: Int, message: Message, recipients: [PeerID])] = []
         var grants: [MessageID: [EpochKey]] = [:]
@@ -119,20 +121,22 @@ extension Node {
         // Numbers handed out to messages that were not stored are taken back (reloaded from the store),
         // only now that the batch's stored ones are in.
         for chat in unstoredChats { chatState.forget(chat: chat) }
-        if let didSend = configuration.sendHooks.didSend {
-            // Before the push, so no ack can be reported ahead of it.
-            for (_, row) in stored { await didSend(.sent(row.id)) }
-        }
-        // Stored as sent: nothing can fail between that commit and this push (frames wait for a session
-        // if need be), and after a crash in between the restart pushes every undelivered own message.
-        await pushReliably(pushes)
         for (index, row) in stored {
             // The caller gets what it wrote, not the sealed form.
             results[index] = .success(StoredMessage(
                 message: row.message.opened(content: batch[index].draft.content), localNumber: row.localNumber, receivedAtMillis: row.receivedAtMillis,
                 state: row.state, deliveredTo: row.deliveredTo))
         }
-        return results.map { $0 ?? .failure(GroupCommitError.noResult) }
+        let (storedIDs, frames) = (stored.map(\.row.id), pushes)
+        return .init(results: results.map { $0 ?? .failure(GroupCommitError.noResult) }) {
+            if let didSend = self.configuration.sendHooks.didSend {
+                // Before the push, so no ack can be reported ahead of it.
+                for id in storedIDs { await didSend(.sent(id)) }
+            }
+            // Stored as sent: nothing can fail between that commit and this push (frames wait for a session
+            // if need be), and after a crash in between the restart pushes every undelivered own message.
+            await self.pushReliably(frames)
+        }
     }
 }
 
