@@ -65,13 +65,14 @@ struct ReliableQueueTests {
 
     @Test func theTimeoutFollowsMeasuredRoundTripsButNeverSamplesARetry() {
         var queue = Queue()
-        _ = queue.push(Self.items(1...2), now: .zero)
+        _ = queue.push(Self.items(1...1), now: .zero)
         _ = queue.acknowledge([1], now: .milliseconds(2))
         // One 2 ms sample: smoothed 2 ms, deviation 1 ms, so the 50 ms floor applies
         #expect(queue.timeout(of: "bob") == .milliseconds(50))
-        // Item 2, sent before any sample (200 ms timeout), is retried, then acked very late: that ack
-        // says nothing about the round trip
-        #expect(queue.takeDue(now: .milliseconds(200)).map(\.payload) == ["m2"])
+        // Item 2, sent after that sample (50 ms timeout), is retried, then acked very late, rounds
+        // later: that ack says nothing about the round trip
+        _ = queue.push(Self.items(2...2), now: .milliseconds(2))
+        #expect(queue.takeDue(now: .milliseconds(52)).map(\.payload) == ["m2"])
         _ = queue.acknowledge([2], now: .seconds(3))
         #expect(queue.timeout(of: "bob") == .milliseconds(50))
     }
@@ -84,14 +85,15 @@ struct ReliableQueueTests {
         // Then that is one sample: smoothed 100 ms, deviation 50 ms, timeout 300 ms (sixty equal
         // samples would have worn the deviation down to nothing and the timeout to 100 ms)
         #expect(queue.timeout(of: "bob") == .milliseconds(300))
-        // And acks of items sent before that sample was taken are not sampled again: only items sent
-        // after it time the next round trip
-        _ = queue.push(Self.items(61...62), now: .milliseconds(100))
+        // And within the next round trip acks only add to its sample, the longest of them, taken
+        // once a smoothed round trip (100 ms) has passed since the last
+        _ = queue.push(Self.items(61...63), now: .milliseconds(100))
         _ = queue.acknowledge([61], now: .milliseconds(140))
-        // 40 ms: smoothed 92.5 ms, deviation 52.5 ms
-        #expect(queue.timeout(of: "bob") == .microseconds(302_500))
-        _ = queue.acknowledge([62], now: .milliseconds(141))
-        #expect(queue.timeout(of: "bob") == .microseconds(302_500))
+        _ = queue.acknowledge([62], now: .milliseconds(190))
+        #expect(queue.timeout(of: "bob") == .milliseconds(300))
+        _ = queue.acknowledge([63], now: .milliseconds(210))
+        // 110 ms (item 63): smoothed 101.25 ms, deviation 40 ms
+        #expect(queue.timeout(of: "bob") == .microseconds(261_250))
     }
 
     @Test func theLongestRoundTripOfAnAckBatchIsTheSample() {

@@ -106,4 +106,50 @@ struct GroupCommitTests {
         let followUps = entries.filter { $0.hasPrefix("follow-up") }.map { $0.dropFirst("follow-up ".count) }
         #expect(followUps == commits)
     }
+
+    /// Lines appended from several tasks.
+    final class Log: Sendable {
+        let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var count: Int { lines.withLock { $0.count } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    @Test func followersHaveTheirResultsBeforeThePushAndTheLeaderAfterIt() async throws {
+        // Given a first batch that ends only once 0, 1 and 2 are queued, so 0 leads a batch of all three
+        let queue = GroupCommit<Int, Int>(maxBatch: 64)
+        let log = Log()
+        let started = Log()
+        let commit: GroupCommit<Int, Int>.Commit = { items in
+            started.append("commit \(items.min()!)")
+            while items.contains(100), queue.queuedCount < 3 { try? await Task.sleep(for: .milliseconds(5)) }
+            return .init(results: items.map { .success($0) }) {
+                // The follow-up holds until both followers have their results, after the first batch's own
+                // follow-up (10 s at most)
+                if items.contains(0) {
+                    for _ in 0..<2_000 where log.count < 3 { try? await Task.sleep(for: .milliseconds(5)) }
+                }
+                log.append("follow-up \(items.min()!)")
+            }
+        }
+        async let first = queue.submit(100, commit: commit)
+        while started.count == 0 { await Task.yield() }
+        let submit: @Sendable (Int) -> Task<Void, any Error> = { item in
+            Task {
+                let result = try await queue.submit(item, commit: commit)
+                log.append("result \(result)")
+            }
+        }
+        let leader = submit(0)
+        while queue.queuedCount < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let followers = [submit(1), submit(2)]
+        // When the batch of 0, 1 and 2 commits
+        #expect(try await first == 100)
+        for caller in [leader] + followers { try await caller.value }
+        // Then 1 and 2 had their results before its follow-up (the push) ran, and 0, which led it, after
+        let entries = log.all
+        let push = try #require(entries.firstIndex(of: "follow-up 0"))
+        #expect(Set(entries[..<push]) == ["result 1", "result 2", "follow-up 100"])
+        #expect(try #require(entries.firstIndex(of: "result 0")) > push)
+    }
 }

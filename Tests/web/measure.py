@@ -28,6 +28,8 @@ def main():
     try:
         big = nodes.api("alice", "chatCreate", {"title": "Archive", "members": ["bob"], "kind": "group"})
         polls = nodes.api("alice", "chatCreate", {"title": "Polls", "members": ["bob"], "kind": "group"})
+        # Shown before each timed click, so the click tears down nothing but an empty chat.
+        nodes.api("alice", "chatCreate", {"title": "Quiet", "members": ["bob"], "kind": "group"})
         connection = nodes.connection("alice")
         started = time.monotonic()
         for number in range(1, options.messages + 1):
@@ -50,12 +52,13 @@ def main():
             open_chat(alice, "Polls")
             alice.evaluate("""() => {
               window.__barChanged = {};
-              new MutationObserver(() => {
+              window.__votes = new MutationObserver(() => {
                 for (const card of document.querySelectorAll('.poll')) {
                   const count = card.querySelector('.option-row .count');
                   if (count && count.textContent === '1' && !window.__barChanged[card.dataset.id]) window.__barChanged[card.dataset.id] = Date.now();
                 }
-              }).observe(document.getElementById('messages'), { subtree: true, childList: true, characterData: true });
+              });
+              window.__votes.observe(document.getElementById('messages'), { subtree: true, childList: true, characterData: true });
             }""")
             bob = nodes.connection("bob")
             delays = []
@@ -74,12 +77,13 @@ def main():
                 stored = vote["timestampMillis"]
                 alice.wait_for_function(f"() => window.__barChanged['{poll['id']}'] !== undefined", timeout=10_000)
                 delays.append(alice.evaluate(f"() => window.__barChanged['{poll['id']}']") - stored)
+            alice.evaluate("() => window.__votes.disconnect()")
             # First screen: from the click on the chat to its latest message in the page, both timed
             # in the page (a MutationObserver), so the test driver's polling adds nothing.
             loads = []
             latest = f"message {options.messages}"
             for _ in range(5):
-                open_chat(alice, "Polls")
+                open_chat(alice, "Quiet")
                 alice.evaluate("""([chat, latest]) => {
                   window.__shown = undefined;
                   const observer = new MutationObserver(() => {

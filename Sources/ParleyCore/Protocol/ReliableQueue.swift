@@ -60,12 +60,15 @@ public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
         var backlog = Deque<(key: Key, payload: Payload)>()
         var lastReduction: Duration?
         var lastAck: Duration?
-        /// Round trips are sampled once per round trip, from items pushed after the last sample was
-        /// taken (as TCP times one segment per window). Acks come a commit's worth at a time: a sample
-        /// per item fed the estimator hundreds of near-equal samples at once, which wiped out its
-        /// deviation, so the timeout shrank to the smoothed round trip itself and every ack a little
-        /// later than average looked lost (measured: about 8 % of all messages sent twice among 3 nodes).
-        var sampleAfter: Duration = .zero
+        /// The estimator gets one sample per round trip: the longest round trip acked since the last
+        /// one (`roundLongest`), once a smoothed round trip has passed since it (`lastSampled`). Acks
+        /// come a commit's worth at a time: a sample per item fed it hundreds of near-equal samples at
+        /// once, which wore its deviation down to nothing, so the timeout shrank to the smoothed round
+        /// trip itself and any ack a little later than average looked lost (measured: 6,000-7,000
+        /// frames sent again on timeout in each 3-node bench run). The longest, because the timeout is
+        /// for the item that waits longest: the first of those a peer acknowledges together.
+        var roundLongest: Duration?
+        var lastSampled: Duration?
         var nextOrder: UInt64 = 0
         /// Transmissions in order; entries whose flight was acked or sent again are skipped lazily.
         var transmissions = Deque<(order: UInt64, key: Key)>()
@@ -131,26 +134,18 @@ public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
     /// the room they free lets out. An ack for an item no longer tracked still shows the lane alive.
     public mutating func acknowledge(_ keys: [Key], now: Duration) -> [Send] {
         var newestAcked: [Lane: UInt64] = [:]
-        // Per lane, the longest round trip among the acked items that may be sampled: the timeout is
-        // for the item that waits longest, the first of a batch the peer acknowledges at once.
-        var samples: [Lane: Duration] = [:]
         for key in keys {
             lanes[key.lane]?.lastAck = now
             if waiting.remove(key) != nil { continue } // it reached the peer another way (sync)
             guard let flight = flights.removeValue(forKey: key), var state = takeLane(key.lane) else { continue }
             newestAcked[key.lane] = max(newestAcked[key.lane] ?? 0, flight.order)
             state.inFlight -= 1
-            if !flight.resent, flight.pushedAt >= state.sampleAfter {
-                samples[key.lane] = max(samples[key.lane] ?? .zero, now - flight.pushedAt)
-            }
+            if !flight.resent { state.roundLongest = max(state.roundLongest ?? .zero, now - flight.pushedAt) }
             state.window += state.window < state.threshold ? 1 : 1 / state.window
             state.window = min(state.window, Double(configuration.maximumWindow))
             lanes[key.lane] = state
         }
-        for (lane, sample) in samples {
-            lanes[lane]?.estimator.record(sample)
-            lanes[lane]?.sampleAfter = now
-        }
+        for lane in newestAcked.keys { sampleRoundTrip(lane, now: now) }
         return newestAcked.flatMap { lane, newest in resendOvertaken(lane, newest: newest, now: now) + release(lane, now: now) }
     }
 
@@ -237,6 +232,17 @@ public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
     /// once per push and per ack, which the profile showed as a tenth of a busy node's time.
     private mutating func takeLane(_ lane: Lane) -> LaneState? {
         lanes.removeValue(forKey: lane)
+    }
+
+    /// Hands the lane's estimator the longest round trip acked this round, once the round is over.
+    private mutating func sampleRoundTrip(_ lane: Lane, now: Duration) {
+        guard var state = takeLane(lane) else { return }
+        defer { lanes[lane] = state }
+        guard let longest = state.roundLongest else { return }
+        if let last = state.lastSampled, now - last < state.estimator.smoothedRoundTrip ?? .zero { return }
+        state.estimator.record(longest)
+        state.roundLongest = nil
+        state.lastSampled = now
     }
 
     private func newLane() -> LaneState {

@@ -433,7 +433,8 @@ extension Node {
             await engine.reject(error.isUnsupportedVersion ? .unsupportedVersion : error.isBadSignature ? .badSignature : .malformed)
             return []
         }
-        // A member added later is not in the invite: its creator sends it, followed by the change.
+        // A member added later is not in the invite: its creator sends it beside the change that adds
+        // the member, in either order (a change for a chat not joined yet comes again by retransmit).
         guard invite.isMember(me) && invite.isMember(peer) || peer == invite.creator else {
             await engine.reject(.notMember)
             return []

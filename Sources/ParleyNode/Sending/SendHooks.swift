@@ -38,7 +38,8 @@ public struct SendHooks: Sendable {
 
     /// What became of a message, as `didSend` is told.
     public enum Outcome: Sendable, Hashable {
-        /// Stored and handed to the transport.
+        /// Stored; told just before its push, which follows the store in batch order and may come
+        /// after `send` returned.
         case sent(MessageID)
         /// `members` of the `of` other members have acknowledged it; reported each time it grows.
         case delivered(MessageID, to: Int, of: Int)
@@ -48,7 +49,9 @@ public struct SendHooks: Sendable {
 
     /// Sees each outgoing message first and may rewrite or veto it.
     public var willSend: (@Sendable (Outgoing) async -> Decision)?
-    /// Told when a message is sent, acknowledged by more members, or fails.
+    /// Told when a message is sent, acknowledged by more members, or fails. It runs on the send path:
+    /// it should return quickly (later batches' pushes wait for it) and must not send a message
+    /// itself, which would wait for it in turn.
     public var didSend: (@Sendable (Outcome) async -> Void)?
 
     /// Hooks to install; either may be omitted.
