@@ -85,24 +85,36 @@ struct ReliableQueueTests {
         // Then that is one sample: smoothed 100 ms, deviation 50 ms, timeout 300 ms (sixty equal
         // samples would have worn the deviation down to nothing and the timeout to 100 ms)
         #expect(queue.timeout(of: "bob") == .milliseconds(300))
-        // And within the next round trip acks only add to its sample, the longest of them, taken
-        // once a smoothed round trip (100 ms) has passed since the last
-        _ = queue.push(Self.items(61...63), now: .milliseconds(100))
-        _ = queue.acknowledge([61], now: .milliseconds(140))
-        _ = queue.acknowledge([62], now: .milliseconds(190))
+        // And within the next round trip acks only add to its sample, the longest of them since the
+        // last one, taken once a smoothed round trip (100 ms) has passed since it
+        _ = queue.push(Self.items(61...61), now: .milliseconds(100))
+        _ = queue.push(Self.items(62...63), now: .milliseconds(180))
+        _ = queue.acknowledge([61], now: .milliseconds(190))
         #expect(queue.timeout(of: "bob") == .milliseconds(300))
-        _ = queue.acknowledge([63], now: .milliseconds(210))
-        // 110 ms (item 63): smoothed 101.25 ms, deviation 40 ms
-        #expect(queue.timeout(of: "bob") == .microseconds(261_250))
+        _ = queue.acknowledge([62, 63], now: .milliseconds(200))
+        // 90 ms (item 61, acked in the call before): smoothed 98.75 ms, deviation 40 ms
+        #expect(queue.timeout(of: "bob") == .microseconds(258_750))
+    }
+
+    @Test func anItemPushedAgainWhileInFlightIsNotSampled() {
+        // Given an item sent at 0 and pushed again at 150 ms, while still in flight
+        var queue = Queue()
+        _ = queue.push(Self.items(1...1), now: .zero)
+        #expect(queue.push(Self.items(1...1), now: .milliseconds(150)).map(\.payload) == ["m1"])
+        // When an ack comes at 160 ms, answering either copy
+        _ = queue.acknowledge([1], now: .milliseconds(160))
+        // Then it says nothing about the round trip: the timeout is still the one before any sample
+        #expect(queue.timeout(of: "bob") == .milliseconds(200))
     }
 
     @Test func theLongestRoundTripOfAnAckBatchIsTheSample() {
-        // Given items sent 30 ms apart, acknowledged in one batch
+        // Given items sent at 0, 30 and 35 ms, acknowledged in one batch, the oldest in the middle
         var queue = Queue()
         _ = queue.push(Self.items(1...1), now: .zero)
         _ = queue.push(Self.items(2...2), now: .milliseconds(30))
-        _ = queue.acknowledge([2, 1], now: .milliseconds(40))
-        // Then the sample is the first item's 40 ms, not the last one's 10 ms: timeout 40 + 4 × 20 ms
+        _ = queue.push(Self.items(3...3), now: .milliseconds(35))
+        _ = queue.acknowledge([2, 1, 3], now: .milliseconds(40))
+        // Then the sample is item 1's 40 ms, not the first's or the last one's: timeout 40 + 4 × 20 ms
         #expect(queue.timeout(of: "bob") == .milliseconds(120))
     }
 

@@ -125,7 +125,7 @@ struct GroupCommitTests {
             while items.contains(100), queue.queuedCount < 3 { try? await Task.sleep(for: .milliseconds(5)) }
             return .init(results: items.map { .success($0) }) {
                 // The follow-up holds until both followers have their results, after the first batch's own
-                // follow-up (10 s at most)
+                // follow-up (giving up after about 10 s)
                 if items.contains(0) {
                     for _ in 0..<2_000 where log.count < 3 { try? await Task.sleep(for: .milliseconds(5)) }
                 }

@@ -113,8 +113,9 @@ public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
         var touched: Set<Lane> = []
         for (key, payload) in items {
             if flights[key] != nil {
+                // Its ack may answer the copy sent before: no round trip can be read from it (Karn).
                 flights[key] = Flight(
-                    payload: payload, pushedAt: now, lastSentAt: now, due: now + timeout(of: key.lane),
+                    payload: payload, pushedAt: now, lastSentAt: now, resent: true, due: now + timeout(of: key.lane),
                     order: lanes[key.lane]?.stamp(key) ?? 0)
                 sends.append((key.lane, payload))
                 continue

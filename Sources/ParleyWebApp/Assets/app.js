@@ -112,8 +112,10 @@ function openChat(chat) {
   state.socket.watch(chat.id);
   renderChatList($("chat-list"), state.chats, { current: chat.id, me: state.me, onOpen: openChat });
   if (!$("members-pane").hidden) showMembers();
-  // A short backlog may not fill the screen: page back until it scrolls or the chat's start.
-  setTimeout(() => fillScreen(state.timeline), 600);
+  // A short backlog may not fill the screen: page back until it scrolls or the chat's start. The
+  // timeline is taken now: if another chat is open by the time the timer fires, it does nothing.
+  const timeline = state.timeline;
+  setTimeout(() => fillScreen(timeline), 600);
   $("composer-text").focus();
 }
 
