@@ -17,6 +17,14 @@ struct GroupCommitTests {
         }
     }
 
+    /// Lines appended from several tasks.
+    final class Log: Sendable {
+        let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var count: Int { lines.withLock { $0.count } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
     @Test func concurrentSubmissionsShareBatchesAndEachGetsItsOwnResult() async throws {
         // Given a commit queue with batches of at most 16
         let queue = GroupCommit<Int, Int>(maxBatch: 16)
@@ -75,21 +83,21 @@ struct GroupCommitTests {
     @Test func theNextBatchCommitsWhileTheOneBeforeFollowsUpAndFollowUpsKeepBatchOrder() async throws {
         // Given batches whose follow-up (the push) holds until the next batch has committed
         let queue = GroupCommit<Int, Int>(maxBatch: 4)
-        let log = Mutex<[String]>([])
+        let log = Log()
         let commit: GroupCommit<Int, Int>.Commit = { items in
             let batch = items.min()!
-            log.withLock { $0.append("commit \(batch)") }
+            log.append("commit \(batch)")
             return .init(results: items.map { .success($0) }) {
                 // The first follow-up waits for a later commit: with one batch at a time it never comes.
                 if batch == 0 {
-                    for _ in 0..<2_000 where !log.withLock({ $0.contains("commit 4") }) { try? await Task.sleep(for: .milliseconds(5)) }
+                    for _ in 0..<2_000 where !log.all.contains("commit 4") { try? await Task.sleep(for: .milliseconds(5)) }
                 }
-                log.withLock { $0.append("follow-up \(batch)") }
+                log.append("follow-up \(batch)")
             }
         }
         // When 0 commits alone, and 4…11 are submitted while it follows up
         async let zero = queue.submit(0, commit: commit)
-        while log.withLock({ $0.isEmpty }) { await Task.yield() }
+        while log.count == 0 { await Task.yield() }
         let rest = Task {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for item in 4..<12 { group.addTask { try await queue.submit(item, commit: commit) } }
@@ -100,19 +108,11 @@ struct GroupCommitTests {
         // and the follow-ups ran in the order the batches committed
         #expect(try await zero == 0)
         #expect(try await rest.value.sorted() == Array(4..<12))
-        let entries = log.withLock { $0 }
+        let entries = log.all
         #expect(entries.firstIndex(of: "commit 4")! < entries.firstIndex(of: "follow-up 0")!)
         let commits = entries.filter { $0.hasPrefix("commit") }.map { $0.dropFirst("commit ".count) }
         let followUps = entries.filter { $0.hasPrefix("follow-up") }.map { $0.dropFirst("follow-up ".count) }
         #expect(followUps == commits)
-    }
-
-    /// Lines appended from several tasks.
-    final class Log: Sendable {
-        let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var count: Int { lines.withLock { $0.count } }
-        var all: [String] { lines.withLock { $0 } }
     }
 
     @Test func followersHaveTheirResultsBeforeThePushAndTheLeaderAfterIt() async throws {
