@@ -48,7 +48,11 @@ struct HundredMembersTests {
         try #require(eventually(seconds: 120) { try names.allSatisfy { try self.tally(parley, $0, chat, poll) != nil } }, "the poll did not reach everyone")
 
         // When every member votes once, all at the same moment (a poll everyone answers when it is
-        // announced), half up and half down
+        // announced), half up and half down: just after the nodes' shared beat instant, whose 9,900
+        // beats are a burst only because all 100 nodes share this machine's 2 cores (on a LAN each
+        // node has 99 to read, about 6 ms). Timed across one, a vote took 5.6–6.2 s and 1.5–1.9 × the CPU.
+        Thread.sleep(forTimeInterval: Self.secondsUntilAfterNextBeatInstant())
+        let windowOpensMillis = Self.wallMillis()
         let trafficBefore = try Self.traffic(parley, names)
         let cpuBefore = processes.map { Self.cpuTicks($0.processIdentifier) }.reduce(0, +)
         let start = Date()
@@ -81,7 +85,9 @@ struct HundredMembersTests {
         }
         let observedSeconds = Date().timeIntervalSince(start)
         let cpuTicks = processes.map { Self.cpuTicks($0.processIdentifier) }.reduce(0, +) - cpuBefore
-        let traffic = try Self.traffic(parley, names).subtracting(trafficBefore)
+        let trafficAfter = try Self.traffic(parley, names)
+        let beatInstants = Self.beatInstants(from: windowOpensMillis, to: Self.wallMillis())
+        let traffic = trafficAfter.subtracting(trafficBefore)
         #expect(waiting.isEmpty, "the tallies never agreed: \(waiting.count) nodes short")
         Reliability.figure("hundred.members", "\(Self.members)")
         Reliability.figure("hundred.votingSeconds", String(format: "%.2f", votingSeconds))
@@ -93,6 +99,14 @@ struct HundredMembersTests {
         Reliability.figure("hundred.voteDatagramsSent", "\(traffic.datagramsOut)")
         Reliability.figure("hundred.voteFramesRetransmitted", "\(traffic.framesRetransmitted)")
         Reliability.figure("hundred.voteSyncMessagesSent", "\(traffic.syncMessagesSent)")
+        // Every node beats to its 99 peers at the same wall-clock instants (PresenceSchedule), 9,900
+        // datagrams at once on this one machine: whether the counters' window held one says whether
+        // those are in the figures above. The busiest node's datagrams would show one relaying beats
+        // to many members, and the fewest sessions one node had before the vote whether handshakes
+        // were still going on.
+        Reliability.figure("hundred.voteWindowBeatInstants", "\(beatInstants)")
+        Reliability.figure("hundred.voteDatagramsSentBusiestNode", "\(traffic.busiestNodeDatagramsOut)")
+        Reliability.figure("hundred.fewestSessionsBeforeVote", "\(trafficBefore.fewestConnectedPeers)")
 
         // And idle, once the sync rounds that follow the votes have gone round every member (each node
         // asks 4 of its 99 every 2 s), each node costs a small share of a core, and all of them together
@@ -129,16 +143,23 @@ struct HundredMembersTests {
         return votes.map(\.receivedAtMillis).max() ?? 0
     }
 
-    /// The nodes' traffic counters (`status`), summed.
+    /// The nodes' traffic counters (`status`): summed, and each node's datagrams and sessions.
     struct Traffic {
         var datagramsOut = 0
         var framesRetransmitted = 0
         var syncMessagesSent = 0
+        var datagramsOutByNode: [Int] = []
+        var connectedPeersByNode: [Int] = []
+
+        var busiestNodeDatagramsOut: Int { datagramsOutByNode.max() ?? 0 }
+        var fewestConnectedPeers: Int { connectedPeersByNode.min() ?? 0 }
 
         func subtracting(_ earlier: Traffic) -> Traffic {
             Traffic(
                 datagramsOut: datagramsOut - earlier.datagramsOut, framesRetransmitted: framesRetransmitted - earlier.framesRetransmitted,
-                syncMessagesSent: syncMessagesSent - earlier.syncMessagesSent)
+                syncMessagesSent: syncMessagesSent - earlier.syncMessagesSent,
+                datagramsOutByNode: zip(datagramsOutByNode, earlier.datagramsOutByNode).map { $0 - $1 },
+                connectedPeersByNode: connectedPeersByNode)
         }
     }
 
@@ -146,11 +167,32 @@ struct HundredMembersTests {
         var total = Traffic()
         for name in names {
             let status = try #require(try ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any])
-            total.datagramsOut += try #require(status["datagramsOut"] as? Int)
+            let datagramsOut = try #require(status["datagramsOut"] as? Int)
+            total.datagramsOut += datagramsOut
+            total.datagramsOutByNode.append(datagramsOut)
+            total.connectedPeersByNode.append(try #require(status["connectedPeers"] as? [Any]).count)
             total.framesRetransmitted += try #require(status["framesRetransmitted"] as? Int)
             total.syncMessagesSent += try #require(status["syncMessagesSent"] as? Int)
         }
         return total
+    }
+
+    static func wallMillis() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    /// The nodes' beat interval (PresenceSchedule, at 99 peers: 14.85 s), in ms.
+    static var beatPeriodMillis: Int64 { PresenceSchedule.interval(peers: members - 1, minimum: .seconds(5)).millis }
+
+    /// The nodes' shared beat instants (multiples of the interval) between two wall times.
+    static func beatInstants(from start: Int64, to end: Int64) -> Int64 {
+        end / beatPeriodMillis - start / beatPeriodMillis
+    }
+
+    /// Until 3 s after the next beat instant (its burst read by then), leaving about 11.8 s before the one
+    /// after: the vote's counters' window is 5–9 s.
+    static func secondsUntilAfterNextBeatInstant() -> Double {
+        let period = beatPeriodMillis
+        let untilNext = period - wallMillis() % period
+        return Double(untilNext + 3_000) / 1000
     }
 
     func holdsChat(_ parley: ParleyBinary, _ name: String, _ chat: String) throws -> Bool {

@@ -62,6 +62,28 @@ struct RendezvousTests {
         #expect(rules.introducers(toAsk: dave, among: [bob], showsOnline: false, now: .seconds(100)) == [bob])
     }
 
+    @Test func aMemberWithAnAddressIsAskedAboutOnlyAfterItsOwnHandshakesHadTheirGrace() {
+        var rules = Rendezvous()
+        let dave = Fixtures.mallory.publicKey
+        // Unreached from 0 s, with an address: nothing during the grace, and no meet is acted on then
+        let during = [0, 2, 4].map { rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds($0)) }
+        #expect(during == [[], [], []])
+        let meetDuringGrace = rules.shouldMeet(dave, from: alice, now: .seconds(4))
+        #expect(!meetDuringGrace)
+        // then the first question, as a member without an address gets at once, and the usual pace
+        #expect(rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds(5)) == [alice, bob])
+        #expect(rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds(14)).isEmpty)
+        #expect(rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds(15)) == [carol, alice])
+        // Reached, then lost again: a new grace
+        rules.reached(dave)
+        #expect(rules.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(20)).isEmpty)
+        #expect(rules.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(25)) == [bob])
+        // A member already showing online through a relay, or without an address, is asked about at once
+        var other = Rendezvous()
+        #expect(other.introducers(toAsk: dave, among: [bob], showsOnline: true, holdsAddress: true, now: .zero) == [bob])
+        #expect(other.introducers(toAsk: carol, among: [bob], showsOnline: false, holdsAddress: false, now: .zero) == [bob])
+    }
+
     @Test func aMeetIsActedOnOnlyAsTheAnswerToAFreshQuestionToThatIntroducer() {
         var rules = Rendezvous()
         // Not asked: refused

@@ -2,7 +2,8 @@ import Foundation
 
 /// Draws the targeted figures as an SVG (hand-written text): one bar per figure showing how far it is
 /// from its target on a log scale. The centre line is the target; bars to the right beat it (green),
-/// bars to the left miss it (red). The limits each figure is measured against are listed below.
+/// bars to the left miss it (red). The limits each figure is measured against are listed below, with
+/// the ratio of those read against another limit (a pipeline limit against the verify rate).
 enum ChartRenderer {
     static let width = 960.0
     static let labelWidth = 380.0
@@ -17,7 +18,7 @@ enum ChartRenderer {
 
     static func svg(_ report: Report) -> String {
         let targeted = report.figures.filter { $0.goal != nil && $0.ratio != nil }
-        let limits = report.figures.filter { $0.limit == nil }
+        let limits = report.figures.filter { $0.goal == nil }
         let plotLeft = labelWidth
         let plotWidth = width - labelWidth - 30
         let centre = plotLeft + plotWidth / 2
@@ -58,7 +59,8 @@ enum ChartRenderer {
         out += "<text x=\"20\" y=\"\(f(y))\" font-weight=\"bold\">Limits measured in the same run</text>\n"
         for figure in limits {
             y += 18
-            out += "<text x=\"20\" y=\"\(f(y))\">\(escape(figure.name)): \(Figure.format(figure.value)) \(escape(figure.unit))</text>\n"
+            let ratio = figure.ratio.map { " = \(Figure.format($0))×" } ?? ""
+            out += "<text x=\"20\" y=\"\(f(y))\">\(escape(figure.name)): \(Figure.format(figure.value)) \(escape(figure.unit))\(ratio)</text>\n"
         }
         return out + "</svg>\n"
     }

@@ -12,6 +12,12 @@ public struct Rendezvous: Sendable {
     public static let meetWindow: Duration = .seconds(10)
     /// How many members one question goes to (taking turns among those this node reaches).
     public static let introducersAsked = 2
+    /// A member this node holds an address for is first asked about after this long unreached: its
+    /// own handshakes (retried every second) get their chance first. Without it, every member of a
+    /// large chat just joined asked about every other whose handshake had not completed yet, and each
+    /// question subscribed it to 30 s of relayed beats it no longer needed a moment later. A member
+    /// with no address cannot be reached otherwise, so it is asked about at once.
+    public static let graceWithAddress: Duration = .seconds(5)
     /// Entries kept per table before the expired ones are dropped.
     static let pruneAbove = 1_024
 
@@ -68,8 +74,19 @@ public struct Rendezvous: Sendable {
     /// The members to ask about `peer` now, taking turns among `candidates` (those this node
     /// reaches, in a fixed order), or none yet. While `peer` shows online (its beats relayed), it is
     /// asked about every `askInterval`; otherwise each question doubles the wait, up to `maxAskInterval`.
-    public mutating func introducers(toAsk peer: PeerID, among candidates: [PeerID], showsOnline: Bool, now: Duration) -> [PeerID] {
+    /// When this node `holdsAddress` for `peer`, the first question waits `graceWithAddress` from the
+    /// first time it was found unreached.
+    public mutating func introducers(
+        toAsk peer: PeerID, among candidates: [PeerID], showsOnline: Bool, holdsAddress: Bool = false, now: Duration
+    ) -> [PeerID] {
         guard !candidates.isEmpty else { return [] }
+        if asked[peer] == nil, holdsAddress, !showsOnline {
+            // Not a question (no introducer, so no meet answers it): only when the first one is due.
+            if asked.count >= Self.pruneAbove { asked = asked.filter { now < $0.value.next + Self.maxAskInterval } }
+            guard asked.count < Self.pruneAbove else { return [] }
+            asked[peer] = Question(next: now + Self.graceWithAddress, attempts: 0, asks: 0, introducers: [], at: now)
+            return []
+        }
         let previous = asked[peer]
         // A member that shows online (relayed) again is asked about at the online pace at once.
         if let previous, now < (showsOnline && previous.attempts > 0 ? previous.at + Self.askInterval : previous.next) { return [] }

@@ -16,6 +16,7 @@ extension Node {
         let now = clock.now
         let everyone = Array(Set(memberships.values.joined()).subtracting([me]))
         let live = await engine.live(among: everyone, now: now)
+        let addressed = await engine.addressed(among: everyone)
         var frames: [PeerID: [Frame]] = [:]
         for (_, members) in memberships {
             let others = members.filter { $0 != me }
@@ -26,7 +27,10 @@ extension Node {
                     continue
                 }
                 let online = presenceHub.status(of: peer, now: now) == .online
-                let chosen = rendezvous.withLock { $0.introducers(toAsk: peer, among: introducers, showsOnline: online, now: now) }
+                let holdsAddress = addressed.contains(peer)
+                let chosen = rendezvous.withLock {
+                    $0.introducers(toAsk: peer, among: introducers, showsOnline: online, holdsAddress: holdsAddress, now: now)
+                }
                 for introducer in chosen { frames[introducer, default: []].append(.meetRequest(peer)) }
             }
         }
