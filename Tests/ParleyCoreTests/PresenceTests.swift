@@ -20,19 +20,30 @@ struct PresenceTests {
 
     // MARK: Signed beats
 
-    @Test func aBeatVerifiesFromItsOwnSessionWithinTheFreshnessWindow() throws {
-        try Self.beat().verify(from: Fixtures.bob.publicKey, wallMillis: Self.now + 119_000)
-        try Self.beat(at: Self.now, .leaving).verify(from: Fixtures.bob.publicKey, wallMillis: Self.now - 119_000)
+    @Test func aBeatPassesOnItsOwnSessionWithinTheFreshnessWindow() throws {
+        try Self.beat().checkOnOwnSession(from: Fixtures.bob.publicKey, wallMillis: Self.now + 119_000)
+        try Self.beat(at: Self.now, .leaving).checkOnOwnSession(from: Fixtures.bob.publicKey, wallMillis: Self.now - 119_000)
     }
 
     @Test(arguments: [Self.now + 121_000, Self.now - 121_000, Int64.min, Int64.max])
     func aStaleBeatIsRejected(receiverClock: Int64) {
-        #expect(throws: ProtocolRejection.stale) { try Self.beat().verify(from: Fixtures.bob.publicKey, wallMillis: receiverClock) }
+        #expect(throws: ProtocolRejection.stale) { try Self.beat().checkOnOwnSession(from: Fixtures.bob.publicKey, wallMillis: receiverClock) }
+        #expect(throws: ProtocolRejection.stale) { try Self.beat().verifyRelayed(wallMillis: receiverClock) }
+    }
+
+    @Test func onItsOwnSessionABeatIsAuthenticatedByTheSessionAndItsSignatureIsLeftForRelays() throws {
+        // A beat whose signature does not match what it says passes on bob's own session, whose keys
+        // only bob holds; relayed, the same beat is refused
+        let genuine = Self.beat(at: Self.now)
+        let altered = PresenceBeat(
+            peer: genuine.peer, wallMillis: genuine.wallMillis, status: .leaving, intervalMillis: 5_000, signature: genuine.signature)
+        try altered.checkOnOwnSession(from: Fixtures.bob.publicKey, wallMillis: Self.now)
+        #expect(throws: ProtocolRejection.badSignature) { try altered.verifyRelayed(wallMillis: Self.now) }
     }
 
     @Test func aBeatOnAnotherPeersSessionPassesOnlyTheRelayedChecks() throws {
         // Given bob's genuine beat, when mallory sends it on her own session, it is not hers
-        #expect(throws: ProtocolRejection.badSignature) { try Self.beat().verify(from: Fixtures.mallory.publicKey, wallMillis: Self.now) }
+        #expect(throws: ProtocolRejection.badSignature) { try Self.beat().checkOnOwnSession(from: Fixtures.mallory.publicKey, wallMillis: Self.now) }
         // but as a relayed beat (PROTOCOL §12a) it is bob's, fresh and signed; stale or forged it is not
         try Self.beat().verifyRelayed(wallMillis: Self.now)
         #expect(throws: ProtocolRejection.stale) { try Self.beat().verifyRelayed(wallMillis: Self.now + 121_000) }
@@ -51,7 +62,7 @@ struct PresenceTests {
         #expect(table.status(of: bob, now: .seconds(13)) == .online && table.relayer(of: bob, now: .seconds(13)) == nil)
     }
 
-    @Test func aForgedOrAlteredBeatIsRejected() throws {
+    @Test func aForgedOrAlteredBeatIsRejectedWhenRelayed() throws {
         let genuine = Self.beat(at: Self.now)
         // Mallory signs a beat claiming to be bob
         let forged = PresenceBeat(
@@ -65,7 +76,7 @@ struct PresenceTests {
         let stretched = PresenceBeat(
             peer: genuine.peer, wallMillis: genuine.wallMillis, status: .online, intervalMillis: 60_000, signature: genuine.signature)
         for beat in [forged, flipped, moved, stretched] {
-            #expect(throws: ProtocolRejection.badSignature) { try beat.verify(from: Fixtures.bob.publicKey, wallMillis: Self.now) }
+            #expect(throws: ProtocolRejection.badSignature) { try beat.verifyRelayed(wallMillis: Self.now) }
         }
     }
 

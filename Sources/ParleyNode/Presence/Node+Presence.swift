@@ -105,13 +105,13 @@ extension Node {
         await transmit(await engine.datagramsIfConnected([.presence(beat)], toEach: peers, now: clock.now, wallMillis: clock.wallMillis))
     }
 
-    /// A beat that arrived on `peer`'s session: kept if it is that peer's own, fresh and signed, and
-    /// the peer shares a chat with us (the tracked set is refreshed by each heartbeat, each new
-    /// session and a beat from a peer not tracked yet).
+    /// A beat that arrived on `peer`'s session: kept if it is that peer's own (the session proves it),
+    /// fresh, and the peer shares a chat with us (the tracked set is refreshed by each heartbeat, each
+    /// new session and a beat from a peer not tracked yet).
     /// Other peers' beats are ignored without a counter: one may well arrive before its chat's invite.
     func receivePresence(_ beat: PresenceBeat, from peer: PeerID) async throws {
         guard beat.peer == peer else { return try await receiveRelayedPresence(beat, from: peer) }
-        do throws(ProtocolRejection) { try beat.verify(from: peer, wallMillis: clock.wallMillis) } catch {
+        do throws(ProtocolRejection) { try beat.checkOnOwnSession(from: peer, wallMillis: clock.wallMillis) } catch {
             await engine.reject(error)
             return
         }
