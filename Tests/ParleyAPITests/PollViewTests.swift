@@ -41,7 +41,7 @@ struct ChatViewTests {
     @Test func aLegacyChatIsMarkedNotSealedAndAKeyedOneSealed() async throws {
         // Given a node holding a keyed chat it made and a legacy chat made before chat keys
         let node = try APITestNode.make()
-        let keyed = try await node.createChat(title: "Keyed", members: [])
+        _ = try await node.createChat(title: "Keyed", members: [])
         let legacy = try ChatInvite.create(by: node.identity, title: "Old", members: [], createdAtMillis: 0)
         _ = try await node.store.saveChat(legacy, joinedAtMillis: 0)
 

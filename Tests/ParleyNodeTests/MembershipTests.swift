@@ -52,7 +52,7 @@ struct MembershipTests {
             configuration.sendHooks.willSend = { outgoing in
                 if outgoing.content == Array("racing".utf8), let node = aliceBox.withLock({ $0 }), let chat = chatBox.withLock({ $0 }),
                    let carol = carolBox.withLock({ $0 }) {
-                    try? await node.removeMembers(chat: chat, [carol])
+                    _ = try? await node.removeMembers(chat: chat, [carol])
                 }
                 return .send(outgoing)
             }
