@@ -78,6 +78,13 @@ struct RendezvousTests {
         rules.reached(dave)
         #expect(rules.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(20)).isEmpty)
         #expect(rules.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(25)) == [bob])
+        // A meet about a member in its grace is not acted on, but ends the grace: that member asked about
+        // this node, so the address held for it does not work
+        var stale = Rendezvous()
+        _ = stale.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(50))
+        let meetEndingGrace = stale.shouldMeet(dave, from: bob, now: .seconds(51))
+        #expect(!meetEndingGrace)
+        #expect(stale.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(52)) == [bob])
         // A member already showing online through a relay, or without an address, is asked about at once
         var other = Rendezvous()
         #expect(other.introducers(toAsk: dave, among: [bob], showsOnline: true, holdsAddress: true, now: .zero) == [bob])

@@ -106,6 +106,36 @@ struct PresenceNodeTests {
         }
     }
 
+    @Test func aRelayedBeatMustCarryItsPeersSignatureSinceItsRelayerDidNotCheckIt() async throws {
+        // Given a chat of alice, carol and dave, whom alice has no session with (his node is not running)
+        let bed = try await PumpedPeers.make(count: 2)
+        let (alice, carol) = (bed.peers[0], bed.peers[1])
+        let dave = try Identity.generate()
+        try await bed.running {
+            let invite = try await carol.node.createChat(title: "Relay", members: [alice.identity.publicKey, dave.publicKey])
+            try await bed.settle()
+            let before = await alice.node.status().rejections["badSignature", default: 0]
+
+            // When carol relays a beat of dave's whose signature is not his (a relayer forwards the bytes it
+            // got on dave's session without checking them), then a genuine one
+            let genuine = PresenceBeat.make(identity: dave, wallMillis: bed.clock.wallMillis, status: .online, interval: .seconds(5))
+            let altered = PresenceBeat(
+                peer: genuine.peer, wallMillis: genuine.wallMillis + 1, status: .online, intervalMillis: 5_000, signature: genuine.signature)
+            await carol.node.transmit([.presence(altered)], to: alice.identity.publicKey)
+            try await bed.settle()
+
+            // Then alice counts the altered one as badSignature and shows dave offline; the genuine one
+            // shows him online through carol
+            #expect(await alice.node.status().rejections["badSignature", default: 0] == before + 1)
+            let offline = try alice.node.members(chat: invite.id).first { $0.peer == dave.publicKey }
+            #expect(offline?.status != .online)
+            await carol.node.transmit([.presence(genuine)], to: alice.identity.publicKey)
+            try await bed.settle()
+            let online = try alice.node.members(chat: invite.id).first { $0.peer == dave.publicKey }
+            #expect(online?.status == .online && online?.via == carol.identity.publicKey)
+        }
+    }
+
     @Test func aBeatRelayedByAStrangerOrForAPeerWithASessionIsIgnoredAndAStrangersOwnShowsNobodyOnline() async throws {
         // Given alice and bob's chat, and mallory who holds a beat bob signed
         let bed = try await PumpedPeers.make(count: 3)

@@ -2,8 +2,8 @@ import NIOCore
 public import ParleyCrypto
 
 /// A signed heartbeat: "this peer is here (or leaving) at this wall time, and beats again within this
-/// interval". It travels inside a session with that peer, and the signature lets any receiver check the
-/// claim is the peer's own. The interval grows with the number of peers a node beats to
+/// interval". It travels inside a session with that peer, which proves it is the peer's own; the
+/// signature lets a member it is relayed to check that too. The interval grows with the number of peers a node beats to
 /// (`PresenceSchedule`), so the receiver's timeout is read from each beat rather than configured.
 public struct PresenceBeat: Sendable, Hashable {
     public enum Status: UInt8, Sendable, Hashable {
@@ -54,16 +54,20 @@ public struct PresenceBeat: Sendable, Hashable {
     /// signature is what lets the beat be relayed: `verifyRelayed` checks it.
     public func checkOnOwnSession(from sender: PeerID, wallMillis now: Int64) throws(ProtocolRejection) {
         guard peer == sender else { throw .badSignature }
-        guard Freshness.isWithin(wallMillis, of: now, tolerance: Announcement.freshness) else { throw .stale }
+        try checkFresh(wallMillis: now)
     }
 
     /// The checks of a beat relayed by another member (PROTOCOL.md §12a): fresh and signed by its peer.
     public func verifyRelayed(wallMillis now: Int64) throws(ProtocolRejection) {
-        try checkOnOwnSession(from: peer, wallMillis: now)
+        try checkFresh(wallMillis: now)
         let transcript = Transcript.presence(peer: peer, wallMillis: wallMillis, status: status, intervalMillis: intervalMillis)
         do { try peer.verify(signature, for: transcript) } catch {
             throw .badSignature
         }
+    }
+
+    private func checkFresh(wallMillis now: Int64) throws(ProtocolRejection) {
+        guard Freshness.isWithin(wallMillis, of: now, tolerance: Announcement.freshness) else { throw .stale }
     }
 
     func write(to buffer: inout ByteBuffer) {

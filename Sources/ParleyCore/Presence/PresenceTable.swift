@@ -1,6 +1,6 @@
 public import ParleyCrypto
 
-/// Who is here now, from verified heartbeats (`PresenceBeat`). A peer is online from an `online` beat
+/// Who is here now, from accepted heartbeats (`PresenceBeat`). A peer is online from an `online` beat
 /// until that beat's `timeout` passes on the monotonic clock without another, and offline at once on `leaving`.
 /// Only peers in `tracked` are kept, so anyone on the network cannot grow the table.
 public struct PresenceTable: Sendable {
@@ -25,7 +25,7 @@ public struct PresenceTable: Sendable {
 
     public init() {}
 
-    /// Keeps a verified beat if it is from a tracked peer and newer than the one held (a `leaving`
+    /// Keeps an accepted beat if it is from a tracked peer and newer than the one held (a `leaving`
     /// beat also wins a tie); `via` is the member that relayed it, if another did. Returns whether it was kept.
     @discardableResult
     public mutating func record(_ beat: PresenceBeat, via relayer: PeerID? = nil, now: Duration) -> Bool {
