@@ -8,7 +8,8 @@ import Testing
 struct NATTraversalTests {
     /// carol on the public segment; alice and bob behind NATs, started with `--peer` carol; carol
     /// creates a chat of the three. Returns the running nodes and the chat.
-    static func start(symmetric: Bool) throws -> (bed: NATTestBed, parley: ParleyBinary, nodes: [Process], chat: String) {
+    /// `aliceHoldsForBob`: an address alice is given for bob that does not reach him (none by default).
+    static func start(symmetric: Bool, aliceHoldsForBob: String? = nil) throws -> (bed: NATTestBed, parley: ParleyBinary, nodes: [Process], chat: String) {
         let bed = try NATTestBed.make(public: ["carol"], behindRouters: ["alice", "bob"], symmetric ? .symmetricNAT : .nat)
         var nodes: [Process] = []
         do {
@@ -22,7 +23,7 @@ struct NATTraversalTests {
                 nodes.append(try parley.startNode(name, listen: "\(host.address):7001", options: peer, launcher: bed.launcher(for: host)))
             }
             for (me, other, address) in [("carol", "alice", nil), ("carol", "bob", nil), ("alice", "carol", carol.address), ("bob", "carol", carol.address),
-                                         ("alice", "bob", nil), ("bob", "alice", nil)] as [(String, String, String?)] {
+                                         ("alice", "bob", aliceHoldsForBob), ("bob", "alice", nil)] as [(String, String, String?)] {
                 try parley.client(me, ["contacts", "add", "\(parley.workspace)/keys/\(other).pub", "--name", other] + (address.map { ["--addr", "\($0):7001"] } ?? []))
             }
             // carol learns where alice and bob are from their announces (through their NATs)
@@ -93,6 +94,24 @@ struct NATTraversalTests {
         let (share, delivery) = try #require(try Self.relayShare(parley, chat, count: 50), "bob did not get alice's 50 texts")
         Reliability.figure("nat.relayShare", String(format: "%.2f of 50 texts, all in %.2f s", share, delivery))
         #expect(share <= 0.1, "\(share * 100) % of alice's texts reached bob through carol")
+    }
+
+    @Test func aMemberHoldingAnAddressThatDoesNotWorkStillGetsADirectSessionWithinFiveSeconds() throws {
+        // Given alice holds bob's address on his own LAN, which her packets cannot reach, so her own
+        // handshakes go nowhere and she would first wait out her grace before asking (PROTOCOL §12a)
+        let (bed, parley, nodes, _) = try Self.start(symmetric: false, aliceHoldsForBob: "192.168.2.2")
+        defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
+
+        // Then bob's question, answered to both, ends her grace: a session within 5 s all the same
+        let start = Date()
+        var direct = false
+        while !direct, Date().timeIntervalSince(start) < 10 {
+            direct = Self.connected(parley, "alice", to: "bob") && Self.connected(parley, "bob", to: "alice")
+            if !direct { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        let seconds = Date().timeIntervalSince(start)
+        #expect(direct && seconds <= 5, "no direct session after \(seconds) s")
+        Reliability.figure("nat.deadAddress.directSessionSeconds", String(format: "%.2f", seconds))
     }
 
     @Test func behindSymmetricNATsMembersStillConvergeThroughThePublicMember() throws {

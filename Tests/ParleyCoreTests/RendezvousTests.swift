@@ -85,6 +85,11 @@ struct RendezvousTests {
         let meetEndingGrace = stale.shouldMeet(dave, from: bob, now: .seconds(51))
         #expect(!meetEndingGrace)
         #expect(stale.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(52)) == [bob])
+        // and one before this node's first round skips it
+        var early = Rendezvous()
+        let meetBeforeAnyRound = early.shouldMeet(dave, from: bob, now: .seconds(60))
+        #expect(!meetBeforeAnyRound)
+        #expect(early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(61)) == [bob])
         // A member already showing online through a relay, or without an address, is asked about at once
         var other = Rendezvous()
         #expect(other.introducers(toAsk: dave, among: [bob], showsOnline: true, holdsAddress: true, now: .zero) == [bob])
