@@ -90,6 +90,12 @@ struct RendezvousTests {
         let meetBeforeAnyRound = early.shouldMeet(dave, from: bob, now: .seconds(60))
         #expect(!meetBeforeAnyRound)
         #expect(early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(61)) == [bob])
+        // Once questions are under way, a meet from a member not asked changes nothing: not acted on,
+        // and the next question keeps its time
+        let unasked = early.shouldMeet(dave, from: carol, now: .seconds(62))
+        #expect(!unasked)
+        #expect(early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(70)).isEmpty)
+        #expect(early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(71)) == [bob])
         // A member already showing online through a relay, or without an address, is asked about at once
         var other = Rendezvous()
         #expect(other.introducers(toAsk: dave, among: [bob], showsOnline: true, holdsAddress: true, now: .zero) == [bob])

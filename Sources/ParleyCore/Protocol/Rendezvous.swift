@@ -117,14 +117,15 @@ public struct Rendezvous: Sendable {
     /// asked that introducer about that peer within `meetWindow`, once per introducer and question, and
     /// belong to the current punching round or be due for a new one (`Punching`).
     /// A `meet` answering no question of this node's is not acted on; but the member it is about asked
-    /// about this node, so an address held for it does not work (a stale contact address, one behind
+    /// about this node, so the address held for it may not work (a stale contact address, one behind
     /// its NAT): its `graceWithAddress` ends, or is skipped if not begun, and the next round asks.
     public mutating func shouldMeet(_ peer: PeerID, from introducer: PeerID, now: Duration) -> Bool {
         if asked[peer].map({ $0.asks == 0 }) ?? true {
             if let grace = asked[peer] {
                 asked[peer]?.next = min(grace.next, now)
-            } else if asked.count < Self.pruneAbove {
-                asked[peer] = Question(next: now, attempts: 0, asks: 0, introducers: [], at: now)
+            } else {
+                if asked.count >= Self.pruneAbove { asked = asked.filter { now < $0.value.next + Self.maxAskInterval } }
+                if asked.count < Self.pruneAbove { asked[peer] = Question(next: now, attempts: 0, asks: 0, introducers: [], at: now) }
             }
             return false
         }
