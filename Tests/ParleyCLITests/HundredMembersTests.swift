@@ -53,7 +53,7 @@ struct HundredMembersTests {
         // reads its 99 in one batch). Timed across one, a vote took 5.6–6.2 s and 1.5–1.9 × the CPU.
         Thread.sleep(forTimeInterval: Self.secondsUntilJustAfterNextBeatInstant())
         let windowOpensMillis = Self.wallMillis()
-        let trafficBefore = try Self.traffic(parley, names)
+        let (trafficBefore, fewestSessionsBeforeVote) = try Self.traffic(parley, names)
         let cpuBefore = processes.map { Self.cpuTicks($0.processIdentifier) }.reduce(0, +)
         let start = Date()
         let refusals = Mutex(0)
@@ -85,9 +85,8 @@ struct HundredMembersTests {
         }
         let observedSeconds = Date().timeIntervalSince(start)
         let cpuTicks = processes.map { Self.cpuTicks($0.processIdentifier) }.reduce(0, +) - cpuBefore
-        let trafficAfter = try Self.traffic(parley, names)
+        let traffic = try Self.traffic(parley, names).counters.subtracting(trafficBefore)
         let beatInstants = Self.beatInstants(from: windowOpensMillis, to: Self.wallMillis())
-        let traffic = trafficAfter.subtracting(trafficBefore)
         #expect(waiting.isEmpty, "the tallies never agreed: \(waiting.count) nodes short")
         Reliability.figure("hundred.members", "\(Self.members)")
         Reliability.figure("hundred.votingSeconds", String(format: "%.2f", votingSeconds))
@@ -106,7 +105,7 @@ struct HundredMembersTests {
         // were still going on.
         Reliability.figure("hundred.voteWindowBeatInstants", "\(beatInstants)")
         Reliability.figure("hundred.voteDatagramsSentBusiestNode", "\(traffic.busiestNodeDatagramsOut)")
-        Reliability.figure("hundred.fewestSessionsBeforeVote", "\(trafficBefore.fewestConnectedPeers)")
+        Reliability.figure("hundred.fewestSessionsBeforeVote", "\(fewestSessionsBeforeVote)")
 
         // And idle, once the sync rounds that follow the votes have gone round every member (each node
         // asks 4 of its 99 every 2 s), each node costs a small share of a core, and all of them together
@@ -143,38 +142,37 @@ struct HundredMembersTests {
         return votes.map(\.receivedAtMillis).max() ?? 0
     }
 
-    /// The nodes' traffic counters (`status`): summed, and each node's datagrams and sessions.
+    /// The nodes' traffic counters (`status`): summed, and each node's datagrams.
     struct Traffic {
         var datagramsOut = 0
         var framesRetransmitted = 0
         var syncMessagesSent = 0
         var datagramsOutByNode: [Int] = []
-        var connectedPeersByNode: [Int] = []
 
         var busiestNodeDatagramsOut: Int { datagramsOutByNode.max() ?? 0 }
-        var fewestConnectedPeers: Int { connectedPeersByNode.min() ?? 0 }
 
         func subtracting(_ earlier: Traffic) -> Traffic {
             Traffic(
                 datagramsOut: datagramsOut - earlier.datagramsOut, framesRetransmitted: framesRetransmitted - earlier.framesRetransmitted,
                 syncMessagesSent: syncMessagesSent - earlier.syncMessagesSent,
-                datagramsOutByNode: zip(datagramsOutByNode, earlier.datagramsOutByNode).map { $0 - $1 },
-                connectedPeersByNode: connectedPeersByNode) // sessions are a level, not a count: the later one
+                datagramsOutByNode: zip(datagramsOutByNode, earlier.datagramsOutByNode).map { $0 - $1 })
         }
     }
 
-    static func traffic(_ parley: ParleyBinary, _ names: [String]) throws -> Traffic {
+    /// The counters, and the fewest sessions any node holds (a level, not a count: never subtracted).
+    static func traffic(_ parley: ParleyBinary, _ names: [String]) throws -> (counters: Traffic, fewestSessions: Int) {
         var total = Traffic()
+        var fewestSessions = Int.max
         for name in names {
             let status = try #require(try ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any])
             let datagramsOut = try #require(status["datagramsOut"] as? Int)
             total.datagramsOut += datagramsOut
             total.datagramsOutByNode.append(datagramsOut)
-            total.connectedPeersByNode.append(try #require(status["connectedPeers"] as? [Any]).count)
+            fewestSessions = min(fewestSessions, try #require(status["connectedPeers"] as? [Any]).count)
             total.framesRetransmitted += try #require(status["framesRetransmitted"] as? Int)
             total.syncMessagesSent += try #require(status["syncMessagesSent"] as? Int)
         }
-        return total
+        return (total, fewestSessions)
     }
 
     static func wallMillis() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }

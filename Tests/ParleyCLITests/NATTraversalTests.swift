@@ -50,6 +50,17 @@ struct NATTraversalTests {
         return (status?["connectedPeers"] as? [String] ?? []).contains(key(parley, other))
     }
 
+    /// Waits up to 10 s for alice and bob to hold a session with each other; whether they did, and when.
+    static func directSession(_ parley: ParleyBinary) -> (direct: Bool, seconds: Double) {
+        let start = Date()
+        var direct = false
+        while !direct, Date().timeIntervalSince(start) < 10 {
+            direct = connected(parley, "alice", to: "bob") && connected(parley, "bob", to: "alice")
+            if !direct { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        return (direct, Date().timeIntervalSince(start))
+    }
+
     static func tally(_ parley: ParleyBinary, _ name: String, _ chat: String, _ poll: String) -> [Int]? {
         guard let result = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.pollResults(chat: chat, poll: poll)) as? [String: Any],
               let up = result["up"] as? Int, let down = result["down"] as? Int else { return nil }
@@ -78,13 +89,7 @@ struct NATTraversalTests {
         defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
 
         // Then alice and bob, who know no address for each other, get a session within 5 s of joining
-        let start = Date()
-        var direct = false
-        while !direct, Date().timeIntervalSince(start) < 10 {
-            direct = Self.connected(parley, "alice", to: "bob") && Self.connected(parley, "bob", to: "alice")
-            if !direct { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        let seconds = Date().timeIntervalSince(start)
+        let (direct, seconds) = Self.directSession(parley)
         #expect(direct && seconds <= 5, "no direct session after \(seconds) s")
         Reliability.figure("nat.directSessionSeconds", String(format: "%.2f", seconds))
         // each sees the other online, and their votes give the same tally everywhere
@@ -103,13 +108,7 @@ struct NATTraversalTests {
         defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
 
         // Then bob's question, answered to both, ends her grace: a session within 5 s all the same
-        let start = Date()
-        var direct = false
-        while !direct, Date().timeIntervalSince(start) < 10 {
-            direct = Self.connected(parley, "alice", to: "bob") && Self.connected(parley, "bob", to: "alice")
-            if !direct { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        let seconds = Date().timeIntervalSince(start)
+        let (direct, seconds) = Self.directSession(parley)
         #expect(direct && seconds <= 5, "no direct session after \(seconds) s")
         Reliability.figure("nat.deadAddress.directSessionSeconds", String(format: "%.2f", seconds))
     }

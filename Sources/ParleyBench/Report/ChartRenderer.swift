@@ -17,8 +17,8 @@ enum ChartRenderer {
     }
 
     static func svg(_ report: Report) -> String {
-        let targeted = report.figures.filter { $0.goal != nil && $0.ratio != nil }
-        let limits = report.figures.filter { $0.goal == nil || $0.ratio == nil }
+        let targeted = report.figures.filter(\.isTargeted)
+        let limits = report.figures.filter { !$0.isTargeted }
         let plotLeft = labelWidth
         let plotWidth = width - labelWidth - 30
         let centre = plotLeft + plotWidth / 2

@@ -31,6 +31,8 @@ struct Figure: Sendable, Encodable {
     let goal: Goal?
 
     var ratio: Double? { limit.map { value / $0 } }
+    /// Drawn as a bar against its target; the others are listed as limits.
+    var isTargeted: Bool { goal != nil && ratio != nil }
     var target: String? { goal?.text }
     var met: Bool? {
         guard let goal, let ratio else { return nil }

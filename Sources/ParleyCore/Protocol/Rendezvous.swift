@@ -29,6 +29,13 @@ public struct Rendezvous: Sendable {
         var asks: Int
         var introducers: Set<PeerID>
         var at: Duration
+
+        /// The wait before a first question (`graceWithAddress`): nothing asked, so no meet answers it.
+        static func grace(until next: Duration, at now: Duration) -> Question {
+            Question(next: next, attempts: 0, asks: 0, introducers: [], at: now)
+        }
+
+        var isGrace: Bool { asks == 0 }
     }
 
     /// How long a question keeps its asker subscribed to the target's beats (a question comes every
@@ -81,10 +88,7 @@ public struct Rendezvous: Sendable {
     ) -> [PeerID] {
         guard !candidates.isEmpty else { return [] }
         if asked[peer] == nil, holdsAddress, !showsOnline {
-            // Not a question (no introducer, so no meet answers it): only when the first one is due.
-            if asked.count >= Self.pruneAbove { asked = asked.filter { now < $0.value.next + Self.maxAskInterval } }
-            guard asked.count < Self.pruneAbove else { return [] }
-            asked[peer] = Question(next: now + Self.graceWithAddress, attempts: 0, asks: 0, introducers: [], at: now)
+            record(.grace(until: now + Self.graceWithAddress, at: now), about: peer, now: now)
             return []
         }
         let previous = asked[peer]
@@ -95,10 +99,18 @@ public struct Rendezvous: Sendable {
         let asks = (previous?.asks ?? 0) + 1
         let turn = firstTurn + (asks - 1) * Self.introducersAsked
         let chosen = (0..<min(Self.introducersAsked, candidates.count)).map { candidates[(turn + $0) % candidates.count] }
-        if previous == nil, asked.count >= Self.pruneAbove { asked = asked.filter { now < $0.value.next + Self.maxAskInterval } }
-        guard previous != nil || asked.count < Self.pruneAbove else { return [] }
-        asked[peer] = Question(next: now + wait, attempts: attempts, asks: asks, introducers: Set(chosen), at: now)
-        return chosen
+        let question = Question(next: now + wait, attempts: attempts, asks: asks, introducers: Set(chosen), at: now)
+        return record(question, about: peer, now: now) ? chosen : []
+    }
+
+    /// Keeps `question` about `peer`, dropping expired entries to make room for a new one; false (and
+    /// nothing kept) when the table is full of entries still in use.
+    @discardableResult
+    private mutating func record(_ question: Question, about peer: PeerID, now: Duration) -> Bool {
+        if asked[peer] == nil, asked.count >= Self.pruneAbove { asked = asked.filter { now < $0.value.next + Self.maxAskInterval } }
+        guard asked[peer] != nil || asked.count < Self.pruneAbove else { return false }
+        asked[peer] = question
+        return true
     }
 
     /// `peer` is reached: questions and punching rounds about it start over.
@@ -120,13 +132,8 @@ public struct Rendezvous: Sendable {
     /// about this node, so the address held for it may not work (a stale contact address, one behind
     /// its NAT): its `graceWithAddress` ends, or is skipped if not begun, and the next round asks.
     public mutating func shouldMeet(_ peer: PeerID, from introducer: PeerID, now: Duration) -> Bool {
-        if asked[peer].map({ $0.asks == 0 }) ?? true {
-            if let grace = asked[peer] {
-                asked[peer]?.next = min(grace.next, now)
-            } else {
-                if asked.count >= Self.pruneAbove { asked = asked.filter { now < $0.value.next + Self.maxAskInterval } }
-                if asked.count < Self.pruneAbove { asked[peer] = Question(next: now, attempts: 0, asks: 0, introducers: [], at: now) }
-            }
+        if asked[peer]?.isGrace ?? true {
+            record(.grace(until: now, at: now), about: peer, now: now)
             return false
         }
         guard let question = asked[peer], question.introducers.contains(introducer), now - question.at < Self.meetWindow else { return false }
