@@ -171,6 +171,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport", "ParleyCore"], swiftSettings: strict),
         .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal"], swiftSettings: strict),
-        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyStore"], swiftSettings: strict),
+        .testTarget(
+            name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyNode", "ParleyTransport"],
+            swiftSettings: strict),
     ]
 )

@@ -11,7 +11,8 @@ public enum APIRequest: Codable, Sendable, Hashable {
     /// `kind` is "group" (the default) or "direct".
     case chatCreate(title: String, members: [String], kind: String? = nil)
     case chatList
-    case send(chat: String, text: String, tag: String?, refs: [String])
+    /// `refs` (`MESSAGE[:TAG]` entries) may be omitted, like `tag`: no references.
+    case send(chat: String, text: String, tag: String?, refs: [String]? = nil)
     /// In history order (`HistoryPosition`), the same on every node. `shown: true` keeps only the kinds a
     /// chat shows (`ContentKind.isShown`). `before` (a message id prefix) pages back from that message
     /// (the latest `limit` before it), `after` forward (the first `limit` after it).

@@ -95,17 +95,49 @@ extension APIRequest {
         }
     }
 
-    /// One line naming the field at fault, e.g. "send.text: missing".
-    private static func describe(_ error: DecodingError) -> String {
-        let fieldPath: ([any CodingKey]) -> String = { path in
-            path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    /// One line naming what does not fit, for the control socket and the HTTP front end alike:
+    /// `missing field "chat" in send`, `field "refs[0]" in send: expected a string`. `line`, the
+    /// whole request line, tells an unknown request name from a line that is not one request.
+    static func describe(_ error: DecodingError, line: String? = nil) -> String {
+        let (path, detail): ([any CodingKey], String) = switch error {
+        case let .keyNotFound(key, context): (context.codingPath + [key], "missing")
+        case let .typeMismatch(type, context): (context.codingPath, "expected \(jsonKind(of: type))")
+        case let .valueNotFound(type, context): (context.codingPath, "expected \(jsonKind(of: type)), found null")
+        case let .dataCorrupted(context): (context.codingPath, context.debugDescription)
+        @unknown default: ([], "the request does not fit")
         }
-        switch error {
-        case let .keyNotFound(key, context): return "\(fieldPath(context.codingPath + [key])): missing"
-        case let .typeMismatch(type, context): return "\(fieldPath(context.codingPath)): expected \(type)"
-        case let .valueNotFound(type, context): return "\(fieldPath(context.codingPath)): expected \(type), found null"
-        case let .dataCorrupted(context): return "\(fieldPath(context.codingPath)): \(context.debugDescription)"
-        @unknown default: return "the body does not fit the request"
+        guard let request = path.first?.stringValue, path.first?.intValue == nil else { return topLevel(error, line: line) }
+        let field = path.dropFirst().reduce(into: "") { text, key in
+            if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+        }
+        if field.isEmpty { return "the value of \(request) must be a JSON object" }
+        if case .keyNotFound = error { return #"missing field "\#(field)" in \#(request)"# }
+        return #"field "\#(field)" in \#(request): \#(detail)"#
+    }
+
+    /// A line that is no request at all: not JSON, or not an object with one request's name as its one key.
+    private static func topLevel(_ error: DecodingError, line: String?) -> String {
+        let object = line.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) }
+        guard let object else {
+            if case .dataCorrupted = error { return "the line is not JSON" }
+            return "a request is a JSON object with one key, the request's name"
+        }
+        if let keys = (object as? [String: Any]).map({ Array($0.keys) }), keys.count == 1 { return #"no request named "\#(keys[0])""# }
+        return "a request is a JSON object with one key, the request's name"
+    }
+
+    /// How a JSON value of the type the decoder wanted is called.
+    private static func jsonKind(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        case is Int.Type, is Int64.Type, is Int32.Type, is UInt64.Type, is UInt32.Type: return "an integer"
+        case is Double.Type, is Float.Type: return "a number"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Array") { return "an array" }
+            if name.hasPrefix("Dictionary") || name.contains("KeyedDecodingContainer") { return "a JSON object" }
+            return name
         }
     }
 }

@@ -22,7 +22,8 @@ extension APIService {
         return try chats.map { summary in
             ChatView(
                 summary, names: names, me: node.me, unread: try node.unreadCount(chat: summary.invite.id),
-                waitingFor: try node.membersWaiting(chat: summary.invite.id), noRoute: noRoute[summary.invite.id] ?? [])
+                waitingFor: try node.membersWaiting(chat: summary.invite.id), noRoute: noRoute[summary.invite.id] ?? [],
+                forks: try node.forks(chat: summary.invite.id))
         }.sorted { lhs, rhs in
             if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
             if lhs.lastActivityMillis != rhs.lastActivityMillis { return lhs.lastActivityMillis > rhs.lastActivityMillis }
@@ -45,6 +46,6 @@ extension APIService {
         let noRoute = try await node.membersWithoutRoute(chats: [chat])[chat] ?? []
         return ChatView(
             summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat), waitingFor: try node.membersWaiting(chat: chat),
-            noRoute: noRoute)
+            noRoute: noRoute, forks: try node.forks(chat: chat))
     }
 }

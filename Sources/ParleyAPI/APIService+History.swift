@@ -16,10 +16,13 @@ extension APIService {
         if let beforePosition, let afterPosition, afterPosition >= beforePosition {
             throw NodeError.invalid("--after \(after ?? "") comes after --before \(before ?? ""): no message is between them")
         }
-        let criteria = MessageCriteria(
+        var criteria = MessageCriteria(
             chat: chatID, tag: try tag.map { try Tag($0) }, referencing: try ref.map { try node.resolveMessage(prefix: $0, in: chatID) },
             referenceTag: try refTag.map { try Tag($0) }, limit: limit, oldestFirst: after != nil && before == nil,
             tags: shown ? ContentKind.shownTags : nil, order: .history, beforePosition: beforePosition, afterPosition: afterPosition)
+        // A shown history leaves out both branches of a fork (the chat view names the member instead);
+        // a query by tag or reference still finds every stored message, as evidence.
+        criteria.withoutForked = shown
         let names = try names()
         return Self.ok(try node.messages(matching: criteria).map { view($0, names: names) })
     }
@@ -28,7 +31,7 @@ extension APIService {
     private func position(of prefix: String, in chat: ChatID) throws -> HistoryPosition {
         let id = try node.resolveMessage(prefix: prefix, in: chat)
         guard let stored = try node.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
-        return HistoryPosition(stored.message)
+        return stored.historyPosition
     }
 
     func markRead(chat: String, upTo: Int64?) async throws -> String {

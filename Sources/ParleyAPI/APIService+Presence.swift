@@ -6,7 +6,9 @@ extension APIService {
     func members(chat text: String) throws -> [MemberPresenceView] {
         let chat = try resolveChat(text)
         let names = try names()
-        return try node.members(chat: chat).map { MemberPresenceView($0, names: names, me: node.me) }.sorted(by: MemberPresenceView.ordered)
+        let forks = try node.forks(chat: chat)
+        return try node.members(chat: chat).map { MemberPresenceView($0, names: names, me: node.me, forks: forks) }
+            .sorted(by: MemberPresenceView.ordered)
     }
 
     func typing(chat text: String, active: Bool) async throws -> TypingSentView {

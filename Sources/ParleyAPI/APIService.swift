@@ -17,9 +17,11 @@ public struct APIService: Sendable {
     }
 
     /// Parses one request line; a line that is not a request gets a failure response to send back.
+    /// The failure names what does not fit: `bad request: missing field "chat" in send`.
     public static func parse(_ line: String) -> Result<APIRequest, BadRequest> {
         do { return .success(try APIJSON.decode(APIRequest.self, from: line)) } catch {
-            return .failure(BadRequest(line: failure(APIFailure(kind: .invalid, message: "bad request: \(error.localizedDescription)"))))
+            let reason = (error as? DecodingError).map { APIRequest.describe($0, line: line) } ?? error.localizedDescription
+            return .failure(BadRequest(line: failure(APIFailure(kind: .invalid, message: "bad request: \(reason)"))))
         }
     }
 
@@ -51,7 +53,7 @@ public struct APIService: Sendable {
                 throw NodeError.invalid("'\(tag)' messages are Parley's own; use 'parley \(command)'")
             }
             let chatID = try resolveChat(chat)
-            let references = try refs.map { try resolveReference($0, chat: chatID) }
+            let references = try (refs ?? []).map { try resolveReference($0, chat: chatID) }
             let stored = try await node.send(chat: chatID, tag: tag, content: Array(text.utf8), references: references)
             let names = try names()
             var sent = view(stored, names: names)

@@ -6,7 +6,9 @@ public import ParleyCrypto
 /// A chat member with presence, for `members`. `lastSeenAt` (Unix ms, the member's own clock) is
 /// set only when it is offline and was ever heard from. `via` (and its contact name, `viaName`) is
 /// set when the member shows online only through another member relaying its beats: this node has
-/// no session with it, so its messages too come through the others' sync.
+/// no session with it, so its messages too come through the others' sync. `forkedFrom` is set when
+/// the member is proven to have signed two histories in the chat (PROTOCOL.md §4.4): its sequence
+/// from which its messages there count for nothing.
 public struct MemberPresenceView: Codable, Sendable, Hashable {
     public let id: String
     public let name: String?
@@ -15,9 +17,11 @@ public struct MemberPresenceView: Codable, Sendable, Hashable {
     public let you: Bool
     public let via: String?
     public let viaName: String?
+    public let forkedFrom: UInt64?
 
-    public init(_ member: MemberPresence, names: [PeerID: String], me: PeerID) {
+    public init(_ member: MemberPresence, names: [PeerID: String], me: PeerID, forks: ChatForks = .none) {
         id = member.peer.hex
+        forkedFrom = forks.forkedFrom[member.peer]
         name = names[member.peer]
         you = member.peer == me
         via = member.via?.hex

@@ -50,6 +50,8 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     /// The poll message's Lamport clock and sequence: with `author`, its place in the chat's history.
     public let lamport: UInt64
     public let sequence: UInt64
+    /// The clock the poll sorts by in history, as `MessageView.historyClock`.
+    public let historyClock: UInt64
     public let settings: Settings?
     public let up: Int?
     public let down: Int?
@@ -61,6 +63,8 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     public let myVote: String?
     /// Closed by its creator: final.
     public let isClosed: Bool
+    /// Closes its creator sent after the one that counts: they change nothing (absent when none).
+    public let laterCloses: Int?
     /// open, closing (past its closing time, the creator's close not here yet) or closed.
     public let phase: PollPhase
     /// Whether this user's latest ballot counts ("counted") or came after the close ("afterClose").
@@ -71,9 +75,11 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     public let voters: [Voter]
     /// Set for a secret poll: its electorate and the count's standing. Such a poll never lists voters.
     public let secret: SecretPollView?
+    /// Set when members who took part signed two histories (fork proofs, PROTOCOL.md §4.4).
+    public let disputes: PollDisputesView?
 
     /// The poll message's place in the chat's history (`HistoryPosition`), as `MessageView.historyOrder`.
-    public var historyOrder: (UInt64, String, UInt64) { (lamport, author, sequence) }
+    public var historyOrder: (UInt64, String, UInt64) { (historyClock, author, sequence) }
 
     public init(_ snapshot: PollSnapshot, names: [PeerID: String], myVote: String?) {
         let poll = snapshot.poll.message
@@ -84,9 +90,11 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         authorName = names[poll.author]
         createdAtMillis = poll.timestampMillis
         lamport = poll.lamport
+        historyClock = snapshot.poll.historyClock
         sequence = poll.sequence
         ownVotes = snapshot.ownVotes
         isClosed = snapshot.isClosed
+        laterCloses = (snapshot.tally?.close ?? snapshot.outcome?.closure).map(\.laterCloses).flatMap { $0 > 0 ? $0 : nil }
         phase = snapshot.phase
         ownBallot = snapshot.ownBallot
         self.myVote = myVote
@@ -124,6 +132,26 @@ public struct PollResultsView: Codable, Sendable, Hashable {
             voters = spec.anonymous ? [] : outcome.ballots.map { Voter(id: $0.voter.hex, name: names[$0.voter], vote: nil, options: $0.options) }
         }
         secret = snapshot.secret.map { SecretPollView($0, names: names) }
+        disputes = snapshot.disputes.map { PollDisputesView($0, creator: poll.author, names: names) }
+    }
+}
+
+/// Who of a poll's members signed two histories: their votes (and, for the creator, its closes)
+/// from the fork on count for nothing, on every node holding the proof.
+public struct PollDisputesView: Codable, Sendable, Hashable {
+    public struct Member: Codable, Sendable, Hashable {
+        public let id: String
+        public let name: String?
+    }
+
+    /// The creator forked before closing the poll: no result is final (`phase` is `disputed`).
+    public let creator: Member?
+    /// Voters whose ballots count for nothing.
+    public let voters: [Member]
+
+    init(_ disputes: PollDisputes, creator: PeerID, names: [PeerID: String]) {
+        self.creator = disputes.creatorForked ? Member(id: creator.hex, name: names[creator]) : nil
+        voters = disputes.voters.map { Member(id: $0.hex, name: names[$0]) }
     }
 }
 

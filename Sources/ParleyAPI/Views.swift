@@ -17,6 +17,9 @@ public struct MessageView: Codable, Sendable, Hashable {
     public let authorName: String?
     public let sequence: UInt64
     public let lamport: UInt64
+    /// The clock it sorts by in history (PROTOCOL §11): `lamport`, or its author's higher clock from an
+    /// earlier sequence.
+    public let historyClock: UInt64
     public let timestampMillis: Int64
     public let tag: String
     public let text: String
@@ -42,7 +45,7 @@ public struct MessageView: Codable, Sendable, Hashable {
     public var noRoute: [MemberView]?
 
     /// Its place in the chat's history (`HistoryPosition`), for ordering views as every node lists them.
-    public var historyOrder: (UInt64, String, UInt64) { (lamport, author, sequence) }
+    public var historyOrder: (UInt64, String, UInt64) { (historyClock, author, sequence) }
 
     /// `poll`: the poll the message changes (a vote, answer, suggestion or close), when held, so
     /// `text` can say what a ballot chose (`MessageText`).
@@ -54,6 +57,7 @@ public struct MessageView: Codable, Sendable, Hashable {
         authorName = names[message.author]
         sequence = message.sequence
         lamport = message.lamport
+        historyClock = stored.historyClock
         timestampMillis = message.timestampMillis
         tag = message.tag.rawValue
         text = stored.isSealed ? "" : MessageText.render(message, poll: poll) { names[$0] ?? String($0.hex.prefix(8)) }
@@ -102,11 +106,16 @@ public struct ChatView: Codable, Sendable, Hashable {
     /// Members this node has no way to reach: no address is known for them, nor for any other
     /// member who could carry the chat to them (`Node.membersWithoutRoute`).
     public let noRoute: [MemberView]
+    /// Members proven to have signed two histories here (PROTOCOL.md §4.4), each with the sequence
+    /// from which their messages count for nothing and are not shown.
+    public let forked: [ForkedMemberView]
 
     public init(
-        _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID], noRoute: [PeerID]
+        _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID], noRoute: [PeerID],
+        forks: ChatForks = .none
     ) {
         self.unread = unread
+        forked = forks.authors.map { ForkedMemberView(id: $0.hex, name: names[$0], fromSequence: forks.forkedFrom[$0] ?? 0) }
         self.noRoute = noRoute.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         self.waitingFor = waitingFor.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         id = summary.invite.id.hex
@@ -126,6 +135,13 @@ public struct ChatView: Codable, Sendable, Hashable {
     }
 }
 
+
+/// A member that signed two histories in a chat: from `fromSequence` on, its messages there count for nothing.
+public struct ForkedMemberView: Codable, Sendable, Hashable {
+    public let id: String
+    public let name: String?
+    public let fromSequence: UInt64
+}
 
 extension MemberView {
     /// Named members first, by name (case-insensitive), then the others by id.

@@ -1,14 +1,17 @@
 import Foundation
 import ParleyAPI
+import ParleyTerminal
 import ParleyNode
 
 extension Render {
     /// `bob  online`, `erin  online via carol`, `carol  offline, last seen 12:03:44`, `dave  offline, never seen`.
+    /// A member proven to have signed two histories gets a mark after it (`ForkNotice.memberMark`).
     static func member(_ member: MemberPresenceView) -> String {
         let who = name(member.id, member.name) + (member.you ? " (you)" : "")
-        if member.online, let via = member.via { return "\(who)  online via \(name(via, member.viaName))" }
-        guard !member.online else { return "\(who)  online" }
-        return "\(who)  offline, " + (member.lastSeenAt.map { "last seen \(clockTime($0))" } ?? "never seen")
+        let forked = member.forkedFrom.map { "  " + ForkNotice.memberMark(fromSequence: $0) } ?? ""
+        if member.online, let via = member.via { return "\(who)  online via \(name(via, member.viaName))\(forked)" }
+        guard !member.online else { return "\(who)  online\(forked)" }
+        return "\(who)  offline, " + (member.lastSeenAt.map { "last seen \(clockTime($0))" } ?? "never seen") + forked
     }
 
     /// "bob is typing…", "bob and carol are typing…", "bob, carol and dave are typing…"; nil for nobody.

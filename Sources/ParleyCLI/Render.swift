@@ -35,13 +35,18 @@ enum Render {
 
     static func poll(_ poll: PollResultsView) -> String {
         let state = switch poll.phase {
-        case .closed: " [closed]"
+        // A creator that closed again cannot change the result; say so, since it tried.
+        case .closed: " [closed\(poll.laterCloses.map { "; \($0) later close\($0 == 1 ? "" : "s") ignored" } ?? "")]"
         case .closing: " [closing: waiting for the creator's close]"
+        case .disputed: " [disputed: \(poll.disputes?.creator.map { name($0.id, $0.name) } ?? "its creator") signed two histories]"
         case .open: poll.closesAtMillis.map { " [closes \(time($0))]" } ?? ""
         }
         let header = "poll \(poll.id.prefix(12)) by \(name(poll.author, poll.authorName)): \(SafeText.singleLine(poll.question))\(state)"
         if let secret = poll.secret { return secretPoll(poll, secret, header: header) }
         var lines = [header]
+        if let voters = poll.disputes?.voters, !voters.isEmpty {
+            lines.append("  disputed: \(voters.map { name($0.id, $0.name) }.joined(separator: ", ")) signed two histories; their votes count for nothing")
+        }
         if let description = poll.description { lines.append("  \(SafeText.singleLine(description))") }
         if let up = poll.up, let down = poll.down {
             lines.append("  up \(up)  down \(down)")

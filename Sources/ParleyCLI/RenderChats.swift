@@ -40,11 +40,27 @@ extension Render {
                 let unsealed = chat.sealed ? "" : "  " + unsealedMark
                 let waiting = chat.waitingFor.isEmpty ? "" : "  (waiting for \(chat.waitingFor.map { name($0.id, $0.name) }.joined(separator: ", ")) to accept)"
                 let unreachable = chat.noRoute.isEmpty ? "" : "  (no address known for \(chat.noRoute.map { name($0.id, $0.name) }.joined(separator: ", ")))"
+                let forked = ForkNotice.mark(forkMembers(chat)).map { "  " + $0 } ?? ""
                 lines.append(
-                    "  \(chat.id.prefix(12))  \(SafeText.singleLine(chat.name))\(unsealed)\(members)\(waiting)\(unreachable)\(unread)  \(chat.messageCount) messages\(last)")
+                    "  \(chat.id.prefix(12))  \(SafeText.singleLine(chat.name))\(unsealed)\(forked)\(members)\(waiting)\(unreachable)\(unread)  \(chat.messageCount) messages\(last)")
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The chat's members proven to have signed two histories (`ChatView.forked`), for `ForkNotice`.
+    static func forkMembers(_ chat: ChatView) -> [ForkNotice.Member] {
+        chat.forked.map { ForkNotice.Member(id: $0.id, name: $0.name, fromSequence: $0.fromSequence) }
+    }
+
+    /// The chat `text` names among `chats`, as the node resolves it (an id prefix, else a title);
+    /// nil when it is not one of them.
+    static func chat(named text: String, in chats: [ChatView]) -> ChatView? {
+        let prefix = text.lowercased()
+        let byID = chats.filter { !prefix.isEmpty && $0.id.hasPrefix(prefix) }
+        if byID.count == 1 { return byID[0] }
+        let titled = chats.filter { $0.title.caseInsensitiveCompare(text) == .orderedSame }
+        return titled.count == 1 ? titled[0] : nil
     }
 
     /// What to tell the user about members nothing can reach (`ChatView.noRoute`), or nil.
@@ -63,7 +79,11 @@ extension Render {
     }
 
     static func members(_ chat: ChatView) -> String {
-        "\(SafeText.singleLine(chat.name)): \(chat.members.map { name($0.id, $0.name) }.joined(separator: ", ")) (epoch \(chat.epoch))"
+        let forked = Dictionary(chat.forked.map { ($0.id, $0.fromSequence) }, uniquingKeysWith: min)
+        let members = chat.members.map { member in
+            name(member.id, member.name) + (forked[member.id].map { " (\(ForkNotice.memberMark(fromSequence: $0)))" } ?? "")
+        }
+        return "\(SafeText.singleLine(chat.name)): \(members.joined(separator: ", ")) (epoch \(chat.epoch))"
     }
 
     private static func preview(_ text: String) -> String {

@@ -13,8 +13,6 @@ final class ChatStateCache: Sendable {
     }
 
     private let counters = Mutex<[ChatID: Counters]>([:])
-    /// The store keeps clocks as SQLite integers.
-    static let maxLamport = UInt64(Int64.max)
 
     /// Reserves the next (sequence, lamport) pair for an own message in `chat`, with the id of the
     /// own message before it, which it must name as its `previous`. `link(chat:to:)` must follow
@@ -23,13 +21,12 @@ final class ChatStateCache: Sendable {
         let loaded = try counters.withLock { $0[chat] } ?? {
             let next = try store.nextSequence(chat: chat, author: author)
             return Counters(
-                nextSequence: next, lamport: try store.maxLamport(chat: chat),
+                nextSequence: next, lamport: try store.chatClock(chat: chat),
                 previous: next > 1 ? try store.messageID(chat: chat, author: author, sequence: next - 1) : nil)
         }()
         return counters.withLock { all in
             var entry = all[chat] ?? loaded
-            // Saturates: a member that posts the largest clock must not stop everyone else sending.
-            entry.lamport = min(entry.lamport, Self.maxLamport - 1) + 1
+            entry.lamport = ChatClock.next(after: entry.lamport)
             let reserved = (entry.nextSequence, entry.lamport, entry.previous)
             entry.nextSequence += 1
             entry.previous = nil
@@ -50,11 +47,12 @@ final class ChatStateCache: Sendable {
         _ = counters.withLock { $0.removeValue(forKey: chat) }
     }
 
-    /// Lamport receive rule: our clock moves past every clock we have seen.
+    /// Lamport receive rule: our clock moves up to a stored message's clock, unless that one jumps
+    /// implausibly far above it (`ChatClock.observing`): one member's claim cannot pin everyone's clock.
     func observe(chat: ChatID, lamport: UInt64) {
         counters.withLock { all in
             if var entry = all[chat] {
-                entry.lamport = max(entry.lamport, lamport)
+                entry.lamport = ChatClock.observing(lamport, at: entry.lamport)
                 all[chat] = entry
             }
         }

@@ -22,6 +22,9 @@ extension Node {
     /// A criteria query: messages of a chat by tag, reference and local-number window.
     public func messages(matching criteria: MessageCriteria) throws -> [StoredMessage] { try store.messages(matching: criteria) }
 
+    /// The chat's members proven to have signed two histories, and from which sequence (PROTOCOL.md §4.4).
+    public func forks(chat: ChatID) throws -> ChatForks { try store.forks(chat: chat) }
+
     /// One message, with its content opened when this node holds the key.
     public func message(_ id: MessageID) throws -> StoredMessage? { try store.message(id) }
 

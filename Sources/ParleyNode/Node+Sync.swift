@@ -9,10 +9,13 @@ import Synchronization
 extension Node {
     /// A sync request for `chat` on its way to `peers`, with `vector` (the stored one when nil). Every
     /// request is made here, so each is recorded as asked: a `nothingMissing` answer vouches for its vector.
-    func syncRequest(chat: ChatID, vector: [PeerID: AuthorHoldings]? = nil, to peers: some Sequence<PeerID>) throws -> Frame {
+    ///
+    /// Each request travels with the chain tops (`ChainTops`): the ids held at each author's highest
+    /// sequence and the forks proven here, which sequences alone cannot compare (§10).
+    func syncRequest(chat: ChatID, vector: [PeerID: AuthorHoldings]? = nil, to peers: some Sequence<PeerID>) throws -> [Frame] {
         let vector = try vector ?? store.versionVector(chat: chat)
         for peer in peers { syncProgress.asked(vector, peer: peer, chat: chat) }
-        return .syncRequest(chat: chat, vector: vector)
+        return [.syncRequest(chat: chat, vector: vector), .chainTops(chat: chat, try store.chainTops(chat: chat))]
     }
 
     /// Messages the requester lacks (its gaps, then its tail), at most `syncBatch`, then `syncEnd`
@@ -101,7 +104,7 @@ extension Node {
                 guard let members = try store.members(of: chat).map(Set.init), members.contains(me) else { continue }
                 let vector = Self.anticipated(try store.versionVector(chat: chat), chat: chat, adding: arriving, members: members)
                 for peer in peers where members.contains(peer) {
-                    if let request = try syncContinuation(chat: chat, vector: vector, with: peer) { requests[peer, default: []].append(request) }
+                    if let request = try syncContinuation(chat: chat, vector: vector, with: peer) { requests[peer, default: []] += request }
                 }
             } catch {
                 logger.warning("could not follow up a sync reply; the next round asks again", metadata: ["error": "\(error)"])
@@ -126,7 +129,7 @@ extension Node {
 
     /// The follow-up to `syncEnd(more)`: asked again only when the last round moved our vector,
     /// so a peer that keeps saying "more" without delivering cannot keep us busy.
-    private func syncContinuation(chat: ChatID, vector: [PeerID: AuthorHoldings], with peer: PeerID) throws -> Frame? {
+    private func syncContinuation(chat: ChatID, vector: [PeerID: AuthorHoldings], with peer: PeerID) throws -> [Frame]? {
         guard syncProgress.advance(peer: peer, chat: chat, to: vector, now: clock.now) else { return nil }
         return try syncRequest(chat: chat, vector: vector, to: [peer])
     }
@@ -147,7 +150,7 @@ extension Node {
             let asked = Self.inTurn(due.sorted(), round: round, fanout: configuration.syncFanout)
             guard !asked.isEmpty else { continue }
             let request = try syncRequest(chat: chat, vector: ours, to: asked)
-            await transmit(await engine.datagramsIfConnected([request], toEach: asked, now: clock.now, wallMillis: clock.wallMillis))
+            await transmit(await engine.datagramsIfConnected(request, toEach: asked, now: clock.now, wallMillis: clock.wallMillis))
         }
     }
 
@@ -169,7 +172,7 @@ extension Node {
             let shared = peers.intersection(members)
             guard !shared.isEmpty else { continue }
             let request = try syncRequest(chat: chat, to: shared)
-            for peer in shared { frames[peer, default: []].append(request) }
+            for peer in shared { frames[peer, default: []] += request }
         }
         await transmit(frames)
         // Read receipts whose retries gave up while the author was away go again now.

@@ -35,7 +35,7 @@ public final class Node: Sendable {
     /// Concurrent sends share store transactions and engine hops; a batch fills a few datagrams per peer.
     let outbox = GroupCommit<OutgoingMessage, StoredMessage>(maxBatch: 256)
     /// Chained messages waiting for a verified head to vouch for them (`ChainAssembler`); never stored.
-    let chains = Mutex(ChainAssembler())
+    let chains: Mutex<ChainAssembler>
     /// Who is here now and who is typing; never stored.
     let presenceHub: PresenceHub
     /// When this node's own timed polls are due to be closed.
@@ -64,6 +64,7 @@ public final class Node: Sendable {
             identity: configuration.identity, maxWaiting: configuration.maxQueuedFramesPerPeer, rateLimits: configuration.rateLimits,
             logger: logger)
         chatState = ChatStateCache()
+        chains = Mutex(ChainAssembler(configuration: configuration.chainHolding))
         presenceHub = PresenceHub(typingExpiry: configuration.typingTimeout)
         rendezvous = Mutex(Rendezvous(firstTurn: Int(configuration.identity.publicKey.rawRepresentation.first ?? 0)))
     }

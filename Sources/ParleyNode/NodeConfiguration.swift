@@ -41,6 +41,8 @@ public struct NodeConfiguration: Sendable {
     public var maxQueuedFramesPerPeer = 20_000
     /// Per-source budgets for inbound datagrams, by class; see `RateLimiter`.
     public var rateLimits = RateLimiter.Configuration()
+    /// How many chained messages wait for their head, from one delivering peer and in all; see `ChainAssembler`.
+    public var chainHolding = ChainAssembler.Configuration()
     /// Whose chat invites are accepted.
     public var invitePolicy: InvitePolicy = .contacts
     /// Library hooks on outgoing messages (none by default).

@@ -93,6 +93,17 @@ final class SyncProgress: Sendable {
         }
     }
 
+    /// Forgets what every peer told us of one chat: the next periodic round asks each of them again
+    /// (a fork proof was kept, which the vectors alone do not show).
+    func forgetReceived(chat: ChatID) {
+        entries.withLock { all in
+            for key in all.keys where key.chat == chat {
+                all[key]?.received = nil
+                all[key]?.outstanding = nil
+            }
+        }
+    }
+
     private func update<T>(_ peer: PeerID, _ chat: ChatID, _ change: (inout Entry) -> T) -> T {
         entries.withLock { all in
             let key = Key(peer: peer, chat: chat)

@@ -17,6 +17,9 @@ public enum InsertOutcome: Sendable, Hashable {
     /// Sealed for a membership epoch this node has not learned yet: not stored, so the sender (or
     /// sync) brings it again once the change that starts the epoch has arrived.
     case unknownEpoch
+    /// Accepted only because a message of the batch vouched for it, and that one was refused: stored
+    /// alone it would be a run without a head, which no peer could accept from here (`Vouching`).
+    case unvouched
 
     public var storedMessage: StoredMessage? { if case let .inserted(stored) = self { stored } else { nil } }
 }

@@ -16,7 +16,7 @@ struct Keyring {
         return StoredMessage(
             message: message.opened(content: plain ?? []), localNumber: stored.localNumber, receivedAtMillis: stored.receivedAtMillis,
             state: stored.state, deliveredTo: stored.deliveredTo, isSealed: plain == nil, readBy: stored.readBy,
-            recipients: stored.recipients)
+            recipients: stored.recipients, historyClock: stored.historyClock)
     }
 
     /// nil for a legacy (unkeyed) chat.

@@ -25,6 +25,9 @@ public struct MessageCriteria: Sendable, Hashable {
     public var beforePosition: HistoryPosition?
     /// With `.history`: only messages after this position (paging forward).
     public var afterPosition: HistoryPosition?
+    /// Leaves out the messages of members proven to have signed two histories, from their fork on
+    /// (PROTOCOL.md §4.4): neither branch is shown as an ordinary message. History views set it.
+    public var withoutForked: Bool = false
 
     public enum Order: Sendable, Hashable {
         /// By local number: the order this node stored them in (for following arrivals).

@@ -39,7 +39,10 @@ extension MessageStore {
                 let count = try MessageRecord.filter { $0.chatId == record.id }.fetchCount(db)
                 // The latest message a person would see (not a vote or a reaction), latest in history order.
                 let last = try Self.fetchStored(
-                    db, "WHERE m.chat_id = ? AND m.tag IN (\(Self.shownTagPlaceholders)) ORDER BY m.lamport DESC, m.author DESC, m.seq DESC LIMIT 1",
+                    db, """
+                    WHERE m.chat_id = ? AND m.tag IN (\(Self.shownTagPlaceholders))
+                    ORDER BY \(Self.historyClock(of: "m")) DESC, m.author DESC, m.seq DESC LIMIT 1
+                    """,
                     [record.id] + Self.shownTagArguments
                 ).first
                 let members = try Data.fetchAll(

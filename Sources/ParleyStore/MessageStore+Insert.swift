@@ -8,7 +8,11 @@ extension MessageStore {
     ///
     /// Duplicates (same id) are dropped; so is a fork (same chat/author/sequence, another id), the
     /// first one kept. Each stored message gets the next local number of its chat; sync heads move forward.
-    /// Signatures are the caller's job: this stores what it is given.
+    /// Signatures are the caller's job: this stores what it is given, except that a covered head whose
+    /// voucher is refused is stored signed if its own signature verifies (`vouching`).
+    ///
+    /// `vouching` says which messages are stored only if the message vouching for them is: one whose
+    /// voucher is refused is refused too (`unvouched`), so no run is stored without a head.
     ///
     /// In keyed chats a message counts only if its author was a member in the epoch it was sealed
     /// for. "Membership" messages go first, so a batch that carries a change and messages of the
@@ -19,17 +23,31 @@ extension MessageStore {
     /// send path pushes them right after this commit, and a restart pushes again every own message
     /// not yet delivered, so nothing is lost if it stops in between.
     public func insert(
-        _ messages: [Message], grants: [MessageID: [EpochKey]] = [:], receivedAtMillis: Int64, ownAuthor: PeerID, ownSent: Bool = false
+        _ messages: [Message], grants: [MessageID: [EpochKey]] = [:], receivedAtMillis: Int64, ownAuthor: PeerID, ownSent: Bool = false,
+        vouching: Vouching = .none
     ) async throws(StoreError) -> [InsertOutcome] {
         if messages.isEmpty { return [] }
         let body: @Sendable (Database) throws -> [InsertOutcome] = { db in
-            var batch = InsertBatch(memberships: membershipCache, positions: committedPositions)
+            var batch = InsertBatch(memberships: membershipCache, positions: committedPositions, vouching: vouching, messages: messages)
             var outcomes = [InsertOutcome](repeating: .duplicate, count: messages.count)
             let order = messages.indices.filter { messages[$0].tag == .membership } + messages.indices.filter { messages[$0].tag != .membership }
             for index in order {
+                var message = messages[index]
+                // Changes are applied first, before what vouches for them is looked at: the messages
+                // sealed for the epoch a change starts are only checkable after it. A message no other
+                // vouched for stands on its own, and its insert checks it.
+                if message.tag != .membership, batch.hasVoucher(message) {
+                    switch try batch.verdict(of: message, db) {
+                    case let .stands(form): message = form
+                    case .refused where try batch.refusal(of: message, db) == nil:
+                        outcomes[index] = .unvouched
+                        continue
+                    case .refused: break // refused on its own account: the insert says why
+                    }
+                }
                 outcomes[index] = try batch.insert(
-                    messages[index], grants: grants[messages[index].id] ?? [], db: db, receivedAtMillis: receivedAtMillis, ownAuthor: ownAuthor,
-                    ownSent: ownSent)
+                    message, grants: grants[message.id] ?? [], db: db, receivedAtMillis: receivedAtMillis, ownAuthor: ownAuthor, ownSent: ownSent)
+                batch.settle(message, outcomes[index])
             }
             try batch.saveHeads(db)
             batch.keepPositions(db)
@@ -95,10 +113,78 @@ private struct InsertBatch {
     private(set) var awaitingAcks: [MessageID: AwaitingAcks.Entry?] = [:]
     /// The messages this batch stored (see `RecentlyStored`).
     private(set) var inserted: [MessageID] = []
+    private let vouching: Vouching
+    /// The batch's messages by id, where `vouching` has vouchers to look up.
+    private let byID: [MessageID: Message]
+    /// Whether a message of the batch is (or was) stored, as far as its vouchers decide.
+    private var verdicts: [MessageID: Verdict] = [:]
 
-    init(memberships: MembershipCache, positions: CommittedPositions) {
+    enum Verdict {
+        /// Stored in this form (a covered head signed, when what vouched for it is refused).
+        case stands(Message)
+        case refused
+    }
+
+    init(memberships: MembershipCache, positions: CommittedPositions, vouching: Vouching, messages: [Message]) {
         self.memberships = memberships
         self.positions = positions
+        self.vouching = vouching
+        byID = vouching.isEmpty ? [:] : Dictionary(messages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Whether `message` is stored as far as what vouches for it goes: walks up its vouchers to one
+    /// already decided or standing on its own, then decides them from the top down. A voucher refused
+    /// on its own account (`refusal`), or for its own voucher, refuses what it vouched for.
+    mutating func verdict(of message: Message, _ db: Database) throws -> Verdict {
+        var undecided: [Message] = []
+        var above: Verdict?
+        var current: Message? = message
+        while let next = current {
+            if let decided = verdicts[next.id] {
+                above = decided
+                break
+            }
+            undecided.append(next)
+            current = vouching.vouchers[next.id].flatMap { byID[$0] }
+        }
+        for next in undecided.reversed() {
+            let verdict: Verdict
+            if try refusal(of: next, db) != nil {
+                verdict = .refused
+            } else if case .refused = above {
+                let signed = vouching.signed[next.id].flatMap { (try? $0.verifySignature()) != nil ? $0 : nil }
+                verdict = signed.map(Verdict.stands) ?? .refused
+            } else {
+                verdict = .stands(next)
+            }
+            verdicts[next.id] = verdict
+            above = verdict
+        }
+        return above ?? .stands(message)
+    }
+
+    func hasVoucher(_ message: Message) -> Bool { vouching.vouchers[message.id] != nil }
+
+    /// Records what the insert did with a message, for the messages it vouches for.
+    mutating func settle(_ message: Message, _ outcome: InsertOutcome) {
+        guard !vouching.isEmpty else { return }
+        switch outcome {
+        case .inserted, .duplicate: verdicts[message.id] = .stands(message)
+        default: verdicts[message.id] = .refused
+        }
+    }
+
+    /// Why `insert` would refuse the message now, looking at its slot only where the author's stored
+    /// sequences reach it (a burst above them needs no index search); nil to store it (or a duplicate).
+    mutating func refusal(of message: Message, _ db: Database) throws -> InsertOutcome? {
+        guard message.sequence <= UInt64(Int64.max), message.lamport <= UInt64(Int64.max) else { return .outOfRange }
+        guard let chat = try facts(of: message.chat, db) else { return .unknownChat }
+        if let refusal = try admission(message, chat, db) { return refusal }
+        let key = AuthorLane(of: message)
+        let head = try heads[key] ?? positions.head(key) ?? storedHead(key, db)
+        heads[key] = head // read once for the run above: the insert moves it on from here
+        guard Int64(message.sequence) <= head.max, let held = try idAtSlot(of: message, db) else { return nil }
+        return held == message.id.blob ? nil : .equivocation
     }
 
     mutating func insert(

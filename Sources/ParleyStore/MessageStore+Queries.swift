@@ -71,7 +71,7 @@ extension MessageStore {
 /// The SQL for a criteria query: one shape per combination, each answered by an index (see the schema).
 /// By reference → `message_refs_by_target` or `message_refs_by_tag`, then primary-key lookups;
 /// by tag (or a few tags) → `messages_by_tag`; the whole chat, and paging by local number before or after
-/// a cursor → the (chat_id, local_number) unique index; in history order → `messages_by_history`.
+/// a cursor → the (chat_id, local_number) unique index; in history order → `messages_by_history_clock`.
 struct CriteriaQuery {
     /// What follows `SELECT … FROM messages m`.
     private(set) var tail: String
@@ -111,6 +111,9 @@ struct CriteriaQuery {
             conditions.append("m.tag IN (\(tags.isEmpty ? "NULL" : Array(repeating: "?", count: tags.count).joined(separator: ", ")))")
             arguments += StatementArguments(tags.map(\.rawValue))
         }
+        if criteria.withoutForked {
+            conditions.append("NOT EXISTS (SELECT 1 FROM fork_proofs f WHERE f.chat_id = m.chat_id AND f.author = m.author AND f.seq <= m.seq)")
+        }
         if let after = criteria.afterLocalNumber {
             conditions.append("m.local_number > ?")
             arguments += [after]
@@ -119,18 +122,22 @@ struct CriteriaQuery {
             conditions.append("m.local_number < ?")
             arguments += [before]
         }
-        // History positions compare as SQLite row values: integers by value, author blobs bytewise.
+        // History positions compare as SQLite row values: integers by value, author blobs bytewise. The
+        // clock's bound alone is repeated so that SQLite searches the index from it instead of filtering.
+        let clock = MessageStore.historyClock(of: "m")
         if let after = criteria.afterPosition {
-            conditions.append("(m.lamport, m.author, m.seq) > (?, ?, ?)")
-            arguments += [Int64(clamping: after.lamport), after.author.blob, Int64(clamping: after.sequence)]
+            conditions.append("\(clock) >= ? AND (\(clock), m.author, m.seq) > (?, ?, ?)")
+            let afterClock = Int64(clamping: after.lamport)
+            arguments += [afterClock, afterClock, after.author.blob, Int64(clamping: after.sequence)]
         }
         if let before = criteria.beforePosition {
-            conditions.append("(m.lamport, m.author, m.seq) < (?, ?, ?)")
-            arguments += [Int64(clamping: before.lamport), before.author.blob, Int64(clamping: before.sequence)]
+            conditions.append("\(clock) <= ? AND (\(clock), m.author, m.seq) < (?, ?, ?)")
+            let beforeClock = Int64(clamping: before.lamport)
+            arguments += [beforeClock, beforeClock, before.author.blob, Int64(clamping: before.sequence)]
         }
         tail = "WHERE \(conditions.joined(separator: " AND "))"
-        let ascending = criteria.order == .history ? "m.lamport, m.author, m.seq" : "m.local_number"
-        let descending = criteria.order == .history ? "m.lamport DESC, m.author DESC, m.seq DESC" : "m.local_number DESC"
+        let ascending = criteria.order == .history ? "\(clock), m.author, m.seq" : "m.local_number"
+        let descending = criteria.order == .history ? "\(clock) DESC, m.author DESC, m.seq DESC" : "m.local_number DESC"
         if let limit = criteria.limit, criteria.oldestFirst {
             tail += " ORDER BY \(ascending) LIMIT ?"
             arguments += [max(0, limit)]

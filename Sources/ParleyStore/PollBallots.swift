@@ -6,14 +6,14 @@ import ParleyCore
 /// ignored. Written on insert, read by the tally.
 enum PollBallots {
     /// Makes `vote` its author's ballot on `target` unless a later vote is held. "Later" is
-    /// PollRules.isLater's order, (lamport, seq, id), compared as SQLite row values: integers by value,
-    /// ids bytewise as MessageID orders them. So any arrival order leaves the same row.
+    /// PollRules.isLater's order, the author's own chain: (seq, id), compared as SQLite row values:
+    /// integers by value, ids bytewise as MessageID orders them. So any arrival order leaves the same row.
     static func cast(_ vote: Message, on target: MessageID, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO poll_ballots (chat_id, poll_id, author, msg_tag, lamport, seq, message_id) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (chat_id, poll_id, author) DO UPDATE SET
                 msg_tag = excluded.msg_tag, lamport = excluded.lamport, seq = excluded.seq, message_id = excluded.message_id
-            WHERE (excluded.lamport, excluded.seq, excluded.message_id) > (poll_ballots.lamport, poll_ballots.seq, poll_ballots.message_id)
+            WHERE (excluded.seq, excluded.message_id) > (poll_ballots.seq, poll_ballots.message_id)
             """).execute(arguments: [
                 vote.chat.blob, target.blob, vote.author.blob, vote.tag.rawValue,
                 Int64(vote.lamport), Int64(vote.sequence), vote.id.blob,

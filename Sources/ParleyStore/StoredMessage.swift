@@ -18,13 +18,21 @@ public struct StoredMessage: Sendable, Hashable, Identifiable {
     /// Its content could not be opened: this node holds no key for the epoch it was sealed in
     /// (it joined later and was not given the earlier keys). `message.content` is then empty.
     public let isSealed: Bool
+    /// Its clock in history order (PROTOCOL §11): the highest Lamport clock its author claims up to it,
+    /// so the author's own later message never sorts before an earlier one.
+    public let historyClock: UInt64
 
     public var id: MessageID { message.id }
+    /// Its place in the chat's history, the same on every node holding the author's messages up to it.
+    public var historyPosition: HistoryPosition {
+        HistoryPosition(lamport: historyClock, author: message.author, sequence: message.sequence)
+    }
 
     public init(
         message: Message, localNumber: Int64, receivedAtMillis: Int64, state: DeliveryState, deliveredTo: Int, isSealed: Bool = false,
-        readBy: Int = 0, recipients: Int = 0
+        readBy: Int = 0, recipients: Int = 0, historyClock: UInt64? = nil
     ) {
+        self.historyClock = historyClock ?? message.lamport
         self.isSealed = isSealed
         self.readBy = readBy
         self.recipients = recipients

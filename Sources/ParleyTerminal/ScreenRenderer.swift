@@ -41,12 +41,18 @@ public enum ScreenRenderer {
             separator(column: pane.column - 1, pane: pane, into: &grid)
             members(state.members, pane: pane, into: &grid)
         }
+        // A warning about the chat stays on top of its messages, which get the rows below it.
+        let warning = warningLines(state.warning, pane: layout.messages)
+        for (offset, line) in warning.enumerated() {
+            grid.write(line, row: layout.messages.top + offset, column: layout.messages.column, limit: layout.messages.width, style: warningStyle)
+        }
+        let (messagesTop, messagesHeight) = (layout.messages.top + warning.count, layout.messages.height - warning.count)
         let lines = EntryLines.lines(state.entries, width: layout.messages.width)
-        let scroll = min(max(state.scroll, 0), max(lines.count - layout.messages.height, 0))
+        let scroll = min(max(state.scroll, 0), max(lines.count - messagesHeight, 0))
         let end = lines.count - scroll
-        let start = max(end - layout.messages.height, 0)
+        let start = max(end - messagesHeight, 0)
         // Newest at the bottom; a short list sits right above the typing line.
-        let firstRow = layout.messages.top + layout.messages.height - (end - start)
+        let firstRow = messagesTop + messagesHeight - (end - start)
         for (offset, line) in lines[start..<end].enumerated() {
             grid.write(line, row: firstRow + offset, column: layout.messages.column, limit: layout.messages.width)
         }
@@ -63,7 +69,24 @@ public enum ScreenRenderer {
             grid.write(text, row: row, column: 2, limit: columns)
             if state.focus == .input, width > 2 { cursor = Position(row: row, column: 2 + column) }
         }
-        return RenderedScreen(grid: grid, cursor: cursor, messageLines: lines.count, messageRows: layout.messages.height, scroll: scroll)
+        return RenderedScreen(grid: grid, cursor: cursor, messageLines: lines.count, messageRows: messagesHeight, scroll: scroll)
+    }
+
+    static let warningStyle = Style(foreground: .brightYellow, bold: true)
+
+    /// The warning wrapped to the message pane, in at most 3 lines and at most a third of its rows
+    /// (none below 3), the last cut with "…" when it does not fit; each line is sanitized by `write`.
+    static func warningLines(_ warning: String?, pane: ScreenLayout.Pane) -> [String] {
+        guard let warning, !warning.isEmpty, pane.width > 0 else { return [] }
+        let most = min(3, pane.height / 3)
+        guard most > 0 else { return [] }
+        // One line: a peer's line break cannot start what looks like another entry.
+        var lines = TextWidth.wrap(SafeText.singleLine(warning), first: pane.width, rest: pane.width)
+        if lines.count > most {
+            lines = Array(lines.prefix(most))
+            lines[most - 1] = TextWidth.truncate(lines[most - 1] + " …", to: pane.width)
+        }
+        return lines
     }
 
     /// "alice is typing…", "alice and bob are typing…", "alice, bob and 2 others are typing…".

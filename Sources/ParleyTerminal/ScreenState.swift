@@ -149,10 +149,14 @@ public struct ScreenState: Hashable, Sendable {
     public var focus: Focus
     /// Nil shows the key hint.
     public var status: Status?
+    /// A warning about the open chat as a whole (members that signed two histories, `ForkNotice`),
+    /// drawn above its messages for as long as it holds; nil for none.
+    public var warning: String?
 
     public init(
         chats: [Chat] = [], selectedChat: Int = 0, title: String = "", entries: [Entry] = [], scroll: Int = 0,
-        members: [Member] = [], typing: [String] = [], input: InputLine = InputLine(), focus: Focus = .input, status: Status? = nil
+        members: [Member] = [], typing: [String] = [], input: InputLine = InputLine(), focus: Focus = .input, status: Status? = nil,
+        warning: String? = nil
     ) {
         self.chats = chats
         self.selectedChat = selectedChat
@@ -164,5 +168,6 @@ public struct ScreenState: Hashable, Sendable {
         self.input = input
         self.focus = focus
         self.status = status
+        self.warning = warning
     }
 }

@@ -8,11 +8,15 @@ public final class InMemoryNetwork: Sendable {
         public var lossRate: Double
         public var duplicateRate: Double
         public var reorder: Bool
+        /// Groups of endpoints cut off from each other: a datagram between two endpoints in different
+        /// groups is dropped (an endpoint in no group reaches every other). Empty: no partition.
+        public var partition: [Set<PeerAddress>]
 
-        public init(lossRate: Double = 0, duplicateRate: Double = 0, reorder: Bool = false) {
+        public init(lossRate: Double = 0, duplicateRate: Double = 0, reorder: Bool = false, partition: [Set<PeerAddress>] = []) {
             self.lossRate = lossRate
             self.duplicateRate = duplicateRate
             self.reorder = reorder
+            self.partition = partition
         }
     }
 
@@ -89,6 +93,10 @@ public final class InMemoryNetwork: Sendable {
             var byDestination: [PeerAddress: [Datagram]] = [:]
             for datagram in batch {
                 guard state.endpoints[datagram.address] != nil else { continue }
+                if state.conditions.separates(source, datagram.address) {
+                    state.dropped += 1
+                    continue
+                }
                 if state.random.nextUnit() < state.conditions.lossRate {
                     state.dropped += 1
                     continue
@@ -111,6 +119,16 @@ public final class InMemoryNetwork: Sendable {
 
     func detach(_ address: PeerAddress) {
         state.withLock { $0.endpoints.removeValue(forKey: address) }?.finish()
+    }
+}
+
+extension InMemoryNetwork.Conditions {
+    /// Whether the partition cuts `a` off from `b`.
+    func separates(_ a: PeerAddress, _ b: PeerAddress) -> Bool {
+        guard let side = partition.firstIndex(where: { $0.contains(a) }), let other = partition.firstIndex(where: { $0.contains(b) }) else {
+            return false
+        }
+        return side != other
     }
 }
 

@@ -140,8 +140,8 @@ struct ChainAssemblerTests {
         #expect(assembler.hold(messages[1], from: Fixtures.mallory.publicKey, now: .zero) == .held)
         #expect(assembler.hold(messages[2], from: Fixtures.mallory.publicKey, now: .zero) == .full)
         #expect(assembler.hold(messages[2], from: Self.peer, now: .zero) == .held)
-        #expect(assembler.hold(messages[3], from: Fixtures.carol.publicKey, now: .zero) == .full) // the whole holding is full
-        _ = assembler.take(messages[0].id)
-        #expect(assembler.hold(messages[3], from: Fixtures.carol.publicKey, now: .zero) == .held)
+        // The whole holding is full in bytes: carol's first message evicts the oldest of mallory's, who holds the most
+        #expect(assembler.hold(messages[3], from: Fixtures.carol.publicKey, now: .zero) == .heldEvicting(1))
+        #expect(!assembler.isHeld(messages[0].id) && assembler.isHeld(messages[1].id) && assembler.count == 3)
     }
 }

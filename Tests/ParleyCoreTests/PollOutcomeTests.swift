@@ -48,8 +48,8 @@ struct PollOutcomeTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "one ballot per author: the latest by Lamport", spec: lunch, messages: { p in
-            [try vote(bob, ["1"], on: p, seq: 1, lamport: 5), try vote(bob, ["2"], on: p, seq: 2, lamport: 9)]
+        Case(name: "one ballot per author: the latest in its own chain, whatever clock it claims", spec: lunch, messages: { p in
+            [try vote(bob, ["1"], on: p, seq: 1, lamport: 9), try vote(bob, ["2"], on: p, seq: 2, lamport: 5)]
         }, votes: [0, 1, 0], spoiled: 0),
         Case(name: "a repeated option counts once", spec: lunch, messages: { p in [try vote(bob, ["1", "1"], on: p)] }, votes: [1, 0, 0], spoiled: 0),
         Case(name: "more options than max-votes spoils the ballot", spec: lunch, messages: { p in
@@ -62,16 +62,18 @@ struct PollOutcomeTests {
         Case(name: "unique allows one option", spec: PollSpec(question: "Q", options: ["A", "B"], unique: true), messages: { p in
             [try vote(bob, ["1", "2"], on: p), try vote(carol, ["2"], on: p)]
         }, votes: [0, 1], spoiled: 1),
-        Case(name: "only the creator's close counts; votes from it on do not", spec: lunch, messages: { p in
-            [try related(mallory, .pollClose, on: p, seq: 1, lamport: 3, content: []),
-             try related(alice, .pollClose, on: p, seq: 2, lamport: 7, content: []),
+        Case(name: "only the creator's close counts; what it does not cover does not", spec: lunch, messages: { p in
+            [try related(mallory, .pollClose, on: p, seq: 1, lamport: 3, content: PollCoverage(holdings: [:]).encoded()),
+             try close(p, covering: [bob.publicKey: 1], lamport: 7),
              try vote(bob, ["1"], on: p, lamport: 6), try vote(carol, ["2"], on: p, lamport: 7)]
         }, votes: [1, 0, 0], spoiled: 0),
-        Case(name: "the first close wins", spec: lunch, messages: { p in
-            [try related(alice, .pollClose, on: p, seq: 2, lamport: 9, content: []),
-             try related(alice, .pollClose, on: p, seq: 3, lamport: 4, content: []),
+        Case(name: "the first close in the creator's chain wins, whatever clock a later one claims", spec: lunch, messages: { p in
+            [try close(p, covering: [bob.publicKey: 1], seq: 2, lamport: 9), try close(p, covering: [:], seq: 3, lamport: 4),
              try vote(bob, ["1"], on: p, lamport: 6)]
-        }, votes: [0, 0, 0], spoiled: 0),
+        }, votes: [1, 0, 0], spoiled: 0),
+        Case(name: "a close without a coverage is no close, whatever its clock", spec: lunch, messages: { p in
+            [try related(alice, .pollClose, on: p, seq: 2, lamport: 4, content: []), try vote(bob, ["1"], on: p, lamport: 6)]
+        }, votes: [1, 0, 0], spoiled: 0),
         Case(name: "after a close, a ballot the close does not cover falls back to the author's earlier one",
              spec: PollSpec(question: "Q", options: ["A", "B"], closesAtMillis: 5_000), messages: { p in
             [try vote(bob, ["1"], on: p, seq: 1, lamport: 5, at: 4_000), try close(p, covering: [bob.publicKey: 1], lamport: 8),

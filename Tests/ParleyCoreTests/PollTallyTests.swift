@@ -31,6 +31,15 @@ struct PollTallyTests {
         #expect(forward == backward)
     }
 
+    @Test func aBallotIsTheLatestInTheVotersOwnChainWhateverClockItClaims() throws {
+        // Given bob's up vote claiming the largest clock, then his down vote claiming a small one
+        let first = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: UInt64(Int64.max))
+        let second = try Fixtures.vote(Fixtures.bob, .down, on: poll, seq: 2, lamport: 3)
+        // Then his later vote is his ballot, in either order
+        #expect(PollRules.tally(poll: poll, candidates: [first, second]).choice(of: Fixtures.bob.publicKey) == .down)
+        #expect(PollRules.tally(poll: poll, candidates: [second, first]).choice(of: Fixtures.bob.publicKey) == .down)
+    }
+
     @Test func equalLamportClocksFallBackToTheAuthorsSequence() throws {
         // Given bob's clock saturated: two votes with the same Lamport, the later one down
         let first = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: UInt64(Int64.max))
@@ -85,7 +94,11 @@ struct PollTallyTests {
         let carol = try Fixtures.vote(Fixtures.carol, .up, on: poll, seq: 1, lamport: 3)
         let closeReference = [MessageReference(id: poll.id, tag: .pollClose)]
         let bobsClose = try Fixtures.message(Fixtures.bob, seq: 3, lamport: 5, tag: .pollClose, refs: closeReference)
-        let creatorsClose = try Fixtures.message(Fixtures.alice, seq: 2, lamport: 5, tag: .pollClose, refs: closeReference)
+        let creatorsClose = try MessageDraft(
+            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 2, lamport: 5, timestampMillis: 42, tag: .pollClose,
+            content: PollCoverage(holdings: [Fixtures.bob.publicKey: .contiguous(1), Fixtures.carol.publicKey: .contiguous(1)]).encoded(),
+            references: closeReference
+        ).signed(by: Fixtures.alice)
 
         // Then while only others have closed it, the ballots are the tally of every vote
         let open = PollRules.tally(poll: poll, openBallots: [bobLater, carol], closes: [bobsClose])
@@ -123,13 +136,32 @@ struct PollCloseTests {
         #expect(PollRules.tally(poll: poll, candidates: [down, close, backdated, carol]).up == 0)
     }
 
-    @Test func aLegacyCloseWithoutContentKeepsTheLamportWindow() throws {
-        let legacy = try Fixtures.message(
+    @Test func aCloseWithoutACoverageIsNoCloseWhateverItsClock() throws {
+        // Given the creator's close with an empty plaintext (as nodes sent before closes carried a
+        // coverage, and as a member sees one it holds no key for), and votes on both sides of its clock
+        let empty = try Fixtures.message(
             Fixtures.alice, seq: 2, lamport: 5, tag: .pollClose, refs: [MessageReference(id: poll.id, tag: .pollClose)])
-        let before = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 4)
-        let after = try Fixtures.vote(Fixtures.carol, .up, on: poll, seq: 1, lamport: 5)
-        let tally = PollRules.tally(poll: poll, candidates: [legacy, before, after])
-        #expect(tally.up == 1 && tally.closed && tally.close?.coverage == nil)
+        let below = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 4)
+        let above = try Fixtures.vote(Fixtures.carol, .up, on: poll, seq: 1, lamport: 5)
+        // Then it closes nothing: no clock decides which ballots count
+        let tally = PollRules.tally(poll: poll, candidates: [empty, below, above])
+        #expect(tally.up == 2 && !tally.closed)
+    }
+
+    @Test func aSecondCloseWithALowerClockChangesNothingAndIsCounted() throws {
+        // Given bob's up vote and carol's down vote, both inside alice's close
+        let up = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 2)
+        let down = try Fixtures.vote(Fixtures.carol, .down, on: poll, seq: 1, lamport: 3)
+        let first = try close(covering: [Fixtures.bob.publicKey: .contiguous(1), Fixtures.carol.publicKey: .contiguous(1)], seq: 2, lamport: 9)
+        // When alice closes again, later in her chain, covering only bob and claiming a lower clock
+        let second = try close(covering: [Fixtures.bob.publicKey: .contiguous(1)], seq: 3, lamport: 4)
+
+        // Then the first close still decides, in any order, and the second is counted
+        for candidates in [[up, down, first, second], [second, down, up, first]] {
+            let tally = PollRules.tally(poll: poll, candidates: candidates)
+            #expect((tally.up, tally.down) == (1, 1))
+            #expect(tally.close?.message == first.id && tally.close?.laterCloses == 1)
+        }
     }
 
     @Test func theEarliestValidCloseOfTheCreatorWins() throws {

@@ -9,18 +9,19 @@ struct ReactionRulesTests {
 
     /// A reaction by `author` on `target` (or on `on`), with the given content, clock and author timestamp.
     static func reaction(
-        _ author: Identity, _ content: ReactionContent, lamport: UInt64, at millis: Int64 = 1_000, on: Message = target,
-        tag: ParleyCore.Tag = .reaction, refTag: ParleyCore.Tag = .reaction, chat: ChatID? = nil
+        _ author: Identity, _ content: ReactionContent, lamport: UInt64, sequence: UInt64? = nil, at millis: Int64 = 1_000,
+        on: Message = target, tag: ParleyCore.Tag = .reaction, refTag: ParleyCore.Tag = .reaction, chat: ChatID? = nil
     ) throws -> Message {
-        try raw(author, content.encoded(), lamport: lamport, at: millis, on: on, tag: tag, refTag: refTag, chat: chat)
+        try raw(author, content.encoded(), lamport: lamport, sequence: sequence, at: millis, on: on, tag: tag, refTag: refTag, chat: chat)
     }
 
+    /// The message's sequence is `sequence`, or its clock when not given (an honest author's clocks rise with it).
     static func raw(
-        _ author: Identity, _ bytes: [UInt8], lamport: UInt64, at millis: Int64 = 1_000, on: Message = target,
+        _ author: Identity, _ bytes: [UInt8], lamport: UInt64, sequence: UInt64? = nil, at millis: Int64 = 1_000, on: Message = target,
         tag: ParleyCore.Tag = .reaction, refTag: ParleyCore.Tag = .reaction, chat: ChatID? = nil
     ) throws -> Message {
         try MessageDraft(
-            chat: chat ?? on.chat, author: author.publicKey, sequence: lamport, lamport: lamport, timestampMillis: millis,
+            chat: chat ?? on.chat, author: author.publicKey, sequence: sequence ?? lamport, lamport: lamport, timestampMillis: millis,
             tag: tag, content: bytes, references: [MessageReference(id: on.id, tag: refTag)]
         ).signed(by: author)
     }
@@ -57,13 +58,29 @@ struct ReactionRulesTests {
         let again = try Self.reaction(F.bob, Self.add("🎉", score: 7), lamport: 4)
         #expect(Self.counts([added, removed]) == [])
         #expect(Self.counts([removed, added, again]) == ["🎉 1 7"])
-        // A removal at an older clock than the add changes nothing
+        // A removal earlier in bob's chain than the add changes nothing
         let staleRemoval = try Self.reaction(F.bob, Self.remove("🎉"), lamport: 1)
         #expect(Self.counts([staleRemoval, added]) == ["🎉 1 1"])
-        // At equal clocks, the larger message id wins
+        // At one sequence (only a forking author makes two), the larger message id wins
         let twins = [try Self.reaction(F.bob, Self.add("🎉", score: 2), lamport: 9), try Self.reaction(F.bob, Self.remove("🎉"), lamport: 9)]
         let winner = twins.max { $0.id < $1.id }!
         #expect(Self.counts(twins) == (winner == twins[0] ? ["🎉 1 2"] : []))
+    }
+
+    @Test func anAuthorsLaterRemovalWinsWhateverClocksItsEventsClaim() throws {
+        // Given bob's clock saturated by a member's 2^63 − 1: he adds 🔥 and then removes it, both at that
+        // clock, and the removal's id sorts lower (the case where ordering by clock then id kept 🔥)
+        let saturated = UInt64(Int64.max)
+        let added = try Self.reaction(F.bob, Self.add("🔥"), lamport: saturated, sequence: 1)
+        let removed = try (0..<64).lazy.map { millis in try Self.reaction(F.bob, Self.remove("🔥"), lamport: saturated, sequence: 2, at: Int64(millis)) }
+            .first { $0.id < added.id }
+        let removal = try #require(removed)
+        // Then the removal, later in bob's own chain, decides, in either order
+        #expect(Self.counts([added, removal]) == [])
+        #expect(Self.counts([removal, added]) == [])
+        // And a later add claiming a lower clock than his earlier removal counts
+        let again = try Self.reaction(F.bob, Self.add("🔥", score: 3), lamport: 2, sequence: 3)
+        #expect(Self.counts([again, removal, added]) == ["🔥 1 3"])
     }
 
     @Test func aUniqueAddClearsTheAuthorsOlderOtherTypes() throws {

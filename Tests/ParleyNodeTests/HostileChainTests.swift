@@ -96,10 +96,12 @@ struct HostileChainTests {
             await bed.mallory.node.transmit([.message(second.encoded)], to: bed.alice.identity.publicKey)
             try await bed.settle()
 
-            // Then alice keeps the first, counts the second as equivocation, and the chat goes on
+            // Then alice keeps the first, counts the second as equivocation, proves the fork from the
+            // two (§4.4), and the chat goes on
             #expect(try bed.alice.node.store.message(first.id) != nil)
             #expect(try bed.alice.node.store.message(second.id) == nil)
-            #expect(await bed.delta(of: bed.alice, from: before) == ["equivocation": 1])
+            #expect(await bed.delta(of: bed.alice, from: before) == ["equivocation": 1, "forkProven": 1])
+            #expect(try bed.alice.node.store.forks(chat: bed.invite.id).forkedFrom == [bed.mallory.identity.publicKey: first.sequence])
             #expect(try await bed.honestMessageArrives("after the fork", from: bed.bob, to: bed.alice))
         }
     }

@@ -289,15 +289,18 @@ struct HostileMemberTests {
             _ = try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.message.id, choices: ["up"])
             _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.message.id, choices: ["down"])
 
-            // When mallory floods alice and bob with a thousand signed votes on it, alternating, the last one up
+            // When mallory floods alice and bob with a thousand signed votes on it, alternating, the last one up,
+            // each linked to the one before (unlinked ones would be a fork, PROTOCOL.md §4.4: ForkProofTests)
             var votes: [Frame] = []
+            var previous: MessageID?
             for index in 0..<1_000 {
                 let tag: ParleyCore.Tag = index.isMultiple(of: 2) ? .pollVoteDown : .pollVoteUp
                 let vote = try MessageDraft(
-                    chat: bed.invite.id, author: bed.mallory.identity.publicKey, sequence: UInt64(index + 1), lamport: UInt64(index + 10),
-                    timestampMillis: 0, tag: tag, content: [], references: [MessageReference(id: poll.message.id, tag: tag)]
+                    chat: bed.invite.id, author: bed.mallory.identity.publicKey, sequence: UInt64(index + 1), previous: previous,
+                    lamport: UInt64(index + 10), timestampMillis: 0, tag: tag, content: [], references: [MessageReference(id: poll.message.id, tag: tag)]
                 ).sealedAndSigned(in: bed.invite, by: bed.mallory.identity)
                 votes.append(.message(vote.encoded))
+                previous = vote.id
             }
             for member in [bed.alice, bed.bob] { await bed.mallory.node.transmit(votes, to: member.identity.publicKey) }
             try await bed.settle()

@@ -86,7 +86,7 @@ struct PollCloseNodeTests {
                 #expect(snapshot.phase == .closed)
                 let outcome = try #require(snapshot.outcome)
                 #expect(outcome.options.map(\.votes) == [1, 0])
-                #expect(outcome.closure?.coverage?.covers(author: bob.identity.publicKey, sequence: lake.message.sequence) == true)
+                #expect(outcome.closure?.coverage.covers(author: bob.identity.publicKey, sequence: lake.message.sequence) == true)
             }
         }
     }

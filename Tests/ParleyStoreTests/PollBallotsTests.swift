@@ -55,13 +55,35 @@ struct PollBallotsTests {
         // When it is put back as a store from before the migration (message rows are written alike) and reopened
         try await h.f.store.executeUnchecked("""
             DROP TABLE poll_ballots;
-            DELETE FROM grdb_migrations WHERE identifier = 'v3-poll-ballots';
+            DELETE FROM grdb_migrations WHERE identifier IN ('v3-poll-ballots', 'v11-ballots-by-chain-order');
             """)
         let migrated = try MessageStore.open(path: path).pollBallots(chat: h.f.chat, poll: h.poll.id)
 
         // Then the migration filled in the same ballots
         #expect(Set(migrated.ballots) == Set(maintained.ballots))
         #expect(Set(migrated.closes) == Set(maintained.closes))
+    }
+}
+
+/// A voter's ballot in the store is its latest vote in its own chain, as the rules say.
+struct PollBallotChainOrderTests {
+    @Test func aBallotIsTheVotersLatestInItsChainWhateverClockItClaims() async throws {
+        // Given alice's poll, and bob's up vote claiming a huge clock, then his down vote claiming a small one
+        let f = try await StoreFixture.make()
+        let poll = try f.message(by: f.alice, seq: 1, tag: .poll, text: "Pizza?")
+        let up = try f.message(by: f.bob, seq: 1, lamport: 1 << 40, tag: .pollVoteUp, references: [MessageReference(id: poll.id, tag: .pollVoteUp)])
+        let down = try f.message(by: f.bob, seq: 2, lamport: 3, tag: .pollVoteDown, references: [MessageReference(id: poll.id, tag: .pollVoteDown)])
+        // When they arrive in either order
+        for order in [[up, down], [down, up]] {
+            let store = try MessageStore.inMemory()
+            _ = try await store.saveChat(f.invite, joinedAtMillis: 0)
+            for message in [poll] + order { _ = try await store.insert([message], receivedAtMillis: 0, ownAuthor: f.alice.publicKey) }
+            // Then his kept ballot is the down vote, and the tally says so
+            let open = try store.pollBallots(chat: f.chat, poll: poll.id)
+            #expect(open.ballots.map(\.id) == [down.id])
+            let tally = try #require(PollRules.tally(poll: poll, openBallots: open.ballots, closes: open.closes))
+            #expect((tally.up, tally.down) == (0, 1))
+        }
     }
 }
 
@@ -96,7 +118,7 @@ private struct PollHistory {
             // Few distinct clocks, so authors often tie; closes come late enough that some votes precede them
             let lamport = equivocates ? lamports[author.publicKey]! : random.next() % 30 + (tag == .pollClose ? 15 : 2)
             lamports[author.publicKey] = lamport
-            // A close covers what its author held so far (or, as nodes sent before coverage, nothing: the Lamport window)
+            // A close covers what its author held so far (or is empty, as nodes sent before coverage: no close)
             let coverage = PollCoverage(holdings: sequences.filter { $0.value > 0 }.mapValues { AuthorHoldings.contiguous($0) })
             let content = tag != .pollClose ? Array("\(index)".utf8) : random.next() % 3 == 0 ? [] : coverage.encoded()
             history.append(try f.message(

@@ -45,7 +45,7 @@ struct PollCloseCoverageTests {
 }
 
 /// The oracle is written from how the history was made, not from the rules: a ballot counts when it
-/// was made before the close, and an author's ballot is their latest such by (lamport, seq, id).
+/// was made before the close, and an author's ballot is their latest such in their own chain, by (seq, id).
 private struct CoveredHistory {
     static let spec = PollSpec(question: "Where?", options: ["Lake", "Hills", "Town"])
 
@@ -115,7 +115,7 @@ private struct CoveredHistory {
                 seq = next[author.publicKey]!
                 next[author.publicKey]! += 1
             }
-            // Mostly backdated below the close's clock; some above every earlier vote, so they are the authors' latest
+            // Mostly backdated below the close's clock, some above every earlier vote: clocks change nothing
             let lamport = random.next() % 3 == 0 ? random.next() % 20 + 100 : random.next() % closeLamport + 1
             after.append(try vote(author, seq: seq, lamport: lamport))
         }
@@ -123,7 +123,7 @@ private struct CoveredHistory {
         func latest(_ messages: [Message]) -> [PeerID: Message] {
             var latest: [PeerID: Message] = [:]
             for message in messages where latest[message.author].map({
-                (message.lamport, message.sequence, message.id) > ($0.lamport, $0.sequence, $0.id)
+                (message.sequence, message.id) > ($0.sequence, $0.id)
             }) ?? true {
                 latest[message.author] = message
             }

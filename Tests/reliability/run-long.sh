@@ -3,6 +3,7 @@
 #   - 10,000 messages and 3 polls voted on by 3 nodes, at 10% and then 30% random loss on every host;
 #   - kill -9 of a node in the middle of a 2,000-message burst, restart, convergence;
 #   - a partition with 2,000 messages posted on each side, then healed;
+#   - the fork property: 5 nodes, a member forking at random slots, random partitions, 2,000 seeds;
 #   - 100 real nodes on 127.0.0.1 in one chat, each voting once: time until all 100 tallies agree,
 #     idle CPU per node and total RSS (HundredMembersTests; PARLEY_MEMBERS=N for another size);
 #   - each libFuzzer target to FUZZ_RUNS executions (default 10,000,000; built without ASan, both
@@ -42,6 +43,9 @@ status=0
 set +e
 swift test --skip-build --filter "LANReliabilityTests|HundredMembersTests" 2>&1 | tee "$out/tests.log" | grep -E "FIGURE|✘|✔ Test|Test run"
 tests=${PIPESTATUS[0]}
+# The fork property (ForkConvergenceTests) over 2,000 seeds instead of run.sh's 50; a failure names its seed.
+PARLEY_FORK_SEEDS=2000 swift test --skip-build --filter ForkConvergenceTests 2>&1 | tee "$out/forks.log" | grep -E "✘|test cases|Test run"
+[ "${PIPESTATUS[0]}" -eq 0 ] && ! grep -q "✘" "$out/forks.log" || tests=1
 set -e
 { [ "$tests" -eq 0 ] && ! grep -q "✘" "$out/tests.log"; } || status=1
 echo "tests: $(( $(date +%s) - started )) s" | tee -a "$figures"

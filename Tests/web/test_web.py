@@ -176,6 +176,62 @@ def the_member_pane_shows_presence_and_a_note_stays_on_its_device(nodes, alice, 
 
 
 @test
+def a_member_who_signed_two_histories_is_named_in_a_banner_and_a_disputed_poll_says_so(nodes, alice, bob, problems):
+    # No node here can fork: alice's page gets the chat list with a forked member added, as the node
+    # would send it after proving one (ChatView.forked), her name a peer's markup and an RTL override.
+    hostile = "<img src=x onerror=alert(1)>\u202emallory"
+
+    def with_fork(route):
+        response = route.fetch()
+        chats = response.json()
+        for chat in chats:
+            if chat["name"] == "Team lunch":
+                chat["forked"] = [{"id": "f" * 64, "name": hostile, "fromSequence": 5}]
+        route.fulfill(response=response, json=chats)
+
+    alice.route("**/api/chatList", with_fork)
+    try:
+        alice.reload()
+        expect(alice.locator("#connection")).to_have_text("live", timeout=10_000)
+        expect(alice.locator(".chat-item", has_text="Team lunch").locator(".chat-forked")).to_be_visible(timeout=5000)
+        open_chat(alice, "Team lunch")
+        banner = alice.locator("#fork-banner")
+        expect(banner).to_be_visible(timeout=5000)
+        expect(banner).to_contain_text("signed two histories from their message 5: their messages from then on count for nothing")
+        # the name is the characters it is, isolated in its own <bdi>, and no markup
+        assert banner.locator("bdi").inner_text() == hostile, banner.locator("bdi").inner_text()
+        assert alice.locator("#fork-banner img").count() == 0
+        # A disputed poll's card, built by the page's own module from a results view
+        shown = alice.evaluate("""async (hostile) => {
+          const { pollCard } = await import("/js/polls.js");
+          const results = {
+            id: "ab", chat: "cd", kind: "yesNo", question: "Pizza?", author: "ee", authorName: hostile, createdAtMillis: 0,
+            lamport: 1, sequence: 1, historyClock: 1, up: 1, down: 1, totalVotes: 2, winners: [], ownVotes: [], isClosed: false,
+            phase: "disputed", answersCount: 0, latestAnswers: [], voters: [],
+            disputes: { creator: { id: "ee", name: hostile }, voters: [{ id: "ff", name: hostile }] },
+          };
+          const card = pollCard(results, { chat: "cd", me: "ee", toast: () => {}, onChanged: () => {} });
+          return {
+            status: card.querySelector(".poll-status").textContent,
+            disputes: card.querySelector(".disputes").textContent,
+            images: card.querySelectorAll("img").length,
+            votesDisabled: [...card.querySelectorAll("button.vote")].every((vote) => vote.disabled),
+            closeOffered: [...card.querySelectorAll("button")].some((button) => button.textContent === "Close poll"),
+          };
+        }""", hostile)
+        assert shown["status"] == f"Disputed · {hostile} signed two histories before closing it: no result is final", shown
+        assert shown["disputes"] == f"Not counted: {hostile} signed two histories; their vote counts for nothing.", shown
+        assert shown["images"] == 0 and shown["votesDisabled"] and not shown["closeOffered"], shown
+    finally:
+        alice.unroute("**/api/chatList")
+    # Back to the chat list as the node gives it: no banner
+    alice.reload()
+    expect(alice.locator("#connection")).to_have_text("live", timeout=10_000)
+    open_chat(alice, "Team lunch")
+    expect(alice.locator("#fork-banner")).to_be_hidden()
+
+
+@test
 def both_layouts_are_captured(nodes, alice, bob, problems):
     SHOTS.mkdir(parents=True, exist_ok=True)
     alice.wait_for_timeout(500)

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyTerminal
 import ArgumentParser
 import ParleyAPI
@@ -98,6 +99,17 @@ struct Messages: AsyncParsableCommand {
             lines.insert("older: --before \(first.id.prefix(12))  (or --limit 0 for all)", at: 0)
         }
         print(SafeText.display(lines.joined(separator: "\n")))
+        // Messages of members who signed two histories are left out from their fork on: say so.
+        if let note = try? await forkNote(messages) {
+            FileHandle.standardError.write(Data("Note: \(SafeText.display(note))\n".utf8))
+        }
+    }
+
+    /// The note on members of the chat that signed two histories (`ChatView.forked`), or nil.
+    private func forkNote(_ messages: [MessageView]) async throws -> String? {
+        let chats = try await ControlClient.callOnce(.chatList, options: options, as: [ChatView].self)
+        let listed = messages.first.flatMap { shown in chats.first { $0.id == shown.chat } } ?? Render.chat(named: chat, in: chats)
+        return listed.flatMap { ForkNotice.notice(Render.forkMembers($0)) }
     }
 }
 

@@ -142,7 +142,14 @@ struct ChatScreen {
             typing: typing,
             input: input,
             focus: focus,
-            status: status)
+            status: status,
+            warning: forkWarning)
+    }
+
+    /// The open chat's members that signed two histories, as the chat list last said, in one line.
+    var forkWarning: String? {
+        guard let open = chats.first(where: { $0.id == chat }) else { return nil }
+        return ForkNotice.notice(Render.forkMembers(open)).map { "⚠ " + $0 }
     }
 
     private func entry(_ item: Item) -> ScreenState.Entry? {
@@ -174,16 +181,19 @@ struct ChatScreen {
 
     private func member(_ member: MemberPresenceView) -> ScreenState.Member {
         let presence: ScreenState.Presence = member.online ? .online : .offline(lastSeen: member.lastSeenAt.map(Self.clockTime))
-        return Self.member(id: member.id, name: member.name, presence: presence, isYou: member.you)
+        return Self.member(id: member.id, name: member.name, presence: presence, isYou: member.you, forked: member.forkedFrom != nil)
     }
 
     /// Before presence is known.
     private func member(_ member: MemberView) -> ScreenState.Member {
-        Self.member(id: member.id, name: member.name, presence: nil, isYou: member.id == me)
+        let forked = chats.first { $0.id == chat }?.forked.contains { $0.id == member.id } ?? false
+        return Self.member(id: member.id, name: member.name, presence: nil, isYou: member.id == me, forked: forked)
     }
 
-    private static func member(id: String, name: String?, presence: ScreenState.Presence?, isYou: Bool) -> ScreenState.Member {
-        ScreenState.Member(name: isYou && name == nil ? "you" : Render.name(id, name), presence: presence, isYou: isYou)
+    /// A member that signed two histories is marked "⚠" (the warning line above the messages says what it means).
+    private static func member(id: String, name: String?, presence: ScreenState.Presence?, isYou: Bool, forked: Bool) -> ScreenState.Member {
+        let shown = isYou && name == nil ? "you" : Render.name(id, name)
+        return ScreenState.Member(name: forked ? "⚠ " + shown : shown, presence: presence, isYou: isYou)
     }
 
     static func card(_ poll: PollResultsView, author: String) -> ScreenState.PollCard {
@@ -203,12 +213,25 @@ struct ChatScreen {
             }
         }
         var summary = poll.secret.map(secretSummary) ?? ["\(poll.totalVotes) vote\(poll.totalVotes == 1 ? "" : "s")"]
+        if let voters = poll.disputes?.voters, !voters.isEmpty {
+            summary.append("not counted: \(voters.map { Render.name($0.id, $0.name) }.joined(separator: ", ")) (signed two histories)")
+        }
         if poll.answersCount > 0 { summary.append("\(poll.answersCount) answer\(poll.answersCount == 1 ? "" : "s")") }
         if let latest = poll.latestAnswers.last { summary.append("“\(latest.text)”") }
         return ScreenState.PollCard(
-            id: String(poll.id.prefix(idLength)), author: author, question: poll.question + (poll.phase == .closing ? " [closing]" : ""),
+            id: String(poll.id.prefix(idLength)), author: author, question: poll.question + phaseMark(poll.phase),
             isClosed: poll.isClosed,
             options: options, summary: summary.joined(separator: " · "), time: clockTime(poll.createdAtMillis))
+    }
+
+    /// After the question: " [closing]" past its closing time without the creator's close, " [disputed]"
+    /// when its creator signed two histories before closing it (no result is final).
+    static func phaseMark(_ phase: PollPhase) -> String {
+        switch phase {
+        case .closing: " [closing]"
+        case .disputed: " [disputed]"
+        case .open, .closed: ""
+        }
     }
 
     /// A secret poll's line under its bars (which stay at zero until the close): never voters.

@@ -4,12 +4,16 @@
 /// A verified head, or a message already accepted, vouches for the message its `previous` names;
 /// `release(vouchedBy:)` walks that way down the chain through what is held. Nothing held is trusted:
 /// anyone can make an unsigned message in anyone's name, so held messages are indexed by id (a fake
-/// cannot displace the real one) and bounded, in messages and bytes, per delivering peer (a flood
-/// cannot push others out) and in all.
+/// cannot displace the real one) and bounded, in messages and bytes, per delivering peer and in all.
+/// The whole holding is shared fairly: when it is full, a message from a peer makes room by evicting
+/// the oldest messages of the peer holding the most, so members filling their shares together cannot
+/// keep out another member's first messages (`hold`).
 ///
 /// What the author's chain proves wrong is dropped at once (`brokenLinks`): when the author's
 /// message at sequence n names its previous one, every other message held for (chat, author, n − 1)
 /// is not the author's. What no head vouches for within `expiry` is dropped by `expire(now:)`.
+/// One walk releases at most `maxVouched` messages: no conforming sender or store makes a longer
+/// chained run, and a longer one stored here could not be served on (`maxVouched`).
 public struct ChainAssembler: Sendable {
     public struct Configuration: Sendable {
         /// Held messages at most, from all peers.
@@ -48,22 +52,45 @@ public struct ChainAssembler: Sendable {
         public let message: Message
         public let peer: PeerID
         let arrivedAt: Duration
+        /// Tells this holding apart from an earlier one of the same id in its peer's `order`.
+        let serial: UInt64
     }
+
+    /// What one delivering peer holds, and in which order it arrived (for eviction, oldest first).
+    private struct Share {
+        var count = 0
+        var bytes = 0
+        /// Arrivals, oldest first from `start`; entries no longer held are skipped when met.
+        var order: [(id: MessageID, serial: UInt64)] = []
+        var start = 0
+    }
+
+    /// The most held chained messages one walk releases below the message vouching for them. Senders
+    /// put at most 63 in a row (`Node.maxChainedRun`); a store covering heads keeps a head at most 127
+    /// sequences above any chained message (PROTOCOL §4.1), so what it serves runs at most 126 in a
+    /// row. Past 127 the run is not a conforming one, and stored it would outgrow the 256 messages a
+    /// sync reply extends by to reach a head (with the 63 a covered head adds above it): the rest
+    /// stays held and expires as `headless`.
+    public static let maxVouched = 127
 
     /// What holding a message did.
     public enum Holding: Equatable, Sendable {
         case held
         /// Already held: the same bytes again (a retransmit).
         case alreadyHeld
-        /// The peer, or the node, holds as much as it may: the message is dropped, its sender resends.
+        /// The peer holds its share, or the node is full and no other peer holds more than this one
+        /// would: the message is dropped, its sender resends.
         case full
+        /// Held, after evicting this many messages of the peers holding the most (oldest first).
+        case heldEvicting(Int)
     }
 
     public let configuration: Configuration
     private var held: [MessageID: Held] = [:]
     private var bySlot: [Slot: [MessageID]] = [:]
-    private var perPeer: [PeerID: (count: Int, bytes: Int)] = [:]
+    private var perPeer: [PeerID: Share] = [:]
     private var heldBytes = 0
+    private var serials: UInt64 = 0
     /// Arrival order, for expiry; entries already released are skipped when met.
     private var arrivals: [(id: MessageID, at: Duration)] = []
     private var arrivalsStart = 0
@@ -77,18 +104,62 @@ public struct ChainAssembler: Sendable {
     public func isHeld(_ id: MessageID) -> Bool { held[id] != nil }
 
     /// Keeps a chained message until something vouches for it.
+    ///
+    /// Never past the peer's own share. When the whole holding is full (in messages or in bytes), room
+    /// is made by evicting, oldest first, messages of the peer holding the most of what is short (ties:
+    /// the lowest peer id), as long as that peer holds more than this one will with the message; when no
+    /// other peer does (this one holds the most), nothing is evicted and the message is refused: a
+    /// flooding peer neither pushes others out nor evicts its own older messages, which wait for their head.
     public mutating func hold(_ message: Message, from peer: PeerID, now: Duration) -> Holding {
         guard held[message.id] == nil else { return .alreadyHeld }
         let size = message.encoded.count
-        let peerShare = perPeer[peer] ?? (0, 0)
-        guard held.count < configuration.maxHeld, heldBytes + size <= configuration.maxHeldBytes,
-              peerShare.count < configuration.maxHeldPerPeer, peerShare.bytes + size <= configuration.maxHeldBytesPerPeer else { return .full }
-        held[message.id] = Held(message: message, peer: peer, arrivedAt: now)
+        let share = perPeer[peer] ?? Share()
+        guard share.count < configuration.maxHeldPerPeer, share.bytes + size <= configuration.maxHeldBytesPerPeer,
+              let evictions = evictions(making: size, for: peer, holding: (share.count + 1, share.bytes + size)) else { return .full }
+        for id in evictions { _ = take(id) }
+        serials += 1
+        held[message.id] = Held(message: message, peer: peer, arrivedAt: now, serial: serials)
         bySlot[Self.slot(of: message), default: []].append(message.id)
-        perPeer[peer] = (peerShare.count + 1, peerShare.bytes + size)
+        var grown = perPeer[peer] ?? Share()
+        grown.count += 1
+        grown.bytes += size
+        grown.order.append((message.id, serials))
+        perPeer[peer] = grown
         heldBytes += size
         arrivals.append((message.id, now))
-        return .held
+        return evictions.isEmpty ? .held : .heldEvicting(evictions.count)
+    }
+
+    /// The held messages to evict so that one more message of `size` bytes fits in the whole holding;
+    /// nil when that would take from a peer that holds no more than `peer` will (`holding`, with the
+    /// message). Only looks: `hold` evicts.
+    private func evictions(making size: Int, for peer: PeerID, holding: (count: Int, bytes: Int)) -> [MessageID]? {
+        var (count, bytes) = (held.count + 1, heldBytes + size)
+        var taken: [PeerID: (count: Int, bytes: Int, next: Int)] = [:]
+        var evictions: [MessageID] = []
+        while count > configuration.maxHeld || bytes > configuration.maxHeldBytes {
+            let byCount = count > configuration.maxHeld
+            var largest: (peer: PeerID, amount: Int)?
+            for (other, share) in perPeer where other != peer {
+                let amount = byCount ? share.count - (taken[other]?.count ?? 0) : share.bytes - (taken[other]?.bytes ?? 0)
+                if largest.map({ amount > $0.amount || amount == $0.amount && other < $0.peer }) ?? true { largest = (other, amount) }
+            }
+            guard let victim = largest, victim.amount > (byCount ? holding.count : holding.bytes),
+                  let share = perPeer[victim.peer] else { return nil }
+            var progress = taken[victim.peer] ?? (0, 0, share.start)
+            // The victim holds more than nothing, so a live entry lies ahead.
+            while share.order[progress.next].serial != held[share.order[progress.next].id]?.serial { progress.next += 1 }
+            let id = share.order[progress.next].id
+            let freed = held[id]?.message.encoded.count ?? 0
+            progress.next += 1
+            progress.count += 1
+            progress.bytes += freed
+            taken[victim.peer] = progress
+            evictions.append(id)
+            count -= 1
+            bytes -= freed
+        }
+        return evictions
     }
 
     /// What an accepted message vouches for: the held message its `previous` names, then that one's
@@ -103,7 +174,7 @@ public struct ChainAssembler: Sendable {
         var link = accepted.previous
         var slot = Self.slot(of: accepted).before
         // A message that names no previous one vouches for nothing below it.
-        while let current = slot, let named = link {
+        while released.count < Self.maxVouched, let current = slot, let named = link {
             var next: Held?
             for id in bySlot.removeValue(forKey: current) ?? [] {
                 guard let entry = remove(id) else { continue }
@@ -151,9 +222,21 @@ public struct ChainAssembler: Sendable {
     private mutating func remove(_ id: MessageID) -> Held? {
         guard let entry = held.removeValue(forKey: id) else { return nil }
         let size = entry.message.encoded.count
-        let share = perPeer[entry.peer] ?? (1, size)
-        perPeer[entry.peer] = share.count > 1 ? (share.count - 1, share.bytes - size) : nil
         heldBytes -= size
+        guard var share = perPeer[entry.peer], share.count > 1 else {
+            perPeer[entry.peer] = nil
+            return entry
+        }
+        share.count -= 1
+        share.bytes -= size
+        // The oldest entry left is kept live; others gone are skipped when met, and once they are most
+        // of the order, it keeps only live ones.
+        while held[share.order[share.start].id]?.serial != share.order[share.start].serial { share.start += 1 }
+        if share.order.count - share.start > 2 * share.count + 64 {
+            share.order = share.order[share.start...].filter { held[$0.id]?.serial == $0.serial }
+            share.start = 0
+        }
+        perPeer[entry.peer] = share
         return entry
     }
 }

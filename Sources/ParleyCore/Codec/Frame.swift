@@ -34,10 +34,15 @@ public enum Frame: Sendable, Hashable {
     /// From a member sharing a chat with both: `peer` was last heard from at `address`; handshake with
     /// it now, so that both NATs open (hole punching).
     case meet(peer: PeerID, address: PeerAddress)
+    /// Beside each `syncRequest`: the id held at each author's highest sequence and the forks proven
+    /// here, so that two members holding different messages for one slot find out (PROTOCOL.md §10).
+    case chainTops(chat: ChatID, ChainTops)
+    /// A `ForkProof`'s encoding: an author signed two histories (PROTOCOL.md §4.4).
+    case forkProof([UInt8])
 
     enum Kind: UInt8 {
         case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite, presence, typing
-        case read = 10, readAck = 11, ballotRelay = 12, meetRequest = 13, meet = 14
+        case read = 10, readAck = 11, ballotRelay = 12, meetRequest = 13, meet = 14, chainTops = 15, forkProof = 16
     }
 
     /// Frame header: type (1 byte) and body length (4 bytes).
@@ -50,7 +55,8 @@ public enum Frame: Sendable, Hashable {
 
     private var bodyCount: Int {
         switch self {
-        case let .message(bytes), let .invite(bytes): bytes.count
+        case let .message(bytes), let .invite(bytes), let .forkProof(bytes): bytes.count
+        case let .chainTops(_, tops): 32 + tops.encodedCount
         case let .ack(ids), let .readAck(ids): ids.count * 32
         case let .read(_, ids): 32 + ids.count * 32
         case .inviteAck, .needInvite: 32
@@ -67,6 +73,11 @@ public enum Frame: Sendable, Hashable {
         switch self {
         case let .message(bytes): header(.message, &buffer); buffer.writeBytes(bytes)
         case let .invite(bytes): header(.invite, &buffer); buffer.writeBytes(bytes)
+        case let .forkProof(bytes): header(.forkProof, &buffer); buffer.writeBytes(bytes)
+        case let .chainTops(chat, tops):
+            header(.chainTops, &buffer)
+            buffer.writeBytes32(chat.bytes)
+            tops.write(to: &buffer)
         case let .ack(ids):
             header(.ack, &buffer)
             for id in ids { buffer.writeBytes32(id.bytes) }
@@ -136,6 +147,10 @@ public enum Frame: Sendable, Hashable {
         switch kind {
         case .message: return .message(try body.readExactly(body.readableBytes, "message"))
         case .invite: return .invite(try body.readExactly(body.readableBytes, "invite"))
+        case .forkProof: return .forkProof(try body.readExactly(body.readableBytes, "fork proof"))
+        case .chainTops:
+            let chat = try body.readDigest("chat")
+            return .chainTops(chat: chat, try ChainTops(reading: &body))
         case .ack: return .ack(try readIDs(&body, "ack"))
         case .read:
             let chat = try body.readDigest("chat")

@@ -47,45 +47,41 @@ public struct PollCoverage: Hashable, Sendable {
     }
 }
 
-/// The close that counts for a poll: its creator's earliest valid `PollClose`.
+/// The close that counts for a poll: the first valid `PollClose` in its creator's own chain.
 public struct PollClose: Hashable, Sendable {
     public let message: MessageID
     public let lamport: UInt64
     public let sequence: UInt64
     public let timestampMillis: Int64
-    /// nil for a close without content, as nodes sent before closes carried their coverage (and as a
-    /// member sees one it cannot open): such a close admits what its Lamport clock is above.
-    public let coverage: PollCoverage?
+    public let coverage: PollCoverage
+    /// The creator's other valid closes of the poll: all after this one in its chain, they change
+    /// nothing, and are counted so that a creator who closed twice can be seen doing so.
+    public let laterCloses: Int
 
-    /// The rules' order, as `PollRules.isLater` compares messages.
-    var order: (UInt64, UInt64, MessageID) { (lamport, sequence, message) }
-
-    /// Whether a ballot, answer or suggestion is inside the close.
+    /// Whether a ballot, answer or suggestion is inside the close: only the coverage says, never a clock.
     public func admits(_ event: some PollEvent) -> Bool {
-        guard let coverage else { return event.lamport < lamport }
-        return coverage.covers(author: event.author, sequence: event.sequence)
+        coverage.covers(author: event.author, sequence: event.sequence)
     }
 }
 
 extension PollRules {
-    /// The creator's earliest close (by `(lamport, sequence, id)`) among `closes`: a `PollClose` by the
-    /// poll's author, in its chat, referencing it as `PollClose`, whose content is empty or a coverage.
-    /// A close whose content does not decode is no close.
+    /// The creator's first close among `closes`: a `PollClose` by the poll's author, in its chat, referencing
+    /// it as `PollClose`, whose content is a coverage; of several, the one with the lowest sequence (the
+    /// creator's own order, which no claimed clock changes), then the lowest id (only a creator that signs
+    /// two messages for one sequence makes that tie). Any other close, empty content included (as nodes
+    /// sent before closes carried a coverage, and as a member sees one sealed in an epoch it holds no key
+    /// for), is no close: a clock would otherwise decide which of others' ballots count.
     public static func winningClose(of poll: Message, among closes: some Sequence<Message>) -> PollClose? {
-        var winner: PollClose?
+        var winner: Message?
+        var winnerCoverage: PollCoverage?
+        var valid = Set<MessageID>()
         for close in closes where close.tag == .pollClose && close.author == poll.author && references(close, poll) {
-            let coverage: PollCoverage?
-            if close.content.isEmpty {
-                coverage = nil
-            } else {
-                guard let decoded = try? PollCoverage.decode(close.content) else { continue }
-                coverage = decoded
-            }
-            let candidate = PollClose(
-                message: close.id, lamport: close.lamport, sequence: close.sequence, timestampMillis: close.timestampMillis,
-                coverage: coverage)
-            if winner.map({ candidate.order < $0.order }) ?? true { winner = candidate }
+            guard let coverage = try? PollCoverage.decode(close.content), valid.insert(close.id).inserted else { continue }
+            if winner.map({ (close.sequence, close.id) < ($0.sequence, $0.id) }) ?? true { (winner, winnerCoverage) = (close, coverage) }
         }
-        return winner
+        guard let winner, let winnerCoverage else { return nil }
+        return PollClose(
+            message: winner.id, lamport: winner.lamport, sequence: winner.sequence, timestampMillis: winner.timestampMillis,
+            coverage: winnerCoverage, laterCloses: valid.count - 1)
     }
 }

@@ -2,6 +2,8 @@
 /// close has not arrived, so the result is not final yet.
 public enum PollPhase: String, Hashable, Sendable, Codable {
     case open, closing, closed
+    /// Its creator signed two histories before closing it (PROTOCOL.md §4.4): no result is final.
+    case disputed
 }
 
 /// The state of an options poll as computed from the messages that reference it (docs/POLLS.md).
@@ -130,5 +132,9 @@ extension PollRules {
         message.chat == poll.chat && message.references.contains(MessageReference(id: poll.id, tag: message.tag))
     }
 
-    static func isEarlier<Event: PollEvent>(_ lhs: Event, _ rhs: Event) -> Bool { isLater(rhs, than: lhs) }
+    /// Across authors (suggestions, answers): by Lamport clock, ties by author id as bytes and then by
+    /// the author's sequence (the chat's history order, PROTOCOL §14), then by id.
+    static func isEarlier<Event: PollEvent>(_ lhs: Event, _ rhs: Event) -> Bool {
+        (lhs.lamport, lhs.author, lhs.sequence, lhs.id) < (rhs.lamport, rhs.author, rhs.sequence, rhs.id)
+    }
 }

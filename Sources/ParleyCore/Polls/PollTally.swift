@@ -105,9 +105,11 @@ public enum PollRules {
         return latest
     }
 
-    /// Latest by Lamport clock, then by the author's own sequence (clocks saturate at 2^63 − 1),
-    /// then by the larger message id, so even an equivocating author resolves the same everywhere.
+    /// Of two messages by one author, the later in that author's own chain: by sequence, which the
+    /// author signs and cannot reuse, then by the larger message id, so even an author that signs two
+    /// messages for one sequence resolves the same everywhere. A claimed Lamport clock plays no part:
+    /// a member could otherwise make an old ballot outrank its new one on every node.
     public static func isLater(_ lhs: some PollEvent, than rhs: some PollEvent) -> Bool {
-        (lhs.lamport, lhs.sequence, lhs.id) > (rhs.lamport, rhs.sequence, rhs.id)
+        (lhs.sequence, lhs.id) > (rhs.sequence, rhs.id)
     }
 }

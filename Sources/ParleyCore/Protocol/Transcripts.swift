@@ -75,9 +75,16 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     /// A chained message that no verified head vouched for within 30 s (a segment that never reached
     /// a head). Its author's retransmits or sync bring it again if it was genuine.
     case headless
+    /// A held chained message evicted to make room for another member's, the holding being full: the
+    /// member holding the most gives way (see `ChainAssembler.hold`). Its sender resends it.
+    case heldEvicted
     /// A second message of one author for one (chat, sequence), vouched for by the author's own
     /// signature: the author signed two histories. The first one stored stays.
     case equivocation
+    /// A fork proof kept (PROTOCOL.md §4.4): an author of a chat signed two histories, and from the
+    /// forked sequence on its messages there count for nothing. Counted once per proof kept (the first
+    /// for its chat and author, or one showing an earlier fork), not per datagram.
+    case forkProven
     /// A sealed ballot envelope refused by a relay: its sender, its publisher and this node share no
     /// chat, or the sender passed more than its budget of envelopes (docs/BALLOTS.md §4).
     case ballotRelayRefused

@@ -8,7 +8,10 @@ public enum ReactionRules {
     private struct Event {
         let message: Message
         let content: ReactionContent
-        var key: PageCursor { PageCursor(lamport: message.lamport, id: message.id) }
+        /// Every comparison here is between one author's own events, so it follows that author's chain:
+        /// by sequence, which it signs and cannot reuse, then by id (only a forking author ties). A claimed
+        /// Lamport clock would let an old event outrank the author's later removal on every node.
+        var key: ChainPosition { ChainPosition(sequence: message.sequence, id: message.id) }
     }
 
     /// - Parameters:
@@ -50,4 +53,12 @@ public enum ReactionRules {
         message.tag == .reaction && message.chat == target.chat
             && message.references.contains(MessageReference(id: target.id, tag: .reaction))
     }
+}
+
+/// Where a message stands in its author's own chain (PROTOCOL §11): by sequence, then by id.
+struct ChainPosition: Comparable {
+    let sequence: UInt64
+    let id: MessageID
+
+    static func < (lhs: Self, rhs: Self) -> Bool { (lhs.sequence, lhs.id) < (rhs.sequence, rhs.id) }
 }

@@ -29,20 +29,23 @@ extension Node {
         let stored = try requirePoll(poll, in: chat)
         let asked: Poll
         do { asked = try Poll(stored.message) } catch { throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding") }
-        if case let .secret(secret) = asked { return try secretSnapshot(stored, secret) }
+        let forks = try store.forks(chat: chat)
+        if case let .secret(secret) = asked { return try secretSnapshot(stored, secret, forks: forks) }
         guard case let .options(spec) = asked else {
-            let tally = try yesNoTally(stored.message)
+            let tally = try yesNoTally(stored.message, forks: forks)
             let own = tally.choice(of: me).map { [$0.rawValue] } ?? []
             return PollSnapshot(
                 poll: stored, state: .yesNo(tally), question: asked.question, phase: tally.closed ? .closed : .open,
-                ownVotes: own, ownBallot: standing(late: tally.lateVoters, counted: own))
+                ownVotes: own, ownBallot: standing(late: tally.lateVoters, counted: own)
+            ).disputed(PollDisputes.of(poll: stored.message, forks: forks, closed: tally.closed))
         }
         let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll)).map(\.message)
-        let outcome = PollRules.outcome(poll: stored.message, spec: spec, related: related)
+        let outcome = PollRules.outcome(poll: stored.message, spec: spec, related: related.filter(forks.counts))
         let own = outcome.selection(of: me)
         return PollSnapshot(
             poll: stored, state: .options(outcome), question: spec.question, phase: outcome.phase(atMillis: clock.wallMillis),
-            ownVotes: own, ownBallot: standing(late: outcome.lateVoters, counted: own))
+            ownVotes: own, ownBallot: standing(late: outcome.lateVoters, counted: own)
+        ).disputed(PollDisputes.of(poll: stored.message, forks: forks, closed: outcome.closure != nil))
     }
 
     private func standing(late: Set<PeerID>, counted: [String]) -> BallotStanding? {
@@ -210,11 +213,16 @@ extension Node {
 
     /// A yes/no tally needs only who voted what and when, read from columns with nothing decoded: the
     /// open ballots the store keeps (one row per voter), or every vote once the creator has closed it.
-    private func yesNoTally(_ poll: Message) throws -> PollTally {
-        let open = try store.pollBallots(chat: poll.chat, poll: poll.id)
-        if let tally = PollRules.tally(poll: poll, openBallots: open.ballots, closes: open.closes) { return tally }
+    /// In a chat with forks, every vote is read and the forked authors' votes from their fork on are
+    /// left out (`ChatForks`).
+    private func yesNoTally(_ poll: Message, forks: ChatForks) throws -> PollTally {
+        if forks.isEmpty {
+            let open = try store.pollBallots(chat: poll.chat, poll: poll.id)
+            if let tally = PollRules.tally(poll: poll, openBallots: open.ballots, closes: open.closes) { return tally }
+        }
         let events = try store.pollEvents(chat: poll.chat, poll: poll.id)
-        return PollRules.tally(poll: poll, votes: events.votes, closes: events.closes)
+        let votes = events.votes.filter { forks.counts(author: $0.author, sequence: $0.sequence) }
+        return PollRules.tally(poll: poll, votes: votes, closes: events.closes.filter(forks.counts))
     }
 
     private func openOptionsPoll(chat: ChatID, poll: MessageID) throws -> PollOutcome {
@@ -232,6 +240,7 @@ extension Node {
         switch snapshot.phase {
         case .open: return
         case .closing: throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is past its closing time")
+        case .disputed: throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is disputed: its creator signed two histories")
         case .closed: throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is closed")
         }
     }

@@ -25,6 +25,9 @@ public struct PollSnapshot: Sendable, Hashable {
     public let ownBallot: BallotStanding?
     /// Set for a secret poll: its electorate, its count's standing and this user's ballot.
     public var secret: SecretPollStatus? = nil
+    /// Set when members who took part signed two histories (PROTOCOL.md §4.4): who, and whether the
+    /// creator did, which leaves the poll disputed.
+    public var disputes: PollDisputes? = nil
 
     /// Closed by its creator: the result is final.
     public var isClosed: Bool { phase == .closed }

@@ -37,7 +37,9 @@ extension Node {
     public func reactions(chat: ChatID, message target: MessageID) throws -> ReactionSummary {
         let stored = try requireReactionTarget(target, in: chat)
         let related = try store.messages(matching: MessageCriteria(chat: chat, tag: .reaction, referencing: target)).map(\.message)
-        return ReactionRules.summary(target: stored.message, candidates: related)
+        // A member's reactions from a fork of its chain on count for nothing, whichever branch is here (§4.4).
+        let forks = try store.forks(chat: chat)
+        return ReactionRules.summary(target: stored.message, candidates: forks.isEmpty ? related : related.filter(forks.counts))
     }
 
     /// The message's groups (sorted) and one page of its reactions, filtered by type and author.

@@ -49,6 +49,7 @@ extension Node {
         var envelopes: [(peer: PeerID, publisher: PeerID, maxDelay: UInt32, sealed: [UInt8])] = []
         var introductionsAsked: [(requester: PeerID, target: PeerID)] = []
         var introductions: [(introducer: PeerID, peer: PeerID, address: PeerAddress)] = []
+        var forkProofs: [(peer: PeerID, bytes: [UInt8])] = []
         for (peer, frames) in opened.frames {
             for frame in frames {
                 switch frame {
@@ -73,6 +74,8 @@ extension Node {
                 case let .ballotRelay(publisher, maxDelay, sealed): envelopes.append((peer, publisher, maxDelay, sealed))
                 case let .meetRequest(target): introductionsAsked.append((peer, target))
                 case let .meet(target, address): introductions.append((peer, target, address))
+                case let .chainTops(chat, tops): replies[peer, default: []] += try answerChainTops(tops, chat: chat, from: peer)
+                case let .forkProof(bytes): forkProofs.append((peer, bytes))
                 }
             }
         }
@@ -83,6 +86,8 @@ extension Node {
         try await receiveTyping(typing)
         for (peer, frames) in try await receiveMessages(prepared.messages) { replies[peer, default: []] += frames }
         for (peer, frames) in try await receiveReads(reads) { replies[peer, default: []] += frames }
+        // After the batch's messages: a proof may be about an author whose first message came with it.
+        await receiveForkProofs(forkProofs)
         // After the batch's messages are stored: an envelope may be for a poll the same batch brought.
         for envelope in envelopes {
             await receiveBallotRelay(publisher: envelope.publisher, maxDelayMillis: envelope.maxDelay, sealed: envelope.sealed, from: envelope.peer)
@@ -107,7 +112,7 @@ extension Node {
         /// is stored, once the batch stored beside this check has committed (`releaseAtStoreTime`).
         var waiting: [(peer: PeerID, message: Message)] = []
         /// Checked head → the signed forms of the heads it covered (stored without their signature):
-        /// if the store refuses the checked head, the highest of them stored gets its signature back.
+        /// if the store refuses the checked head, it keeps the highest one it can signed (`Vouching`).
         var covered: [MessageID: [Message]] = [:]
 
         var isBurst: Bool { verified.messages.count > MessageStore.maxInsertOnCallerThread }
@@ -154,6 +159,7 @@ extension Node {
         let links = vouch(for: holdable.filter { !$0.message.isHead }, heads: verified.messages + coveredHeads)
         verified.messages += coveredHeads + links.released
         rejected[.brokenChain, default: 0] += links.brokenLinks
+        rejected[.heldEvicted, default: 0] += links.evicted
         let covered = heads.covered.reduce(into: [MessageID: [Message]]()) { $0[$1.checker, default: []].append($1.signed) }
         return CheckedMessages(
             decoded: decoded, known: known, verified: verified, rejected: rejected, waiting: links.waiting, covered: covered)
@@ -161,16 +167,20 @@ extension Node {
 
     /// Holds the batch's chained messages and releases what the verified heads vouch for, down each
     /// chain (the heads themselves are not returned). What stays held is looked at again at store time
-    /// (`releaseAtStoreTime`), against what is stored by then.
+    /// (`releaseAtStoreTime`), against what is stored by then. `evicted` counts the held messages evicted
+    /// to make room for these (`ChainAssembler.hold`).
     private func vouch(
         for chained: [(peer: PeerID, message: Message)], heads: [(message: Message, peer: PeerID)]
-    ) -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)]) {
-        guard !chained.isEmpty || !heads.isEmpty else { return ([], 0, []) }
+    ) -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)], evicted: Int) {
+        guard !chained.isEmpty || !heads.isEmpty else { return ([], 0, [], 0) }
         let now = clock.now
         return chains.withLock { chains in
-            for (peer, message) in chained { _ = chains.hold(message, from: peer, now: now) }
+            var evicted = 0
+            for (peer, message) in chained {
+                if case let .heldEvicting(count) = chains.hold(message, from: peer, now: now) { evicted += count }
+            }
             let (released, brokenLinks) = Self.releaseChains(from: heads, in: &chains)
-            return (released, brokenLinks, chained.filter { chains.isHeld($0.message.id) })
+            return (released, brokenLinks, chained.filter { chains.isHeld($0.message.id) }, evicted)
         }
     }
 
@@ -230,18 +240,6 @@ extension Node {
         return keys.sorted(by: before).map { messages[$0.index] }
     }
 
-    /// A checked head the store refused (its content, range or epoch) leaves the heads it covered
-    /// stored without a head above them, which no peer syncing from here could accept: the highest
-    /// of them stored whose own signature verifies is stored signed instead.
-    private func restoreHeads(below refused: [MessageID], covered: [MessageID: [Message]], stored: Set<MessageID>) async throws {
-        var restored: [Message] = []
-        for checker in refused {
-            let candidates = (covered[checker] ?? []).filter { stored.contains($0.id) }.sorted { $0.sequence > $1.sequence }
-            if let head = candidates.first(where: { (try? $0.verifySignature()) != nil }) { restored.append(head) }
-        }
-        try await store.replaceEncodings(restored)
-    }
-
     /// The batch's messages still held, looked at once the batch stored beside this one's check has
     /// committed: one already stored (a retransmit that crossed its first copy) is acknowledged; one
     /// whose successor is stored (a lost datagram's retransmit) is vouched for by it, and vouches
@@ -293,9 +291,12 @@ extension Node {
         // released by a walk (a covered head held from an earlier delivery) is stored once.
         var seen = Set<MessageID>()
         verified.messages = Self.inAuthorOrder(verified.messages.filter { seen.insert($0.message.id).inserted })
+        // What a refused message vouched for is refused with it (the store keeps a covered head below it
+        // signed instead, when it can): a run stored without its head would be sent on by sync forever.
         let outcomes = try await store.insert(
             verified.messages.map(\.message), grants: openGrants(verified.messages.map(\.message)),
-            receivedAtMillis: clock.wallMillis, ownAuthor: me)
+            receivedAtMillis: clock.wallMillis, ownAuthor: me,
+            vouching: Vouching(among: verified.messages.map(\.message), covered: checked.covered.values.flatMap { $0 }))
         var replies: [PeerID: [Frame]] = [:]
         var acks: [PeerID: [MessageID]] = [:]
         for (peer, message) in decoded where known.contains(message.id) { acks[peer, default: []].append(message.id) }
@@ -334,21 +335,14 @@ extension Node {
                 rejected[.malformed, default: 0] += 1
             case .unknownEpoch:
                 break // not acknowledged: it comes again, by retransmit or sync, after the change that starts its epoch
+            case .unvouched:
+                break // not acknowledged, nor counted: what vouched for it is, under its own reason
             }
         }
-        let storedIDs = Set(zip(verified.messages, outcomes).compactMap { if case .inserted = $1 { $0.message.id } else { nil } })
         await engine.countStored(fromAuthors: fromAuthors, relayed: relayed)
-        let refusedCheckers = zip(verified.messages, outcomes).compactMap { entry, outcome -> MessageID? in
-            guard checked.covered[entry.message.id] != nil else { return nil }
-            switch outcome {
-            case .inserted, .duplicate: return nil
-            default: return entry.message.id
-            }
-        }
-        // The batch is stored: a failed restore must not lose its acks; the refused head comes again.
-        do { try await restoreHeads(below: refusedCheckers, covered: checked.covered, stored: storedIDs) } catch {
-            logger.warning("could not store a covered head signed again", metadata: ["error": "\(error)"])
-        }
+        await proveForks(
+            stored: verified.messages.map(\.message), outcomes: outcomes,
+            received: verified.messages.map(\.message) + checked.covered.values.flatMap { $0 })
         rejected[.notAPoll, default: 0] += try votesForNonPolls(storedVotes)
         for (reason, count) in rejected where count > 0 { await engine.reject(reason, count: count) }
         logger.debug("stored messages", metadata: [
@@ -473,9 +467,9 @@ extension Node {
         let request = try syncRequest(chat: invite.id, to: others + [peer])
         if joined {
             logger.info("joined chat", metadata: ["chat": "\(invite.id.shortHex)", "creator": "\(invite.creator.shortHex)"])
-            await transmit(Dictionary(others.map { ($0, [request]) }, uniquingKeysWith: { first, _ in first }))
+            await transmit(Dictionary(others.map { ($0, request) }, uniquingKeysWith: { first, _ in first }))
         }
-        return [.inviteAck(invite.id), request]
+        return [.inviteAck(invite.id)] + request
     }
 
     /// Every ack is recorded, not only awaited ones: a member that got a message by sync after the

@@ -15,6 +15,7 @@ extension MessageRecord {
     func storedMessage(deliveredTo: Int, readBy: Int = 0, recipients: Int = 0) throws(StoreError) -> StoredMessage {
         StoredMessage(
             message: try decodedMessage(), localNumber: localNumber, receivedAtMillis: receivedAtMillis,
-            state: state, deliveredTo: deliveredTo, readBy: readBy, recipients: recipients)
+            state: state, deliveredTo: deliveredTo, readBy: readBy, recipients: recipients,
+            historyClock: historyLamport.map { UInt64($0) })
     }
 }

@@ -18,6 +18,9 @@ struct MessageRecord: Codable, FetchableRecord, PersistableRecord {
     var localNumber: Int64
     var receivedAtMillis: Int64
     var state: DeliveryState
+    /// Set only where it differs from `lamport`: the author's higher clock from an earlier sequence
+    /// (kept by the `messages_history_clock` trigger, PROTOCOL §11).
+    var historyLamport: Int64?
 
     enum CodingKeys: String, CodingKey {
         case id, author, seq, lamport, tag, content, encoded, state
@@ -25,6 +28,7 @@ struct MessageRecord: Codable, FetchableRecord, PersistableRecord {
         case timestampMillis = "timestamp_ms"
         case localNumber = "local_number"
         case receivedAtMillis = "received_at_ms"
+        case historyLamport = "history_lamport"
     }
 
     enum Columns {

@@ -15,6 +15,9 @@ extension MessageStore {
         migrator.registerMigration("v7-pending-invite-order", migrate: createV7PendingInviteOrder)
         migrator.registerMigration("v8-wire-protocol-chains", migrate: createV8WireProtocolChains)
         migrator.registerMigration("v9-deliveries-by-local-number", migrate: createV9DeliveriesByLocalNumber)
+        migrator.registerMigration("v10-fork-proofs", migrate: createV10ForkProofs)
+        migrator.registerMigration("v11-ballots-by-chain-order", migrate: createV11BallotsByChainOrder)
+        migrator.registerMigration("v12-history-clock", migrate: createV12HistoryClock)
         return migrator
     }
 

@@ -5,6 +5,7 @@ import { call, onUnauthorized, WatchSocket } from "./js/api.js";
 import { newChatForm, renderChatList } from "./js/chats.js";
 import { contactsView } from "./js/contacts.js";
 import { button, displayName, el } from "./js/dom.js";
+import { forkBanner } from "./js/forks.js";
 import { renderMembers } from "./js/members.js";
 import { Timeline } from "./js/messages.js";
 import { newPollForm, tickCountdowns } from "./js/polls.js";
@@ -90,6 +91,10 @@ function renderChatHeader(chat) {
   $("chat-title").textContent = chat.name;
   const others = chat.members.filter((member) => member.id !== state.me).map((member) => displayName(member.name, member.id));
   $("chat-subtitle").textContent = chat.kind === "direct" ? "Direct chat" : `${chat.members.length} members: ${others.join(", ") || "just you"}`;
+  // Members that signed two histories: named above the messages for as long as the chat is open.
+  const banner = forkBanner(chat);
+  $("fork-banner").hidden = !banner;
+  $("fork-banner").replaceChildren(...(banner ?? []));
 }
 
 function openChat(chat) {

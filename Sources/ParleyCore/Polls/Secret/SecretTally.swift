@@ -51,12 +51,12 @@ public enum SecretPollRules {
     ///   - check: `SecretPollRules.check` or a cache of it.
     public static func tally(
         poll: Message, secret: SecretPoll, related: some Sequence<Message>, ballotKeys: some Sequence<Message>,
-        check: (Message) -> CheckedBallot?
+        disputed: Set<PeerID> = [], check: (Message) -> CheckedBallot?
     ) -> SecretTally {
         var seen = Set<MessageID>()
         let related = related.filter { seen.insert($0.id).inserted && PollRules.references($0, poll) }
         let close = PollRules.winningClose(of: poll, among: related)
-        if let problem = electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys) {
+        if let problem = electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys, disputed: disputed) {
             return .nothingCounted(poll: poll.id, secret: secret, close: close, electorateProblem: problem)
         }
         var selections: [LinkingTag: Set<[String]>] = [:]
@@ -81,25 +81,31 @@ public enum SecretPollRules {
     /// What views show: the tally once the creator's close is here; until then every count at zero,
     /// with no ballot checked (ballots are published after the closing time, and checking them costs
     /// four scalar multiplications per elector each).
+    /// `disputed` members signed two histories in the chat (PROTOCOL.md §4.4): their listing is not
+    /// checked against the keys they published, as which key they published depends on the branch a
+    /// node got. The ring stays as the poll lists it, so the count is the same on every node.
     public static func result(
-        poll: Message, secret: SecretPoll, related: [Message], ballotKeys: [Message], check: (Message) -> CheckedBallot?
+        poll: Message, secret: SecretPoll, related: [Message], ballotKeys: [Message], disputed: Set<PeerID> = [],
+        check: (Message) -> CheckedBallot?
     ) -> SecretTally {
         guard PollRules.winningClose(of: poll, among: related) != nil else {
             return .nothingCounted(
-                poll: poll.id, secret: secret, close: nil, electorateProblem: electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys))
+                poll: poll.id, secret: secret, close: nil,
+                electorateProblem: electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys, disputed: disputed))
         }
-        return tally(poll: poll, secret: secret, related: related, ballotKeys: ballotKeys, check: check)
+        return tally(poll: poll, secret: secret, related: related, ballotKeys: ballotKeys, disputed: disputed, check: check)
     }
 
     /// Why the electorate is not trustworthy, or nil: every elector must be listed with a key that
     /// its member published in this chat (a "BallotKey" message it authored), so a creator cannot
     /// slip in keys of its own.
-    static func electorateProblem(_ secret: SecretPoll, chat: ChatID, ballotKeys: some Sequence<Message>) -> String? {
+    static func electorateProblem(_ secret: SecretPoll, chat: ChatID, ballotKeys: some Sequence<Message>, disputed: Set<PeerID> = []) -> String? {
         var published = Set<[UInt8]>()
         for message in ballotKeys where message.tag == .ballotKey && message.chat == chat {
             published.insert(message.author.rawRepresentation + message.content)
         }
-        for elector in secret.electorate where !published.contains(elector.member.rawRepresentation + elector.key.rawRepresentation) {
+        for elector in secret.electorate
+        where !disputed.contains(elector.member) && !published.contains(elector.member.rawRepresentation + elector.key.rawRepresentation) {
             return "elector \(elector.member.shortHex) is listed with a ballot key it has not published here"
         }
         return nil

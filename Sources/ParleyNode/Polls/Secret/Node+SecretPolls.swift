@@ -112,11 +112,15 @@ extension Node {
     }
 
     /// The snapshot of a secret poll: counts withheld until the creator's close.
-    func secretSnapshot(_ stored: StoredMessage, _ secret: SecretPoll) throws -> PollSnapshot {
+    /// A member that signed two histories has its listing in the electorate left unchecked (its key is
+    /// disputed) and its messages from the fork on left out, the same on every node (PROTOCOL.md §4.4).
+    func secretSnapshot(_ stored: StoredMessage, _ secret: SecretPoll, forks: ChatForks) throws -> PollSnapshot {
         let poll = stored.message
-        let related = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
-        let keys = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .ballotKey)).map(\.message)
-        let tally = SecretPollRules.result(poll: poll, secret: secret, related: related, ballotKeys: keys) { message in
+        let all = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
+        let related = all.filter(forks.counts)
+        let keys = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .ballotKey)).map(\.message).filter(forks.counts)
+        let tally = SecretPollRules.result(
+            poll: poll, secret: secret, related: related, ballotKeys: keys, disputed: Set(forks.forkedFrom.keys)) { message in
             self.secretBallots.checked(message, on: poll.id) { SecretPollRules.check($0, poll: poll, secret: secret) }
         }
         let own = try store.localData(message: poll.id, key: LocalDataKey.pollVote).map { $0.split(separator: ",").map(String.init) } ?? []
@@ -125,9 +129,11 @@ extension Node {
         case .yesNo: .yesNo(tally.asYesNoTally())
         case let .options(spec): .options(tally.asOutcome(spec: spec))
         }
+        let electors = secret.electorate.map(\.member)
         var snapshot = PollSnapshot(poll: stored, state: state, question: secret.text, phase: phase, ownVotes: own, ownBallot: nil)
+            .disputed(PollDisputes.of(poll: poll, forks: forks, closed: tally.closed))
         snapshot.secret = SecretPollStatus(
-            electorate: secret.electorate.map(\.member), resultsFinal: tally.closed, tally: tally,
+            electorate: electors, resultsFinal: tally.closed, tally: tally,
             ownBallot: own.isEmpty ? nil : try ownSecretBallot(poll: poll, tally: tally, related: related))
         return snapshot
     }

@@ -24,11 +24,19 @@ function chatItem(chat, current, me, onOpen) {
     attrs: { type: "button", "data-chat": chat.id, "aria-current": chat.id === current ? "true" : false },
     on: { click: () => onOpen(chat) },
   },
-  el("span", { className: "chat-name", text: chat.name }),
+  el("span", { className: "chat-name", text: chat.name }, forkMark(chat)),
   el("span", { className: "chat-when", text: ago(chat.lastActivityMillis) }),
   el("span", { className: "chat-preview", text: preview.length > 80 ? `${preview.slice(0, 80)}…` : preview }));
   if (chat.unread > 0) item.append(el("span", { className: "badge", text: String(chat.unread), title: `${chat.unread} unread` }));
   return item;
+}
+
+/** After a chat's name when members signed two histories there (`ChatView.forked`): "⚠", named in its title. */
+function forkMark(chat) {
+  const forked = chat.forked ?? [];
+  if (forked.length === 0) return null;
+  const names = forked.map((member) => displayName(member.name, member.id)).join(", ");
+  return el("span", { className: "chat-forked", text: " ⚠", title: `Signed two histories: ${names}` });
 }
 
 /** The "new chat" form: a group (title, members) or a direct chat (one contact). */

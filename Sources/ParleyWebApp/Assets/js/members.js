@@ -3,6 +3,7 @@
 
 import { call } from "./api.js";
 import { ago, button, displayName, el } from "./dom.js";
+import { memberForkNote } from "./forks.js";
 
 /** Fills `pane` for `chat`; `contacts` offer the members to add. */
 export async function renderMembers(pane, chat, { me, contacts, toast, onChatChanged }) {
@@ -28,7 +29,8 @@ export async function renderMembers(pane, chat, { me, contacts, toast, onChatCha
     const row = el("li", { className: "member" },
       el("span", { className: `dot ${member.online ? "online" : "offline"}`, title: member.online ? "Online" : "Offline", attrs: { "aria-hidden": "true" } }),
       el("span", { className: "member-name", text: `${displayName(member.name, member.id)}${member.you ? " (you)" : ""}` }),
-      el("span", { className: "member-status", text: member.you ? "" : status }));
+      el("span", { className: "member-status", text: member.you ? "" : status }),
+      memberForkNote(member));
     if (creator && !member.you) {
       row.append(button("Remove", () => change("chatRemoveMembers", { chat: chat.id, members: [member.id] }), "small danger"));
     }

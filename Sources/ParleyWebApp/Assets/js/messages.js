@@ -1,4 +1,4 @@
-// One chat's timeline: messages and poll cards in history order (Lamport clock, author, sequence,
+// One chat's timeline: messages and poll cards in history order (history clock, author, sequence,
 // the order every node lists them in), day separators, reply quotes, reactions and delivery ticks.
 // Items are built once and updated in place, so a live update never disturbs what the user types.
 
@@ -11,7 +11,8 @@ const pageSize = 50;
 
 /** Negative, zero or positive as `a` comes before, with or after `b` in history. */
 export function compareHistory(a, b) {
-  if (a.lamport !== b.lamport) return a.lamport - b.lamport;
+  // The history clock, not the claimed one: an author's later message never sorts before its earlier one.
+  if (a.historyClock !== b.historyClock) return a.historyClock - b.historyClock;
   if (a.author !== b.author) return a.author < b.author ? -1 : 1;
   return a.sequence - b.sequence;
 }
@@ -78,7 +79,7 @@ export class Timeline {
       return;
     }
     const item = {
-      order: { lamport: results.lamport, author: results.author, sequence: results.sequence },
+      order: { historyClock: results.historyClock, author: results.author, sequence: results.sequence },
       timestamp: results.createdAtMillis, kind: "poll", view: results, reactions: [],
     };
     this.insert(item, () => {

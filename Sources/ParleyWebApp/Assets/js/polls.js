@@ -4,6 +4,7 @@
 
 import { call } from "./api.js";
 import { button, countdown, displayName, el } from "./dom.js";
+import { disputedVoters, nameNode } from "./forks.js";
 import { fillSecretCard } from "./secret-polls.js";
 
 /** The card for a poll's current results; `context`: chat, me, toast(text), onChanged(results). */
@@ -36,7 +37,10 @@ export function refreshPollCard(card, results, context) {
 function fillCard(card, results, context) {
   const mine = results.author === context.me;
   const closed = results.phase === "closed";
+  // A disputed poll (its creator signed two histories before closing it) takes nothing more.
+  const disputed = results.phase === "disputed";
   card.classList.toggle("closed", closed);
+  card.classList.toggle("disputed", disputed);
   const settings = results.settings ?? {};
   const header = el("header", { className: "poll-header" },
     el("span", { className: "poll-badge", text: "📊 Poll" }),
@@ -50,6 +54,8 @@ function fillCard(card, results, context) {
   card.append(header, el("h3", { className: "question", text: results.question }));
   if (results.description) card.append(el("p", { className: "description", text: results.description }));
   card.append(statusLine(results));
+  const disputes = disputedVoters(results);
+  if (disputes) card.append(disputes);
   if (results.secret) {
     // Counts only at the close, never voters, and no close button: it closes by itself.
     fillSecretCard(card, results, context, { bar });
@@ -61,12 +67,12 @@ function fillCard(card, results, context) {
   else card.append(optionRows(results, context));
 
   if (!settings.anonymous && results.voters.length > 0) card.append(votersLine(results));
-  if (settings.allowAnswers) card.append(answers(results, context, closed));
-  if (settings.allowSuggestions && !closed) {
+  if (settings.allowAnswers) card.append(answers(results, context, closed || disputed));
+  if (settings.allowSuggestions && !closed && !disputed) {
     card.append(inputRow("suggest", "Suggest an option", "Suggest", (text) =>
       act(context, results, "pollSuggest", { chat: context.chat, poll: results.id, text })));
   }
-  if (mine && !closed) {
+  if (mine && !closed && !disputed) {
     card.append(el("div", { className: "poll-actions" },
       button("Close poll", () => act(context, results, "pollClose", { chat: context.chat, poll: results.id }), "danger")));
   }
@@ -76,10 +82,14 @@ function fillCard(card, results, context) {
   card.append(el("div", { className: "reactions" }));
 }
 
-/** "Open · closes in 4 min 10 s", "Closing…", or "Closed · winner: Lake". */
+/** "Open · closes in 4 min 10 s", "Closing…", "Closed · winner: Lake", or "Disputed · …". */
 function statusLine(results) {
   const line = el("p", { className: "poll-status" });
-  if (results.phase === "closed") {
+  if (results.phase === "disputed") {
+    const creator = results.disputes?.creator ?? { id: results.author, name: results.authorName };
+    line.classList.add("disputed");
+    line.append("Disputed · ", nameNode(creator), " signed two histories before closing it: no result is final");
+  } else if (results.phase === "closed") {
     const winners = winnerTexts(results);
     line.textContent = winners.length === 0 ? "Closed · no winner" : `Closed · ${winners.length > 1 ? "winners" : "winner"}: ${winners.join(", ")}`;
   } else if (results.phase === "closing") {

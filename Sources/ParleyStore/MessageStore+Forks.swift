@@ -1,0 +1,81 @@
+internal import Foundation
+internal import GRDB
+public import ParleyCore
+public import ParleyCrypto
+
+/// Fork proofs (PROTOCOL.md §4.4): what this node can prove about authors who signed two histories.
+extension MessageStore {
+    /// Keeps `proof` when it is the first for its (chat, author) or shows an earlier forked sequence
+    /// than the one held; says whether it was kept (the rules and the views then change).
+    /// The chat must be joined.
+    public func recordFork(_ proof: ForkProof, atMillis: Int64) async throws(StoreError) -> Bool {
+        let (chat, author, sequence, bytes) = (proof.chat.blob, proof.author.blob, Int64(clamping: proof.sequence), Data(proof.encoded))
+        return try await write("recording a fork of \(proof.author.shortHex) in chat \(proof.chat.shortHex)", keepsMemberships: true) { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM chats WHERE id = ?", arguments: [chat]) == true else { return false }
+            try db.execute(sql: """
+                INSERT INTO fork_proofs (chat_id, author, seq, proof, found_at_ms) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (chat_id, author) DO UPDATE SET seq = excluded.seq, proof = excluded.proof, found_at_ms = excluded.found_at_ms
+                WHERE excluded.seq < fork_proofs.seq
+                """, arguments: [chat, author, sequence, bytes, atMillis])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The chat's forked authors and where each fork starts: the input of every rule that counts messages.
+    public func forks(chat: ChatID) throws(StoreError) -> ChatForks {
+        let rows = try read("reading the forks of chat \(chat.shortHex)") { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT author, seq FROM fork_proofs WHERE chat_id = ?"), arguments: [chat.blob])
+        }
+        var forkedFrom: [PeerID: UInt64] = [:]
+        for row in rows { forkedFrom[try PeerID.fromBlob(row[0], "forked author")] = UInt64(row[1] as Int64) }
+        return ChatForks(forkedFrom: forkedFrom)
+    }
+
+    /// The proofs held for the chat, to send to members that lack them.
+    public func forkProofs(chat: ChatID) throws(StoreError) -> [ForkProof] {
+        let blobs = try read("reading the fork proofs of chat \(chat.shortHex)") { db in
+            try Data.fetchAll(db.cachedStatement(sql: "SELECT proof FROM fork_proofs WHERE chat_id = ? ORDER BY author"), arguments: [chat.blob])
+        }
+        return try blobs.map { blob throws(StoreError) in
+            do { return try ForkProof(decoding: [UInt8](blob)) } catch { throw .corrupt("a stored fork proof does not verify: \(error)") }
+        }
+    }
+
+    /// Every fork proven in any joined chat, for `status`.
+    public func allForks() throws(StoreError) -> [(chat: ChatID, author: PeerID, sequence: UInt64, foundAtMillis: Int64)] {
+        let rows = try read("reading fork proofs") { db in
+            try Row.fetchAll(db, sql: "SELECT chat_id, author, seq, found_at_ms FROM fork_proofs ORDER BY chat_id, author")
+        }
+        return try rows.map { row throws(StoreError) in
+            (try ChatID.fromBlob(row[0], "chat id"), try PeerID.fromBlob(row[1], "forked author"), UInt64(row[2] as Int64), row[3])
+        }
+    }
+
+    /// What a sync request cannot say with sequences alone (`ChainTops`): the id held at each author's
+    /// highest sequence, and the forks proven here.
+    public func chainTops(chat: ChatID) throws(StoreError) -> ChainTops {
+        let rows = try read("reading the chain tops of chat \(chat.shortHex)") { db in
+            try Row.fetchAll(db.cachedStatement(sql: """
+                SELECT h.author, h.max_seq, m.id FROM author_heads h
+                JOIN messages m ON m.chat_id = h.chat_id AND m.author = h.author AND m.seq = h.max_seq
+                WHERE h.chat_id = ? AND h.max_seq > 0
+                """), arguments: [chat.blob])
+        }
+        var tops: [PeerID: ChainTops.Top] = [:]
+        for row in rows {
+            tops[try PeerID.fromBlob(row[0], "author")] = ChainTops.Top(
+                sequence: UInt64(row[1] as Int64), id: try MessageID.fromBlob(row[2], "message id"))
+        }
+        return ChainTops(tops: tops, forks: try forks(chat: chat).forkedFrom)
+    }
+
+    /// The author's stored messages from `sequence` up, decoded, at most `limit`, in sequence order:
+    /// where a fork proof's branch is read from.
+    public func storedRun(chat: ChatID, author: PeerID, from sequence: UInt64, limit: Int) throws(StoreError) -> [Message] {
+        guard sequence <= UInt64(Int64.max) else { return [] }
+        let upper = sequence + UInt64(max(limit, 1) - 1)
+        return try encodings(chat: chat, author: author, in: [sequence...min(upper, UInt64(Int64.max))], limit: limit).map { stored throws(StoreError) in
+            do { return try Message(decoding: stored.encoded) } catch { throw .corrupt("message \(stored.id.shortHex) does not decode") }
+        }
+    }
+}

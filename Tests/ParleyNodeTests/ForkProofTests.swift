@@ -1,0 +1,139 @@
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyNode
+import ParleyStore
+import ParleyTestKit
+import Testing
+
+/// A member who signs two histories (PROTOCOL.md §4.4): mallory sends one message for a slot of her
+/// chain to alice and another for the same slot to bob. Whatever arrived first, both nodes end with
+/// the same proof and the same results, and the fork is shown with her name.
+struct ForkProofTests {
+    /// Mallory's message at `sequence` in the bed's chat, sealed, naming `previous`, signed unless `head` is false.
+    static func forged(
+        _ bed: HostileBed, sequence: UInt64, previous: MessageID?, tag: ParleyCore.Tag, references: [MessageReference] = [],
+        plaintext: [UInt8] = [], lamport: UInt64 = 100, head: Bool = true
+    ) throws -> Message {
+        let mallory = bed.mallory.identity
+        let key = try #require(try bed.invite.key(for: mallory))
+        var draft = MessageDraft(
+            chat: bed.invite.id, author: mallory.publicKey, sequence: sequence, previous: previous, lamport: lamport,
+            timestampMillis: 0, tag: tag, content: [], references: references)
+        draft.content = SealedContent.seal(plaintext, with: key, chat: draft.chat, author: draft.author, sequence: sequence)
+        let chained = try draft.chained()
+        return head ? try chained.signedAsHead(by: mallory) : chained
+    }
+
+    /// Mallory's next free slot and the id of her message below it, as her own node holds them.
+    static func nextSlot(_ bed: HostileBed) throws -> (sequence: UInt64, previous: MessageID?) {
+        let store = bed.mallory.node.store
+        let sequence = try store.nextSequence(chat: bed.invite.id, author: bed.mallory.identity.publicKey)
+        let previous = sequence > 1 ? try store.messageID(chat: bed.invite.id, author: bed.mallory.identity.publicKey, sequence: sequence - 1) : nil
+        return (sequence, previous)
+    }
+
+    static func vote(_ bed: HostileBed, _ tag: ParleyCore.Tag, on poll: MessageID, at slot: (sequence: UInt64, previous: MessageID?)) throws -> Message {
+        try forged(bed, sequence: slot.sequence, previous: slot.previous, tag: tag, references: [MessageReference(id: poll, tag: tag)])
+    }
+
+    /// Lets the sync rounds run (2 s each) until the forks have crossed.
+    static func syncRounds(_ bed: HostileBed, seconds: Int = 8) async throws {
+        try await bed.pump.advance(by: .seconds(seconds), step: .milliseconds(250))
+        try await bed.settle()
+    }
+
+    @Test func aForkedVoteIsProvenAndCountsForNothingOnEveryNode() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            let poll = try await bed.alice.node.createPoll(chat: bed.invite.id, question: "Pizza?")
+            try await bed.settle()
+            _ = try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["up"])
+            _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["down"])
+            try await bed.settle()
+
+            // When mallory signs an up vote for alice and a down vote for bob, in the same slot
+            let slot = try Self.nextSlot(bed)
+            let up = try Self.vote(bed, .pollVoteUp, on: poll.id, at: slot)
+            let down = try Self.vote(bed, .pollVoteDown, on: poll.id, at: slot)
+            await bed.mallory.node.transmit([.message(up.encoded)], to: bed.alice.identity.publicKey)
+            await bed.mallory.node.transmit([.message(down.encoded)], to: bed.bob.identity.publicKey)
+            try await bed.settle()
+            try await Self.syncRounds(bed)
+
+            // Then both hold a proof of her fork at that slot, and count her vote for nothing
+            for peer in [bed.alice, bed.bob] {
+                let forks = try peer.node.store.forks(chat: bed.invite.id)
+                #expect(forks.forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
+                let snapshot = try peer.node.pollSnapshot(chat: bed.invite.id, poll: poll.id)
+                #expect(snapshot.tally?.up == 1 && snapshot.tally?.down == 1)
+                #expect(snapshot.disputes?.voters == [bed.mallory.identity.publicKey])
+                #expect(snapshot.disputes?.creatorForked == false)
+                #expect(await bed.rejections(of: peer)["forkProven"] == 1)
+            }
+            // and each keeps the branch it stored first as evidence, beside the proof's copy of the other
+            #expect(try bed.alice.node.store.message(up.id) != nil)
+            #expect(try bed.bob.node.store.message(down.id) != nil)
+        }
+    }
+
+    @Test func aMessageNamingAnotherBranchAsItsPreviousProvesTheFork() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            // When mallory gives alice and bob different texts for one slot, then alice her next
+            // message, which names alice's branch as its previous one
+            let slot = try Self.nextSlot(bed)
+            let toAlice = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .text, plaintext: Array("a".utf8))
+            let toBob = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .text, plaintext: Array("b".utf8))
+            let next = try Self.forged(bed, sequence: slot.sequence + 1, previous: toAlice.id, tag: .text, plaintext: Array("c".utf8))
+            await bed.mallory.node.transmit([.message(toAlice.encoded), .message(next.encoded)], to: bed.alice.identity.publicKey)
+            await bed.mallory.node.transmit([.message(toBob.encoded)], to: bed.bob.identity.publicKey)
+            try await bed.settle()
+            try await Self.syncRounds(bed)
+
+            // Then bob, who stores the next message through alice's sync, proves the fork too
+            for peer in [bed.alice, bed.bob] {
+                #expect(try peer.node.store.forks(chat: bed.invite.id).forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
+            }
+        }
+    }
+
+    @Test func aForkedCloseLeavesThePollDisputedOnEveryNode() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            // Given mallory's poll, with alice's up vote and bob's down vote
+            let poll = try await bed.mallory.node.createPoll(chat: bed.invite.id, question: "Lake?")
+            try await bed.settle()
+            let aliceVote = try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["up"])
+            _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["down"])
+            try await bed.settle()
+
+            // When she closes it twice in one slot: for alice covering only alice's vote, for bob covering nothing
+            let slot = try Self.nextSlot(bed)
+            let alice = bed.alice.identity.publicKey
+            let covering = PollCoverage(holdings: [alice: .contiguous(aliceVote.message.sequence)]).encoded()
+            let closeA = try Self.forged(
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .pollClose, references: [MessageReference(id: poll.id, tag: .pollClose)],
+                plaintext: covering)
+            let closeB = try Self.forged(
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .pollClose, references: [MessageReference(id: poll.id, tag: .pollClose)],
+                plaintext: PollCoverage(holdings: [:]).encoded())
+            await bed.mallory.node.transmit([.message(closeA.encoded)], to: alice)
+            await bed.mallory.node.transmit([.message(closeB.encoded)], to: bed.bob.identity.publicKey)
+            try await bed.settle()
+            try await Self.syncRounds(bed)
+
+            // Then neither close counts: the poll is disputed, the open tally the same on both
+            var views: [PollSnapshot] = []
+            for peer in [bed.alice, bed.bob] {
+                let snapshot = try peer.node.pollSnapshot(chat: bed.invite.id, poll: poll.id)
+                #expect(snapshot.phase == .disputed)
+                #expect(snapshot.disputes?.creatorForked == true)
+                #expect(snapshot.tally?.up == 1 && snapshot.tally?.down == 1)
+                views.append(snapshot)
+            }
+            #expect(views[0].tally?.ballots == views[1].tally?.ballots)
+            // and a vote on it is refused with a reason
+            await #expect(throws: NodeError.self) { try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["down"]) }
+        }
+    }
+}
