@@ -60,12 +60,15 @@ extension APIService {
             let fresh = try node.messages(matching: MessageCriteria(chat: chat, limit: limit, afterLocalNumber: last))
             limit = nil
             guard !fresh.isEmpty else { continue }
+            // A member proven to have forked is shown from its fork on nowhere, live streams included (§4.4).
+            let forks = try node.forks(chat: chat)
             let names = try names()
             var polls: [MessageID] = []
             var reacted: [MessageID] = []
             for stored in fresh {
                 last = max(last, stored.localNumber)
                 let message = stored.message
+                guard forks.counts(message) else { continue }
                 switch message.tag {
                 case .text, .custom, .membership: try await emit(Self.encode(WatchEvent(message: view(stored, names: names))))
                 case .poll: polls.append(message.id)

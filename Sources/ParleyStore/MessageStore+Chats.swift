@@ -40,7 +40,7 @@ extension MessageStore {
                 // The latest message a person would see (not a vote or a reaction), latest in history order.
                 let last = try Self.fetchStored(
                     db, """
-                    WHERE m.chat_id = ? AND m.tag IN (\(Self.shownTagPlaceholders))
+                    WHERE m.chat_id = ? AND m.tag IN (\(Self.shownTagPlaceholders)) AND \(Self.notForked)
                     ORDER BY \(Self.historyClock(of: "m")) DESC, m.author DESC, m.seq DESC LIMIT 1
                     """,
                     [record.id] + Self.shownTagArguments

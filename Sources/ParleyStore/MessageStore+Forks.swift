@@ -31,13 +31,14 @@ extension MessageStore {
         return ChatForks(forkedFrom: forkedFrom)
     }
 
-    /// The proofs held for the chat, to send to members that lack them.
-    public func forkProofs(chat: ChatID) throws(StoreError) -> [ForkProof] {
-        let blobs = try read("reading the fork proofs of chat \(chat.shortHex)") { db in
-            try Data.fetchAll(db.cachedStatement(sql: "SELECT proof FROM fork_proofs WHERE chat_id = ? ORDER BY author"), arguments: [chat.blob])
+    /// The proofs held for the chat, as their encodings with their author and forked sequence, to send
+    /// to members that lack them. They were checked when kept, so they are not decoded again.
+    public func forkProofEncodings(chat: ChatID) throws(StoreError) -> [(author: PeerID, sequence: UInt64, encoded: [UInt8])] {
+        let rows = try read("reading the fork proofs of chat \(chat.shortHex)") { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT author, seq, proof FROM fork_proofs WHERE chat_id = ? ORDER BY author"), arguments: [chat.blob])
         }
-        return try blobs.map { blob throws(StoreError) in
-            do { return try ForkProof(decoding: [UInt8](blob)) } catch { throw .corrupt("a stored fork proof does not verify: \(error)") }
+        return try rows.map { row throws(StoreError) in
+            (try PeerID.fromBlob(row[0], "forked author"), UInt64(row[1] as Int64), [UInt8](row[2] as Data))
         }
     }
 
@@ -66,7 +67,17 @@ extension MessageStore {
             tops[try PeerID.fromBlob(row[0], "author")] = ChainTops.Top(
                 sequence: UInt64(row[1] as Int64), id: try MessageID.fromBlob(row[2], "message id"))
         }
-        return ChainTops(tops: tops, forks: try forks(chat: chat).forkedFrom)
+        let forks = try forks(chat: chat).forkedFrom
+        // For a forked author, what is still compared is the slot below its fork: two branches may have
+        // split lower than the slot first proven (§4.4), and only the lowest fork counts.
+        for (author, sequence) in forks {
+            tops[author] = try sequence > 1 ? messageID(chat: chat, author: author, sequence: sequence - 1).map {
+                ChainTops.Top(sequence: sequence - 1, id: $0)
+            } : nil
+        }
+        // One frame in one datagram: past `ChainTops.maxTops` authors, the rest wait for a later round.
+        let kept = Set(tops.keys.sorted().prefix(ChainTops.maxTops))
+        return ChainTops(tops: tops.filter { kept.contains($0.key) }, forks: forks)
     }
 
     /// The author's stored messages from `sequence` up, decoded, at most `limit`, in sequence order:

@@ -112,7 +112,7 @@ struct CriteriaQuery {
             arguments += StatementArguments(tags.map(\.rawValue))
         }
         if criteria.withoutForked {
-            conditions.append("NOT EXISTS (SELECT 1 FROM fork_proofs f WHERE f.chat_id = m.chat_id AND f.author = m.author AND f.seq <= m.seq)")
+            conditions.append(MessageStore.notForked)
         }
         if let after = criteria.afterLocalNumber {
             conditions.append("m.local_number > ?")
@@ -181,4 +181,10 @@ extension MessageStore {
         }
         return result
     }
+}
+
+extension MessageStore {
+    /// The SQL condition on a message row `m` that its author has no proven fork at or below its
+    /// sequence (PROTOCOL.md §4.4): what history and the chat list show.
+    static let notForked = "NOT EXISTS (SELECT 1 FROM fork_proofs f WHERE f.chat_id = m.chat_id AND f.author = m.author AND f.seq <= m.seq)"
 }

@@ -44,6 +44,9 @@ struct ForkProcessTests {
             try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/bob.pub", "--name", "bob"])
             try parley.client("bob", ["contacts", "add", "\(parley.workspace)/keys/alice.pub", "--name", "alice"])
             chat = try parley.client("alice", ["chat", "create", "Lunch", "--member", "bob", "--member", "mallory"])
+            let id = try ChatID(rawRepresentation: Hex.decode(chat))
+            for _ in 0..<200 where try mallory.store.chat(id) == nil { try await Task.sleep(for: .milliseconds(100)) }
+            try #require(try mallory.store.chat(id) != nil, "mallory never joined the chat")
         }
 
         var chatID: ChatID { get throws { try ChatID(rawRepresentation: Hex.decode(chat)) } }
@@ -190,5 +193,58 @@ struct ForkProcessTests {
             print("poll results on \(name): " + ((try? bed.parley.client(name, ["poll", "results", bed.chat, poll.id.hex])) ?? "?"))
             #expect(counted && shown.contains("\"up\":1") && shown.contains("\"down\":1"), "\(name): \(shown)")
         }
+    }
+
+    @Test func aForkedBallotKeyLeavesOneSecretResultOnBothRealNodes() async throws {
+        let bed = try await Bed()
+        defer { bed.stop() }
+        let chat = try bed.chatID
+        for _ in 0..<200 where try bed.mallory.store.membership(of: chat)?.sealingKey == nil { try await Task.sleep(for: .milliseconds(100)) }
+        // Given mallory's node, which does not publish its ballot key by itself (she does, by hand)
+        bed.mallory.secretBallots.notePublishedKey(in: chat)
+
+        // When she signs her real ballot key for alice and another key for bob, in one slot of her chain
+        let real = try bed.mallory.ballotKeyPair(chat: chat).publicKey.rawRepresentation
+        let other = try BallotKeyPair(identity: Identity.generate(), chat: chat.rawRepresentation).publicKey.rawRepresentation
+        let sequence = try bed.mallory.store.nextSequence(chat: chat, author: bed.malloryIdentity.publicKey)
+        try await bed.fork({ try bed.signed(.ballotKey, real, slot: ($0, $1, $2)) }, { try bed.signed(.ballotKey, other, slot: ($0, $1, $2)) })
+
+        // and alice posts a secret poll closing in 20 s, whose electorate lists mallory with her real key
+        let created = try bed.parley.client("alice", ["poll", "create", bed.chat, "Raise dues?", "--secret", "--closes-at", "+20s", "--json"])
+        let poll = try #require(Self.json(created)["id"] as? String, "\(created)")
+        let electorate = (try Self.json(created)["secret"] as? [String: Any])?["electorate"] as? [[String: Any]] ?? []
+        #expect(electorate.compactMap { $0["id"] as? String }.contains(bed.malloryIdentity.publicKey.hex), "\(created)")
+        let pollID = try MessageID(rawRepresentation: Hex.decode(poll))
+        #expect(bed.parley.eventually("bob", ["poll", "results", bed.chat, poll]) { _ in true }, "bob never got the poll")
+        #expect(try await bed.malloryHolds(poll), "mallory never got the poll")
+
+        // and alice and mallory vote up, bob down
+        try bed.parley.client("alice", ["poll", "vote", bed.chat, poll, "up"])
+        try bed.parley.client("bob", ["poll", "vote", bed.chat, poll, "down"])
+        _ = try await bed.mallory.castSecretBallot(chat: chat, poll: pollID, choices: ["up"])
+
+        // Then after the close (20 s, then the 25 s release window) both show up 2, down 1, final, with no electorate problem
+        var shown: [String] = []
+        for name in ["alice", "bob"] {
+            let final = bed.parley.eventually(name, ["poll", "results", bed.chat, poll, "--json"], seconds: 75) {
+                ((try? Self.json($0)["secret"]) as? [String: Any])?["resultsFinal"] as? Bool == true
+            }
+            print("poll results on \(name): " + ((try? bed.parley.client(name, ["poll", "results", bed.chat, poll])) ?? "?"))
+            let results = try Self.json(try bed.results(name, poll))
+            let secret = results["secret"] as? [String: Any] ?? [:]
+            #expect(final, "\(name): \(results)")
+            #expect(secret["electorateProblem"] == nil || secret["electorateProblem"] is NSNull, "\(name): \(results)")
+            #expect(results["up"] as? Int == 2 && results["down"] as? Int == 1, "\(name): \(results)")
+            #expect(secret["counted"] as? Int == 3, "\(name): \(results)")
+            shown.append("\(results["up"] ?? "-") \(results["down"] ?? "-") \(secret["counted"] ?? "-")")
+            // and each holds the proof of her fork at that slot
+            let members = try bed.parley.client(name, ["members", bed.chat, "--json"])
+            #expect(members.contains("\"forkedFrom\":\(sequence)"), "\(name): \(members)")
+        }
+        #expect(shown.count == 2 && shown[0] == shown[1], "\(shown)")
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
     }
 }

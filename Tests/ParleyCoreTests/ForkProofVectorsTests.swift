@@ -23,6 +23,14 @@ struct ForkProofVectorsTests {
         #expect(decoded.author == Fixtures.alice.publicKey && decoded.sequence == 1 && decoded.chat == Fixtures.invite.id)
     }
 
+    @Test func aProofsSlotIsReadWithoutCheckingIt() throws {
+        let proof = try ForkProof(first: [Self.head("hi")], second: [Self.head("bye")])
+        let slot = try #require(ForkProof.slot(inEncoding: proof.encoded))
+        #expect(slot.chat == Fixtures.invite.id && slot.author == Fixtures.alice.publicKey && slot.sequence == 1)
+        #expect(ForkProof.slot(inEncoding: Array(proof.encoded.prefix(40))) == nil)
+        #expect(ForkProof.slot(inEncoding: [0x02] + proof.encoded.dropFirst()) == nil)
+    }
+
     @Test func aNextMessageNamingAnotherPreviousMakesTheDocumentedProof() throws {
         let hi = try Self.head("hi")
         let proof = try ForkProof(first: [Self.head("bye")], second: [Self.head("there", sequence: 2, previous: hi.id)])

@@ -141,19 +141,37 @@ struct Forger {
         if stored > slot.sequence {
             slot = (stored, try store.messageID(chat: chat, author: mallory.identity.publicKey, sequence: stored - 1))
         }
-        let kind = random.next() % 5
-        let pair = try (0..<2).map { branch in try message(kind: kind, branch: branch, slot: slot, polls: polls, targets: targets, random: &random) }
-        for (index, message) in pair.enumerated() {
-            let receivers = honest.filter { _ in random.next() % 2 == 0 || index == 0 && random.next() % 4 == 0 }
-            await mallory.node.transmit(
-                Dictionary(receivers.map { ($0.identity.publicKey, [Frame.message(message.encoded)]) }, uniquingKeysWith: { a, _ in a }))
+        // Each side is a run of 1–3 messages (chained, then a head), so branches may differ from their
+        // first slot up; now and then a head carries 40 KB, so that a proof of the two cannot fit a datagram.
+        let length = Int(random.next() % 3) + 1
+        let padded = random.next() % 5 == 0
+        var branches: [[Message]] = []
+        for branch in 0..<2 {
+            var run: [Message] = []
+            var position = slot
+            for index in 0..<length {
+                let last = index == length - 1
+                let kind = last && padded ? 4 : random.next() % 5
+                let message = try message(
+                    kind: kind, branch: branch, slot: position, polls: polls, targets: targets, head: last, padding: last && padded ? 40_000 : 0,
+                    random: &random)
+                run.append(message)
+                position = (position.sequence + 1, message.id)
+            }
+            branches.append(run)
         }
-        next = (slot.sequence + 1, pair[Int(random.next() % 2)].id)
+        for (index, run) in branches.enumerated() {
+            let receivers = honest.filter { _ in random.next() % 2 == 0 || index == 0 && random.next() % 4 == 0 }
+            let frames = run.map { Frame.message($0.encoded) }
+            await mallory.node.transmit(Dictionary(receivers.map { ($0.identity.publicKey, frames) }, uniquingKeysWith: { a, _ in a }))
+        }
+        let continued = branches[Int(random.next() % 2)]
+        next = (slot.sequence + UInt64(length), continued.last?.id)
     }
 
     private func message(
         kind: UInt64, branch: Int, slot: (sequence: UInt64, previous: MessageID?), polls: (open: MessageID, hers: MessageID),
-        targets: [MessageID], random: inout SplitMix64
+        targets: [MessageID], head: Bool, padding: Int, random: inout SplitMix64
     ) throws -> Message {
         let identity = mallory.identity
         let tag: ParleyCore.Tag, references: [MessageReference], plaintext: [UInt8]
@@ -169,7 +187,7 @@ struct Forger {
             (tag, references) = (.reaction, [MessageReference(id: targets[Int(random.next() % UInt64(targets.count))], tag: .reaction)])
             plaintext = branch == 0 ? try ReactionContent.add(ReactionType("👍")).encoded() : ReactionContent.removal(try ReactionType("👍")).encoded()
         case 3: (tag, references, plaintext) = (.ballotKey, [], (0..<32).map { _ in UInt8(truncatingIfNeeded: random.next()) })
-        default: (tag, references, plaintext) = (.text, [], Array("branch \(branch)".utf8))
+        default: (tag, references, plaintext) = (.text, [], Array("branch \(branch)".utf8) + [UInt8](repeating: 0x2E, count: padding))
         }
         let key = try #require(try mallory.node.store.chatKeys(chat).last)
         var draft = MessageDraft(
@@ -177,7 +195,7 @@ struct Forger {
             lamport: random.next() % 4 == 0 ? UInt64(Int64.max) : random.next() % 1_000, timestampMillis: 0, tag: tag, content: [],
             references: references)
         draft.content = SealedContent.seal(plaintext, with: key, chat: chat, author: identity.publicKey, sequence: slot.sequence)
-        return try draft.chained().signedAsHead(by: identity)
+        return head ? try draft.chained().signedAsHead(by: identity) : try draft.chained()
     }
 }
 

@@ -97,6 +97,75 @@ struct ForkProofTests {
         }
     }
 
+    @Test func twoWholeBranchesAreProvenWhereTheySplitNotAtTheirTop() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            let poll = try await bed.alice.node.createPoll(chat: bed.invite.id, question: "Pizza?")
+            try await bed.settle()
+
+            // When mallory gives alice a batch "up, then a text" and bob "down, then another text" (each
+            // vote chained under its text, the head), and neither ever gets the other's batch directly
+            let slot = try Self.nextSlot(bed)
+            let up = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .pollVoteUp,
+                                     references: [MessageReference(id: poll.id, tag: .pollVoteUp)], head: false)
+            let down = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .pollVoteDown,
+                                       references: [MessageReference(id: poll.id, tag: .pollVoteDown)], head: false)
+            let aboveUp = try Self.forged(bed, sequence: slot.sequence + 1, previous: up.id, tag: .text, plaintext: Array("a".utf8))
+            let aboveDown = try Self.forged(bed, sequence: slot.sequence + 1, previous: down.id, tag: .text, plaintext: Array("b".utf8))
+            await bed.mallory.node.transmit([.message(up.encoded), .message(aboveUp.encoded)], to: bed.alice.identity.publicKey)
+            await bed.mallory.node.transmit([.message(down.encoded), .message(aboveDown.encoded)], to: bed.bob.identity.publicKey)
+            try await bed.settle()
+            // (and her own node, cut off now, cannot hand either of them the other branch)
+            bed.network.conditions.partition = [[bed.alice.node.localAddress, bed.bob.node.localAddress], [bed.mallory.node.localAddress]]
+            try await Self.syncRounds(bed)
+
+            // Then both prove the fork at the vote's slot, where the branches split, and agree on the tally
+            for peer in [bed.alice, bed.bob] {
+                #expect(try peer.node.store.forks(chat: bed.invite.id).forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
+                let tally = try peer.node.pollSnapshot(chat: bed.invite.id, poll: poll.id).tally
+                #expect(tally?.up == 0 && tally?.down == 0)
+            }
+        }
+    }
+
+    @Test func aForkOfMessagesTooBigForOneProofFrameIsProvenAndSpreadAsItsMessages() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            // When mallory signs two 40 KB texts for one slot (a proof of both would not fit a datagram),
+            // one for alice and one for bob, and then cuts herself off
+            let slot = try Self.nextSlot(bed)
+            let big = { (fill: UInt8) in
+                try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .text, plaintext: [UInt8](repeating: fill, count: 40_000))
+            }
+            let (toAlice, toBob) = (try big(0x61), try big(0x62))
+            await bed.mallory.node.transmit([.message(toAlice.encoded)], to: bed.alice.identity.publicKey)
+            await bed.mallory.node.transmit([.message(toBob.encoded)], to: bed.bob.identity.publicKey)
+            try await bed.settle()
+            bed.network.conditions.partition = [[bed.alice.node.localAddress, bed.bob.node.localAddress], [bed.mallory.node.localAddress]]
+            try await Self.syncRounds(bed)
+
+            // Then both still prove it: the proof travels as the two messages, from which each makes its own
+            for peer in [bed.alice, bed.bob] {
+                #expect(try peer.node.store.forks(chat: bed.invite.id).forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
+            }
+        }
+    }
+
+    @Test func aProofWhoseBranchEndsAtTheLastSequenceIsRefusedWithoutATrap() throws {
+        let mallory = try Identity.generate()
+        let chat = try ChatID(rawRepresentation: [UInt8](repeating: 7, count: 32))
+        func message(_ sequence: UInt64, previous: MessageID?, head: Bool) throws -> Message {
+            let chained = try MessageDraft(
+                chat: chat, author: mallory.publicKey, sequence: sequence, previous: previous, lamport: 1, timestampMillis: 0, tag: .text,
+                content: [1]).chained()
+            return head ? try chained.signedAsHead(by: mallory) : chained
+        }
+        let last = try message(.max, previous: nil, head: false)
+        let wrapped = try message(5, previous: last.id, head: true)
+        #expect(throws: CoreError.self) { try ForkProof(first: [last, wrapped], second: [try message(1, previous: nil, head: true)]) }
+        #expect(throws: CoreError.self) { try ForkProof(first: [try message(.max, previous: nil, head: true)], second: [wrapped]) }
+    }
+
     @Test func aForkedCloseLeavesThePollDisputedOnEveryNode() async throws {
         let bed = try await HostileBed.make()
         try await bed.running {
@@ -134,6 +203,60 @@ struct ForkProofTests {
             #expect(views[0].tally?.ballots == views[1].tally?.ballots)
             // and a vote on it is refused with a reason
             await #expect(throws: NodeError.self) { try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["down"]) }
+        }
+    }
+
+    @Test func aForkedBallotKeyLeavesASecretPollCountedAlikeOnEveryNode() async throws {
+        let bed = try await HostileBed.make()
+        try await bed.running {
+            let chat = bed.invite.id
+            // Given mallory, whose node does not publish its ballot key by itself (she publishes by hand)
+            bed.mallory.node.secretBallots.notePublishedKey(in: chat)
+
+            // When she signs her real ballot key K1 for alice and another key K2 for bob, in the same slot
+            let slot = try Self.nextSlot(bed)
+            let k1 = try bed.mallory.node.ballotKeyPair(chat: chat).publicKey
+            let k2 = try BallotKeyPair(identity: Identity.generate(), chat: chat.rawRepresentation).publicKey
+            let toAlice = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .ballotKey, plaintext: k1.rawRepresentation)
+            let toBob = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .ballotKey, plaintext: k2.rawRepresentation)
+            await bed.mallory.node.transmit([.message(toAlice.encoded)], to: bed.alice.identity.publicKey)
+            await bed.mallory.node.transmit([.message(toBob.encoded)], to: bed.bob.identity.publicKey)
+            try await bed.settle()
+            try await bed.alice.node.prepareSecretPolls(chat: chat)
+            try await bed.settle()
+
+            // and alice posts a secret poll, whose electorate lists mallory with K1, and everyone votes
+            let closes = bed.clock.wallMillis + 60_000
+            let created = try await bed.alice.node.createSecretPoll(chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: closes)
+            let poll = created.poll.id
+            let secret = try #require(try ParleyCore.Poll(created.poll.message).secret)
+            #expect(secret.electorate.first { $0.member == bed.mallory.identity.publicKey }?.key == k1)
+            #expect(secret.electorate.count == 3)
+            try await bed.settle()
+            _ = try await bed.alice.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            _ = try await bed.bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
+            _ = try await bed.mallory.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            try await Self.syncRounds(bed)
+
+            // and the closing time, the publishing time and the release window pass
+            try await bed.pump.advance(by: .seconds(60), step: .milliseconds(500))
+            try await bed.pump.advance(by: .seconds(40), step: .milliseconds(500))
+            try await bed.settle()
+
+            // Then both hold the proof of her fork, and count the poll alike: closed, up 2, down 1, no electorate problem
+            var tallies: [SecretTally] = []
+            for peer in [bed.alice, bed.bob] {
+                #expect(try peer.node.store.forks(chat: chat).forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                let tally = try #require(snapshot.secret?.tally)
+                #expect(tally.electorateProblem == nil)
+                #expect(snapshot.phase == .closed)
+                #expect(snapshot.tally.map { [$0.up, $0.down] } == [2, 1])
+                #expect(tally.counted == 3 && tally.rejected == 0 && tally.conflicting == 0)
+                tallies.append(tally)
+            }
+            #expect(tallies[0].counts == tallies[1].counts && tallies[0].countedTags == tallies[1].countedTags)
+            #expect(tallies[0].close == tallies[1].close)
         }
     }
 }

@@ -48,6 +48,7 @@ def check(p):
         branches.append(branch)
     assert o == len(p), "trailing bytes"
     for branch in branches:
+        assert all(m[2] <= 2**63 - 1 for m in branch), "a sequence above 2^63 - 1"
         for lower, upper in zip(branch, branch[1:]):
             assert upper[:2] == lower[:2] and upper[2] == lower[2] + 1 and upper[3] == lower[4], "branch not linked"
         top = branch[-1]
@@ -68,6 +69,9 @@ assert check(same_slot) == (bytes(alice.verify_key), 1) and check(next_slot) == 
 for bad in (proof([hi], [hi]), proof([hi], [after])):
     try: check(bad); raise SystemExit("a proof whose branches agree was accepted")
     except AssertionError: pass
+huge, _ = message(alice, chat, 2**64 - 1, None, 1, 42, "Text", b"x")
+try: check(proof([huge], [hi])); raise SystemExit("a proof naming sequence 2^64 - 1 was accepted")
+except AssertionError: pass
 tampered = bytearray(same_slot); tampered[-1] ^= 1
 try: check(bytes(tampered)); raise SystemExit("a proof with a bad signature was accepted")
 except BadSignatureError: pass

@@ -241,3 +241,11 @@ public enum SyncEnd: UInt8, Sendable, Hashable {
     /// chat quiet in both directions, not only in the one that asked last.
     case nothingMissing = 2
 }
+
+extension Frame {
+    /// How a fork proof reaches a member: as one `forkProof` frame when it fits a datagram, else as
+    /// its branches' messages, from which the member makes the proof itself (PROTOCOL.md §4.4).
+    public static func forkEvidence(_ proof: ForkProof) -> [Frame] {
+        proof.encoded.count <= ForkProof.maxEncodedBytes ? [.forkProof(proof.encoded)] : (proof.first + proof.second).map { .message($0.encoded) }
+    }
+}

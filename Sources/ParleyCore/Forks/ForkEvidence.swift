@@ -18,7 +18,8 @@ public enum ForkEvidence {
     /// Whether `upper`, the author's message right above `lower`, names another message as its
     /// previous one (or none at all, while `lower` exists): the author signed two histories.
     public static func disagree(lower: Message, upper: Message) -> Bool {
-        upper.chat == lower.chat && upper.author == lower.author && upper.sequence == lower.sequence + 1 && upper.previous != lower.id
+        upper.chat == lower.chat && upper.author == lower.author && lower.sequence < UInt64.max && upper.sequence == lower.sequence + 1
+            && upper.previous != lower.id
     }
 
     /// The conflicts inside one author's messages of a batch, taken in sequence order: each pair of

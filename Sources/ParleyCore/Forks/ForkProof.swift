@@ -15,7 +15,8 @@ public struct ForkProof: Sendable, Hashable {
     /// A chained message is at most 127 sequences below the head that vouches for it (§4.1), so a
     /// branch needs at most 128 messages.
     public static let maxBranchMessages = 128
-    /// A proof travels as one frame in one datagram (§5, §8).
+    /// The largest proof that travels as one frame in one datagram (§5, §8). A larger one (a branch of
+    /// big messages) is kept all the same and spread as its branches' messages (`Frame.forkEvidence`).
     public static let maxEncodedBytes = Packet.maxDatagramBytes - 14 - 16 - Frame.headerBytes
 
     public let first: [Message]
@@ -35,9 +36,6 @@ public struct ForkProof: Sendable, Hashable {
         Self.write(first, to: &buffer)
         Self.write(second, to: &buffer)
         let encoded = Array(buffer.readableBytesView)
-        guard encoded.count <= Self.maxEncodedBytes else {
-            throw .tooLarge("fork proof", limit: Self.maxEncodedBytes, actual: encoded.count)
-        }
         self.first = first
         self.second = second
         self.encoded = encoded
@@ -45,7 +43,6 @@ public struct ForkProof: Sendable, Hashable {
 
     /// Decodes and checks a proof: both branches linked and signed, and disagreeing about one slot.
     public init(decoding bytes: [UInt8]) throws(CoreError) {
-        guard bytes.count <= Self.maxEncodedBytes else { throw .tooLarge("fork proof", limit: Self.maxEncodedBytes, actual: bytes.count) }
         var buffer = ByteBuffer(bytes: bytes)
         let format = try buffer.readU8("fork proof format")
         guard format == Self.formatVersion else { throw .malformed("fork proof format \(format)") }
@@ -55,13 +52,25 @@ public struct ForkProof: Sendable, Hashable {
         try self.init(first: first, second: second)
     }
 
+    /// The chat, author and forked sequence a proof's encoding claims, read from its first message's
+    /// header without checking anything: to skip a proof about a fork already held at or below it.
+    public static func slot(inEncoding bytes: [UInt8]) -> (chat: ChatID, author: PeerID, sequence: UInt64)? {
+        // format (1), branch length (2), message length (4), then the message: version, kind, chat, author, sequence.
+        let message = 7
+        guard bytes.count >= message + 74, bytes[0] == formatVersion else { return nil }
+        var buffer = ByteBuffer(bytes: bytes[(message + 2)..<(message + 74)])
+        guard let chat = try? buffer.readDigest("chat"), let author = try? buffer.readPeer("author"),
+              let sequence = try? buffer.readU64("sequence") else { return nil }
+        return (chat, author, sequence)
+    }
+
     private static func validate(first: [Message], second: [Message]) throws(CoreError) {
         try checkBranch(first)
         try checkBranch(second)
         let (a, b) = (first[0], second[0])
         guard b.chat == a.chat, b.author == a.author else { throw .invalid("a fork proof's branches are of different chats or authors") }
         let disagrees = b.sequence == a.sequence ? b.id != a.id
-            : a.sequence < UInt64.max && b.sequence == a.sequence + 1 && b.previous != a.id
+            : b.sequence == a.sequence &+ 1 && b.previous != a.id
         guard disagrees else { throw .invalid("a fork proof's branches do not disagree about sequence \(a.sequence)") }
     }
 
@@ -70,8 +79,10 @@ public struct ForkProof: Sendable, Hashable {
         guard let top = branch.last, branch.count <= maxBranchMessages else {
             throw .invalid("a fork proof branch holds 1 to \(maxBranchMessages) messages")
         }
+        // Sequences above 2^63 − 1 are never stored (§4.1), so no proof needs one.
+        guard branch.allSatisfy({ $0.sequence <= UInt64(Int64.max) }) else { throw .invalid("a fork proof names a sequence above 2^63 − 1") }
         for (lower, upper) in zip(branch, branch.dropFirst()) {
-            guard upper.chat == lower.chat, upper.author == lower.author, upper.sequence == lower.sequence + 1, upper.previous == lower.id else {
+            guard upper.chat == lower.chat, upper.author == lower.author, upper.sequence == lower.sequence &+ 1, upper.previous == lower.id else {
                 throw .invalid("a fork proof branch is not one linked run of its author's messages")
             }
         }

@@ -20,6 +20,10 @@ public struct ChainTops: Sendable, Hashable {
         }
     }
 
+    /// At most this many tops in a frame, so that it fits one datagram beside the forks of a chat's
+    /// 512 members (72 bytes a top, 40 a fork).
+    public static let maxTops = 600
+
     public let tops: [PeerID: Top]
     /// Author → lowest forked sequence proven (`ChatForks.forkedFrom`).
     public let forks: [PeerID: UInt64]
@@ -32,14 +36,14 @@ public struct ChainTops: Sendable, Hashable {
     var encodedCount: Int { 4 + tops.count * 72 + forks.count * 40 }
 
     func write(to buffer: inout ByteBuffer) {
-        let topEntries = tops.sorted { $0.key < $1.key }.prefix(Int(UInt16.max))
+        let topEntries = tops.sorted { $0.key < $1.key }
         buffer.writeInteger(UInt16(topEntries.count), endianness: .big)
         for (author, top) in topEntries {
             buffer.writeBytes32(author.bytes)
             buffer.writeInteger(top.sequence, endianness: .big)
             buffer.writeBytes32(top.id.bytes)
         }
-        let forkEntries = forks.sorted { $0.key < $1.key }.prefix(Int(UInt16.max))
+        let forkEntries = forks.sorted { $0.key < $1.key }
         buffer.writeInteger(UInt16(forkEntries.count), endianness: .big)
         for (author, sequence) in forkEntries {
             buffer.writeBytes32(author.bytes)

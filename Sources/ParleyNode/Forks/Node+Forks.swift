@@ -12,29 +12,30 @@ extension Node {
     /// signed forms of covered heads), from which the branch that lost its slot is read.
     func proveForks(stored batch: [Message], outcomes: [InsertOutcome], received: [Message]) async {
         do {
-            let conflicts = try forkConflicts(stored: batch, outcomes: outcomes)
-            guard !conflicts.isEmpty else { return }
-            var proofs: [ForkProof] = []
-            for conflict in conflicts {
-                let lane = received.filter { $0.chat == conflict.lower.chat && $0.author == conflict.lower.author }
-                let pool = lane + (try store.storedRun(
-                    chat: conflict.lower.chat, author: conflict.lower.author, from: conflict.lower.sequence, limit: ForkProof.maxBranchMessages + 1))
+            var lowest: [AuthorLane: ForkProof] = [:]
+            for conflict in try forkConflicts(stored: batch, outcomes: outcomes) {
+                let lane = AuthorLane(of: conflict.lower)
+                if let found = lowest[lane], found.sequence <= conflict.lower.sequence { continue }
+                let pool = received.filter { AuthorLane(of: $0) == lane } + (try store.storedRun(
+                    chat: lane.chat, author: lane.author, from: conflict.lower.sequence, limit: ForkProof.maxBranchMessages + 1))
                 guard let proof = ForkEvidence.proof(of: conflict, through: pool) else {
                     logger.info("a fork is not provable yet: a branch does not reach a head here", metadata: [
-                        "author": "\(conflict.lower.author.shortHex)", "sequence": "\(conflict.lower.sequence)"])
+                        "author": "\(lane.author.shortHex)", "sequence": "\(conflict.lower.sequence)"])
                     continue
                 }
-                proofs.append(proof)
+                lowest[lane] = proof
             }
-            await keep(proofs, from: nil)
+            await keep(Array(lowest.values), from: nil)
         } catch {
             logger.warning("looking for forks in a stored batch failed; sync finds them again", metadata: ["error": "\(error)"])
         }
     }
 
     /// The slots where the batch and the store disagree: a message refused because its slot holds
-    /// another (`equivocation`), and any stored message whose neighbour in its author's chain does
-    /// not link to it (a `previous` naming another message, or none while the one below is held).
+    /// another (`equivocation`), which also disagrees with the slot below when it names another
+    /// `previous` (two whole branches, one stored here, the other arriving by sync, split lower down);
+    /// and any stored message whose neighbour in its author's chain does not link to it (a `previous`
+    /// naming another message, or none while the one below is held).
     private func forkConflicts(stored batch: [Message], outcomes: [InsertOutcome]) throws -> [ForkEvidence.Conflict] {
         var conflicts: [ForkEvidence.Conflict] = []
         var inserted: [AuthorLane: [Message]] = [:]
@@ -45,13 +46,20 @@ extension Node {
             forks[message.chat] = known
             return !known.counts(message)
         }
+        func stored(_ lane: AuthorLane, at sequence: UInt64) throws -> Message? {
+            guard sequence >= 1 else { return nil }
+            return try store.storedRun(chat: lane.chat, author: lane.author, from: sequence, limit: 1).first { $0.sequence == sequence }
+        }
         for (message, outcome) in zip(batch, outcomes) {
             switch outcome {
             case .inserted: inserted[AuthorLane(of: message), default: []].append(message)
             case .equivocation:
-                guard try !isSettled(message),
-                      let held = try store.storedRun(chat: message.chat, author: message.author, from: message.sequence, limit: 1).first,
-                      held.id != message.id else { continue }
+                let lane = AuthorLane(of: message)
+                if let below = try stored(lane, at: message.sequence - 1), ForkEvidence.disagree(lower: below, upper: message),
+                   try !isSettled(below) {
+                    conflicts.append(ForkEvidence.Conflict(lower: below, upper: message))
+                }
+                guard try !isSettled(message), let held = try stored(lane, at: message.sequence), held.id != message.id else { continue }
                 conflicts.append(ForkEvidence.Conflict(lower: held, upper: message))
             default: continue
             }
@@ -62,7 +70,7 @@ extension Node {
             var neighbours: [Message] = []
             for sequence in sequences {
                 for next in [sequence - 1, sequence + 1] where next >= 1 && next <= UInt64(Int64.max) && !sequences.contains(next) {
-                    neighbours += try store.storedRun(chat: lane.chat, author: lane.author, from: next, limit: 1).filter { $0.sequence == next }
+                    neighbours += try stored(lane, at: next).map { [$0] } ?? []
                 }
             }
             let fresh = Set(messages.map(\.id))
@@ -78,19 +86,29 @@ extension Node {
     /// earlier fork, and passed on to the chat's other members once.
     func receiveForkProofs(_ received: [(peer: PeerID, bytes: [UInt8])]) async {
         var valid: [(ForkProof, PeerID)] = []
+        var forks: [ChatID: ChatForks] = [:]
         for (peer, bytes) in received {
+            // A copy of a proof held (or of one at a later slot) changes nothing: it is not verified
+            // again, so resending proofs costs a member's peers no signature checks.
+            if let slot = ForkProof.slot(inEncoding: bytes) {
+                let known = forks[slot.chat] ?? (try? store.forks(chat: slot.chat)) ?? .none
+                forks[slot.chat] = known
+                if let held = known.forkedFrom[slot.author], held <= slot.sequence { continue }
+            }
             let proof: ForkProof
             do { proof = try ForkProof(decoding: bytes) } catch {
                 await engine.reject(error.isBadSignature ? .badSignature : .malformed)
                 continue
             }
-            // From a member of a chat held here, about an author with messages in it (admitted as a
-            // member when they were stored): a stranger's keys cannot fill the table.
-            guard let members = try? store.members(of: proof.chat), members.contains(peer), members.contains(me),
-                  (try? store.nextSequence(chat: proof.chat, author: proof.author)).map({ $0 > 1 }) == true else {
+            guard let members = try? store.members(of: proof.chat), members.contains(peer), members.contains(me) else {
                 await engine.reject(.notMember)
                 continue
             }
+            // About an author with messages here (admitted as a member when they were stored), at a slot
+            // up to one above its highest held: a stranger's keys cannot fill the table, and a member
+            // cannot have its peers keep and spread an endless series of proofs about slots nobody holds.
+            // A proof whose messages have not arrived yet comes again in answer to this node's chain tops.
+            guard let next = try? store.nextSequence(chat: proof.chat, author: proof.author), next > 1, proof.sequence <= next else { continue }
             valid.append((proof, peer))
         }
         for (proof, peer) in valid { await keep([proof], from: peer) }
@@ -108,8 +126,8 @@ extension Node {
                     "author": "\(proof.author.shortHex)", "chat": "\(proof.chat.shortHex)", "sequence": "\(proof.sequence)"])
                 let members = try store.members(of: proof.chat) ?? []
                 syncProgress.forgetReceived(chat: proof.chat)
-                await transmit(Dictionary(
-                    members.filter { $0 != me && $0 != source }.map { ($0, [Frame.forkProof(proof.encoded)]) }, uniquingKeysWith: { a, _ in a }))
+                let evidence = Frame.forkEvidence(proof)
+                await transmit(Dictionary(members.filter { $0 != me && $0 != source }.map { ($0, evidence) }, uniquingKeysWith: { a, _ in a }))
             } catch {
                 logger.warning("could not keep a fork proof; sync brings it again", metadata: ["error": "\(error)"])
             }
@@ -118,26 +136,42 @@ extension Node {
 
     /// The chain tops a member sent beside its sync request: the proofs it lacks, our own request
     /// when it holds proofs we lack, and, for each author whose message at the member's top differs
-    /// from ours, our run from that slot up to a head, so that the member holds both branches.
+    /// from ours, our run around that slot up to a head, so that the member holds both branches.
     func answerChainTops(_ tops: ChainTops, chat: ChatID, from peer: PeerID) throws -> [Frame] {
         guard let members = try store.members(of: chat), members.contains(peer), members.contains(me) else { return [] }
         let ours = try store.chainTops(chat: chat)
         var frames: [Frame] = []
-        for proof in try store.forkProofs(chat: chat) where tops.forks[proof.author].map({ $0 > proof.sequence }) ?? true {
-            frames.append(.forkProof(proof.encoded))
+        let lacking = try store.forkProofEncodings(chat: chat).filter { proof in tops.forks[proof.author].map { $0 > proof.sequence } ?? true }
+        for proof in lacking.prefix(Self.maxProofsPerReply) {
+            frames += (try? ForkProof(decoding: proof.encoded)).map(Frame.forkEvidence) ?? []
         }
         if tops.forks.contains(where: { author, sequence in ours.forks[author].map { $0 > sequence } ?? true }) {
             frames += try syncRequest(chat: chat, to: [peer])
         }
         let forks = ChatForks(forkedFrom: ours.forks)
-        for (author, top) in tops.tops.sorted(by: { $0.key < $1.key }) where forks.counts(author: author, sequence: top.sequence) {
+        // Within the sync batch, like any reply: made-up tops cannot make this node send more than a request could.
+        var budget = configuration.syncBatch
+        for (author, top) in tops.tops.sorted(by: { $0.key < $1.key }) where budget > 0 && forks.counts(author: author, sequence: top.sequence) {
             if let mine = ours.tops[author], mine.sequence == top.sequence, mine.id == top.id { continue }
-            guard let held = try store.messageID(chat: chat, author: author, sequence: top.sequence), held != top.id else { continue }
-            let run = try store.encodings(chat: chat, author: author, in: [top.sequence...(top.sequence + UInt64(Self.maxHeadDistance))],
-                                          limit: Self.maxHeadDistance)
-            let end = run.firstIndex(where: \.isHead).map { $0 + 1 } ?? run.count
-            frames += run[..<end].map { .message($0.encoded) }
+            guard top.sequence <= UInt64(Int64.max) - UInt64(Self.maxHeadDistance),
+                  let held = try store.messageID(chat: chat, author: author, sequence: top.sequence), held != top.id else { continue }
+            // From up to `forkSearchWindow` below the slot (two branches may have split lower down: each slot
+            // the member holds otherwise is one more fork it proves, the lowest one counting) to a head at
+            // or above it, so that everything sent can be accepted.
+            let start = top.sequence > Self.forkSearchWindow ? top.sequence - Self.forkSearchWindow : 1
+            let run = try store.encodings(
+                chat: chat, author: author, in: [start...(top.sequence + UInt64(Self.maxHeadDistance) - 1)],
+                limit: min(Int(top.sequence - start) + Self.maxHeadDistance, budget))
+            // Only a run up to a head can prove anything: without one, sending it would only repeat every round.
+            guard let head = run.firstIndex(where: { $0.isHead && $0.sequence >= top.sequence }) else { continue }
+            frames += run[...head].map { .message($0.encoded) }
+            budget -= head + 1
         }
         return frames
     }
+
+    /// How far below a differing top a reply reaches for the slot where two branches split (§10).
+    static let forkSearchWindow: UInt64 = 64
+    /// Proofs a member lacks sent in one reply (each up to a datagram); the next round sends more.
+    static let maxProofsPerReply = 8
 }
