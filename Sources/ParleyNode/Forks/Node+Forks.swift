@@ -66,18 +66,24 @@ extension Node {
         }
         for (lane, messages) in inserted {
             let sequences = Set(messages.map(\.sequence))
-            // Only the stored neighbours just outside the batch's runs are read: inside them the batch says.
-            var neighbours: [Message] = []
-            for sequence in sequences {
-                for next in [sequence - 1, sequence + 1] where next >= 1 && next <= UInt64(Int64.max) && !sequences.contains(next) {
-                    neighbours += try stored(lane, at: next).map { [$0] } ?? []
+            let highest = try store.authorsWithMessages(chat: lane.chat)[lane.author] ?? 0
+            var pairs = ForkEvidence.conflicts(within: messages)
+            // Only the stored neighbours just outside the batch's runs are looked at, by id first (no
+            // message decoded unless it disagrees): inside the runs the batch itself says.
+            for message in messages {
+                let below = message.sequence - 1
+                if below >= 1, !sequences.contains(below), let id = try store.messageID(chat: lane.chat, author: lane.author, sequence: below),
+                   message.previous != id, let lower = try stored(lane, at: below) {
+                    pairs.append(ForkEvidence.Conflict(lower: lower, upper: message))
+                }
+                let above = message.sequence + 1
+                // Above the author's highest stored sequence nothing is held: the usual case, answered without a read.
+                if message.sequence < highest, !sequences.contains(above), let upper = try stored(lane, at: above),
+                   ForkEvidence.disagree(lower: message, upper: upper) {
+                    pairs.append(ForkEvidence.Conflict(lower: message, upper: upper))
                 }
             }
-            let fresh = Set(messages.map(\.id))
-            for conflict in ForkEvidence.conflicts(within: messages + neighbours)
-            where fresh.contains(conflict.lower.id) || fresh.contains(conflict.upper.id) {
-                if try !isSettled(conflict.lower) { conflicts.append(conflict) }
-            }
+            for conflict in pairs where try !isSettled(conflict.lower) { conflicts.append(conflict) }
         }
         return conflicts
     }
