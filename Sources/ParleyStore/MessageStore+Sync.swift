@@ -135,12 +135,4 @@ extension MessageStore {
         }
         return UInt64(max ?? 0) + 1
     }
-
-    /// The highest Lamport clock seen in the chat (0 when empty), for the next message's clock.
-    public func maxLamport(chat: ChatID) throws(StoreError) -> UInt64 {
-        let max = try read("reading the Lamport clock of chat \(chat.shortHex)") { db in
-            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(lamport) FROM messages WHERE chat_id = ?"), arguments: [chat.blob])
-        }
-        return UInt64(max ?? 0)
-    }
 }
