@@ -28,6 +28,9 @@ public final class Node: Sendable {
     /// returning member acks every message of its catch-up, and those lookups had taken a core.
     let relayed = Mutex(RecentSet<MessageID>(capacity: Node.relayedMemory))
     static let relayedMemory = 16_384
+    /// Each author lane's highest stored message as the receive path last stored it (`LaneTops`): the
+    /// fork check of a batch that simply extends a lane compares links in memory, with no store read.
+    let laneTops = Mutex(LaneTops())
     /// Polls whose ballot this node is changing: one change at a time per poll.
     let ballotsInFlight = Mutex<Set<MessageID>>([])
     /// Chats whose members this node is changing: one change at a time per chat.

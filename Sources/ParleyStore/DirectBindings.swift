@@ -51,6 +51,11 @@ struct DirectBindings {
         advance(sqlite3_bind_int64(handle, index, value))
     }
 
+    /// An integer, or SQL NULL for nil.
+    mutating func integer(_ value: Int64?) {
+        advance(value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
+    }
+
     /// Binds all of its UTF-8 bytes (a length of -1 would stop at a NUL).
     mutating func text(_ value: String) {
         var value = value

@@ -49,7 +49,6 @@ struct HistoryClockTests {
         let f = try await StoreFixture.make(store: try MessageStore.open(path: path))
         for message in try Self.made(f) { try await f.insert(message) }
         try await f.store.executeUnchecked("""
-            DROP TRIGGER messages_history_clock;
             DROP INDEX messages_by_history_clock;
             ALTER TABLE messages DROP COLUMN history_lamport;
             CREATE INDEX messages_by_history ON messages (chat_id, lamport, author, seq);

@@ -1,4 +1,5 @@
 import Logging
+import Synchronization
 import ParleyCore
 import ParleyStore
 
@@ -66,19 +67,26 @@ extension Node {
         }
         for (lane, messages) in inserted {
             let sequences = Set(messages.map(\.sequence))
-            let highest = try store.authorsWithMessages(chat: lane.chat)[lane.author] ?? 0
+            // What the receive path stored last in this lane, before this batch: a batch that extends
+            // it is checked against it in memory (`LaneTops`).
+            let known = laneTops.withLock { tops in
+                defer { for message in messages { tops.note(message) } }
+                return tops.top(of: lane)
+            }
             var pairs = ForkEvidence.conflicts(within: messages)
             // Only the stored neighbours just outside the batch's runs are looked at, by id first (no
             // message decoded unless it disagrees): inside the runs the batch itself says.
             for message in messages {
                 let below = message.sequence - 1
-                if below >= 1, !sequences.contains(below), let id = try store.messageID(chat: lane.chat, author: lane.author, sequence: below),
-                   message.previous != id, let lower = try stored(lane, at: below) {
-                    pairs.append(ForkEvidence.Conflict(lower: lower, upper: message))
+                if below >= 1, !sequences.contains(below) {
+                    let id = known?.sequence == below ? known?.id : try store.messageID(chat: lane.chat, author: lane.author, sequence: below)
+                    if let id, message.previous != id, let lower = try stored(lane, at: below) {
+                        pairs.append(ForkEvidence.Conflict(lower: lower, upper: message))
+                    }
                 }
+                // Above the lane's top nothing is held: the usual case, answered without a read.
                 let above = message.sequence + 1
-                // Above the author's highest stored sequence nothing is held: the usual case, answered without a read.
-                if message.sequence < highest, !sequences.contains(above), let upper = try stored(lane, at: above),
+                if known.map({ message.sequence < $0.sequence }) ?? true, !sequences.contains(above), let upper = try stored(lane, at: above),
                    ForkEvidence.disagree(lower: message, upper: upper) {
                     pairs.append(ForkEvidence.Conflict(lower: message, upper: upper))
                 }

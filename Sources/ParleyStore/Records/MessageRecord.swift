@@ -19,7 +19,7 @@ struct MessageRecord: Codable, FetchableRecord, PersistableRecord {
     var receivedAtMillis: Int64
     var state: DeliveryState
     /// Set only where it differs from `lamport`: the author's higher clock from an earlier sequence
-    /// (kept by the `messages_history_clock` trigger, PROTOCOL §11).
+    /// (kept by the insert path, `InsertBatch.historyClock`, PROTOCOL §11).
     var historyLamport: Int64?
 
     enum CodingKeys: String, CodingKey {

@@ -19,11 +19,9 @@ extension MessageStore {
     /// History order by history clock (PROTOCOL §11, §14): a message's clock raised to the highest its
     /// author claims at a lower sequence, so no member's own later message sorts before its earlier one.
     ///
-    /// `history_lamport` is set only where it differs from `lamport` (NULL otherwise), so the usual
-    /// message, whose clock is above its author's previous one, costs the trigger one index search and
-    /// no second write. The trigger keeps it on every insert, whatever code path inserts: it raises
-    /// the new message to its author's previous history clock, and raises the author's later stored
-    /// messages (a gap filled late) to the new one's.
+    /// `history_lamport` is set only where it differs from `lamport` (NULL otherwise); the insert path
+    /// keeps it (`InsertBatch.historyClock`): it raises the new message to its author's previous history
+    /// clock, and the author's later stored messages (a gap filled late) to the new one's.
     static func createV12HistoryClock(_ db: Database) throws {
         try db.alter(table: "messages") { t in t.add(column: "history_lamport", .integer) }
         try db.execute(sql: """
@@ -34,19 +32,6 @@ extension MessageStore {
         try db.drop(index: "messages_by_history")
         try db.execute(sql: """
             CREATE INDEX messages_by_history_clock ON messages (chat_id, \(historyClock()), author, seq)
-            """)
-        let previous = """
-            SELECT COALESCE(p.history_lamport, p.lamport) FROM messages p
-            WHERE p.chat_id = NEW.chat_id AND p.author = NEW.author AND p.seq < NEW.seq ORDER BY p.seq DESC LIMIT 1
-            """
-        let inserted = "SELECT COALESCE(n.history_lamport, n.lamport) FROM messages n WHERE n.rowid = NEW.rowid"
-        try db.execute(sql: """
-            CREATE TRIGGER messages_history_clock AFTER INSERT ON messages BEGIN
-                UPDATE messages SET history_lamport = (\(previous))
-                WHERE rowid = NEW.rowid AND (\(previous)) > NEW.lamport;
-                UPDATE messages SET history_lamport = (\(inserted))
-                WHERE chat_id = NEW.chat_id AND author = NEW.author AND seq > NEW.seq AND \(historyClock()) < (\(inserted));
-            END
             """)
     }
 
