@@ -56,16 +56,18 @@ extension MessageStore {
     /// highest sequence, and the forks proven here.
     public func chainTops(chat: ChatID) throws(StoreError) -> ChainTops {
         let rows = try read("reading the chain tops of chat \(chat.shortHex)") { db in
+            // One lookup of the (chat, author, seq) key per author: as a join, SQLite may choose to scan
+            // the messages and probe the heads, which read the whole chat for every sync request.
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT h.author, h.max_seq, m.id FROM author_heads h
-                JOIN messages m ON m.chat_id = h.chat_id AND m.author = h.author AND m.seq = h.max_seq
-                WHERE h.chat_id = ? AND h.max_seq > 0
+                SELECT h.author, h.max_seq,
+                       (SELECT m.id FROM messages m WHERE m.chat_id = h.chat_id AND m.author = h.author AND m.seq = h.max_seq)
+                FROM author_heads h WHERE h.chat_id = ? AND h.max_seq > 0
                 """), arguments: [chat.blob])
         }
         var tops: [PeerID: ChainTops.Top] = [:]
         for row in rows {
-            tops[try PeerID.fromBlob(row[0], "author")] = ChainTops.Top(
-                sequence: UInt64(row[1] as Int64), id: try MessageID.fromBlob(row[2], "message id"))
+            guard let id = row[2] as Data? else { continue }
+            tops[try PeerID.fromBlob(row[0], "author")] = ChainTops.Top(sequence: UInt64(row[1] as Int64), id: try MessageID.fromBlob(id, "message id"))
         }
         let forks = try forks(chat: chat).forkedFrom
         // For a forked author, what is still compared is the slot below its fork: two branches may have
