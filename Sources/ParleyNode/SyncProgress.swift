@@ -84,20 +84,15 @@ final class SyncProgress: Sendable {
     }
 
     /// Forgets what a peer told us (a new session: it may have restarted with less).
-    func forgetReceived(from peer: PeerID) {
-        entries.withLock { all in
-            for key in all.keys where key.peer == peer {
-                all[key]?.received = nil
-                all[key]?.outstanding = nil
-            }
-        }
-    }
+    func forgetReceived(from peer: PeerID) { forgetReceived { $0.peer == peer } }
 
     /// Forgets what every peer told us of one chat: the next periodic round asks each of them again
     /// (a fork proof was kept, which the vectors alone do not show).
-    func forgetReceived(chat: ChatID) {
+    func forgetReceived(chat: ChatID) { forgetReceived { $0.chat == chat } }
+
+    private func forgetReceived(where matches: (Key) -> Bool) {
         entries.withLock { all in
-            for key in all.keys where key.chat == chat {
+            for key in all.keys where matches(key) {
                 all[key]?.received = nil
                 all[key]?.outstanding = nil
             }

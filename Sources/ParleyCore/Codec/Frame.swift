@@ -248,4 +248,11 @@ extension Frame {
     public static func forkEvidence(_ proof: ForkProof) -> [Frame] {
         proof.encoded.count <= ForkProof.maxEncodedBytes ? [.forkProof(proof.encoded)] : (proof.first + proof.second).map { .message($0.encoded) }
     }
+
+    /// The same from a proof's encoding, checked when it was kept: only one too large for a datagram
+    /// is decoded (to split it into its messages), so serving proofs costs no signature checks.
+    public static func forkEvidence(encoded: [UInt8]) -> [Frame] {
+        guard encoded.count > ForkProof.maxEncodedBytes else { return [.forkProof(encoded)] }
+        return (try? ForkProof(decoding: encoded)).map(forkEvidence) ?? []
+    }
 }

@@ -157,7 +157,7 @@ extension Node {
         var frames: [Frame] = []
         let lacking = try store.forkProofEncodings(chat: chat).filter { proof in tops.forks[proof.author].map { $0 > proof.sequence } ?? true }
         for proof in lacking.prefix(Self.maxProofsPerReply) {
-            frames += (try? ForkProof(decoding: proof.encoded)).map(Frame.forkEvidence) ?? []
+            frames += Frame.forkEvidence(encoded: proof.encoded)
         }
         if tops.forks.contains(where: { author, sequence in ours.forks[author].map { $0 > sequence } ?? true }) {
             frames += try syncRequest(chat: chat, to: [peer])
