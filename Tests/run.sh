@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing (libsodium-dev, iproute2, nftables, tmux), builds, and runs every test.
+# The test command: installs what is missing (libsodium-dev, iproute2, nftables, tmux, systemd), builds, and runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
@@ -7,6 +7,8 @@ pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev pkg-config)
 command -v ip >/dev/null || need+=(iproute2)
 command -v nft >/dev/null || need+=(nftables)
 command -v tmux >/dev/null || need+=(tmux)
+# systemd-analyze checks the node's user unit (packaging/parley-node.service, PackagingTests).
+command -v systemd-analyze >/dev/null || need+=(systemd)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
@@ -14,7 +16,9 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 swift build --build-tests
 if [ $# -eq 0 ]; then
-  # The samples are part of the contract: they must run on a fresh checkout too.
+  # The samples are part of the contract: they must run on a fresh checkout too. They run the
+  # `parley` just built, not one an earlier install left on the PATH.
+  export PARLEY="$(swift build --show-bin-path)/parley"
   for sample in samples/two-peers.sh samples/poll-demo.sh samples/multi-poll-demo.sh samples/reactions-demo.sh samples/history-demo.sh samples/secret-poll-demo.sh; do
     echo "== $sample"
     "$sample" >/tmp/parley-sample.log 2>&1 || { cat /tmp/parley-sample.log; echo "$sample failed" >&2; exit 1; }
@@ -37,6 +41,8 @@ timing="BurstDeliveryTests|GroupCommitTests"
 swift test --skip-build --skip ParleyCLITests --skip "$timing"
 swift test --skip-build --filter "$timing"
 swift test --skip-build --filter ParleyCLITests
+# packaging/install.sh, into a scratch prefix: binary, man pages, completions, the user unit.
+Tests/packaging/check-install.sh
 # The HTTP front end against docs/openapi.yaml (schemathesis: generated and malformed requests).
 Tests/web/check-openapi.sh
 # The web app in Debian's Chromium (Playwright), against real nodes serving it (two; three for the secret poll).

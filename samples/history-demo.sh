@@ -3,7 +3,7 @@
 # them, reads the chat, and alice sees who has read her last message.
 source "$(dirname "$0")/lib.sh"
 ensure_build
-start_trio 47401
+start_trio
 
 chat=$(as alice chat create "History" --member bob --member carol)
 for n in $(seq 1 25); do as alice send "$chat" "note $n" >/dev/null; done

@@ -1,24 +1,34 @@
-# Shared by the sample scripts: build once, make keys, start and stop nodes on 127.0.0.1.
+# Shared by the sample scripts: find (or build) `parley`, then start and stop nodes on 127.0.0.1.
+# Keys, data and logs live in a temporary directory, removed at exit, and every node listens on a
+# port the system picks, so samples run side by side, and beside the tests, without colliding.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+DEMO_DIR="$(mktemp -d "${TMPDIR:-/tmp}/parley-demo.XXXXXX")"
+cd "$DEMO_DIR"
 
+# Sets PARLEY: $PARLEY when set, else `parley` on the PATH, else built from this checkout (with
+# libsodium-dev installed first when it is missing: Debian/Ubuntu, via apt).
 ensure_build() {
+  if [ -n "${PARLEY:-}" ]; then
+    [ -x "$PARLEY" ] || { echo "PARLEY=$PARLEY is not an executable file" >&2; exit 1; }
+    return 0
+  fi
+  if PARLEY="$(command -v parley)"; then return 0; fi
   if ! pkg-config --exists libsodium 2>/dev/null; then
     echo "installing libsodium-dev…" >&2
-    if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libsodium-dev pkg-config >/dev/null
-    else sudo apt-get update -qq && sudo apt-get install -y -qq libsodium-dev pkg-config >/dev/null; fi
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq libsodium-dev pkg-config >/dev/null
   fi
-  swift build --product parley >&2
-  PARLEY="$(swift build --show-bin-path)/parley"
+  (cd "$ROOT" && swift build --product parley >&2)
+  PARLEY="$(cd "$ROOT" && swift build --show-bin-path)/parley"
 }
 
 ensure_key() {
   local name=$1
-  [ -f "keys/$name.key" ] || "$PARLEY" keygen "$name" --dir keys >/dev/null
+  # keygen says what it wrote on stderr: shown only if it fails.
+  [ -f "keys/$name.key" ] || "$PARLEY" keygen "$name" --dir keys >/dev/null 2>"$DEMO_DIR/keygen.log" || { cat "$DEMO_DIR/keygen.log" >&2; exit 1; }
 }
 
-DEMO_DIR="$(mktemp -d "${TMPDIR:-/tmp}/parley-demo.XXXXXX")"
 PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
@@ -28,17 +38,33 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# start_node NAME PORT PEER_PORT… (EXTRA_NODE_ARGS, when set, are passed on, e.g. --web HOST:PORT)
-EXTRA_NODE_ARGS=()
+# start_node NAME [NODE_OPTION…]: NAME's node on a free port (PORT[NAME] once it answers), its
+# output in NAME.log; the options are passed on (e.g. --web 127.0.0.1:0).
+declare -A PORT=()
 start_node() {
-  local name=$1 port=$2; shift 2
-  local peers=()
-  for p in "$@"; do peers+=(--peer "127.0.0.1:$p"); done
-  "$PARLEY" node --key "keys/$name.key" --data "$DEMO_DIR/$name" --listen "127.0.0.1:$port" "${peers[@]}" \
-    "${EXTRA_NODE_ARGS[@]}" --log-level warning >"$DEMO_DIR/$name.log" 2>&1 &
+  local name=$1 listen=""; shift
+  ensure_key "$name"
+  "$PARLEY" node --key "keys/$name.key" --data "$DEMO_DIR/$name" --listen 127.0.0.1:0 "$@" \
+    --log-level warning >"$DEMO_DIR/$name.log" 2>&1 &
   PIDS+=($!)
-  for _ in $(seq 1 100); do [ -S "$DEMO_DIR/$name/control.sock" ] && return 0; sleep 0.1; done
+  for _ in $(seq 1 100); do
+    # The node reports the port it bound: `status --json` says `"listen":"127.0.0.1:PORT"`.
+    listen=$("$PARLEY" status --data "$DEMO_DIR/$name" --json 2>/dev/null | sed -n 's/.*"listen":"\([^"]*\)".*/\1/p') || true
+    if [ -n "$listen" ]; then PORT[$name]=${listen##*:}; return 0; fi
+    kill -0 "${PIDS[-1]}" 2>/dev/null || break
+    sleep 0.1
+  done
   echo "node $name did not start:" >&2; cat "$DEMO_DIR/$name.log" >&2; exit 1
+}
+
+# introduce NAME…: makes each of them a contact of every other, with the address it listens on.
+introduce() {
+  local me other
+  for me in "$@"; do
+    for other in "$@"; do
+      [ "$me" = "$other" ] || as "$me" contacts add "keys/$other.pub" --name "$other" --addr "127.0.0.1:${PORT[$other]}" >/dev/null
+    done
+  done
 }
 
 as() { local name=$1; shift; "$PARLEY" "$@" --data "$DEMO_DIR/$name"; }
@@ -65,16 +91,8 @@ shared_results() {
   as "$1" poll results "$2" "$3" --json | sed 's/"ownVotes":\[[^]]*\],//; s/"myVote":"[a-z]*",//'
 }
 
-# start_trio BASE_PORT: alice, bob and carol on BASE, BASE+1, BASE+2, each a contact of the others.
+# start_trio: alice, bob and carol, each a contact of the others.
 start_trio() {
-  local base=$1
-  for n in alice bob carol; do ensure_key "$n"; done
-  start_node alice "$base" $((base + 1)) $((base + 2))
-  start_node bob $((base + 1)) "$base" $((base + 2))
-  start_node carol $((base + 2)) "$base" $((base + 1))
-  for me in alice bob carol; do
-    for other in alice bob carol; do
-      [ "$me" = "$other" ] || as "$me" contacts add "keys/$other.pub" --name "$other" >/dev/null
-    done
-  done
+  for n in alice bob carol; do start_node "$n"; done
+  introduce alice bob carol
 }

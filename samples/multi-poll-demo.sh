@@ -3,7 +3,7 @@
 # comments, a refused third vote, then Alice closes it. All three nodes print the same result.
 source "$(dirname "$0")/lib.sh"
 ensure_build
-start_trio 47301
+start_trio
 
 chat=$(as alice chat create "Offsite" --member bob --member carol)
 poll=$(as alice poll create "$chat" "Where should we go?" --option Lake --option Hills --option Beach \

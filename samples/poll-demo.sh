@@ -3,7 +3,7 @@
 # encrypted UDP, then every node computes the tally from its own store: the three agree.
 source "$(dirname "$0")/lib.sh"
 ensure_build
-start_trio 47101
+start_trio
 
 chat=$(as alice chat create "Lunch" --member bob --member carol)
 echo "alice created chat ${chat:0:12}"

@@ -3,7 +3,7 @@
 # unreact. All three nodes compute the same reaction groups from the same messages.
 source "$(dirname "$0")/lib.sh"
 ensure_build
-start_trio 47401
+start_trio
 
 chat=$(as alice chat create "Release" --member bob --member carol)
 msg=$(as alice send "$chat" "Ship 2.0 today?")

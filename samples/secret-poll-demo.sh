@@ -5,7 +5,7 @@
 # every node then shows the same counts, and no voters.
 source "$(dirname "$0")/lib.sh"
 ensure_build
-start_trio 47141
+start_trio
 
 chat=$(as alice chat create "Board" --member bob --member carol)
 for n in bob carol; do wait_for "$n" messages "$chat"; done

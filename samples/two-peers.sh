@@ -2,13 +2,9 @@
 # Alice and Bob run two nodes on this machine and chat over encrypted UDP.
 source "$(dirname "$0")/lib.sh"
 ensure_build
-ensure_key alice
-ensure_key bob
-
-start_node alice 47201 47202
-start_node bob 47202 47201
-as alice contacts add keys/bob.pub --name bob >/dev/null
-as bob contacts add keys/alice.pub --name alice >/dev/null
+start_node alice
+start_node bob
+introduce alice bob
 
 chat=$(as alice chat create "alice & bob" --member bob)
 as alice send "$chat" "Hi Bob, lunch at noon?" >/dev/null

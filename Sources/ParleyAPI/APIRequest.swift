@@ -52,8 +52,9 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case unreact(chat: String, message: String, type: String)
     /// A message's reaction groups and a page of its reactions, newest first. `sort`: count, score, first or last.
     case reactions(chat: String, message: String, type: String? = nil, author: String? = nil, sort: String? = nil, limit: Int? = nil, before: String? = nil)
-    /// Advances the chat's read marker (to the latest message without `upTo`) and sends read receipts.
-    case read(chat: String, upTo: Int64? = nil)
+    /// Advances the chat's read marker and sends read receipts: up to message number `upTo` (#N), or
+    /// up to `message` (an id prefix), else to the latest message.
+    case read(chat: String, upTo: Int64? = nil, message: String? = nil)
     /// Delivered and read, per other member, for one of this node's own messages.
     case receipts(chat: String, message: String)
     /// The chat's current members, with who is online.
@@ -70,6 +71,10 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case inviteAccept(invite: String, name: String? = nil)
     /// Declines a pending invite; the same invite pushed again stays declined.
     case inviteDecline(invite: String)
+    /// A one-time login link for the web app (`parley web`); the node's owner only (`ownerOnlyNames`).
+    case webLogin
+    /// Ends every web session and replaces the web token (`parley web --revoke`); the owner only.
+    case webRevoke
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…","kind":"notFound"}`.

@@ -34,10 +34,23 @@ extension APIService {
         return stored.historyPosition
     }
 
-    func markRead(chat: String, upTo: Int64?) async throws -> String {
+    func markRead(chat: String, upTo: Int64?, message: String?) async throws -> String {
         let chatID = try resolveChat(chat)
-        if let upTo, upTo <= 0 { throw NodeError.invalid("--upto takes a message number (#N), 1 or more; got \(upTo)") }
-        let newlyRead = try await node.markRead(chat: chatID, upTo: upTo)
+        if upTo != nil, message != nil { throw NodeError.invalid("read up to a message number or a message id, not both") }
+        var target = upTo
+        if let message {
+            let id = try node.resolveMessage(prefix: message, in: chatID)
+            guard let stored = try node.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }
+            target = stored.localNumber
+        } else if let upTo {
+            if upTo <= 0 { throw NodeError.invalid("--upto takes a message number (#N), 1 or more; got \(upTo)") }
+            // Past the latest message the marker would stop at it: say so rather than read less than asked.
+            let latest = try node.latestLocalNumber(chat: chatID)
+            if upTo > latest {
+                throw NodeError.invalid(latest == 0 ? "there is no #\(upTo): the chat has no messages yet" : "there is no #\(upTo): the chat's messages go up to #\(latest)")
+            }
+        }
+        let newlyRead = try await node.markRead(chat: chatID, upTo: target)
         return Self.ok(ReadView(
             chat: chatID.hex, marker: try node.readMarker(chat: chatID), newlyRead: newlyRead,
             unread: try node.unreadCount(chat: chatID)))

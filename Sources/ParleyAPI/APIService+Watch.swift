@@ -6,11 +6,14 @@ extension APIService {
     /// Streams a chat live: the latest messages first, then each new one as it is stored.
     /// Text, link and custom messages come as message events; a poll, and every vote on it, as the poll's
     /// current tally; a reaction as its target's current reaction groups; changes of who is typing as
-    /// typing events. What is streamed counts as read: the read marker follows it.
-    public func watch(chat text: String, backlog: Int = 50, emit: @escaping @Sendable (String) async throws -> Void) async throws {
+    /// typing events. What is streamed counts as read (the read marker follows it) unless `marksRead`
+    /// is false: the web page marks only what was on its screen, with `read`.
+    public func watch(
+        chat text: String, backlog: Int = 50, marksRead: Bool = true, emit: @escaping @Sendable (String) async throws -> Void
+    ) async throws {
         let chat = try resolveChat(text)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await watchMessages(chat: chat, backlog: backlog, emit: emit) }
+            group.addTask { try await watchMessages(chat: chat, backlog: backlog, marksRead: marksRead, emit: emit) }
             group.addTask { try await watchTyping(chat: chat, emit: emit) }
             _ = try await group.next() // the client went away (emit threw) or the store stopped
             group.cancelAll()
@@ -45,14 +48,15 @@ extension APIService {
     /// The most unread messages a watch streams at its start so that it may move the read marker over them.
     static let maxUnreadBacklog = 500
 
-    private func watchMessages(chat: ChatID, backlog: Int, emit: @Sendable (String) async throws -> Void) async throws {
+    private func watchMessages(chat: ChatID, backlog: Int, marksRead wanted: Bool, emit: @Sendable (String) async throws -> Void) async throws {
         var last: Int64 = 0
         // The backlog reaches back to the read marker, so marking what was streamed as read never
         // covers a message nobody was shown. With more unread than that, the marker is left alone.
         let marker = try node.readMarker(chat: chat)
         let unread = try node.messages(matching: MessageCriteria(chat: chat, limit: Self.maxUnreadBacklog + 1, afterLocalNumber: marker)).count
-        let marksRead = unread <= Self.maxUnreadBacklog
-        let firstBatch = marksRead ? max(backlog, unread) : backlog
+        let backlogCoversUnread = unread <= Self.maxUnreadBacklog
+        let marksRead = wanted && backlogCoversUnread
+        let firstBatch = backlogCoversUnread ? max(backlog, unread) : backlog
         // Subscribed before the first read, so whatever is stored after it wakes the next read.
         var wakeUps = node.arrivals(chat: chat).makeAsyncIterator()
         var limit: Int? = firstBatch

@@ -10,6 +10,8 @@ public struct APIService: Sendable {
     public let node: Node
     /// How this node's own user is shown (the key file's name).
     public let selfName: String
+    /// The web front end, when the node serves it: `webLogin` and `webRevoke` go to it.
+    public var web: (any WebFrontEndOwner)?
 
     public init(node: Node, selfName: String) {
         self.node = node
@@ -35,7 +37,9 @@ public struct APIService: Sendable {
     private func handle(_ request: APIRequest) async throws -> String {
         switch request {
         case .status:
-            return Self.ok(await node.status())
+            var status = await node.status()
+            status.name = selfName
+            return Self.ok(status)
         case let .contactsAdd(peer, name, address):
             let key = try PeerID(rawRepresentation: Hex.decode(peer))
             guard key != node.me else { throw NodeError.invalid("that is your own key") }
@@ -122,13 +126,15 @@ public struct APIService: Sendable {
         case let .chatRemoveMembers(chat, members):
             return Self.ok(try await changeMembers(chat: chat, remove: members))
         case .react, .unreact, .reactions: return try await handleReactions(request)
-        case let .read(chat, upTo): return try await markRead(chat: chat, upTo: upTo)
+        case let .read(chat, upTo, message): return try await markRead(chat: chat, upTo: upTo, message: message)
         case let .receipts(chat, message): return try receipts(chat: chat, message: message)
         case let .members(chat): return Self.ok(try members(chat: chat))
         case .invites: return Self.ok(try invites())
         case let .inviteAccept(invite, name): return Self.ok(try await acceptInvite(invite, name: name))
         case let .inviteDecline(invite): return Self.ok(try await declineInvite(invite))
         case let .typing(chat, active): return Self.ok(try await typing(chat: chat, active: active))
+        case .webLogin: return try answerWeb { try $0.loginLink() }
+        case .webRevoke: return try answerWeb { try $0.revokeAll() }
         }
     }
 

@@ -3,8 +3,9 @@ import Foundation
 public import ParleyCore
 public import ParleyCrypto
 
-/// A chat member with presence, for `members`. `lastSeenAt` (Unix ms, the member's own clock) is
-/// set only when it is offline and was ever heard from. `via` (and its contact name, `viaName`) is
+/// A chat member with presence, for `members`. `lastSeenAt` (Unix ms: the member's own clock for its
+/// beats and messages, this node's for other traffic from it) is set only when it is offline and was
+/// ever heard from. `via` (and its contact name, `viaName`) is
 /// set when the member shows online only through another member relaying its beats: this node has
 /// no session with it, so its messages too come through the others' sync. `forkedFrom` is set when
 /// the member is proven to have signed two histories in the chat (PROTOCOL.md §4.4): its sequence

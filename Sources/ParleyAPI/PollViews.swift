@@ -52,12 +52,18 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     public let sequence: UInt64
     /// The clock the poll sorts by in history, as `MessageView.historyClock`.
     public let historyClock: UInt64
+    /// The poll message's number on this node, as `MessageView.localNumber` (read markers count by it).
+    public let localNumber: Int64
     public let settings: Settings?
     public let up: Int?
     public let down: Int?
     public let options: [Option]?
     public let totalVotes: Int
+    /// The options with the most votes (POLLS.md: every one of a tie); empty while nobody voted.
     public let winners: [String]
+    /// What to draw, in the order shown (yes/no: up, then down): each choice's share of the ballots
+    /// cast and whether it is starred as the winner (`PollBar`: closed, and leading alone).
+    public let bars: [PollBar]
     public let ownVotes: [String]
     /// The yes/no vote recorded in this node's local data (kept for BBM parity).
     public let myVote: String?
@@ -91,6 +97,7 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         createdAtMillis = poll.timestampMillis
         lamport = poll.lamport
         historyClock = snapshot.poll.historyClock
+        localNumber = snapshot.poll.localNumber
         sequence = poll.sequence
         ownVotes = snapshot.ownVotes
         isClosed = snapshot.isClosed
@@ -106,6 +113,7 @@ public struct PollResultsView: Codable, Sendable, Hashable {
             (up, down) = (tally.up, tally.down)
             totalVotes = tally.up + tally.down
             winners = tally.up == tally.down ? [] : [tally.up > tally.down ? "up" : "down"]
+            bars = PollBar.bars(counts: [("up", tally.up), ("down", tally.down)], ballots: tally.up + tally.down, closed: snapshot.phase == .closed)
             (answersCount, latestAnswers) = (0, [])
             voters = tally.ballots.map { Voter(id: $0.voter.hex, name: names[$0.voter], vote: $0.choice.rawValue, options: nil) }
         case let .options(outcome):
@@ -117,9 +125,10 @@ public struct PollResultsView: Codable, Sendable, Hashable {
                 allowAnswers: spec.allowAnswers, allowSuggestions: spec.allowSuggestions)
             (up, down) = (nil, nil)
             // A secret poll lists no ballots: its share is of the electors counted.
-            let ballots = max(snapshot.secret?.tally.counted ?? outcome.ballots.count, 1)
-            options = outcome.options.map {
-                Option(id: $0.id, text: $0.text, votes: $0.votes, ratio: Double($0.votes) / Double(ballots), suggestedBy: $0.suggestedBy?.hex)
+            let cast = snapshot.secret?.tally.counted ?? outcome.ballots.count
+            bars = PollBar.bars(counts: outcome.options.map { ($0.id, $0.votes) }, ballots: cast, closed: snapshot.phase == .closed)
+            options = zip(outcome.options, bars).map { option, bar in
+                Option(id: option.id, text: option.text, votes: option.votes, ratio: bar.share, suggestedBy: option.suggestedBy?.hex)
             }
             totalVotes = outcome.totalVotes
             winners = outcome.winners

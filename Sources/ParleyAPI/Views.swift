@@ -95,6 +95,9 @@ public struct ChatView: Codable, Sendable, Hashable {
     public let messageCount: Int
     /// Shown messages from others after this node's read marker.
     public let unread: Int
+    /// The local number (`MessageView.localNumber`) this user has read the chat up to: a front end
+    /// tells the unread messages it shows by a higher number.
+    public let readMarker: Int64
     public let lastMessage: MessageView?
 
     /// Members this node invited that have not accepted yet (only on the creator's node).
@@ -111,10 +114,11 @@ public struct ChatView: Codable, Sendable, Hashable {
     public let forked: [ForkedMemberView]
 
     public init(
-        _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, waitingFor: [PeerID], noRoute: [PeerID],
-        forks: ChatForks = .none
+        _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, readMarker: Int64, waitingFor: [PeerID],
+        noRoute: [PeerID], forks: ChatForks = .none
     ) {
         self.unread = unread
+        self.readMarker = readMarker
         forked = forks.authors.map { ForkedMemberView(id: $0.hex, name: names[$0], fromSequence: forks.forkedFrom[$0] ?? 0) }
         self.noRoute = noRoute.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         self.waitingFor = waitingFor.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)

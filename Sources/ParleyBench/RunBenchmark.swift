@@ -47,7 +47,7 @@ struct RunBenchmark: AsyncParsableCommand {
         let tally = try await Tally.measure(scale, store: store)
         progress.phase("node process: start-up and peak RSS")
         let process = try await NodeProcessProbe.measure(store: store)
-        progress.phase("web page in Chromium: first screen of \(scale.webMessages) messages, vote to bar")
+        progress.phase("web page in Chromium: first screen after login, of \(scale.webMessages) messages, vote to bar")
         let web: WebPage?
         do { web = try WebPage.measure(scale, directory: scratch.path) } catch {
             FileHandle.standardError.write(Data("\(error)\n".utf8))

@@ -3,10 +3,10 @@ import Foundation
 
 @main
 struct Parley: AsyncParsableCommand {
+    // No `version:` here: ArgumentParser would offer --version on every subcommand. The flag below is the root's alone.
     static let configuration = CommandConfiguration(
         commandName: "parley",
         abstract: "Peer-to-peer, end-to-end encrypted chat with polls, for one LAN.",
-        version: ParleyVersion.description,
         subcommands: [
             Keygen.self, NodeCommand.self, Contacts.self, Chat.self, Send.self, Messages.self,
             Poll.self, Local.self, Status.self, Open.self,
@@ -14,23 +14,36 @@ struct Parley: AsyncParsableCommand {
         ]
     )
 
-    /// ArgumentParser's main, except that a node's failure exits with the code of its kind
-    /// (invalid 2, not found 3, forbidden 4, conflict 5, unavailable 6; see `APIFailure.Kind`), and
-    /// that under `--json` every failure is a JSON line on stderr (`FailureReport`).
+    @Flag(help: "Show the version: the release and the wire protocol.")
+    var version = false
+
+    func run() async throws {
+        guard version else { throw CleanExit.helpRequest(self) }
+        print(ParleyVersion.description)
+    }
+
+    /// ArgumentParser's main, except that every failure is one line on stderr, "Error: …" (a usage
+    /// mistake ends with the help to read), or under `--json` a JSON line (`FailureReport`); and a
+    /// node's failure exits with the code of its kind (invalid 2, not found 3, forbidden 4, conflict 5,
+    /// unavailable 6; see `APIFailure.Kind`), a usage mistake with 64 as before.
     static func main() async {
         do {
             var command = try parseAsRoot()
+            // ArgumentParser takes a parent's options after a subcommand too: refuse rather than ignore it there.
+            if !(command is Parley), FailureReport.optionWords(CommandLine.arguments.dropFirst()).contains("--version") {
+                throw ValidationError("--version is an option of parley alone: 'parley --version'")
+            }
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
                 try command.run()
             }
         } catch {
-            let json = FailureReport.wantsJSON(CommandLine.arguments.dropFirst())
-            guard let report = FailureReport(error), json || error is CLIError else {
-                exit(withError: error) // help, version, and ArgumentParser's own text with its usage lines
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            guard let report = FailureReport(error, path: CommandPath(arguments, root: Parley.self)) else {
+                exit(withError: error) // help and the version: not failures
             }
-            let line = json ? report.json : "Error: \(report.error.message)"
+            let line = FailureReport.wantsJSON(arguments) ? report.json : "Error: \(report.text)"
             FileHandle.standardError.write(Data((line + "\n").utf8))
             Foundation.exit(report.exitCode)
         }

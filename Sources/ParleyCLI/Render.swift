@@ -79,18 +79,18 @@ enum Render {
 
     private static let afterClose = " (after the close: not counted)"
 
-    /// One bar per option: id, bar, count and share; * marks own votes, ★ the winners.
+    /// One bar per option, filled to its share of the ballots (`PollBar`, as the full screen and the
+    /// web page draw it): id, bar, count and share; * marks own votes, ★ the winner of a closed poll.
     static func optionLines(_ poll: PollResultsView) -> [String] {
-        let options = poll.options ?? []
         let width = 20
-        let top = max(options.map(\.votes).max() ?? 0, 1)
-        return options.map { option in
-            let filled = option.votes * width / top
-            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            let mine = poll.ownVotes.contains(option.id) ? "*" : " "
-            let winner = poll.winners.contains(option.id) ? " ★" : ""
-            let percent = Int((option.ratio * 100).rounded())
-            return "  \(mine)[\(option.id.prefix(8))] \(bar) \(option.votes) (\(percent)%) \(SafeText.singleLine(option.text))\(winner)"
+        let texts = Dictionary((poll.options ?? []).map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first })
+        return poll.bars.map { bar in
+            let filled = Int((bar.share * Double(width)).rounded())
+            let drawn = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            let mine = poll.ownVotes.contains(bar.choice) ? "*" : " "
+            let percent = Int((bar.share * 100).rounded())
+            let text = texts[bar.choice].map(SafeText.singleLine) ?? bar.choice
+            return "  \(mine)[\(bar.choice.prefix(8))] \(drawn) \(bar.votes) (\(percent)%) \(text)\(bar.winner ? " ★" : "")"
         }
     }
 

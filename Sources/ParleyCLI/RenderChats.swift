@@ -63,12 +63,15 @@ extension Render {
         return titled.count == 1 ? titled[0] : nil
     }
 
-    /// What to tell the user about members nothing can reach (`ChatView.noRoute`), or nil.
+    /// What to tell the user about members nothing can reach (`ChatView.noRoute`), or nil. A `--peer`
+    /// address alone is not enough: the node there answers this one's announces only once this user is
+    /// its contact or shares a chat with it (PROTOCOL.md §12), so the line says both ways out.
     static func noRoute(_ members: [MemberView]) -> String? {
         guard !members.isEmpty else { return nil }
         let names = members.map { name($0.id, $0.name) }.joined(separator: ", ")
         let example = members.count == 1 ? "\(members[0].id) --name \(members[0].name.map(shellWord) ?? "NAME")" : "ID --name NAME"
-        return "no address known for \(names); add one with 'parley contacts add \(example) --addr HOST:PORT' or reach a common member"
+        return "no address known for \(names): a node answers only its contacts and chat members, so have them add you as a contact "
+            + "('parley status' prints your id), or add their address: 'parley contacts add \(example) --addr HOST:PORT'"
     }
 
     /// `text` as one shell word, quoted only when it has to be, so the suggested command can be pasted.

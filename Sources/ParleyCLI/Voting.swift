@@ -8,7 +8,7 @@ enum Voting {
         case secret(SecretBallotView)
     }
 
-    static func vote(chat: String, poll: String, choices: [String], options: ClientOptions) async throws -> Outcome {
+    static func vote(chat: String, poll: String, choices: [String], options: some NodeConnecting) async throws -> Outcome {
         let results = try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)
         if results.secret != nil {
             let request = APIRequest.pollSecretVote(chat: chat, poll: poll, choices: choices)

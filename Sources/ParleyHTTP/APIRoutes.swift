@@ -23,6 +23,10 @@ struct APIRoutes: Sendable {
     }
 
     func respond(to request: Request, name: String) async throws -> Response {
+        if APIRequest.ownerOnlyNames.contains(name) {
+            return WebResponses.error(status: .forbidden, kind: WebErrorKind.forbidden.rawValue,
+                                      message: "'\(name)' is for the node's owner only: run 'parley web' on the node's machine")
+        }
         if APIRequest.streamingNames.contains(name) {
             return WebResponses.error(status: .notFound, kind: WebErrorKind.notFound.rawValue,
                                       message: "'\(name)' is a stream: send {\"watch\":{\"chat\":…}} on the WebSocket /api/ws")

@@ -3,12 +3,13 @@ import HTTPTypes
 /// Which method each path takes, so a request for a path that exists, with another method, is
 /// answered 405 with `Allow` rather than 404: the router only knows "no route".
 struct RouteMethods: Sendable {
-    /// The page's files and `/login`.
+    /// The page's files and `/login` (`/logout` is the one page path that takes POST).
     let pagePaths: Set<String>
 
     /// The method `path` takes, or nil when there is no such path.
     func allowed(for path: String) -> HTTPRequest.Method? {
         if path == "/api/ws" { return .get }
+        if path == "/logout" { return .post }
         if path.hasPrefix("/api/"), !path.dropFirst("/api/".count).contains("/") { return .post }
         return pagePaths.contains(path) ? .get : nil
     }

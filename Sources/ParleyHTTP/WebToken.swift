@@ -49,6 +49,14 @@ public struct WebToken: Sendable, CustomStringConvertible {
         return token
     }
 
+    /// A fresh token in place of the data directory's (`parley web --revoke`): written whole to a
+    /// 0600 file beside it, then renamed over it, so no reader ever sees half a token.
+    public static func replace(dataDirectory: String) throws(WebError) -> WebToken {
+        let token = generate()
+        try PrivateFile.replace(path: path(dataDirectory: dataDirectory), contents: "\(token.hex)\n", what: "web token")
+        return token
+    }
+
     /// The data directory's token; refused when others may read the file, as key files are.
     public static func load(dataDirectory: String) throws(WebError) -> WebToken {
         let path = path(dataDirectory: dataDirectory)

@@ -19,6 +19,9 @@ extension Node {
     /// The local number up to which this user has read the chat.
     public func readMarker(chat: ChatID) throws -> Int64 { try store.readMarker(chat: chat) }
 
+    /// The chat's highest local number (0 when it holds no message).
+    public func latestLocalNumber(chat: ChatID) throws -> Int64 { try store.latestLocalNumber(chat: chat) }
+
     /// A criteria query: messages of a chat by tag, reference and local-number window.
     public func messages(matching criteria: MessageCriteria) throws -> [StoredMessage] { try store.messages(matching: criteria) }
 

@@ -68,7 +68,7 @@ public final class Node: Sendable {
             logger: logger)
         chatState = ChatStateCache()
         chains = Mutex(ChainAssembler(configuration: configuration.chainHolding))
-        presenceHub = PresenceHub(typingExpiry: configuration.typingTimeout)
+        presenceHub = PresenceHub(typingExpiry: configuration.typingTimeout, trafficTimeout: PresenceBeat.timeout(interval: configuration.presenceInterval))
         rendezvous = Mutex(Rendezvous(firstTurn: Int(configuration.identity.publicKey.rawRepresentation.first ?? 0)))
     }
 

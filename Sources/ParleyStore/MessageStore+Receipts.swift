@@ -66,6 +66,13 @@ extension MessageStore {
         }
     }
 
+    /// The chat's highest local number (0: no message stored): the furthest a read marker can go.
+    public func latestLocalNumber(chat: ChatID) throws(StoreError) -> Int64 {
+        try read("reading the latest message number of chat \(chat.shortHex)") { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?"), arguments: [chat.blob]) ?? 0
+        }
+    }
+
     /// The local number up to which this node's user has read the chat (0: nothing read).
     public func readMarker(chat: ChatID) throws(StoreError) -> Int64 {
         try read("reading the read marker of chat \(chat.shortHex)") { db in try Self.fetchMarker(chat.blob, db) }

@@ -109,14 +109,14 @@ enum EntryLines {
         let countWidth = votesWidth + 1 + sharesWidth
         let labelWidth = min(poll.options.map { TextWidth.of($0.label) }.max() ?? 0, max(width / 3, 1))
         let barWidth = min(max(width - 3 - labelWidth - 1 - 1 - countWidth - 2, 0), 16)
-        let top = max(poll.options.map(\.votes).max() ?? 0, 1)
         for (option, count) in zip(poll.options, counts) {
             var line = StyledLine("▌ ", style: edge)
             line.append(option.mine ? "*" : " ", style: Style(foreground: .brightYellow, bold: true))
             let label = TextWidth.truncate(option.label, to: labelWidth)
             line.append(label + String(repeating: " ", count: max(labelWidth - TextWidth.of(label), 0)) + " ")
             if barWidth > 0 {
-                let filled = option.votes * barWidth / top
+                // Filled to the share, as the percent beside it and the web page's bar: never scaled to the leader.
+                let filled = min(max(Int((option.share * Double(barWidth)).rounded()), 0), barWidth)
                 line.append(String(repeating: "█", count: filled), style: Style(foreground: option.winner ? .green : .blue))
                 line.append(String(repeating: "·", count: barWidth - filled) + " ", style: Style(foreground: .gray))
             }

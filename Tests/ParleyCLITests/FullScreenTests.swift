@@ -96,10 +96,17 @@ struct FullScreenTests {
         let poll = String(match.output.1)
         try pane.type("/vote \(poll) A")
         try pane.press("Enter")
-        #expect(pane.waitFor { $0.contains("▌ *A ") && $0.contains("1 vote") && $0.contains("★") }, "\(pane.capture())")
+        // the status line says what the command did, and the open poll's leader is not starred (PollBar)
+        #expect(pane.waitFor { $0.contains("▌ *A ") && $0.contains("1 vote") && $0.contains("voted A on poll \(poll) (id ") }, "\(pane.capture())")
+        #expect(!pane.capture().contains("★"), "\(pane.capture())")
         #expect(parley.eventually("alice", ["poll", "results", chat, poll]) { $0.contains("Lunch?") })
         try parley.client("alice", ["poll", "vote", chat, poll, "B"])
         #expect(pane.waitFor { $0.contains("2 votes") && $0.contains("▌  B ") }, "\(pane.capture())")
+        // Closed 1–1: two half bars, and no star for a tie
+        try pane.type("/close \(poll)")
+        try pane.press("Enter")
+        #expect(pane.waitFor { $0.contains("Lunch? [closed]") && $0.contains("closed poll \(poll) (id ") }, "\(pane.capture())")
+        #expect(pane.capture().contains("████████········ 1 50%") && !pane.capture().contains("★"), "\(pane.capture())")
 
         // A mistyped command is reported in the status line and nothing is sent
         try pane.type("/vote")

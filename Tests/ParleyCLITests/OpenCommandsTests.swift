@@ -50,13 +50,14 @@ struct OpenCommandsTests {
         #expect(open.waitFor { $0.contains("error: no message matches id prefix '0000'") }, "\(open.transcript)")
     }
 
-    @Test func jsonIsRefusedWithThePointerToWatch() throws {
-        let session = try OpenSessionTests.Session.start()
-        defer { session.stop() }
-        // When the user asks open for JSON, it exits with the command that streams it
-        let refused = #expect(throws: CommandFailed.self) {
-            try session.parley.client("bob", ["open", session.chat, "--json"])
-        }
-        #expect(refused?.stderr.contains("parley watch \(session.chat) --json") == true, "\(refused?.stderr ?? "")")
+    @Test func openOffersNoJSONAndItsHelpPointsToWatch() throws {
+        let parley = try ParleyBinary()
+        // When the user asks open for JSON, it is an unknown option, on one line with the help to read
+        let refused = try parley.runBounded(["open", "Lunch", "--json", "--data", parley.data("bob")])
+        #expect(refused.status == 64 && refused.stderr.contains(#""message":"Unknown option '--json'""#), "\(refused.stderr)")
+        let text = try parley.runBounded(["open", "Lunch", "--line", "--jsonn", "--data", parley.data("bob")])
+        #expect(text.stderr == "Error: Unknown option '--jsonn' (see 'parley open --help')\n")
+        // and that help names the command that streams JSON
+        #expect(try parley.run(["open", "--help"]).contains("For a stream of JSON lines, use `parley watch CHAT --json`."))
     }
 }

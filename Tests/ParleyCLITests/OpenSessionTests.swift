@@ -123,17 +123,22 @@ struct OpenSessionTests {
         let match = try #require(open.transcript.firstMatch(of: #/poll ([0-9a-f]{12}) by bob: Tea or coffee\?/#))
         let poll = String(match.output.1)
 
-        // When bob votes Coffee, his vote is marked; when alice votes Coffee too, the bar fills and wins
+        // When bob votes Coffee, his vote is marked and the line says what he did; when alice votes Coffee
+        // too, the bar stays full (the share of the ballots), and no star while the poll is open
         try open.type("/vote \(poll) Coffee")
-        #expect(open.waitFor { $0.contains("*[2] ████████████████████ 1 (100%) Coffee ★") }, "\(open.transcript)")
+        #expect(open.waitFor { $0.contains("*[2] ████████████████████ 1 (100%) Coffee\n") }, "\(open.transcript)")
+        #expect(open.waitFor { $0.contains("voted Coffee on poll \(poll) (id ") }, "\(open.transcript)")
         #expect(parley.eventually("alice", ["poll", "vote", chat, poll, "2"]) { _ in true })
-        #expect(open.waitFor { $0.contains("2 (100%) Coffee ★") }, "\(open.transcript)")
+        #expect(open.waitFor { $0.contains("2 (100%) Coffee\n") }, "\(open.transcript)")
 
-        // When bob unvotes, and then closes his poll, both show live; a vote after the close is refused
+        // When bob unvotes, and then closes his poll, both show live, the sole leader starred once closed;
+        // a vote after the close is refused
         try open.type("/unvote \(poll)")
-        #expect(open.waitFor { $0.contains(" [2] ████████████████████ 1 (100%) Coffee ★") }, "\(open.transcript)")
+        #expect(open.waitFor { $0.contains(" [2] ████████████████████ 1 (100%) Coffee\n") }, "\(open.transcript)")
         try open.type("/close \(poll)")
         #expect(open.waitFor { $0.contains("Tea or coffee? [closed]") }, "\(open.transcript)")
+        #expect(open.waitFor { $0.contains(" [2] ████████████████████ 1 (100%) Coffee ★") }, "\(open.transcript)")
+        #expect(!open.transcript.contains("(0%) Tea ★"), "\(open.transcript)")
         try open.type("/vote \(poll) Tea")
         #expect(open.waitFor { $0.contains("is closed") }, "\(open.transcript)")
         try open.type("/answer \(poll) nice")

@@ -41,8 +41,8 @@ struct SmallThingsProcessTests {
         let dave = try parley.keygen("dave").trimmingCharacters(in: .whitespacesAndNewlines)
         try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "Dave Smith"])
         let notice = """
-            Note: no address known for Dave Smith; add one with 'parley contacts add \(dave) --name "Dave Smith" --addr HOST:PORT' \
-            or reach a common member
+            Note: no address known for Dave Smith: a node answers only its contacts and chat members, so have them add you as a contact \
+            ('parley status' prints your id), or add their address: 'parley contacts add \(dave) --name "Dave Smith" --addr HOST:PORT'
 
             """
 

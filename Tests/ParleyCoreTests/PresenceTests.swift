@@ -158,13 +158,64 @@ struct PresenceTests {
         #expect(table.status(of: bob, now: .seconds(3)) == .online)
     }
 
+    @Test func trafficShowsAPeerOnlineForABeatsTimeoutAndLastSeenWhenHeardThoughItNeverBeat() {
+        var table = Self.table()
+        let bob = Fixtures.bob.publicKey
+        // When bob's session brings a datagram at t = 10 s, before any beat of his
+        let kept = table.recordHeard(bob, wallMillis: Self.now, at: .seconds(10))
+        #expect(kept)
+        // Then he is online for the timeout of a 5 s beat (12 s), then last seen when he was heard
+        #expect(table.status(of: bob, now: .milliseconds(21_999)) == .online)
+        #expect(table.relayer(of: bob, now: .seconds(21)) == nil)
+        #expect(table.status(of: bob, now: .seconds(22)) == .offline(lastSeenWallMillis: Self.now))
+    }
+
+    @Test func trafficNewerThanAnExpiredBeatKeepsThePeerOnlineAndSetsItsLastSeen() {
+        var table = Self.table()
+        let bob = Fixtures.bob.publicKey
+        table.record(Self.beat(at: Self.now, interval: .seconds(15)), now: .seconds(0))
+        table.recordHeard(bob, wallMillis: Self.now + 40_000, at: .seconds(40))
+        // The beat's own timeout (32 s) is past; the traffic is measured against it too
+        #expect(table.status(of: bob, now: .milliseconds(71_999)) == .online)
+        #expect(table.status(of: bob, now: .seconds(72)) == .offline(lastSeenWallMillis: Self.now + 40_000))
+    }
+
+    @Test func aGoodbyeOutweighsTrafficUntilANewerOnlineBeat() {
+        var table = Self.table()
+        let bob = Fixtures.bob.publicKey
+        table.record(Self.beat(at: Self.now, .leaving), now: .seconds(1))
+        // When a datagram he sent before his goodbye arrives after it
+        table.recordHeard(bob, wallMillis: Self.now + 2_000, at: .seconds(2))
+        // Then he stays offline, and comes back only with a newer online beat
+        #expect(table.status(of: bob, now: .seconds(2)) == .offline(lastSeenWallMillis: Self.now + 2_000))
+        table.record(Self.beat(at: Self.now + 3_000), now: .seconds(3))
+        #expect(table.status(of: bob, now: .seconds(3)) == .online)
+    }
+
+    @Test func relayedTrafficShowsItsRelayerUntilThePeersOwnSessionIsHeard() {
+        var table = Self.table()
+        let (bob, carol) = (Fixtures.bob.publicKey, Fixtures.carol.publicKey)
+        table.recordHeard(bob, wallMillis: Self.now, via: carol, at: .seconds(5))
+        #expect(table.status(of: bob, now: .seconds(5)) == .online && table.relayer(of: bob, now: .seconds(5)) == carol)
+        // Relayed traffic as old as the peer's own does not displace it
+        table.recordHeard(bob, wallMillis: Self.now + 1_000, at: .seconds(6))
+        let keptRelayed = table.recordHeard(bob, wallMillis: Self.now + 1_000, via: carol, at: .seconds(6))
+        #expect(!keptRelayed)
+        #expect(table.relayer(of: bob, now: .seconds(6)) == nil)
+    }
+
     @Test func onlyTrackedPeersAreKeptAndUntrackingForgetsThem() {
         var table = Self.table(tracking: [Fixtures.bob.publicKey])
         let kept6 = table.record(Self.beat(Fixtures.mallory), now: .seconds(0))
         #expect(!kept6)
         #expect(table.status(of: Fixtures.mallory.publicKey, now: .seconds(0)) == .offline(lastSeenWallMillis: nil))
 
+        let keptStranger = table.recordHeard(Fixtures.mallory.publicKey, wallMillis: Self.now, at: .seconds(0))
+        #expect(!keptStranger)
+        #expect(table.status(of: Fixtures.mallory.publicKey, now: .seconds(0)) == .offline(lastSeenWallMillis: nil))
+
         table.record(Self.beat(), now: .seconds(0))
+        table.recordHeard(Fixtures.bob.publicKey, wallMillis: Self.now, at: .seconds(0))
         table.track([Fixtures.carol.publicKey]) // bob no longer shares a chat
         #expect(table.status(of: Fixtures.bob.publicKey, now: .seconds(0)) == .offline(lastSeenWallMillis: nil))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import ParleyAPI
 import ParleyHTTP
 import ParleyWebApp
 import ParleyNode
@@ -17,7 +18,9 @@ struct FrontDoorTests {
         #expect(bare.errorKind == "unauthorized")
         let wrongBearer = try await server.send(.post, "/api/chatList", body: "{}", bearer: String(repeating: "0", count: 64))
         #expect(wrongBearer.status == .unauthorized)
-        let wrongCookie = try await server.send(.post, "/api/chatList", body: "{}", cookie: "parley_session=\(String(repeating: "a", count: 64))")
+        let wrongCookie = try await server.send(
+            .post, "/api/chatList", body: "{}", cookie: "\(server.access.cookieName)=\(String(repeating: "a", count: 64))",
+            headers: [.authorization: "Session \(server.page.proof)"])
         #expect(wrongCookie.status == .unauthorized)
         // and nothing was created by the refused requests' bodies
         let refusedCreate = try await server.send(.post, "/api/chatCreate", body: #"{"title":"x","members":[]}"#)
@@ -25,26 +28,45 @@ struct FrontDoorTests {
         #expect(try server.node.chats().isEmpty)
     }
 
-    @Test func theLoginSetsAnHttpOnlyStrictCookieThatOpensTheAPI() async throws {
+    @Test func theLoginSetsAnHttpOnlyStrictCookieThatOpensTheAPIOnlyWithTheProof() async throws {
         let server = try await WebTestServer.start()
-        let login = try await server.send(.get, "/login?token=\(server.token.hex)")
-        #expect(login.status == .seeOther)
-        #expect(login.headers[.location] == "/")
+        let link = try server.access.loginLink()
+        #expect(link.url.hasPrefix("http://\(server.host)/login?code="))
+        let login = try await server.send(.get, String(link.url.dropFirst("http://\(server.host)".count)))
+        #expect(login.status == .ok)
+        #expect(login.headers[.cacheControl] == "no-store")
         let cookie = try #require(login.headers[.setCookie])
-        #expect(cookie == "parley_session=\(server.token.hex); HttpOnly; SameSite=Strict; Path=/")
+        let id = try #require(cookie.split(separator: ";").first?.split(separator: "=").last)
+        #expect(cookie == "\(server.access.cookieName)=\(id); HttpOnly; SameSite=Strict; Path=/; Max-Age=34560000")
+        // Neither the cookie nor the page holds the token
+        #expect(!cookie.contains(server.token.hex))
+        #expect(!login.text.contains(server.token.hex))
+        #expect(login.text.contains(#"<script type="module" src="/login.js"></script>"#))
 
-        let listed = try await server.send(.post, "/api/chatList", body: "{}", cookie: "theme=dark; parley_session=\(server.token.hex)")
+        let session = try await server.logIn()
+        let listed = try await server.send(
+            .post, "/api/chatList", body: "{}", cookie: "theme=dark; \(session.cookie)", headers: [.authorization: "Session \(session.proof)"])
         #expect(listed.status == .ok)
         #expect(listed.text == "[]")
+        // The cookie alone (what every other server on 127.0.0.1 receives) opens nothing; nor does the proof alone
+        #expect(try await server.send(.post, "/api/chatList", body: "{}", cookie: session.cookie).status == .unauthorized)
+        #expect(try await server.send(.post, "/api/chatList", body: "{}", headers: [.authorization: "Session \(session.proof)"]).status == .unauthorized)
+        let sessionID = String(session.cookie.split(separator: "=")[1])
+        #expect(try await server.send(.post, "/api/chatList", body: "{}", bearer: sessionID).status == .unauthorized)
     }
 
-    @Test func aWrongLoginTokenIsForbiddenAndSetsNoCookie() async throws {
+    @Test func aWrongUsedOrMissingLoginCodeGetsAPageSayingWhatToDoAndNoCookie() async throws {
         let server = try await WebTestServer.start()
-        for path in ["/login?token=\(String(repeating: "f", count: 64))", "/login", "/login?token="] {
+        let link = try server.access.loginLink()
+        let path = String(link.url.dropFirst("http://\(server.host)".count))
+        #expect(try await server.send(.get, path).status == .ok)
+        for path in [path, "/login?code=\(String(repeating: "f", count: 64))", "/login", "/login?code=", "/login?token=\(server.token.hex)"] {
             let response = try await server.send(.get, path)
             #expect(response.status == .forbidden)
             #expect(response.headers[.setCookie] == nil)
-            #expect(response.errorKind == "forbidden")
+            #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(response.text.contains("parley web"))
+            #expect(!response.text.contains("{"))
         }
     }
 
@@ -108,7 +130,8 @@ struct FrontDoorTests {
             try await server.send(.post, "/api/chatList", body: "{}"),
             try await server.api("chatList"),
             try await server.send(.get, "/", host: "evil.example"),
-            try await server.send(.get, "/login?token=nope"),
+            try await server.send(.get, "/login?code=nope"),
+            try await server.send(.post, "/logout"),
         ]
         for response in responses {
             #expect(response.headers[.contentSecurityPolicy] == """

@@ -21,7 +21,7 @@ struct WatchSocketTests {
     ) async throws -> [String] {
         let frames = FrameLog()
         try await BrowserLikeWebSocket.connect(
-            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: "parley_session=\(server.token.hex)"
+            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie, proof: server.page.proof
         ) { inbound, outbound in
             for command in commands { try await outbound.write(BrowserLikeWebSocket.text(command)) }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -101,6 +101,82 @@ struct WatchSocketTests {
     }
 }
 
+/// What the page may send: a command's size limit, and a watch that leaves the read marker to the page.
+struct WatchSocketCommandTests {
+    /// Sends `command` as the page would, then reads every frame up to the server's close (10 s at most).
+    func framesUntilClose(on server: WebTestServer, command: String) async throws -> (texts: [String], closeCode: WebSocketErrorCode?) {
+        try await BrowserLikeWebSocket.connect(
+            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie, proof: server.page.proof
+        ) { inbound, outbound in
+            try await outbound.write(BrowserLikeWebSocket.text(command))
+            return try await withThrowingTaskGroup(of: ([String], WebSocketErrorCode?).self) { group in
+                group.addTask {
+                    var texts: [String] = []
+                    for try await frame in inbound {
+                        switch frame.opcode {
+                        case .text: texts.append(String(buffer: frame.unmaskedData))
+                        case .connectionClose:
+                            var data = frame.unmaskedData
+                            return (texts, data.readWebSocketErrorCode())
+                        default: continue
+                        }
+                    }
+                    return (texts, nil)
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(10))
+                    return ([], nil)
+                }
+                let first = try await group.next() ?? ([], nil)
+                group.cancelAll()
+                return first
+            }
+        }
+    }
+
+    @Test func aCommandOverFourKiBGetsAnErrorFrameNamingTheLimitThenACleanClose() async throws {
+        let server = try await WebTestServer.start()
+        let command = #"{"watch":{"chat":""# + String(repeating: "a", count: 5 * 1024) + #""}}"#
+        let (texts, closeCode) = try await framesUntilClose(on: server, command: command)
+        let error = try #require(WatchSocketTests.events(texts).first?["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "invalid")
+        #expect((error["message"] as? String)?.contains("at most 4096 bytes") == true)
+        #expect(closeCode == .messageTooLarge)
+    }
+
+    @Test func aCommandOfFourKiBIsStillACommand() async throws {
+        let server = try await WebTestServer.start()
+        let chat = String(repeating: "z", count: 4_096 - #"{"watch":{"chat":""}}"#.utf8.count)
+        let frames = try await WatchSocketTests().collect(
+            on: server, commands: [#"{"watch":{"chat":"\#(chat)"}}"#], until: { !$0.isEmpty })
+        let answer = try #require(WatchSocketTests.events(frames).first)
+        #expect(answer["chat"] as? String == chat)
+        #expect((answer["error"] as? [String: Any])?["kind"] as? String == "notFound")
+    }
+
+    @Test func aWatchWithMarksReadFalseLeavesTheReadMarkerWhereItWas() async throws {
+        let server = try await WebTestServer.start()
+        let chat = try await server.node.createChat(title: "Lunch", members: [])
+        for text in ["one", "two", "three"] {
+            _ = try await server.api("send", #"{"chat":"Lunch","text":"\#(text)","tag":null,"refs":[]}"#)
+        }
+        let before = try server.node.readMarker(chat: chat.id)
+        /// Watches with `command`, then sends `later` and waits for it: a watch that marks read has
+        /// marked the backlog by then (it marks each batch before waiting for the next).
+        func watchPastTheBacklog(_ command: String, later: String) async throws {
+            let frames = try await WatchSocketTests().collect(on: server, commands: [command], then: {
+                _ = try await server.api("send", #"{"chat":"Lunch","text":"\#(later)","tag":null,"refs":[]}"#)
+            }, until: { $0.contains { $0.contains(#""\#(later)""#) } })
+            #expect(frames.contains { $0.contains(#""three""#) })
+        }
+        try await watchPastTheBacklog(#"{"watch":{"chat":"\#(chat.id.hex)","marksRead":false}}"#, later: "four")
+        #expect(try server.node.readMarker(chat: chat.id) == before)
+        // The default watch (the CLI's) still counts what it streamed as read.
+        try await watchPastTheBacklog(#"{"watch":{"chat":"\#(chat.id.hex)"}}"#, later: "five")
+        #expect(try server.node.readMarker(chat: chat.id) > before)
+    }
+}
+
 enum WatchLimit {
     static let count = 32
 }
@@ -120,17 +196,17 @@ final class FrameLog: Sendable {
 struct WatchSocketHandshakeTests {
     @Test func theHandshakeNeedsTheTokenTheHostAndTheOrigin() async throws {
         let server = try await WebTestServer.start()
-        let good = "parley_session=\(server.token.hex)", page = "http://\(server.host)"
+        let good = server.page.cookie, proof = server.page.proof, page = "http://\(server.host)"
         // The page's own handshake opens the socket
-        let opened = try await BrowserLikeWebSocket.connect(port: server.address.port, host: server.host, origin: page, cookie: good) { _, _ in true }
+        let opened = try await BrowserLikeWebSocket.connect(port: server.address.port, host: server.host, origin: page, cookie: good, proof: proof) { _, _ in true }
         #expect(opened)
         // Without the token, from another origin, or for another host, it stays HTTP (no 101)
         for (host, origin, cookie) in [
             (server.host, page, nil), (server.host, "http://evil.example", good), ("evil.example:80", "http://evil.example:80", good),
-            (server.host, page, "parley_session=\(String(repeating: "0", count: 64))"),
+            (server.host, page, "\(server.access.cookieName)=\(String(repeating: "0", count: 64))"),
         ] {
             await #expect(throws: BrowserLikeWebSocket.Failure.self) {
-                try await BrowserLikeWebSocket.connect(port: server.address.port, host: host, origin: origin, cookie: cookie) { _, _ in () }
+                try await BrowserLikeWebSocket.connect(port: server.address.port, host: host, origin: origin, cookie: cookie, proof: proof) { _, _ in () }
             }
         }
     }

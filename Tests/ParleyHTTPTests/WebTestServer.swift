@@ -12,40 +12,64 @@ import ParleyStore
 import ParleyTestKit
 
 /// A node with an in-memory store and the web app served on a real loopback port (port 0), for
-/// one test. Requests go through a raw HTTP client, so a test can send any Host or Origin.
+/// one test, with a browser's login (`page`) already made. Requests go through a raw HTTP client,
+/// so a test can send any Host or Origin.
 final class WebTestServer: Sendable {
     let node: Node
     let service: APIService
-    let token: WebToken
+    let access: WebAccess
     let address: WebAddress
+    /// A session opened the way a browser opens one: a login link followed.
+    let page: PageLogin
     private let serving: Task<Void, any Error>
 
-    private init(node: Node, service: APIService, token: WebToken, address: WebAddress, serving: Task<Void, any Error>) {
+    private init(node: Node, service: APIService, access: WebAccess, address: WebAddress, page: PageLogin, serving: Task<Void, any Error>) {
         self.node = node
         self.service = service
-        self.token = token
+        self.access = access
         self.address = address
+        self.page = page
         self.serving = serving
     }
 
-    static func start() async throws -> WebTestServer {
+    /// The owner's token, as scripts send it (`Authorization: Bearer`).
+    var token: WebToken { access.token }
+
+    /// `now` is the sessions' and codes' clock.
+    static func start(now: @escaping @Sendable () -> Date = { Date() }) async throws -> WebTestServer {
         let node = Node(
             configuration: NodeConfiguration(identity: try Identity.generate()), store: try MessageStore.inMemory(),
             transport: InMemoryNetwork().makeTransport())
         let service = APIService(node: node, selfName: "me")
-        let token = WebToken.generate()
+        let access = try WebAccess(dataDirectory: nil, nodeKey: node.me.hex, now: now)
         let (bound, continuation) = AsyncStream<WebAddress>.makeStream()
         var logger = Logger(label: "web-test")
         logger.logLevel = .warning
-        let server = try WebServer(service: service, token: token, address: WebAddress(host: "127.0.0.1", port: 0), logger: logger) {
+        let server = try WebServer(service: service, access: access, address: WebAddress(host: "127.0.0.1", port: 0), logger: logger) {
             continuation.yield($0)
             continuation.finish()
         }
         let serving = Task { try await server.run() }
         var iterator = bound.makeAsyncIterator()
         guard let address = await iterator.next() else { throw WebTestFailure("the web server did not start") }
-        return WebTestServer(node: node, service: service, token: token, address: address, serving: serving)
+        let page = try await logIn(access: access, address: address)
+        return WebTestServer(node: node, service: service, access: access, address: address, page: page, serving: serving)
     }
+
+    /// Follows a fresh login link as a browser does: the cookie from `Set-Cookie`, the proof from the page.
+    static func logIn(access: WebAccess, address: WebAddress) async throws -> PageLogin {
+        let link = try access.loginLink()
+        let response = try await send(.get, String(link.url.dropFirst(address.origin.count)), to: address)
+        guard response.status == .ok, let setCookie = response.headers[.setCookie],
+              let cookie = setCookie.split(separator: ";").first,
+              let start = response.text.range(of: #"name="parley-session-proof" content=""#),
+              let end = response.text[start.upperBound...].firstIndex(of: "\"") else {
+            throw WebTestFailure("the login link did not log in: \(response.status) \(response.text)")
+        }
+        return PageLogin(cookie: String(cookie), proof: String(response.text[start.upperBound..<end]))
+    }
+
+    func logIn() async throws -> PageLogin { try await Self.logIn(access: access, address: address) }
 
     deinit { serving.cancel() }
 
@@ -62,17 +86,36 @@ final class WebTestServer: Sendable {
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         if let cookie { headers[.cookie] = cookie }
         if body != nil { headers[.contentType] = "application/json" }
+        return try await Self.send(method, path, to: address, authority: host, headers: headers, body: body)
+    }
+
+    private static func send(
+        _ method: HTTPRequest.Method, _ path: String, to address: WebAddress, authority: String? = nil, headers: HTTPFields = [:],
+        body: String? = nil
+    ) async throws -> TestClient.Response {
         let request = TestClient.Request(
-            path, method: method, authority: host ?? self.host, headers: headers, body: body.map { ByteBuffer(string: $0) })
+            path, method: method, authority: authority ?? address.description, headers: headers, body: body.map { ByteBuffer(string: $0) })
         return try await TestClient.withClient(host: "127.0.0.1", port: address.port) { client in
             try await client.execute(request)
         }
+    }
+
+    /// A request as the logged-in page sends it: its cookie and its proof.
+    func asPage(_ method: HTTPRequest.Method, _ path: String, body: String? = nil, login: PageLogin? = nil) async throws -> TestClient.Response {
+        let login = login ?? page
+        return try await send(method, path, body: body, cookie: login.cookie, headers: [.authorization: "Session \(login.proof)"])
     }
 
     /// `POST /api/NAME` with the token, as the page sends it.
     func api(_ name: String, _ body: String = "{}") async throws -> TestClient.Response {
         try await send(.post, "/api/\(name)", body: body, bearer: token.hex)
     }
+}
+
+/// A browser's session: `name=id` as its Cookie header carries it, and the proof its page keeps.
+struct PageLogin: Sendable {
+    let cookie: String
+    let proof: String
 }
 
 struct WebTestFailure: Error, CustomStringConvertible {

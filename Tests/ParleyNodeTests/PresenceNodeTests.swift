@@ -178,6 +178,63 @@ struct PresenceNodeTests {
         }
     }
 
+    /// The README tour's members screen: alice creates the chat, and the sessions come up before bob
+    /// has joined it, so his start-up beat went to nobody and his next is up to an interval away.
+    @Test func aMemberWhoseVoteJustArrivedIsOnlineBeforeHisFirstBeatOnEveryNode() async throws {
+        let bed = try await PumpedPeers.make(count: 3)
+        let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
+        try await bed.running {
+            // Given a chat alice just created, and her poll that bob votes on, with the clock standing still
+            let invite = try await alice.node.createChat(title: "Lunch", members: [bob.identity.publicKey, carol.identity.publicKey])
+            try await bed.settle()
+            let poll = try await alice.node.createPoll(chat: invite.id, question: "Pizza on Friday?")
+            try await bed.settle()
+            _ = try await bob.node.vote(chat: invite.id, poll: poll.message.id, choices: ["down"])
+            try await bed.settle()
+            #expect(try alice.node.pollResults(chat: invite.id, poll: poll.message.id).tally.down == 1)
+
+            // Then every member shows every other online: a member heard from is here
+            for observer in bed.peers {
+                for peer in bed.peers {
+                    let shown = try observer.node.members(chat: invite.id).first { $0.peer == peer.identity.publicKey }
+                    #expect(shown?.status == .online && shown?.via == nil, "\(observer.identity.publicKey.shortHex) shows \(peer.identity.publicKey.shortHex) as \(String(describing: shown?.status))")
+                }
+            }
+        }
+    }
+
+    @Test func aMemberHeardFromButNeverBeatingIsLastSeenWhenHeWasHeardOnceHisNodeStops() async throws {
+        let bed = try await PumpedPeers.make(count: 2)
+        let (alice, bob) = (bed.peers[0], bed.peers[1])
+        try await Peers.running([alice]) {
+            let (chat, heardAt) = try await withThrowingTaskGroup(of: Void.self) { bobRunning in
+                bobRunning.addTask { try await bob.node.run() }
+                try await bed.settle()
+                // Given bob joined alice's chat and sent a message before any beat of his reached her
+                let invite = try await alice.node.createChat(title: "Lunch", members: [bob.identity.publicKey])
+                try await bed.settle()
+                _ = try await bob.node.send(chat: invite.id, tag: .text, content: Array("on my way".utf8))
+                try await bed.settle()
+                let heardAt = bed.clock.wallMillis
+                // When bob's node stops dead
+                bobRunning.cancelAll()
+                try? await bobRunning.waitForAll()
+                await bob.node.transport.close()
+                return (invite.id, heardAt)
+            }
+
+            // Then alice shows him online, and once the timeout has passed without a word from him,
+            // offline and last seen when she heard him: not "never"
+            let pump = NetworkPump(network: bed.network, clock: bed.clock, nodes: 1)
+            try await pump.settle()
+            #expect(try Self.isOnline(alice, bob, in: chat))
+            let took = try await Self.advance(pump, upTo: .seconds(20)) { try !Self.isOnline(alice, bob, in: chat) }
+            #expect(took.map { $0 > .zero && $0 <= .seconds(12) } == true, "offline after \(String(describing: took))")
+            let shown = try alice.node.members(chat: chat).first { $0.peer == bob.identity.publicKey }
+            #expect(shown?.status == .offline(lastSeenWallMillis: heardAt))
+        }
+    }
+
     @Test func aStoppedNodeGoesOfflineOnlyAfterThePresenceTimeout() async throws {
         let bed = try await PumpedPeers.make(count: 3)
         let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])

@@ -62,10 +62,23 @@ struct EntryRenderingTests {
         #expect(messageRows([.poll(poll)], width: 44) == [
             "▌ Poll 565e1db6 · bob: Tea or coffee?",
             "▌   [closed]",
-            "▌  Tea     █████··········· 1 25%",
-            "▌ *Coffee  ████████████████ 3 75% ★",
+            "▌  Tea     ████············ 1 25%",
+            "▌ *Coffee  ████████████···· 3 75% ★",
             "▌  Nothing ················ 0  0%",
             "▌ 4 votes · 1 answer",
+        ])
+    }
+
+    @Test func aOneToOneYesNoPollIsTwoHalfBarsNotTwoFullOnes() {
+        // Bars fill to the share (`PollBar`), as the page draws them, never to the leader's count
+        let poll = ScreenState.PollCard(
+            id: "565e1db6", author: "bob", question: "Pizza?",
+            options: [ScreenState.PollOption(label: "up", votes: 1, share: 0.5), ScreenState.PollOption(label: "down", votes: 1, share: 0.5)],
+            summary: "")
+        #expect(messageRows([.poll(poll)], width: 40) == [
+            "▌ Poll 565e1db6 · bob: Pizza?",
+            "▌  up   ████████········ 1 50%",
+            "▌  down ████████········ 1 50%",
         ])
     }
 

@@ -23,8 +23,8 @@ struct LayoutSnapshotTests {
                           │you: Pizza again?                           │
                           │  👍 2                                      │
                           │▌ Poll 565e1db6 · alice: Lunch?             │
-                          │▌ *Pizza ████████████████ 2 67% ★           │
-                          │▌  Sushi ████████········ 1 33%             │
+                          │▌ *Pizza ███████████····· 2 67% ★           │
+                          │▌  Sushi █████··········· 1 33%             │
                           │▌ 3 votes                                   │
          alice is typing…
          Tab/^N/^P chat · Esc chat list · PgUp/PgDn scroll · /quit
@@ -69,8 +69,8 @@ struct LayoutSnapshotTests {
                               │you: Pizza again?                                                           │
                               │  👍 2                                                                      │
                               │▌ Poll 565e1db6 · alice: Lunch?                                             │
-                              │▌ *Pizza ████████████████ 2 67% ★                                           │
-                              │▌  Sushi ████████········ 1 33%                                             │
+                              │▌ *Pizza ███████████····· 2 67% ★                                           │
+                              │▌  Sushi █████··········· 1 33%                                             │
                               │▌ 3 votes                                                                   │
          alice is typing…
          Tab/^N/^P chat · Esc chat list · PgUp/PgDn scroll · /quit
@@ -81,8 +81,8 @@ struct LayoutSnapshotTests {
 
     @Test func narrowTerminalsHideTheMemberPaneThenTheChatPane() {
         let withoutMembers = """
-        › Lunch           │▌ *Pizza ████████████████ 2 67% ★
-          Weekend trip  3 │▌  Sushi ████████········ 1 33%
+        › Lunch           │▌ *Pizza ███████████····· 2 67% ★
+          Weekend trip  3 │▌  Sushi █████··········· 1 33%
           Ops             │▌ 3 votes
          Tab/^N/^P chat · Esc chat list · PgUp/PgDn scroll · /quit
         > see you
@@ -93,8 +93,8 @@ struct LayoutSnapshotTests {
         you: Pizza again?
           👍 2
         ▌ Poll 565e1db6 · alice: Lunch?
-        ▌ *Pizza ████████████████ 2 67% ★
-        ▌  Sushi ████████········ 1 33%
+        ▌ *Pizza ███████████····· 2 67% ★
+        ▌  Sushi █████··········· 1 33%
         ▌ 3 votes
          alice is typing…
          Tab/^N/^P chat · Esc chat list · PgUp/PgDn scroll

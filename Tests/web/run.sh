@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The browser tests: Debian's Chromium driven by Playwright (from PyPI; no browser download), against
-# real nodes serving the web app (two, and three for the secret poll). Installs what is missing;
+# real nodes serving the web app (two, three for the secret poll, one over TLS). Installs what is missing;
 # expects the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,4 +13,8 @@ python3 -c "import playwright" 2>/dev/null || python3 -m pip install --quiet pla
 status=0
 python3 Tests/web/test_web.py || status=$?
 python3 Tests/web/test_secret_poll.py || status=$?
+python3 Tests/web/test_tls.py || status=$?
+python3 Tests/web/test_web_login.py || status=$?
+python3 Tests/web/test_page_behaviour.py || status=$?
+python3 Tests/web/test_poll_bars.py || status=$?
 exit "$status"

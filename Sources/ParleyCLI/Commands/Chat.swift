@@ -10,7 +10,8 @@ struct Chat: AsyncParsableCommand {
 
 extension Chat {
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a chat; prints its id.")
+        static let configuration = CommandConfiguration(
+            abstract: "Create a chat and say so; piped, it prints the chat's id alone (with --json, the chat's view).")
 
         @Argument(help: "The chat's name (optional for a direct chat).")
         var title: String = ""
@@ -30,12 +31,12 @@ extension Chat {
 
         func run() async throws {
             let request = APIRequest.chatCreate(title: title, members: members, kind: direct ? "direct" : "group")
-            try await runRequest(request, options: options, as: ChatView.self, text: { $0.id }, notice: { Render.noRoute($0.noRoute) })
+            try await runPosting(request, options: options, as: ChatView.self, id: \.id, notice: { Render.noRoute($0.noRoute) })
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List your chats: direct chats, then groups, each by name.")
+        static let configuration = CommandConfiguration(abstract: "List your chats: direct chats, then groups, each most recently active first.")
         @OptionGroup var options: ClientOptions
 
         func run() async throws {

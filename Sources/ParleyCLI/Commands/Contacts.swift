@@ -31,6 +31,8 @@ extension Contacts {
                 id = try IdentityFile.loadPublic(path: key).key.hex
             } else if key.count == 64, Hex.isHexPrefix(key) {
                 id = key.lowercased()
+            } else if key.hasSuffix(".pub") || key.contains("/") {
+                throw CLIError("no such file: \(key)", kind: .notFound)
             } else {
                 throw CLIError("'\(key)' is neither a .pub file nor a 64-digit peer id", kind: .invalid)
             }

@@ -10,11 +10,17 @@ struct Local: AsyncParsableCommand {
         subcommands: [Get.self, Set.self, List.self, Delete.self])
 }
 
+/// The arguments every `local` subcommand shares.
+private enum LocalHelp {
+    static let message: ArgumentHelp = "The message (an id prefix, in any chat)."
+    static let key: ArgumentHelp = "The key: a name of your choosing, such as note."
+}
+
 extension Local {
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a message's local value for KEY; exits 1 when it has none.")
-        @Argument var message: String
-        @Argument var key: String
+        @Argument(help: LocalHelp.message) var message: String
+        @Argument(help: LocalHelp.key) var key: String
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
@@ -24,9 +30,9 @@ extension Local {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set a message's local value for KEY.")
-        @Argument var message: String
-        @Argument var key: String
-        @Argument var value: String
+        @Argument(help: LocalHelp.message) var message: String
+        @Argument(help: LocalHelp.key) var key: String
+        @Argument(help: "The value: any text, kept on this node only.") var value: String
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
@@ -38,7 +44,7 @@ extension Local {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a message's local values, by key.")
-        @Argument var message: String
+        @Argument(help: LocalHelp.message) var message: String
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
@@ -53,8 +59,8 @@ extension Local {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete a message's local value for KEY; exits 1 when it has none.")
-        @Argument var message: String
-        @Argument var key: String
+        @Argument(help: LocalHelp.message) var message: String
+        @Argument(help: LocalHelp.key) var key: String
         @OptionGroup var options: ClientOptions
 
         func run() async throws {

@@ -34,11 +34,30 @@ struct NodeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Serve the web app on HOST:PORT (port 0: any free port); 'parley web' prints its login URL.",
-        discussion: "Off unless given. Loopback (127.0.0.1) is recommended: on another address anyone on the LAN who gets the token can act as you."))
+        discussion: """
+            Off unless given. Loopback (127.0.0.1) is plain HTTP. Any other address is HTTPS with a \
+            self-signed certificate kept in the data directory (web-tls-cert.pem, its key web-tls-key.pem), \
+            made on first start; the node and 'parley web' print its SHA-256 fingerprint, to compare with \
+            the one the browser shows.
+            """))
     var web: String?
+
+    @Flag(name: .customLong("web-tls"), help: "Serve the web app over HTTPS on loopback too.")
+    var webTLS = false
+
+    @Flag(help: ArgumentHelp(
+        "Serve the web app as plain HTTP on a non-loopback --web address.",
+        discussion: "Then login links, session cookies and every message the page shows cross the network readable by anyone on it."))
+    var insecureHTTP = false
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
+
+    func validate() throws {
+        if web == nil, webTLS || insecureHTTP {
+            throw ValidationError("\(webTLS ? "--web-tls" : "--insecure-http") is about the web app: give --web HOST:PORT too")
+        }
+    }
 
     func run() async throws {
         let identity = try IdentityFile.loadSecret(path: key)
@@ -61,19 +80,23 @@ struct NodeCommand: AsyncParsableCommand {
         for contact in try store.contacts() {
             if let address = contact.address { await node.learnAddress(address, for: contact.peer) }
         }
-        let service = APIService(node: node, selfName: URL(fileURLWithPath: key).deletingPathExtension().lastPathComponent)
-        let socketPath = ControlClient.socketPath(dataDirectory: data)
-        let server = try await ControlServer.start(service: service, socketPath: socketPath)
-        let webServer = try web.map { try makeWebServer($0, service: service, logger: logger) }
+        var service = APIService(node: node, selfName: URL(fileURLWithPath: key).deletingPathExtension().lastPathComponent)
+        let webApp = try web.map { try makeWebApp($0, service: service, logger: logger) }
+        // `parley web` asks for login links and revokes over the control socket, never over HTTP.
+        service.web = webApp?.server.access
         // Only while the web app is served: at exit, and left over from a node that was killed.
         defer { WebAddressFile.remove(dataDirectory: data) }
-        print("parley node \(identity.publicKey.hex) listening on \(transport.localAddress) (data \(data))")
-        fflush(nil)
 
         try await withThrowingTaskGroup(of: Void.self) { group in
+            // The web app first: a port that is taken ends the node with one line, before it says it listens.
+            var webLines: [String] = []
+            if let webApp { webLines = try await webApp.start(in: &group) }
+            let server = try await ControlServer.start(service: service, socketPath: ControlClient.socketPath(dataDirectory: data))
+            print("parley node \(identity.publicKey.hex) listening on \(transport.localAddress) (data \(data))")
+            for line in webLines { print(line) }
+            fflush(nil)
             group.addTask { try await node.run() }
             group.addTask { try await server.run() }
-            if let webServer { group.addTask { try await webServer.run() } }
             group.addTask { await ShutdownSignal.wait() }
             _ = try await group.next() // a signal, or a failure of either service
             group.cancelAll()
@@ -96,28 +119,39 @@ extension NodeCommand {
             kind: .forbidden)
     }
 
-    /// The web app's server over the same dispatcher as the control socket; it writes DATA/web-address
-    /// once it listens, and the token file is made on first use.
-    func makeWebServer(_ text: String, service: APIService, logger: Logger) throws -> WebServer {
-        let address = try WebAddress(parsing: text)
-        if !address.isLoopback {
+    /// The web app's server over the same dispatcher as the control socket, over TLS beyond loopback
+    /// (see `WebScheme.serving`); the token file and the certificate are made on first use.
+    func makeWebApp(_ text: String, service: APIService, logger: Logger) throws -> NodeWebApp {
+        let requested = try WebAddress(parsing: text)
+        let scheme = try WebScheme.serving(requested, forceTLS: webTLS, allowPlainHTTP: insecureHTTP)
+        var notes: [String] = []
+        let certificate = try scheme.isTLS ? WebCertificate.loadOrCreate(dataDirectory: data, host: requested.host) : nil
+        switch certificate?.provenance {
+        case .created?: notes.append("web app: made a self-signed certificate, \(WebCertificate.certificatePath(dataDirectory: data))")
+        case let .replaced(reason)?:
+            notes.append("web app: made a new self-signed certificate, \(WebCertificate.certificatePath(dataDirectory: data)): the old one could not serve (\(reason))")
+        case .reused?, nil: break
+        }
+        if !requested.isLoopback, !scheme.isTLS {
             FileHandle.standardError.write(Data("""
-                warning: the web app listens on \(address), beyond this machine: anyone on the LAN who gets the \
-                login token can act as this user. Use 127.0.0.1 unless you mean it.\n
+                warning: --insecure-http: the web app on \(requested) is plain HTTP, so login links, session cookies and every \
+                message the page shows cross the network readable by anyone on it, who can then act as this user.\n
                 """.utf8))
         }
         WebAddressFile.remove(dataDirectory: data)
-        let token = try WebToken.loadOrCreate(dataDirectory: data)
+        let access = try WebAccess(dataDirectory: data, nodeKey: service.node.me.hex)
+        let (bound, listening) = AsyncStream<WebAddress>.makeStream()
         let data = data
-        return try WebServer(service: service, token: token, address: address, logger: logger) { bound in
+        let server = try WebServer(service: service, access: access, address: requested, certificate: certificate, logger: logger) { address in
             do {
-                try WebAddressFile.write(bound, dataDirectory: data)
-                print("web app on http://\(bound) ('parley web --data \(data)' prints the login URL)")
-                fflush(nil)
+                try WebAddressFile.write(address, fingerprint: certificate?.fingerprint, dataDirectory: data)
             } catch {
                 logger.error("the web app's address file could not be written", metadata: ["error": "\(error)"])
             }
+            listening.yield(address)
+            listening.finish()
         }
+        return NodeWebApp(server: server, bound: bound, listening: listening, notes: notes, fingerprint: certificate?.fingerprint, data: data)
     }
 }
 

@@ -21,13 +21,8 @@ struct Open: AsyncParsableCommand {
     @Flag(name: .long, help: "Print lines even on a terminal (the default when standard input or output is not one).")
     var line = false
 
-    @OptionGroup var options: ClientOptions
-
-    func validate() throws {
-        // A conversation, not a feed: streaming a chat as JSON is what `watch --json` does, so `open`
-        // refuses --json rather than ignore it.
-        if options.json { throw ValidationError("open prints no JSON; for a stream of JSON lines use: parley watch \(chat) --json") }
-    }
+    // A conversation, not a feed: no --json (a stream of JSON lines is what `watch --json` prints).
+    @OptionGroup var options: NodeOptions
 
     func run() async throws {
         if !line, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
@@ -68,10 +63,11 @@ struct Open: AsyncParsableCommand {
                 case nil: continue
                 case .quit: return
                 case let .post(.pollVote(chat, poll, choices)):
-                    if case let .secret(ballot) = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options) {
-                        show(Render.secretBallot(ballot))
-                    }
-                case let .post(request): _ = try await ControlClient.callOnce(request, options: options, as: Posted.self)
+                    let outcome = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options)
+                    show(Done.vote(outcome, chat: chat, poll: poll, choices: choices))
+                case let .post(request):
+                    let posted = try await ControlClient.callOnce(request, options: options, as: Posted.self)
+                    if let done = Done.inChat(request, id: posted.id) { show(done) }
                 case let .results(poll):
                     show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
                 case .older:

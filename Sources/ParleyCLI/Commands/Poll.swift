@@ -5,7 +5,7 @@ import ParleyTerminal
 
 struct Poll: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Polls: yes/no (BBM) or with options, limits, answers, suggestions and closing.",
+        abstract: "Polls: yes/no (up or down), or with options, limits, answers, suggestions and closing.",
         subcommands: [Create.self, Vote.self, Unvote.self, Answer.self, Suggest.self, Close.self, Results.self, Votes.self])
 }
 
@@ -18,14 +18,16 @@ struct PollTarget: ParsableArguments {
 extension Poll {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Post a poll; prints its message id (with --json, the poll's view). Without --option it is a yes/no poll.")
+            abstract: "Post a poll and say so; piped, it prints the poll's id alone (with --json, the poll's view). Without --option it is a yes/no poll.")
         @Argument(help: "The chat.") var chat: String
         @Argument(help: "The question.") var question: String
         @Option(name: .customLong("option"), help: "An option; repeat for each (at least two).") var choices: [String] = []
         @Option(help: "A longer description.") var description: String?
-        @Option(help: "How many options one person may select.") var maxVotes: Int?
+        // Unconditional: "--max-votes -1" is refused as a number below 1, not read as a short flag.
+        @Option(parsing: .unconditional, help: "How many options one person may select (1 or more).") var maxVotes: Int?
         @Flag(help: "One option per person; a new vote replaces the old one.") var unique = false
-        @Flag(help: "Hide who voted for what.") var anonymous = false
+        @Flag(help: "Show counts only, not who voted what. Members' nodes still receive every vote and can tell; for a ballot no one can trace, use --secret.")
+        var anonymous = false
         @Flag(help: "Let people add comments (answers).") var allowAnswers = false
         @Flag(help: "Let people add options.") var allowSuggestions = false
         @Option(help: "When voting ends: ISO-8601 (2026-11-23T18:00:00Z) or relative (+30s, +10m, +2h, +1d).") var closesAt: String?
@@ -33,13 +35,17 @@ extension Poll {
         var secret = false
         @OptionGroup var options: ClientOptions
 
+        func validate() throws {
+            if let maxVotes, maxVotes < 1 { throw ValidationError("--max-votes must be a positive number, not \(maxVotes)") }
+        }
+
         func run() async throws {
             let closes = try closesAt.map { try PollTime.parse($0) }
             let request = APIRequest.pollCreate(
                 chat: chat, question: question, options: choices.isEmpty ? nil : choices, description: description, maxVotes: maxVotes,
                 unique: unique, anonymous: anonymous, allowAnswers: allowAnswers, allowSuggestions: allowSuggestions, closesAtMillis: closes,
                 secret: secret)
-            try await runRequest(request, options: options, as: PollResultsView.self) { $0.id }
+            try await runPosting(request, options: options, as: PollResultsView.self, id: \.id)
         }
     }
 
@@ -52,7 +58,8 @@ extension Poll {
 
         func run() async throws {
             switch try await Voting.vote(chat: target.chat, poll: target.poll, choices: choices, options: options) {
-            case let .posted(message): print(options.json ? try APIJSON.encode(message) : message.id)
+            case let .posted(message):
+                try Done.report(.pollVote(chat: target.chat, poll: target.poll, choices: choices), id: message.id, view: message, json: options.json)
             case let .secret(ballot): print(options.json ? try APIJSON.encode(ballot) : SafeText.display(Render.secretBallot(ballot)))
             }
         }
@@ -116,9 +123,14 @@ extension Poll {
         @OptionGroup var target: PollTarget
         @Option(help: "Only votes for this option.") var option: String?
         @Flag(help: "List answers instead of votes.") var answers = false
-        @Option(help: "Items per page.") var limit = 25
+        // Unconditional: "--limit -1" is refused as a number below 1, not read as a short flag.
+        @Option(parsing: .unconditional, help: "Items per page (1 or more).") var limit = 25
         @Option(help: "The cursor printed after the previous page.") var before: String?
         @OptionGroup var options: ClientOptions
+
+        func validate() throws {
+            if limit < 1 { throw ValidationError("--limit must be a positive number, not \(limit)") }
+        }
 
         func run() async throws {
             let request = APIRequest.pollVotes(chat: target.chat, poll: target.poll, option: option, answers: answers, limit: limit, before: before)

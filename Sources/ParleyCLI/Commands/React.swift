@@ -10,7 +10,7 @@ struct ReactionTarget: ParsableArguments {
 }
 
 struct React: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "React to a message with an emoji or a word; prints the reaction's id.")
+    static let configuration = CommandConfiguration(abstract: "React to a message with an emoji or a word and say so; piped, it prints the reaction's id alone.")
     @OptionGroup var target: ReactionTarget
     // Unconditional: the value after --score is taken even when it starts with '-', so "--score -3" works
     // (ArgumentParser would read "-3" as a short flag).
@@ -28,7 +28,7 @@ struct React: AsyncParsableCommand {
 }
 
 struct Unreact: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove your reaction of TYPE from a message; prints the removal's id.")
+    static let configuration = CommandConfiguration(abstract: "Remove your reaction of TYPE from a message and say so; piped, it prints the removal's id alone.")
     @OptionGroup var target: ReactionTarget
     @OptionGroup var options: ClientOptions
 
@@ -44,13 +44,14 @@ struct Reactions: AsyncParsableCommand {
     @Option(help: "Only reactions of this type.") var type: String?
     @Option(help: "Only reactions by this person (contact name, your name, or id).") var author: String?
     @Option(help: "Group order: count, score, first or last.") var sort = "count"
-    @Option(help: "Reactions per page.") var limit = 25
+    // Unconditional: "--limit -1" is refused as a number below 1, not read as a short flag.
+    @Option(parsing: .unconditional, help: "Reactions per page (1 or more).") var limit = 25
     @Option(help: "The cursor printed after the previous page.") var before: String?
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
         guard ["count", "score", "first", "last"].contains(sort) else { throw ValidationError("--sort is one of count, score, first, last") }
-        guard limit > 0 else { throw ValidationError("--limit must be a positive number") }
+        guard limit > 0 else { throw ValidationError("--limit must be a positive number, not \(limit)") }
     }
 
     func run() async throws {

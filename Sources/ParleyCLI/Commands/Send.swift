@@ -5,7 +5,8 @@ import ParleyAPI
 import ParleyNode
 
 struct Send: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Send a message; prints its id.")
+    static let configuration = CommandConfiguration(
+        abstract: "Send a message and say so; piped, it prints the message's id alone (with --json, its view).")
 
     @Argument(help: "The chat (id prefix or title).")
     var chat: String
@@ -59,7 +60,8 @@ struct Messages: AsyncParsableCommand {
     @Option(name: .customLong("ref-tag"), help: "Only references carrying this tag.")
     var refTag: String?
 
-    @Option(help: "At most this many (the latest; with --after, the first after it); 0 for all.")
+    // Unconditional: "--limit -1" is refused as a negative number, not read as a short flag.
+    @Option(parsing: .unconditional, help: "At most this many (the latest; with --after, the first after it); 0 for all.")
     var limit = 50
 
     @Option(help: "Page back: only messages before this message (an id prefix, as listed).")
@@ -74,7 +76,7 @@ struct Messages: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
-        if limit < 0 { throw ValidationError("--limit must be 0 (all) or a positive number") }
+        if limit < 0 { throw ValidationError("--limit must be 0 (all) or a positive number, not \(limit)") }
         if refTag != nil, ref == nil { throw ValidationError("--ref-tag needs --ref") }
     }
 

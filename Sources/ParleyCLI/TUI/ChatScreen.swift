@@ -197,20 +197,12 @@ struct ChatScreen {
     }
 
     static func card(_ poll: PollResultsView, author: String) -> ScreenState.PollCard {
-        let options: [ScreenState.PollOption]
-        if let up = poll.up, let down = poll.down {
-            let total = max(up + down, 1)
-            options = [("up", up), ("down", down)].map { label, votes in
-                ScreenState.PollOption(
-                    label: label, votes: votes, share: Double(votes) / Double(total),
-                    mine: poll.ownVotes.contains(label), winner: poll.winners.contains(label))
-            }
-        } else {
-            options = (poll.options ?? []).map { option in
-                ScreenState.PollOption(
-                    label: option.text, votes: option.votes, share: option.ratio,
-                    mine: poll.ownVotes.contains(option.id), winner: poll.winners.contains(option.id))
-            }
+        // The API's bars (`PollBar`): the same shares and star as the web page draws.
+        let labels = Dictionary((poll.options ?? []).map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first })
+        let options = poll.bars.map { bar in
+            ScreenState.PollOption(
+                label: labels[bar.choice] ?? bar.choice, votes: bar.votes, share: bar.share,
+                mine: poll.ownVotes.contains(bar.choice), winner: bar.winner)
         }
         var summary = poll.secret.map(secretSummary) ?? ["\(poll.totalVotes) vote\(poll.totalVotes == 1 ? "" : "s")"]
         if let voters = poll.disputes?.voters, !voters.isEmpty {

@@ -13,7 +13,7 @@ import Glibc
 /// loop alone applies to the `ChatScreen` and draws.
 struct FullScreen {
     let chat: String
-    let options: ClientOptions
+    let options: NodeOptions
 
     enum Event: Sendable {
         case input(TerminalInput.Chunk)
@@ -29,8 +29,8 @@ struct FullScreen {
         /// A poll's results; `show` when the user asked for them (`/results`), else only its card is updated.
         case results(chat: String, PollResultsView, show: Bool)
         /// A request went through. For a text sent to `chat`, `notice` says which of its members
-        /// nothing reaches (nil: none); other posts carry no chat.
-        case posted(chat: String?, notice: String?)
+        /// nothing reaches (nil: none); other posts carry no chat. `done` says what a slash command did.
+        case posted(chat: String?, notice: String?, done: String?)
         case failed(String)
         case tick
     }
@@ -91,7 +91,7 @@ struct FullScreen {
     }
 
     /// Follows the selected chat's watch stream; a new selection replaces the stream.
-    static func watch(_ selections: AsyncStream<String>, options: ClientOptions, events: AsyncStream<Event>.Continuation) async {
+    static func watch(_ selections: AsyncStream<String>, options: NodeOptions, events: AsyncStream<Event>.Continuation) async {
         var iterator = selections.makeAsyncIterator()
         var next = await iterator.next()
         while let chat = next {
@@ -104,7 +104,7 @@ struct FullScreen {
         }
     }
 
-    private static func follow(_ chat: String, options: ClientOptions, events: AsyncStream<Event>.Continuation) async {
+    private static func follow(_ chat: String, options: NodeOptions, events: AsyncStream<Event>.Continuation) async {
         do {
             let client = try await options.client()
             try await client.connection.send(try APIJSON.encode(APIRequest.watch(chat: chat)))
@@ -117,19 +117,20 @@ struct FullScreen {
     }
 
     /// Runs the requests in order.
-    static func work(_ actions: AsyncStream<Action>, options: ClientOptions, events: AsyncStream<Event>.Continuation) async {
+    static func work(_ actions: AsyncStream<Action>, options: NodeOptions, events: AsyncStream<Event>.Continuation) async {
         for await action in actions {
             do {
                 switch action {
                 case let .post(.pollVote(chat, poll, choices)):
-                    _ = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options)
-                    events.yield(.posted(chat: nil, notice: nil))
+                    let outcome = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options)
+                    events.yield(.posted(chat: nil, notice: nil, done: Done.vote(outcome, chat: chat, poll: poll, choices: choices)))
                 case let .post(request):
                     let posted = try await ControlClient.callOnce(request, options: options, as: Posted.self)
+                    let done = Done.inChat(request, id: posted.id)
                     if case let .send(chat, _, _, _) = request {
-                        events.yield(.posted(chat: chat, notice: Render.noRoute(posted.noRoute ?? [])))
+                        events.yield(.posted(chat: chat, notice: Render.noRoute(posted.noRoute ?? []), done: done))
                     } else {
-                        events.yield(.posted(chat: nil, notice: nil))
+                        events.yield(.posted(chat: nil, notice: nil, done: done))
                     }
                 case let .results(chat, poll, show):
                     let results = try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)

@@ -75,11 +75,14 @@ extension FullScreen {
                     screen.addNotice(Render.poll(poll).split(separator: "\n").map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) })
                     screen.scroll = 0
                 }
-            case let .posted(chat, notice):
+            case let .posted(chat, notice, done):
                 if let chat, chat == screen.chat {
                     // A text sent here says whether its members are reachable: the note is set, or
-                    // cleared once no longer true (and an earlier error with it).
-                    screen.status = notice.map { .init($0, isError: false) }
+                    // cleared once no longer true (and an earlier error with it); a reply says it went.
+                    screen.status = (notice ?? done).map { .init($0, isError: false) }
+                } else if let done {
+                    // A slash command says what it did (typed text shows in the chat itself).
+                    screen.status = .init(done, isError: false)
                 } else if screen.status?.isError == true {
                     screen.status = nil
                 }

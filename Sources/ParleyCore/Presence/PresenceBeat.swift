@@ -45,7 +45,12 @@ public struct PresenceBeat: Sendable, Hashable {
 
     /// How long the sender stays online without another beat: two missed beats and 2 s of slack
     /// (12 s for the smallest chats' 5 s interval).
-    public var timeout: Duration { .milliseconds(2 * Int64(intervalMillis) + 2_000) }
+    public var timeout: Duration { Self.timeout(intervalMillis: Int64(intervalMillis)) }
+
+    /// The timeout a beat announcing `interval` carries.
+    public static func timeout(interval: Duration) -> Duration { timeout(intervalMillis: interval.millis) }
+
+    private static func timeout(intervalMillis: Int64) -> Duration { .milliseconds(2 * intervalMillis + 2_000) }
 
     /// Throws unless the beat is `sender`'s own (the peer of the session it came on) and fresh within
     /// the announcement tolerance of `wallMillis`. Its signature is not checked here: only `sender`

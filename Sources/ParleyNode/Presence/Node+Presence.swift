@@ -148,6 +148,33 @@ extension Node {
         presenceHub.record(beat, via: relayer, now: clock.now - age)
     }
 
+    /// Traffic is presence too (PROTOCOL.md §8.1): `direct` are the peers whose own sessions brought
+    /// datagrams in this batch; `relayed` the authors of new messages another member delivered, each
+    /// aged from its own time, as a relayed beat is, so a relayer holding it back cannot make its author
+    /// look more recent. Without this a member that just joined, or whose next beat is still up to an
+    /// interval away, showed "offline, never seen" while its votes were arriving.
+    func recordHeard(direct: Set<PeerID>, relayed: [(author: PeerID, timestampMillis: Int64, via: PeerID)]) async {
+        guard !direct.isEmpty || !relayed.isEmpty else { return }
+        let (now, wallMillis) = (clock.now, clock.wallMillis)
+        // A session brings its peer's own traffic: what others relay of it says less.
+        let live = relayed.isEmpty ? [] : await engine.live(among: relayed.map(\.author), now: now)
+        var heard = direct.filter { $0 != me }.map { (peer: $0, wallMillis: wallMillis, via: PeerID?.none, at: now) }
+        for message in relayed where message.author != me && !live.contains(message.author) {
+            let age = Duration.milliseconds(max(0, wallMillis &- message.timestampMillis))
+            heard.append((message.author, min(message.timestampMillis, wallMillis), message.via, now - age))
+        }
+        // Peers not tracked yet may be members of a chat just created or joined: their traffic is kept
+        // if they share a chat now, and the tracked set is then re-read. The memberships are served
+        // from memory between writes, and a peer sharing none (a contact's traffic, every batch)
+        // costs a scan of them, not a new set.
+        let untracked = presenceHub.recordHeard(heard)
+        guard !untracked.isEmpty, let memberships = try? store.memberships(),
+              memberships.values.contains(where: { $0.contains(me) && $0.contains(where: untracked.contains) }),
+              let sharing = try? peersSharingChats() else { return }
+        presenceHub.track(sharing)
+        _ = presenceHub.recordHeard(heard.filter { untracked.contains($0.peer) })
+    }
+
     /// Typing indicators of one batch, accepted only from current members of their chat.
     func receiveTyping(_ indicators: [(peer: PeerID, chat: ChatID, active: Bool)]) async throws {
         var members: [ChatID: Set<PeerID>] = [:]

@@ -17,8 +17,8 @@ final class PresenceHub: Sendable {
 
     private let state: Mutex<State>
 
-    init(typingExpiry: Duration) {
-        state = Mutex(State(presence: PresenceTable(), typing: TypingTable(expiry: typingExpiry)))
+    init(typingExpiry: Duration, trafficTimeout: Duration) {
+        state = Mutex(State(presence: PresenceTable(trafficTimeout: trafficTimeout), typing: TypingTable(expiry: typingExpiry)))
     }
 
     // MARK: Presence
@@ -26,6 +26,17 @@ final class PresenceHub: Sendable {
     @discardableResult
     func record(_ beat: PresenceBeat, via relayer: PeerID? = nil, now: Duration) -> Bool {
         state.withLock { $0.presence.record(beat, via: relayer, now: now) }
+    }
+    /// Records traffic from each of `heard` (one lock for a batch); returns the peers not tracked,
+    /// whose traffic was not kept.
+    func recordHeard(_ heard: [(peer: PeerID, wallMillis: Int64, via: PeerID?, at: Duration)]) -> Set<PeerID> {
+        state.withLock { state in
+            var untracked: Set<PeerID> = []
+            for traffic in heard where !state.presence.recordHeard(traffic.peer, wallMillis: traffic.wallMillis, via: traffic.via, at: traffic.at) {
+                if !state.presence.tracked.contains(traffic.peer) { untracked.insert(traffic.peer) }
+            }
+            return untracked
+        }
     }
     func relayer(of peer: PeerID, now: Duration) -> PeerID? { state.withLock { $0.presence.relayer(of: peer, now: now) } }
     func status(of peer: PeerID, now: Duration) -> PresenceTable.Status { state.withLock { $0.presence.status(of: peer, now: now) } }

@@ -38,6 +38,7 @@ extension Node {
     func storeAndReply(_ prepared: PreparedBatch) async throws {
         let (now, opened) = (prepared.now, prepared.opened)
         try await greet(Set(opened.established + opened.announced))
+        await recordHeard(direct: Set(opened.frames.map(\.peer) + opened.established), relayed: [])
 
         var replies: [PeerID: [Frame]] = [:]
         var acked: [(MessageID, PeerID)] = []
@@ -304,12 +305,16 @@ extension Node {
         var storedVotes: [Message] = []
         var ballotKeyChats: Set<ChatID> = []
         var (fromAuthors, relayed) = (0, 0)
+        var relayedAuthors: [(author: PeerID, timestampMillis: Int64, via: PeerID)] = []
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
             switch outcome {
             case let .inserted(stored):
                 // Own messages coming back (a store restored from a backup) are neither.
                 if message.author != me {
-                    if peer == message.author { fromAuthors += 1 } else { relayed += 1 }
+                    if peer == message.author { fromAuthors += 1 } else {
+                        relayed += 1
+                        relayedAuthors.append((message.author, message.timestampMillis, peer))
+                    }
                 }
                 chatState.observe(chat: message.chat, lamport: stored.message.lamport)
                 acks[peer, default: []].append(message.id)
@@ -340,6 +345,7 @@ extension Node {
             }
         }
         await engine.countStored(fromAuthors: fromAuthors, relayed: relayed)
+        await recordHeard(direct: [], relayed: relayedAuthors)
         await proveForks(
             stored: verified.messages.map(\.message), outcomes: outcomes,
             received: verified.messages.map(\.message) + checked.covered.values.flatMap { $0 })

@@ -1,17 +1,17 @@
 // The page: wires the chat list, the open chat's timeline, the member pane and the dialogs to the
 // node's API and its WebSocket. Everything a peer wrote is put in as text (see js/dom.js).
 
-import { call, onUnauthorized, WatchSocket } from "./js/api.js";
+import { call, logOut, onUnauthorized, WatchSocket } from "./js/api.js";
 import { newChatForm, renderChatList } from "./js/chats.js";
 import { contactsView } from "./js/contacts.js";
-import { button, displayName, el } from "./js/dom.js";
+import { button, displayName, el, isolated, joined, nameRun } from "./js/dom.js";
 import { forkBanner } from "./js/forks.js";
 import { renderMembers } from "./js/members.js";
 import { Timeline } from "./js/messages.js";
 import { newPollForm, tickCountdowns } from "./js/polls.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { me: null, chats: [], contacts: [], current: null, timeline: null, reply: null, typingSentAt: 0, socket: null };
+const state = { me: null, chats: [], invites: [], contacts: [], current: null, timeline: null, reply: null, typingSentAt: 0, socket: null };
 
 // MARK: small pieces of UI
 
@@ -42,11 +42,19 @@ function showLogin() {
 
 onUnauthorized(showLogin);
 
+async function logOutHere() {
+  state.socket?.close();
+  await logOut().catch(() => {});
+  $("app").hidden = true;
+  $("logged-out").hidden = false;
+}
+
 // MARK: chats
 
-async function refreshChats() {
+/** `chats`: the chat list's answer when the caller already asked for it (the first screen asks early). */
+async function refreshChats(chats = null) {
   try {
-    state.chats = await call("chatList");
+    state.chats = await (chats ?? call("chatList"));
   } catch (error) {
     if (error.status !== 401) toast(error.message);
     return;
@@ -57,9 +65,17 @@ async function refreshChats() {
     if (state.timeline) state.timeline.chat = current;
     renderChatHeader(current);
   }
-  renderChatList($("chat-list"), state.chats, { current: state.current?.id, me: state.me, onOpen: openChat });
-  const mine = state.chats.flatMap((chat) => chat.members).find((member) => member.id === state.me);
-  $("me").textContent = `You: ${displayName(mine?.name, state.me)} · ${state.me.slice(0, 8)}`;
+  renderList();
+}
+
+function renderList() {
+  renderChatList($("chat-list"), state.chats, {
+    current: state.current?.id, me: state.me, onOpen: openChat, invites: state.invites, toast,
+    onInviteAnswered: async () => {
+      await refreshInvites();
+      await refreshChats();
+    },
+  });
 }
 
 let chatsRefresh = null;
@@ -76,21 +92,27 @@ async function refreshContacts() {
   }
 }
 
+/** Invites waiting for an answer: at the top of the chat list, and counted on the Contacts button. */
 async function refreshInvites() {
+  let invites;
   try {
-    const invites = await call("invites");
-    const badge = $("invites-badge");
-    badge.hidden = invites.length === 0;
-    badge.textContent = String(invites.length);
+    invites = await call("invites");
   } catch {
-    // shown again on the next refresh
+    return; // shown again on the next refresh
   }
+  const changed = invites.map((invite) => invite.id).join() !== state.invites.map((invite) => invite.id).join();
+  state.invites = invites;
+  const badge = $("invites-badge");
+  badge.hidden = invites.length === 0;
+  badge.textContent = String(invites.length);
+  if (changed) renderList();
 }
 
 function renderChatHeader(chat) {
-  $("chat-title").textContent = chat.name;
-  const others = chat.members.filter((member) => member.id !== state.me).map((member) => displayName(member.name, member.id));
-  $("chat-subtitle").textContent = chat.kind === "direct" ? "Direct chat" : `${chat.members.length} members: ${others.join(", ") || "just you"}`;
+  $("chat-title").replaceChildren(isolated(chat.name));
+  const others = chat.members.filter((member) => member.id !== state.me).map((member) => nameRun(member.name, member.id));
+  $("chat-subtitle").replaceChildren(...(chat.kind === "direct" ? ["Direct chat"]
+    : [`${chat.members.length} members: `, ...(others.length > 0 ? joined(others) : ["just you"])]));
   // Members that signed two histories: named above the messages for as long as the chat is open.
   const banner = forkBanner(chat);
   $("fork-banner").hidden = !banner;
@@ -102,6 +124,7 @@ function openChat(chat) {
     state.socket.unwatch(state.current.id);
     stopTyping();
   }
+  state.timeline?.close();
   state.current = chat;
   setReply(null);
   $("typing").textContent = "";
@@ -111,31 +134,51 @@ function openChat(chat) {
   renderChatHeader(chat);
   state.timeline = new Timeline({
     container: $("messages"), chat, me: state.me,
-    actions: { reply: setReply, note: openNote, receipts: openReceipts, toast },
+    actions: { reply: setReply, note: openNote, receipts: openReceipts, toast, read: (upTo) => markRead(chat.id, upTo) },
   });
-  // The watch streams the latest messages (and every one after); what it streams counts as read.
+  // The watch streams the latest messages (back to the first unread, up to 500) and every one after;
+  // the page, not the stream, says what was read: what was on screen (Timeline).
   state.socket.watch(chat.id);
-  renderChatList($("chat-list"), state.chats, { current: chat.id, me: state.me, onOpen: openChat });
+  renderList();
   if (!$("members-pane").hidden) showMembers();
-  // A short backlog may not fill the screen: page back until it scrolls or the chat's start. The
-  // timeline is taken now: if another chat is open by the time the timer fires, it does nothing.
+  // Placed once the backlog is in: at the first unread message, or the latest. The timeline is
+  // taken now: if another chat is open by the time the timer fires, it does nothing.
   const timeline = state.timeline;
-  setTimeout(() => fillScreen(timeline), 600);
+  const fresh = call("chatList").then((chats) => chats.find((listed) => listed.id === chat.id) ?? null, () => null);
+  setTimeout(async () => {
+    const view = await fresh;
+    if (timeline === state.timeline) timeline.settle(view);
+  }, 300);
   $("composer-text").focus();
 }
 
-async function fillScreen(timeline) {
-  for (let page = 0; page < 5 && timeline === state.timeline; page += 1) {
-    const box = timeline.container;
-    if (timeline.reachedStart || box.scrollHeight > box.clientHeight + 80) break;
-    await timeline.loadOlder();
+// Read receipts go out in one request for a burst of scrolling: the highest marker seen in 300 ms.
+const pendingReads = new Map();
+function markRead(chat, upTo) {
+  const waiting = pendingReads.get(chat);
+  if (waiting) {
+    waiting.upTo = Math.max(waiting.upTo, upTo);
+    return;
   }
-  if (timeline === state.timeline) timeline.scrollToBottom();
+  pendingReads.set(chat, { upTo });
+  setTimeout(async () => {
+    const { upTo: marker } = pendingReads.get(chat);
+    pendingReads.delete(chat);
+    try {
+      const read = await call("read", { chat, upTo: marker });
+      const listed = state.chats.find((candidate) => candidate.id === chat);
+      if (listed) listed.unread = read.unread;
+      renderList();
+    } catch (error) {
+      if (error.status !== 401) toast(error.message);
+    }
+  }, 300);
 }
 
 function closeChat() {
   if (state.current) state.socket.unwatch(state.current.id);
   stopTyping();
+  state.timeline?.close();
   state.current = null;
   state.timeline = null;
   $("chat").hidden = true;
@@ -156,7 +199,8 @@ function onEvent(chat, event) {
   if (event.reactions) state.timeline.applyReactions(event.reactions.message, event.reactions.groups);
   if (event.typing) {
     const names = event.typing;
-    $("typing").textContent = names.length === 0 ? "" : `${names.join(", ")} ${names.length === 1 ? "is" : "are"} typing…`;
+    $("typing").replaceChildren(...(names.length === 0 ? []
+      : [...joined(names.map((name) => isolated(name, "name"))), ` ${names.length === 1 ? "is" : "are"} typing…`]));
   }
   if (listChanges) refreshChatsSoon();
 }
@@ -181,10 +225,10 @@ function setReply(view) {
     preview.replaceChildren();
     return;
   }
-  const author = view.author === state.me ? "yourself" : displayName(view.authorName, view.author);
+  const author = view.author === state.me ? "yourself" : nameRun(view.authorName, view.author);
   preview.replaceChildren(
-    el("span", { className: "reply-label", text: `Replying to ${author}: ` }),
-    el("span", { className: "reply-text", text: view.text.length > 100 ? `${view.text.slice(0, 100)}…` : view.text }),
+    el("span", { className: "reply-label" }, "Replying to ", author, ": "),
+    isolated(view.text.length > 100 ? `${view.text.slice(0, 100)}…` : view.text, "reply-text"),
     button("✕", () => setReply(null), "small"));
   $("composer-text").focus();
 }
@@ -229,7 +273,7 @@ async function openNote(view) {
   const status = el("p", { className: "hint" });
   openDialog(el("h2", { text: "Note" }),
     el("p", { className: "private", text: "🔒 Private to this device: a note is never sent to anyone." }),
-    el("blockquote", { className: "quote", text: view.text.length > 200 ? `${view.text.slice(0, 200)}…` : view.text }),
+    el("blockquote", { className: "quote", text: view.text.length > 200 ? `${view.text.slice(0, 200)}…` : view.text, attrs: { dir: "auto" } }),
     area, status,
     el("div", { className: "form-actions" },
       button("Close", closeDialog),
@@ -256,7 +300,7 @@ async function openReceipts(view) {
     const when = (millis) => (millis ? new Date(millis).toLocaleString() : "");
     for (const receipt of receipts) {
       const status = receipt.read ? `read ${when(receipt.readAtMillis)}` : receipt.delivered ? `delivered ${when(receipt.deliveredAtMillis)}` : "not delivered yet";
-      list.append(el("li", {}, el("strong", { text: displayName(receipt.name, receipt.member) }), ` — ${status}`));
+      list.append(el("li", {}, el("strong", {}, nameRun(receipt.name, receipt.member)), ` — ${status}`));
     }
     if (receipts.length === 0) list.append(el("li", { className: "empty", text: "Nobody else is in this chat." }));
   } catch (error) {
@@ -304,6 +348,9 @@ async function showMembers() {
 // MARK: start
 
 async function start() {
+  // Asked at once, side by side: the chat list does not wait for the status's answer to be asked.
+  const chats = call("chatList");
+  chats.catch(() => {}); // reported by refreshChats, or moot when the status fails
   let status;
   try {
     status = await call("status");
@@ -312,9 +359,14 @@ async function start() {
     return;
   }
   state.me = status.peer;
+  // The key's name, as the node knows it (its key file), else the key's first digits.
+  $("me").replaceChildren("You: ", isolated(displayName(status.name, state.me), "name"), ` · ${state.me.slice(0, 8)}`);
   state.socket = new WatchSocket({ onEvent, onError: onSocketError, onStatus: onSocketStatus });
+  const lists = Promise.all([refreshContacts(), refreshInvites()]);
+  await refreshChats(chats);
+  // Opened once the chat list is drawn: its handshake does not compete with the first answers.
   state.socket.connect();
-  await Promise.all([refreshChats(), refreshContacts(), refreshInvites()]);
+  await lists;
 
   $("composer").addEventListener("submit", sendMessage);
   $("composer-text").addEventListener("input", typing);
@@ -325,6 +377,7 @@ async function start() {
   $("new-chat").addEventListener("click", openNewChat);
   $("new-poll").addEventListener("click", openNewPoll);
   $("show-contacts").addEventListener("click", openContacts);
+  $("log-out").addEventListener("click", logOutHere);
   $("back").addEventListener("click", closeChat);
   $("toggle-members").addEventListener("click", () => {
     if ($("members-pane").hidden) showMembers();

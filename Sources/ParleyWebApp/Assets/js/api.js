@@ -12,6 +12,24 @@ export class ApiError extends Error {
 
 const listeners = { unauthorized: [] };
 
+// The session's second half, kept by login.js (docs/THREAT_MODEL.md, "Web front end"): the cookie
+// alone opens nothing.
+const proofKey = "parley-session-proof";
+
+function sessionHeaders() {
+  const proof = localStorage.getItem(proofKey);
+  return proof ? { Authorization: `Session ${proof}` } : {};
+}
+
+/** Ends this browser's session at the node and forgets its proof. */
+export async function logOut() {
+  try {
+    await fetch("/logout", { method: "POST", headers: sessionHeaders(), credentials: "same-origin" });
+  } finally {
+    localStorage.removeItem(proofKey);
+  }
+}
+
 /** Called when the node says the session is missing or wrong (401). */
 export function onUnauthorized(handler) {
   listeners.unauthorized.push(handler);
@@ -23,7 +41,7 @@ export async function call(name, values = {}) {
   try {
     response = await fetch(`/api/${encodeURIComponent(name)}`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { "Content-Type": "application/json", ...sessionHeaders() },
       body: JSON.stringify(values),
       credentials: "same-origin",
     });
@@ -48,6 +66,7 @@ export async function call(name, values = {}) {
 /**
  * The page's WebSocket. `watch(chat)` streams a chat's events to `onEvent(chat, event)`; the socket
  * reconnects by itself (each watched chat is watched again, with its backlog, which the page merges).
+ * A watch here leaves the read marker alone (`marksRead: false`): the page marks what was on screen.
  */
 export class WatchSocket {
   constructor({ onEvent, onError, onStatus }) {
@@ -62,12 +81,14 @@ export class WatchSocket {
 
   connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/ws`);
+    // A WebSocket cannot send Authorization: the proof goes as a second subprotocol.
+    const proof = localStorage.getItem(proofKey);
+    const socket = new WebSocket(`${scheme}://${location.host}/api/ws`, proof ? ["parley", `parley-session.${proof}`] : ["parley"]);
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.retryMillis = 500;
       this.onStatus("online");
-      for (const chat of this.watched) this.send({ watch: { chat } });
+      for (const chat of this.watched) this.send({ watch: { chat, marksRead: false } });
     });
     socket.addEventListener("message", (message) => {
       let frame;
@@ -82,7 +103,12 @@ export class WatchSocket {
     socket.addEventListener("close", () => {
       if (this.socket !== socket || this.closedOnPurpose) return;
       this.onStatus("offline");
-      setTimeout(() => this.connect(), this.retryMillis);
+      // A socket closed by logout or revoke, or refused on reconnecting, tells the page nothing of
+      // why: one request does (a 401 shows the login).
+      call("status").catch(() => {});
+      setTimeout(() => {
+        if (!this.closedOnPurpose) this.connect();
+      }, this.retryMillis);
       this.retryMillis = Math.min(this.retryMillis * 2, 10_000);
     });
   }
@@ -93,7 +119,7 @@ export class WatchSocket {
 
   watch(chat) {
     this.watched.add(chat);
-    this.send({ watch: { chat } });
+    this.send({ watch: { chat, marksRead: false } });
   }
 
   unwatch(chat) {

@@ -2,31 +2,52 @@
 // the "new chat" form. Chat names and previews come from peers: text only.
 
 import { call } from "./api.js";
-import { ago, button, displayName, el } from "./dom.js";
+import { ago, button, displayName, el, isolated, joined, nameRun } from "./dom.js";
+import { inviteCard } from "./invites.js";
 
-export function renderChatList(container, chats, { current, me, onOpen }) {
-  const sections = [["direct", "Direct"], ["group", "Groups"]].map(([kind, title]) => {
+/**
+ * The list: invites waiting for an answer first (where a user looks), then direct chats and groups.
+ * `invites`: the node's pending invites; `onInviteAnswered()` runs after one is accepted or declined.
+ */
+export function renderChatList(container, chats, { current, me, onOpen, invites = [], toast, onInviteAnswered }) {
+  const sections = [];
+  if (invites.length > 0) {
+    // The list is redrawn every few seconds: an invite already shown keeps its card, and what was typed in it.
+    const shown = new Map([...container.querySelectorAll("[data-invite]")].map((card) => [card.dataset.invite, card]));
+    const list = el("ul");
+    for (const invite of invites) list.append(el("li", {}, shown.get(invite.id) ?? inviteCard(invite, { toast, onAnswered: onInviteAnswered })));
+    sections.push(el("section", { className: "chat-section invites-section" }, el("h2", { text: `Invites (${invites.length})` }), list));
+  }
+  for (const [kind, title] of [["direct", "Direct"], ["group", "Groups"]]) {
     const list = el("ul");
     for (const chat of chats.filter((chat) => chat.kind === kind)) list.append(el("li", {}, chatItem(chat, current, me, onOpen)));
     if (list.children.length === 0) list.append(el("li", { className: "empty", text: kind === "direct" ? "No direct chats" : "No groups" }));
-    return el("section", { className: "chat-section" }, el("h2", { text: title }), list);
-  });
+    sections.push(el("section", { className: "chat-section" }, el("h2", { text: title }), list));
+  }
   container.replaceChildren(...sections);
 }
 
-function chatItem(chat, current, me, onOpen) {
+/** The line under a chat's name: who wrote the latest message and its start, each a run of its own. */
+function preview(chat, me) {
   const last = chat.lastMessage;
-  const preview = last
-    ? `${last.author === me ? "You" : displayName(last.authorName, last.author)}: ${last.kind === "poll" ? "📊 poll" : last.text}`
-    : chat.waitingFor.length > 0 ? `Waiting for ${chat.waitingFor.map((member) => displayName(member.name, member.id)).join(", ")}` : "No messages yet";
+  if (!last) {
+    if (chat.waitingFor.length === 0) return ["No messages yet"];
+    return ["Waiting for ", ...joined(chat.waitingFor.map((member) => nameRun(member.name, member.id)))];
+  }
+  const text = last.kind === "poll" ? "📊 poll" : last.text;
+  return [last.author === me ? "You" : nameRun(last.authorName, last.author), ": ",
+    isolated(text.length > 80 ? `${text.slice(0, 80)}…` : text)];
+}
+
+function chatItem(chat, current, me, onOpen) {
   const item = el("button", {
     className: `chat-item${chat.id === current ? " current" : ""}`,
     attrs: { type: "button", "data-chat": chat.id, "aria-current": chat.id === current ? "true" : false },
     on: { click: () => onOpen(chat) },
   },
-  el("span", { className: "chat-name", text: chat.name }, forkMark(chat)),
+  el("span", { className: "chat-name" }, isolated(chat.name), forkMark(chat)),
   el("span", { className: "chat-when", text: ago(chat.lastActivityMillis) }),
-  el("span", { className: "chat-preview", text: preview.length > 80 ? `${preview.slice(0, 80)}…` : preview }));
+  el("span", { className: "chat-preview" }, ...preview(chat, me)));
   if (chat.unread > 0) item.append(el("span", { className: "badge", text: String(chat.unread), title: `${chat.unread} unread` }));
   return item;
 }

@@ -2,7 +2,8 @@
 // waiting for this user. A .pub file is one line: "parley-public-key-v1 <64 hex digits> [name]".
 
 import { call } from "./api.js";
-import { button, displayName, el } from "./dom.js";
+import { el } from "./dom.js";
+import { inviteCard } from "./invites.js";
 
 /** The key and name of a .pub file's text, or of a pasted key (64 hex digits); null if neither. */
 export function parsePublicKey(text) {
@@ -106,24 +107,6 @@ function addForm(toast, onAdded) {
 function inviteList(invites, toast, onAnswered) {
   const section = el("section", { className: "invites" }, el("h3", { text: `Invites waiting (${invites.length})` }));
   if (invites.length === 0) section.append(el("p", { className: "hint", text: "No invites from people outside your contacts." }));
-  for (const invite of invites) {
-    const creator = displayName(invite.creator.name, invite.creator.id);
-    const name = el("input", { attrs: { type: "text", maxlength: "64", value: invite.creator.name ?? "", placeholder: "their name", "aria-label": "Name for the inviter" } });
-    const answer = async (request, values) => {
-      try {
-        await call(request, values);
-        await onAnswered();
-      } catch (error) {
-        toast(error.message);
-      }
-    };
-    section.append(el("div", { className: "invite" },
-      el("p", {}, el("strong", { text: creator }), ` invites you to ${invite.kind === "direct" ? "a direct chat" : "the group"} `,
-        el("strong", { text: invite.title || "(untitled)" }),
-        ` with ${invite.members.map((member) => displayName(member.name, member.id)).join(", ")}`),
-      el("div", { className: "input-row" }, name,
-        button("Accept", () => answer("inviteAccept", name.value.trim() ? { invite: invite.id, name: name.value.trim() } : { invite: invite.id }), "primary"),
-        button("Decline", () => answer("inviteDecline", { invite: invite.id }), "danger"))));
-  }
+  for (const invite of invites) section.append(inviteCard(invite, { toast, onAnswered }));
   return section;
 }

@@ -49,7 +49,25 @@ export function safeHref(found) {
   }
 }
 
-/** Text with its http(s) links clickable: each link opens in a new tab, with no referrer or opener. */
+// Characters that reorder the text around them or cannot be seen: bidi marks, embeddings, overrides
+// and isolates, zero-width characters, soft hyphens, fillers and the byte-order mark.
+const unseenCharacters = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFEFF\uFFA0]/g;
+
+/** `text` with each character that reorders text or cannot be seen written out: "⟨U+202E⟩". */
+export function withUnseenShown(text) {
+  return text.replace(unseenCharacters, (character) => `⟨U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
+}
+
+/** Text a peer wrote, as a run of its own: a right-to-left override in it ends with it. */
+export function isolated(text, className = "") {
+  return el("bdi", { className, text });
+}
+
+/**
+ * Text with its http(s) links clickable: each link opens in a new tab, with no referrer or opener.
+ * A link reads as where it goes: characters that would reorder or hide part of it are written out,
+ * and it is a left-to-right run of its own.
+ */
 export function linkified(text) {
   const fragment = document.createDocumentFragment();
   let last = 0;
@@ -59,7 +77,7 @@ export function linkified(text) {
     const href = safeHref(found);
     if (!href) continue;
     fragment.append(document.createTextNode(text.slice(last, match.index)));
-    fragment.append(el("a", { text: found, attrs: { href, target: "_blank", rel: "noopener noreferrer" } }));
+    fragment.append(el("a", { text: withUnseenShown(found), title: href, attrs: { href, dir: "ltr", target: "_blank", rel: "noopener noreferrer" } }));
     last = match.index + found.length;
   }
   fragment.append(document.createTextNode(text.slice(last)));
@@ -108,4 +126,24 @@ export function countdown(millis, now = Date.now()) {
 /** What to call a member: their name, else the first 8 hex digits of their id. */
 export function displayName(name, id) {
   return name ?? (id ? id.slice(0, 8) : "someone");
+}
+
+/** A member's name (or short id) as an isolated run, for sentences that name peers. */
+export function nameRun(name, id) {
+  return isolated(displayName(name, id), "name");
+}
+
+/** `parts` (nodes or strings) joined as "a", "a and b", "a, b and c", for `append`. */
+export function joined(parts) {
+  const out = [];
+  parts.forEach((part, index) => {
+    if (index > 0) out.push(index === parts.length - 1 ? " and " : ", ");
+    out.push(part);
+  });
+  return out;
+}
+
+/** The UTF-8 length of `text`: what the node's byte limits count. */
+export function utf8Bytes(text) {
+  return new TextEncoder().encode(text).length;
 }

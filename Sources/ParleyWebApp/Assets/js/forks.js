@@ -3,17 +3,7 @@
 // peers: each goes in as the text of its own <bdi>, so a right-to-left override in one cannot turn
 // the sentence around it.
 
-import { displayName, el } from "./dom.js";
-
-/** `parts` joined as "a", "a and b", "a, b and c" (nodes and strings, for `append`). */
-function joined(parts) {
-  const out = [];
-  parts.forEach((part, index) => {
-    if (index > 0) out.push(index === parts.length - 1 ? " and " : ", ");
-    out.push(part);
-  });
-  return out;
-}
+import { displayName, el, joined } from "./dom.js";
 
 /** A member's name, isolated from the text around it. */
 export function nameNode(member) {

@@ -2,7 +2,8 @@
 // seen; the group's creator adds and removes members here.
 
 import { call } from "./api.js";
-import { ago, button, displayName, el } from "./dom.js";
+import { confirmAction } from "./confirm.js";
+import { ago, button, el, isolated, joined, nameRun } from "./dom.js";
 import { memberForkNote } from "./forks.js";
 
 /** Fills `pane` for `chat`; `contacts` offer the members to add. */
@@ -24,25 +25,28 @@ export async function renderMembers(pane, chat, { me, contacts, toast, onChatCha
   };
   const list = el("ul", { className: "member-list" });
   for (const member of members) {
-    const online = member.via ? `online via ${displayName(member.viaName, member.via)}` : "online";
-    const status = member.online ? online : member.lastSeenAt ? `last seen ${ago(member.lastSeenAt)}` : "offline";
+    const online = member.via ? ["online via ", nameRun(member.viaName, member.via)] : ["online"];
+    const status = member.online ? online : [member.lastSeenAt ? `last seen ${ago(member.lastSeenAt)}` : "offline"];
     const row = el("li", { className: "member" },
       el("span", { className: `dot ${member.online ? "online" : "offline"}`, title: member.online ? "Online" : "Offline", attrs: { "aria-hidden": "true" } }),
-      el("span", { className: "member-name", text: `${displayName(member.name, member.id)}${member.you ? " (you)" : ""}` }),
-      el("span", { className: "member-status", text: member.you ? "" : status }),
+      el("span", { className: "member-name" }, nameRun(member.name, member.id), member.you ? " (you)" : ""),
+      el("span", { className: "member-status" }, ...(member.you ? [] : status)),
       memberForkNote(member));
     if (creator && !member.you) {
-      row.append(button("Remove", () => change("chatRemoveMembers", { chat: chat.id, members: [member.id] }), "small danger"));
+      row.append(button("Remove", async () => {
+        if (await confirmRemoval(chat, member)) change("chatRemoveMembers", { chat: chat.id, members: [member.id] });
+      }, "small danger"));
     }
     list.append(row);
   }
   const parts = [el("h2", { text: `Members (${members.length})` }), list];
   if (chat.waitingFor.length > 0) {
-    parts.push(el("p", { className: "hint", text: `Waiting for ${chat.waitingFor.map((member) => displayName(member.name, member.id)).join(", ")} to accept` }));
+    parts.push(el("p", { className: "hint" }, "Waiting for ", ...joined(chat.waitingFor.map((member) => nameRun(member.name, member.id))), " to accept"));
   }
   if (chat.noRoute.length > 0) {
-    const names = chat.noRoute.map((member) => displayName(member.name, member.id)).join(", ");
-    parts.push(el("p", { className: "hint warning", text: `No address known for ${names}: add one to the contact (parley contacts add … --addr HOST:PORT) or reach a common member` }));
+    const names = joined(chat.noRoute.map((member) => nameRun(member.name, member.id)));
+    parts.push(el("p", { className: "hint warning" }, "No address known for ", ...names,
+      ": add one to the contact (parley contacts add … --addr HOST:PORT) or reach a common member"));
   }
   if (creator) {
     const present = new Set(members.map((member) => member.id));
@@ -55,4 +59,15 @@ export async function renderMembers(pane, chat, { me, contacts, toast, onChatCha
     }
   }
   pane.replaceChildren(...parts);
+}
+
+/** Asks before removing `member`: removal re-keys the chat, and only the creator can add them back. */
+function confirmRemoval(chat, member) {
+  return confirmAction({
+    title: ["Remove ", nameRun(member.name, member.id), "?"],
+    explanation: [nameRun(member.name, member.id), " leaves ", isolated(chat.name), ". The chat gets a new key: ",
+      nameRun(member.name, member.id), " keeps the messages already received but can read nothing sent from now on. "
+      + "You can add them back later; they will not get what was sent in between."],
+    confirmLabel: "Remove from the chat",
+  });
 }

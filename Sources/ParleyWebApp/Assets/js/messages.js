@@ -1,13 +1,22 @@
 // One chat's timeline: messages and poll cards in history order (history clock, author, sequence,
 // the order every node lists them in), day separators, reply quotes, reactions and delivery ticks.
 // Items are built once and updated in place, so a live update never disturbs what the user types.
+// What was on screen is what was read: the timeline opens at the first unread message and moves the
+// chat's read marker (and so the read receipts) up to the latest message the user saw, like Signal.
 
 import { call } from "./api.js";
-import { button, clockTime, dayLabel, displayName, el, linkified } from "./dom.js";
+import { button, clockTime, dayLabel, el, isolated, linkified, nameRun, utf8Bytes } from "./dom.js";
 import { pollCard, refreshPollCard } from "./polls.js";
 
 export const quickReactions = ["👍", "❤️", "😂", "😮", "🎉"];
 const pageSize = 50;
+/** Pages fetched while reaching back to the first unread message, and how far back that goes. */
+const unreadPageSize = 200;
+const maxUnreadReach = 1000;
+/** A reaction type's limit in UTF-8 bytes (ReactionType.maxByteCount, as the CLI and the API take it). */
+export const maxReactionBytes = 64;
+/** How much of a message must be on screen to count as seen: half of it, or half the screen for a tall one. */
+const seenShare = 0.5;
 
 /** Negative, zero or positive as `a` comes before, with or after `b` in history. */
 export function compareHistory(a, b) {
@@ -26,25 +35,51 @@ function readCount(view) {
 export class Timeline {
   /**
    * `chat`: the chat view; `me`: this user's id; `actions`: reply(view), note(view), receipts(view),
-   * toast(text), poll context (see polls.js).
+   * toast(text), read(upTo) (the read marker moved over seen messages), poll context (see polls.js).
    */
   constructor({ container, chat, me, actions }) {
     this.container = container;
     this.chat = chat;
     this.me = me;
     this.actions = actions;
-    this.items = new Map(); // id → { order, timestamp, kind, view, node, article, reactions }
+    this.items = new Map(); // id → { order, timestamp, kind, view, local, unread, node, article, reactions }
     this.order = []; // ids in history order
     this.waitingQuotes = new Map(); // referenced id → ids of the replies quoting it
     this.reachedStart = false;
-    this.loadingOlder = false;
+    this.loadingOlder = null; // the page on its way, while one is
+    this.closed = false;
     this.reactionQueue = [];
     this.reactionWorkers = 0;
     this.stickAfterFrame = null; // whether to scroll to the bottom once this frame's inserts are in
+    // Reading: the marker (a local number) as the chat list gave it, and the unread messages on screen now.
+    this.marker = chat.readMarker ?? 0;
+    this.unreadAtOpen = chat.unread ?? 0;
+    this.onScreen = new Set();
+    this.reading = false; // set once the timeline is placed: nothing scrolled past on the way counts
+    this.positionAtUnread = this.unreadAtOpen > 0;
+    this.userScrolled = false;
+    this.divider = el("div", { className: "unread-divider", text: "Unread messages", attrs: { role: "separator" } });
+    this.unreadBar = null;
+    this.observer = new IntersectionObserver((entries) => this.onIntersections(entries), { root: container, threshold: [0, seenShare, 1] });
+    this.onVisibility = () => this.noteSeen();
+    document.addEventListener("visibilitychange", this.onVisibility);
     container.replaceChildren();
-    container.addEventListener("scroll", () => {
-      if (container.scrollTop < 80) this.loadOlder();
-    });
+    container.onscroll = () => {
+      if (container.scrollTop < 80 && !this.loadingOlder) this.loadOlder();
+    };
+    // Only the user's own scrolling ends the placement at the first unread message.
+    const userScrolls = () => { this.userScrolled = true; };
+    container.onwheel = userScrolls;
+    container.ontouchmove = userScrolls;
+    container.onkeydown = userScrolls;
+  }
+
+  /** Stops observing and loading: another chat is open now, in the same container. */
+  close() {
+    this.closed = true;
+    this.observer.disconnect();
+    this.unreadBar?.remove();
+    document.removeEventListener("visibilitychange", this.onVisibility);
   }
 
   get oldestId() {
@@ -64,7 +99,7 @@ export class Timeline {
       this.renderMessage(existing);
       return;
     }
-    const item = { order: view, timestamp: view.timestampMillis, kind: "message", view, reactions: [] };
+    const item = { order: view, timestamp: view.timestampMillis, kind: "message", view, local: view.localNumber, reactions: [] };
     this.insert(item, () => this.renderMessage(item));
     if (view.kind !== "membership" && !view.sealed) this.queueReactions(view.id);
   }
@@ -80,7 +115,7 @@ export class Timeline {
     }
     const item = {
       order: { historyClock: results.historyClock, author: results.author, sequence: results.sequence },
-      timestamp: results.createdAtMillis, kind: "poll", view: results, reactions: [],
+      timestamp: results.createdAtMillis, kind: "poll", view: results, local: results.localNumber, reactions: [],
     };
     this.insert(item, () => {
       item.article = pollCard(results, this.pollContext());
@@ -115,6 +150,8 @@ export class Timeline {
     this.container.insertBefore(item.node, next ? this.items.get(next).node : null);
     this.order.splice(index, 0, id);
     this.items.set(id, item);
+    item.unread = item.local > this.marker && item.view.author !== this.me;
+    if (item.unread) this.observer.observe(item.node);
     this.updateSeparator(index);
     this.updateSeparator(index + 1);
     // Replies that were waiting for this message can quote it now.
@@ -133,9 +170,140 @@ export class Timeline {
     if (this.stickAfterFrame !== null) return;
     this.stickAfterFrame = this.nearBottom();
     requestAnimationFrame(() => {
-      if (this.stickAfterFrame) this.scrollToBottom();
+      if (this.positionAtUnread && !this.userScrolled && this.firstUnread()) this.scrollToFirstUnread();
+      else if (this.stickAfterFrame) this.scrollToBottom();
       this.stickAfterFrame = null;
     });
+  }
+
+  // MARK: reading
+
+  /** The first unread message in history order, or null. */
+  firstUnread() {
+    const id = this.order.find((candidate) => this.items.get(candidate).unread);
+    return id ? this.items.get(id) : null;
+  }
+
+  /** "Unread messages" above the first unread message, at the top of the view. */
+  scrollToFirstUnread() {
+    const first = this.firstUnread();
+    if (!first) return;
+    first.node.before(this.divider);
+    const box = this.container;
+    box.scrollTop += this.divider.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
+  }
+
+  /**
+   * Whether every unread message is loaded, or reached: the chat's start, a message at or before the
+   * marker, or as many unread loaded as the chat had. Until then seen messages move nothing, since
+   * the marker would pass over unread ones nobody was shown.
+   */
+  reachedUnread() {
+    if (this.reachedStart) return true;
+    let unread = 0;
+    for (const item of this.items.values()) {
+      if (item.local > 0 && item.local <= this.marker) return true;
+      if (item.unread) unread += 1;
+    }
+    return unread >= this.unreadAtOpen;
+  }
+
+  /**
+   * Places the timeline once the watch's backlog is in: pages back to the first unread message (at
+   * most `maxUnreadReach` messages), fills the screen, shows the first unread message at the top (or
+   * the latest at the bottom) and starts counting what is seen. `fresh`: the chat's view asked for
+   * at the opening (the list's may be seconds old), or null.
+   */
+  async settle(fresh) {
+    if (fresh) {
+      this.marker = Math.max(this.marker, fresh.readMarker ?? 0);
+      this.unreadAtOpen = fresh.unread ?? this.unreadAtOpen;
+      this.positionAtUnread = this.unreadAtOpen > 0;
+      for (const item of this.items.values()) {
+        const unread = item.local > this.marker && item.view.author !== this.me;
+        if (item.unread && !unread) this.observer.unobserve(item.node);
+        item.unread = unread;
+      }
+    }
+    for (let loaded = 0; !this.reachedUnread() && loaded < maxUnreadReach; loaded += unreadPageSize) {
+      if (!(await this.loadOlder(unreadPageSize))) break;
+    }
+    const box = this.container;
+    for (let page = 0; page < 5 && !this.reachedStart && box.scrollHeight <= box.clientHeight + 80; page += 1) {
+      if (!(await this.loadOlder())) break;
+    }
+    if (this.closed) return;
+    if (!this.reachedUnread()) this.showUnreadBar();
+    if (this.positionAtUnread && this.reachedUnread() && this.firstUnread() && !this.userScrolled) {
+      this.scrollToFirstUnread();
+    } else if (!this.userScrolled) {
+      this.scrollToBottom();
+    }
+    // Placed: from now on the view moves with the user (and follows new messages at the bottom).
+    this.positionAtUnread = false;
+    // The observer reports the placed view in its next round; what was on screen before does not count.
+    this.onScreen.clear();
+    for (const id of this.order) {
+      const item = this.items.get(id);
+      if (item.unread) {
+        this.observer.unobserve(item.node);
+        this.observer.observe(item.node);
+      }
+    }
+    this.reading = true;
+  }
+
+  /**
+   * Too many unread to reach back to: the latest are shown, and seeing them cannot move the marker
+   * over the rest. The user may mark the chat read as a whole instead.
+   */
+  showUnreadBar() {
+    if (this.unreadBar) return;
+    const count = this.unreadAtOpen;
+    this.unreadBar = el("div", { className: "unread-bar", attrs: { role: "status" } },
+      `${count.toLocaleString()} unread messages, the oldest further up than this page loads. `,
+      button("Mark all read", () => this.markAllRead(), "small"));
+    this.container.before(this.unreadBar);
+  }
+
+  markAllRead() {
+    const latest = Math.max(this.marker, ...[...this.items.values()].map((item) => item.local ?? 0));
+    this.moveMarker(latest);
+    this.unreadBar?.remove();
+    this.unreadBar = null;
+  }
+
+  onIntersections(entries) {
+    for (const entry of entries) {
+      const id = entry.target.dataset.id;
+      const screen = entry.rootBounds?.height ?? 0;
+      const seen = entry.isIntersecting && (entry.intersectionRatio >= seenShare || entry.intersectionRect.height >= screen * seenShare);
+      if (seen) this.onScreen.add(id);
+      else this.onScreen.delete(id);
+    }
+    this.noteSeen();
+  }
+
+  /**
+   * What is on screen while the page is visible counts as seen, and the marker moves up to the
+   * latest seen (by local number): reading down from the first unread message marks as it goes.
+   */
+  noteSeen() {
+    if (!this.reading || document.visibilityState !== "visible" || !this.reachedUnread()) return;
+    let upTo = this.marker;
+    for (const id of this.onScreen) upTo = Math.max(upTo, this.items.get(id)?.local ?? 0);
+    if (upTo > this.marker) this.moveMarker(upTo);
+  }
+
+  moveMarker(upTo) {
+    this.marker = upTo;
+    for (const item of this.items.values()) {
+      if (item.unread && item.local <= upTo) {
+        item.unread = false;
+        this.observer.unobserve(item.node);
+      }
+    }
+    this.actions.read(upTo);
   }
 
   /** A day separator above the item at `index` when its day differs from the one before it. */
@@ -165,7 +333,7 @@ export class Timeline {
     }
     const article = el("article", { className: `message${own ? " own" : ""}`, attrs: { "data-id": view.id } });
     const meta = el("div", { className: "meta" },
-      el("span", { className: "author", text: own ? "You" : displayName(view.authorName, view.author) }),
+      el("span", { className: "author" }, own ? "You" : nameRun(view.authorName, view.author)),
       el("time", { text: clockTime(view.timestampMillis), attrs: { datetime: new Date(view.timestampMillis).toISOString() } }));
     if (own) meta.append(this.ticks(view));
     article.append(meta);
@@ -174,9 +342,9 @@ export class Timeline {
     if (view.sealed) {
       article.append(el("p", { className: "body sealed", text: "🔒 Sealed: this device holds no key for it." }));
     } else if (view.kind === "custom") {
-      article.append(el("pre", { className: "body custom", text: view.text }));
+      article.append(el("pre", { className: "body custom", text: view.text, attrs: { dir: "auto" } }));
     } else {
-      article.append(el("p", { className: "body" }, linkified(view.text)));
+      article.append(el("p", { className: "body", attrs: { dir: "auto" } }, linkified(view.text)));
     }
     item.reactionsNode = el("div", { className: "reactions" });
     article.append(item.reactionsNode);
@@ -218,8 +386,8 @@ export class Timeline {
     const text = target.kind === "poll" ? `📊 ${quoted.question}` : quoted.text;
     const short = text.length > 140 ? `${text.slice(0, 140)}…` : text;
     return el("blockquote", { className: "quote", on: { click: () => target.node.scrollIntoView({ block: "center" }) } },
-      el("span", { className: "quote-author", text: quoted.author === this.me ? "You" : displayName(author, quoted.author) }),
-      el("span", { className: "quote-text", text: short }));
+      el("span", { className: "quote-author" }, quoted.author === this.me ? "You" : nameRun(author, quoted.author)),
+      isolated(short, "quote-text"));
   }
 
   renderReactions(item) {
@@ -228,20 +396,29 @@ export class Timeline {
     const id = item.view.id;
     const chips = item.reactions.map((group) =>
       el("button", {
-        className: `chip${group.mine ? " mine" : ""}`, text: `${group.type} ${group.count}`,
+        className: `chip${group.mine ? " mine" : ""}`,
         title: group.mine ? "Remove your reaction" : "React the same",
         attrs: { type: "button", "aria-pressed": group.mine ? "true" : "false" },
         on: { click: () => this.toggleReaction(id, group.type, group.mine) },
-      }));
+      }, isolated(group.type), ` ${group.count}`));
     const picker = el("span", { className: "picker" },
       ...quickReactions.map((type) => button(type, () => this.toggleReaction(id, type, this.mine(item, type)), "pick")),
       el("input", {
-        className: "reaction-word", attrs: { type: "text", maxlength: "32", placeholder: "word", "aria-label": "React with a word" },
+        className: "reaction-word", attrs: { type: "text", placeholder: "word", "aria-label": `React with a word (1–${maxReactionBytes} bytes)` },
         on: { keydown: (event) => {
           if (event.key !== "Enter") return;
           event.preventDefault();
           const word = event.target.value.trim();
-          if (word) this.toggleReaction(id, word, this.mine(item, word));
+          if (!word) return;
+          // The node's rule, counted here so the user learns it before sending: UTF-8 bytes, not characters.
+          const bytes = utf8Bytes(word);
+          if (bytes > maxReactionBytes) {
+            event.target.setAttribute("aria-invalid", "true");
+            this.actions.toast(`A reaction is at most ${maxReactionBytes} bytes of UTF-8; this one is ${bytes}. Shorten it.`);
+            return;
+          }
+          event.target.removeAttribute("aria-invalid");
+          this.toggleReaction(id, word, this.mine(item, word));
           event.target.value = "";
         } },
       }));
@@ -286,30 +463,45 @@ export class Timeline {
     this.applyReactions(message, listing.groups);
   }
 
-  /** Pages back: the 50 shown messages before the oldest one here (polls with their results). */
-  async loadOlder() {
-    if (this.reachedStart || this.loadingOlder) return;
-    this.loadingOlder = true;
+  /**
+   * Pages back: the `limit` shown messages before the oldest one here (polls with their results),
+   * after any page already coming. Whether a page came (false at the start, or on an error).
+   */
+  async loadOlder(limit = pageSize) {
+    while (this.loadingOlder) await this.loadingOlder;
+    if (this.reachedStart || this.closed) return false;
+    this.loadingOlder = this.fetchOlder(limit);
+    try {
+      return await this.loadingOlder;
+    } finally {
+      this.loadingOlder = null;
+    }
+  }
+
+  async fetchOlder(limit) {
     const before = this.oldestId;
     const heightBefore = this.container.scrollHeight;
     try {
-      const values = { chat: this.chat.id, limit: pageSize, shown: true };
+      const values = { chat: this.chat.id, limit, shown: true };
       if (before) values.before = before;
       const page = await call("messages", values);
-      if (page.length < pageSize) this.reachedStart = true;
+      if (this.closed) return false;
+      if (page.length < limit) this.reachedStart = true;
       for (const view of page) {
         if (view.kind === "poll") {
-          this.upsertPoll(await call("pollResults", { chat: this.chat.id, poll: view.id }));
+          const results = await call("pollResults", { chat: this.chat.id, poll: view.id });
+          if (this.closed) return false;
+          this.upsertPoll(results);
         } else {
           this.upsertMessage(view);
         }
       }
       // Keep what the user was looking at where it was.
       this.container.scrollTop += this.container.scrollHeight - heightBefore;
+      return true;
     } catch (error) {
       this.actions.toast(error.message);
-    } finally {
-      this.loadingOlder = false;
+      return false;
     }
   }
 

@@ -3,7 +3,7 @@
 // poll's card (js/secret-polls.js) shares the header, question and status line.
 
 import { call } from "./api.js";
-import { button, countdown, displayName, el } from "./dom.js";
+import { button, countdown, el, isolated, nameRun } from "./dom.js";
 import { disputedVoters, nameNode } from "./forks.js";
 import { fillSecretCard } from "./secret-polls.js";
 
@@ -44,7 +44,7 @@ function fillCard(card, results, context) {
   const settings = results.settings ?? {};
   const header = el("header", { className: "poll-header" },
     el("span", { className: "poll-badge", text: "📊 Poll" }),
-    el("span", { className: "author", text: mine ? "by you" : `by ${displayName(results.authorName, results.author)}` }));
+    el("span", { className: "author" }, mine ? "by you" : ["by ", nameRun(results.authorName, results.author)]));
   if (results.secret) {
     header.append(el("span", { className: "tag secret-badge", text: "🔒 secret ballot",
       title: "Each ballot is ring-signed and relayed through two members: no one, not even the members, can tell who voted what" }));
@@ -90,8 +90,9 @@ function statusLine(results) {
     line.classList.add("disputed");
     line.append("Disputed · ", nameNode(creator), " signed two histories before closing it: no result is final");
   } else if (results.phase === "closed") {
-    const winners = winnerTexts(results);
-    line.textContent = winners.length === 0 ? "Closed · no winner" : `Closed · ${winners.length > 1 ? "winners" : "winner"}: ${winners.join(", ")}`;
+    // As the bars star it (`results.bars`): one winner, or a tie between the leaders.
+    const leaders = winnerTexts(results);
+    line.textContent = leaders.length === 0 ? "Closed · no votes" : leaders.length > 1 ? `Closed · tie: ${leaders.join(", ")}` : `Closed · winner: ${leaders[0]}`;
   } else if (results.phase === "closing") {
     line.textContent = results.secret
       ? "Closing… (relays publish the ballots; the creator's node counts them shortly)"
@@ -106,9 +107,12 @@ function statusLine(results) {
   return line;
 }
 
+/** The choices with the most votes (none before the first vote), by their label. */
 function winnerTexts(results) {
-  if (results.kind === "yesNo") return results.winners.map((choice) => (choice === "up" ? "Yes" : "No"));
-  return results.winners.map((id) => results.options.find((option) => option.id === id)?.text ?? id);
+  const top = Math.max(0, ...results.bars.map((bar) => bar.votes));
+  const leaders = top === 0 ? [] : results.bars.filter((bar) => bar.votes === top).map((bar) => bar.choice);
+  if (results.kind === "yesNo") return leaders.map((choice) => (choice === "up" ? "Yes" : "No"));
+  return leaders.map((id) => results.options.find((option) => option.id === id)?.text ?? id);
 }
 
 /** Updates every countdown on the page; called each second. */
@@ -127,9 +131,13 @@ function bar(ratio, count, { winner = false, own = false } = {}) {
   return el("span", { className: `bar${winner ? " winner" : ""}${own ? " own" : ""}` }, fill);
 }
 
+/** The rule's bar for `choice` (`results.bars`, the same shares and star the full screen draws). */
+function barFor(results, choice) {
+  return results.bars.find((bar) => bar.choice === choice) ?? { votes: 0, share: 0, winner: false };
+}
+
 function yesNoRows(results, context) {
   const own = results.ownVotes[0] ?? results.myVote ?? null;
-  const total = Math.max(1, results.up + results.down);
   const closed = results.phase !== "open";
   const rows = el("div", { className: "options yes-no" });
   for (const [choice, label, count] of [["up", "👍 Yes", results.up], ["down", "👎 No", results.down]]) {
@@ -140,8 +148,10 @@ function yesNoRows(results, context) {
       attrs: { type: "button", disabled: closed || own !== null, "aria-pressed": chosen ? "true" : "false" },
       on: { click: () => act(context, results, "pollVote", { chat: context.chat, poll: results.id, choices: [choice] }) },
     });
+    const drawn = barFor(results, choice);
+    if (drawn.winner) vote.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
     rows.append(el("div", { className: "option-row" }, vote,
-      bar(count / total, count, { winner: results.winners.includes(choice) && results.phase === "closed", own: chosen }),
+      bar(drawn.share, count, { winner: drawn.winner, own: chosen }),
       el("span", { className: "count", text: String(count) })));
   }
   return rows;
@@ -167,9 +177,9 @@ function optionRows(results, context) {
     });
     const label = el("span", { className: "option-text", text: option.text });
     if (option.suggestedBy) label.append(el("span", { className: "suggested", text: " (suggested)" }));
-    const winner = results.phase === "closed" && results.winners.includes(option.id);
-    if (winner) label.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
-    rows.append(el("div", { className: "option-row" }, vote, label, bar(option.ratio, option.votes, { winner, own: chosen }),
+    const drawn = barFor(results, option.id);
+    if (drawn.winner) label.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
+    rows.append(el("div", { className: "option-row" }, vote, label, bar(drawn.share, option.votes, { winner: drawn.winner, own: chosen }),
       el("span", { className: "count", text: String(option.votes) })));
   }
   if (Number.isFinite(limit) && limit > 1) rows.append(el("p", { className: "hint", text: `Choose up to ${limit}.` }));
@@ -177,14 +187,23 @@ function optionRows(results, context) {
   return rows;
 }
 
+/** "Voted: bob (Lake) · carol (yes)": each name and each option a peer wrote is a run of its own. */
 function votersLine(results) {
-  const names = results.voters.map((voter) => {
-    const name = displayName(voter.name, voter.id);
-    if (voter.vote) return `${name} (${voter.vote === "up" ? "yes" : "no"})`;
+  const line = el("p", { className: "voters" }, "Voted: ");
+  results.voters.forEach((voter, index) => {
+    if (index > 0) line.append(" · ");
+    line.append(nameRun(voter.name, voter.id));
+    if (voter.vote) {
+      line.append(` (${voter.vote === "up" ? "yes" : "no"})`);
+      return;
+    }
     const texts = (voter.options ?? []).map((id) => results.options?.find((option) => option.id === id)?.text ?? id);
-    return texts.length ? `${name} (${texts.join(", ")})` : name;
+    if (texts.length === 0) return;
+    line.append(" (");
+    texts.forEach((text, at) => line.append(...(at > 0 ? [", "] : []), isolated(text)));
+    line.append(")");
   });
-  return el("p", { className: "voters", text: `Voted: ${names.join(" · ")}` });
+  return line;
 }
 
 function answers(results, context, closed) {
@@ -192,8 +211,8 @@ function answers(results, context, closed) {
     el("p", { className: "answers-title", text: `Answers (${results.answersCount})` }));
   const list = el("ul");
   for (const answer of results.latestAnswers) {
-    const who = answer.author ? displayName(answer.authorName, answer.author) : "someone";
-    list.append(el("li", {}, el("span", { className: "author", text: `${who}: ` }), el("span", { text: answer.text })));
+    const who = answer.author ? nameRun(answer.authorName, answer.author) : "someone";
+    list.append(el("li", {}, el("span", { className: "author" }, who, ": "), isolated(answer.text, "answer-text")));
   }
   box.append(list);
   if (!closed) {

@@ -4,9 +4,9 @@
 // Names, questions and options come from peers: text nodes only (js/dom.js).
 
 import { call } from "./api.js";
-import { displayName, el } from "./dom.js";
+import { el, nameRun } from "./dom.js";
 
-/** What pollSecretVote answered, per poll, for this page's life: how the ballot travels. */
+/** What pollSecretVote answered, per poll, for this page's life: how the ballot travels (its line's parts, made afresh for each redraw). */
 const receipts = new Map();
 
 /** Where this user's ballot is (`SecretPollView.ownBallot`), as the CLI says it. */
@@ -41,13 +41,15 @@ export function fillSecretCard(card, results, context, parts) {
   }
   if (secret.ownBallot || results.ownVotes.length > 0) card.append(ownBallotLine(results));
   const receipt = receipts.get(results.id);
-  if (receipt && !secret.resultsFinal) card.append(el("p", { className: "ballot-receipt", text: receipt }));
+  if (receipt && !secret.resultsFinal) card.append(el("p", { className: "ballot-receipt" }, receipt()));
 }
 
 /** "Electorate (3): you, bob, carol". */
 function electorateLine(secret, me) {
-  const names = secret.electorate.map((elector) => (elector.id === me ? "you" : displayName(elector.name, elector.id)));
-  return el("p", { className: "electorate", text: `Electorate (${names.length}): ${names.join(", ")}` });
+  const names = secret.electorate.map((elector) => (elector.id === me ? "you" : nameRun(elector.name, elector.id)));
+  const line = el("p", { className: "electorate" }, `Electorate (${names.length}): `);
+  names.forEach((name, index) => line.append(...(index > 0 ? [", "] : []), name));
+  return line;
 }
 
 /** "3 of 3 electors counted; 0 conflicting, 0 rejected" (and the late ones, if any). */
@@ -153,9 +155,8 @@ function finalOptionRows(results, { bar }) {
 async function cast(context, results, choices) {
   try {
     const ballot = await call("pollSecretVote", { chat: context.chat, poll: results.id, choices });
-    const relay = displayName(ballot.firstRelayName, ballot.firstRelay);
-    const publisher = displayName(ballot.publisherName, ballot.publisher);
-    receipts.set(results.id, `Sent through ${relay}, sealed for ${publisher}, published at the close. Your choice stays on this device.`);
+    receipts.set(results.id, () => ["Sent through ", nameRun(ballot.firstRelayName, ballot.firstRelay), ", sealed for ",
+      nameRun(ballot.publisherName, ballot.publisher), ", published at the close. Your choice stays on this device."]);
     context.onChanged(ballot.poll);
   } catch (error) {
     context.toast(error.message);
