@@ -19,10 +19,13 @@ if [ $# -eq 0 ]; then
   # The samples are part of the contract: they must run on a fresh checkout too. They run the
   # `parley` just built, not one an earlier install left on the PATH.
   export PARLEY="$(swift build --show-bin-path)/parley"
+  # A log of its own (not a fixed name another run or user could share), removed however this ends.
+  sample_log=$(mktemp "${TMPDIR:-/tmp}/parley-sample.XXXXXX")
+  trap 'rm -f "$sample_log"' EXIT
   for sample in samples/two-peers.sh samples/poll-demo.sh samples/multi-poll-demo.sh samples/reactions-demo.sh samples/history-demo.sh samples/secret-poll-demo.sh; do
     echo "== $sample"
-    "$sample" >/tmp/parley-sample.log 2>&1 || { cat /tmp/parley-sample.log; echo "$sample failed" >&2; exit 1; }
-    tail -1 /tmp/parley-sample.log
+    "$sample" >"$sample_log" 2>&1 || { cat "$sample_log"; echo "$sample failed" >&2; exit 1; }
+    tail -1 "$sample_log"
   done
 fi
 if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi

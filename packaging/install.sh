@@ -7,9 +7,10 @@
 #
 # PARLEY_BUILD_CONFIGURATION=debug installs the debug build instead (the tests do, to reuse it).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-if [ $# -gt 0 ]; then prefix=$1; elif [ "$(id -u)" = 0 ]; then prefix=/usr/local; else prefix=$HOME/.local; fi
+# Absolute, and read before moving to the checkout: the unit's ExecStart needs an absolute path.
+if [ $# -gt 0 ]; then prefix=$(realpath -ms -- "$1"); elif [ "$(id -u)" = 0 ]; then prefix=/usr/local; else prefix=$HOME/.local; fi
 configuration=${PARLEY_BUILD_CONFIGURATION:-release}
+cd "$(dirname "$0")/.."
 
 swift build -c "$configuration" --product parley
 install -D -m 0755 "$(swift build -c "$configuration" --show-bin-path)/parley" "$prefix/bin/parley"
@@ -33,3 +34,4 @@ sed "s|/usr/local/bin/parley|$prefix/bin/parley|" packaging/parley-node.service 
 
 echo "installed parley in $prefix/bin, man pages in $prefix/share/man/man1, completions, and $units/parley-node.service"
 echo "run a node at login: put PARLEY_KEY=… in ~/.config/parley/node.env, then: systemctl --user enable --now parley-node"
+echo "commands reach that node with --data ~/.local/share/parley (or export PARLEY_DATA=~/.local/share/parley), unless node.env moves it"

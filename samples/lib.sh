@@ -3,6 +3,13 @@
 # port the system picks, so samples run side by side, and beside the tests, without colliding.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# $PARLEY as given is relative to where the sample started, or a command on the PATH: made absolute
+# before the samples move into their own directory.
+case ${PARLEY:-} in
+  "") ;;
+  */*) PARLEY="$(realpath -ms -- "$PARLEY")" ;;
+  *) PARLEY="$(command -v -- "$PARLEY" || echo "$PARLEY")" ;;
+esac
 DEMO_DIR="$(mktemp -d "${TMPDIR:-/tmp}/parley-demo.XXXXXX")"
 cd "$DEMO_DIR"
 

@@ -14,5 +14,5 @@ wait_for bob messages "$chat"
 
 # A node serves its web app before it answers `status`, so each is listening by now.
 for name in alice bob carol; do echo "$name: $(as "$name" web)"; done
-echo "Each link works once, within a minute: 'parley web --data DIR' prints a new one. Press Ctrl-C to stop the nodes."
+echo "Each link works once, within a minute: '$PARLEY web --data $DEMO_DIR/NAME' prints a new one. Press Ctrl-C to stop the nodes."
 wait

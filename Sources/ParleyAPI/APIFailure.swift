@@ -69,7 +69,7 @@ public struct APIFailure: Error, Hashable, Sendable, CustomStringConvertible {
     private static func kind(of kind: NodeError.Kind) -> Kind {
         switch kind {
         case .notFound: .notFound
-        case .invalid, .notAPoll: .invalid
+        case .invalid, .notAPoll, .refusedElectorate: .invalid
         case .notAMember, .notInElectorate: .forbidden
         case .alreadyVoted, .vetoed: .conflict
         }

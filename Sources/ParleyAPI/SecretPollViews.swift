@@ -11,6 +11,9 @@ public struct SecretPollView: Codable, Sendable, Hashable {
 
     /// The members who may vote (those who had joined, with a ballot key, when it was posted).
     public let electorate: [Elector]
+    /// How many members a vote hides among: the electors other than the creator, who reads every
+    /// ballot before publishing it. Views show it before casting.
+    public let hiddenAmong: Int
     /// The creator's close is here: counts are final. Until then every count reads 0.
     public let resultsFinal: Bool
     /// Electors counted; the rest of these are nil until `resultsFinal`.
@@ -21,18 +24,20 @@ public struct SecretPollView: Codable, Sendable, Hashable {
     public let rejected: Int?
     /// Valid ballots the close does not cover.
     public let late: Int?
-    /// Why the poll counts nothing, when its electorate lists a key its member never published.
+    /// Why the poll is refused on every node (counts nothing, takes no ballot): an elector who was
+    /// not a member, a key its member never published, or too few electors besides the creator.
     public let electorateProblem: String?
     /// This user's ballot: relayed, published, counted or notCounted; nil before voting.
     public let ownBallot: SecretPollStatus.OwnBallot?
 
     init(_ status: SecretPollStatus, names: [PeerID: String]) {
         electorate = status.electorate.map { Elector(id: $0.hex, name: names[$0]) }
+        hiddenAmong = status.hiddenAmong
         resultsFinal = status.resultsFinal
         let tally = status.tally
         (counted, conflicting, rejected, late) = status.resultsFinal
             ? (tally.counted, tally.conflicting, tally.rejected, tally.late) : (nil, nil, nil, nil)
-        electorateProblem = tally.electorateProblem
+        electorateProblem = tally.electorateProblem?.description
         ownBallot = status.ownBallot
     }
 }

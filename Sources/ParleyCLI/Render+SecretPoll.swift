@@ -9,7 +9,11 @@ extension Render {
         var lines = [header]
         if let description = poll.description { lines.append("  \(SafeText.singleLine(description))") }
         lines.append("  electorate (\(secret.electorate.count)): " + secret.electorate.map { name($0.id, $0.name) }.joined(separator: ", "))
-        if let problem = secret.electorateProblem { lines.append("  counts nothing: \(SafeText.singleLine(problem))") }
+        if let problem = secret.electorateProblem {
+            lines.append("  refused on every node, counts nothing and takes no ballot: \(SafeText.singleLine(problem))")
+        } else {
+            lines.append("  " + hiddenAmongLine(secret))
+        }
         if secret.resultsFinal {
             if let up = poll.up, let down = poll.down { lines.append("  up \(up)  down \(down)") } else { lines += optionLines(poll) }
             lines.append("  \(secret.counted ?? 0) of \(secret.electorate.count) electors counted; \(secret.conflicting ?? 0) conflicting, "
@@ -34,11 +38,18 @@ extension Render {
         }
     }
 
+    /// The voter's anonymity set, shown before casting: the creator reads every ballot, so a vote
+    /// hides only among the others.
+    static func hiddenAmongLine(_ secret: SecretPollView) -> String {
+        "your vote is hidden among \(secret.hiddenAmong) members (the electors besides the poll's creator)"
+    }
+
     static func secretBallot(_ cast: SecretBallotView) -> String {
         let choice = cast.selection.map { optionLabel($0, cast.poll) }.joined(separator: "+")
         let when = cast.poll.closesAtMillis.map { " (\(time($0)))" } ?? ""
+        let hidden = cast.poll.secret.map { "; \(hiddenAmongLine($0))" } ?? ""
         return "secret ballot cast (\(choice)): sent through \(name(cast.firstRelay, cast.firstRelayName)), "
             + "sealed for \(name(cast.publisher, cast.publisherName)); published with every ballot after the close\(when); "
-            + "your choice stays on this node"
+            + "your choice stays on this node\(hidden)"
     }
 }

@@ -1,19 +1,21 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
 /// The pages of the login: small HTML answers built here, holding nothing a peer wrote. The page's
-/// CSP (no inline script or style) holds for them too: they use the page's style sheet, and the
-/// login's one script is the catalog's `/login.js`.
+/// CSP (no inline script or style) holds for them too: they use the page's style sheet and scripts.
 enum LoginPages {
-    /// The name of the `<meta>` that hands the session's proof to `/login.js`, which keeps it in
-    /// this origin's localStorage and replaces the address (and its history entry) with `/`.
+    /// The name of the `<meta>` that hands the session's proof to the page (js/api.js), which keeps
+    /// it in this origin's localStorage and replaces the address (and its history entry) with `/`.
     static let proofMetaName = "parley-session-proof"
 
-    /// A code was spent: the browser stores the proof and goes to the page. Shown for an instant,
-    /// so without the style sheet, which would hold the script back until it loads.
-    static func loggedIn(proof: String) -> String {
-        page(head: #"<meta name="\#(proofMetaName)" content="\#(proof)"><script type="module" src="/login.js"></script>"#,
-             body: "<p>Logging in…</p>", styled: false)
+    /// A code was spent: the page itself (`index`, the catalog's `/`), with the proof in its head.
+    /// Not a page that then goes to `/`: that was one document, one script and one navigation more
+    /// before the first screen.
+    static func loggedIn(proof: String, index: String) -> String {
+        let meta = #"<meta name="\#(proofMetaName)" content="\#(proof)">"#
+        guard let head = index.range(of: "<head>") else { return index }
+        return index.replacingCharacters(in: head, with: "<head>\n" + meta)
     }
 
     /// The code is used, expired or wrong: what to do, not a JSON error.

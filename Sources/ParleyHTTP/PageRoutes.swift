@@ -45,7 +45,8 @@ struct PageRoutes: Sendable {
         guard let session else { return LoginPages.html(LoginPages.refused, status: .forbidden) }
         var headers = HTTPFields()
         headers[.setCookie] = cookie(value: session.id, maxAge: Self.cookieMaxAge)
-        return LoginPages.html(LoginPages.loggedIn(proof: session.proof), status: .ok, headers: headers)
+        let index = assets.asset(at: "/").map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+        return LoginPages.html(LoginPages.loggedIn(proof: session.proof, index: index), status: .ok, headers: headers)
     }
 
     /// `POST /logout`: ends the session the request names (cookie and proof), and clears the cookie

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Files only the node's owner may read (the token, the sessions), replaced whole.
+/// Files only the node's owner may read (the token, the sessions, the TLS key), replaced whole.
 enum PrivateFile {
     /// Writes `contents` to a 0600 file beside `path`, then renames it over `path`: a reader sees
     /// the old file or the new one, never half of one, and the file is never readable by others,

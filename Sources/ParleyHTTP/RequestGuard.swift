@@ -65,7 +65,12 @@ final class RequestGuard: Sendable {
     }
 
     private func hasToken(_ head: HTTPRequest) -> Bool {
-        Self.authorization(head, scheme: "Bearer").map(access.token.matches) ?? false
+        bearer(of: head).map(access.token.matches) ?? false
+    }
+
+    /// What `Authorization: Bearer` offers as the token, right or wrong.
+    func bearer(of head: HTTPRequest) -> String? {
+        Self.authorization(head, scheme: "Bearer")
     }
 
     /// The session a browser's request names: this node's cookie, and the proof in `Authorization:

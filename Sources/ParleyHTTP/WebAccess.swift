@@ -22,6 +22,8 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
     /// keeps together: cookies ignore ports) each keep their own login.
     public let cookieName: String
     private let dataDirectory: String?
+    /// Held for the life of this object: no `parley web --revoke` rewrites the files under it.
+    private let lock: WebDirectoryLock?
     private let now: @Sendable () -> Date
     private let state: Mutex<State>
 
@@ -48,6 +50,7 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
     public init(dataDirectory: String?, nodeKey: String, now: @escaping @Sendable () -> Date = { Date() }) throws(WebError) {
         self.cookieName = Self.cookieName(nodeKey: nodeKey)
         self.dataDirectory = dataDirectory
+        self.lock = try dataDirectory.map { directory throws(WebError) in try WebDirectoryLock(dataDirectory: directory) }
         self.now = now
         let token = try dataDirectory.map { directory throws(WebError) in try WebToken.loadOrCreate(dataDirectory: directory) } ?? WebToken.generate()
         let sessions = try dataDirectory.map { directory throws(WebError) in try WebSessionFile.read(dataDirectory: directory, now: now()) } ?? [:]
@@ -78,11 +81,12 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
     }
 
     public func revokeAll() throws(WebError) -> WebRevokeView {
-        let fresh = try dataDirectory.map { directory throws(WebError) in try WebToken.replace(dataDirectory: directory) } ?? WebToken.generate()
         let (ended, watchers) = try state.withLock { state throws(WebError) -> (Int, [Watcher]) in
+            // Under the lock: two revokes at once would otherwise leave one's token in the file and
+            // the other's in memory (and share one temporary file name).
+            state.token = try dataDirectory.map { directory throws(WebError) in try WebToken.replace(dataDirectory: directory) } ?? WebToken.generate()
             let now = now()
             let ended = state.sessions.values.filter { $0 > now }.count
-            state.token = fresh
             state.codes = [:]
             state.sessions = [:]
             try persist(state.sessions)
@@ -95,9 +99,12 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
 
     /// `parley web --revoke` when no node serves the web app: the same, on the files alone.
     public static func revokeOffline(dataDirectory: String) throws(WebError) -> WebRevokeView {
+        let lock = try WebDirectoryLock(dataDirectory: dataDirectory)
+        defer { withExtendedLifetime(lock) {} }
         let ended = try WebSessionFile.read(dataDirectory: dataDirectory, now: Date()).count
         _ = try WebToken.replace(dataDirectory: dataDirectory)
-        WebSessionFile.remove(dataDirectory: dataDirectory)
+        // Emptied, not removed: a file that stays is an error, never a revoke that silently did not happen.
+        try WebSessionFile.write([:], dataDirectory: dataDirectory)
         return WebRevokeView(sessionsEnded: ended)
     }
 
@@ -120,13 +127,14 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
     /// Whether the session is live; using it moves its expiry on.
     func isLive(_ credentials: WebSessionCredentials) -> Bool {
         let key = credentials.key
-        return state.withLock { state in
+        let (live, expired) = state.withLock { state -> (Bool, [Watcher]) in
             let now = now()
-            guard let expiry = state.sessions[key] else { return false }
+            guard let expiry = state.sessions[key] else { return (false, []) }
             guard expiry > now else {
                 state.sessions[key] = nil
                 try? persist(state.sessions)
-                return false
+                // Its sockets end too: only requests renew a session, so a socket can outlive it.
+                return (false, Self.removeWatchers(of: key, from: &state))
             }
             let renewed = now.addingTimeInterval(Self.sessionLifetime)
             if renewed.timeIntervalSince(expiry) >= Self.renewalStep {
@@ -134,8 +142,10 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
                 // A failed write leaves the file's older expiry, which only a restart would go by.
                 try? persist(state.sessions)
             }
-            return true
+            return (true, [])
         }
+        for watcher in expired { watcher.onEnd() }
+        return live
     }
 
     /// Logout: ends the session (a session that is not live is left as it is) and closes its WebSockets.
@@ -144,27 +154,37 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
         let watchers = try state.withLock { state throws(WebError) -> [Watcher] in
             guard state.sessions.removeValue(forKey: key) != nil else { return [] }
             try persist(state.sessions)
-            let ending = state.watchers.filter { $0.value.key == key }
-            for id in ending.keys { state.watchers[id] = nil }
-            return Array(ending.values)
+            return Self.removeWatchers(of: key, from: &state)
         }
         for watcher in watchers { watcher.onEnd() }
     }
 
+    /// Unregisters the session's sockets; the caller ends them once the lock is released.
+    private static func removeWatchers(of key: String, from state: inout State) -> [Watcher] {
+        let ending = state.watchers.filter { $0.value.key == key }
+        for id in ending.keys { state.watchers[id] = nil }
+        return Array(ending.values)
+    }
+
     /// Runs `body` (a WebSocket's life) until it returns or the session it was opened with ends,
-    /// whichever comes first. nil credentials (a script with the token): until a revoke.
-    func whileLive(_ credentials: WebSessionCredentials?, _ body: @escaping @Sendable () async -> Void) async {
+    /// whichever comes first. nil credentials (a script with the token, `bearer`): until a revoke.
+    func whileLive(_ credentials: WebSessionCredentials?, bearer: String?, _ body: @escaping @Sendable () async -> Void) async {
         let task = Task { await body() }
-        let watcher = watch(credentials?.key) { task.cancel() }
+        let watcher = watch(credentials?.key, bearer: bearer) { task.cancel() }
         await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         if let watcher { state.withLock { _ = $0.watchers.removeValue(forKey: watcher) } }
     }
 
     /// Registers `onEnd` for the session's end (`key` nil: the token's, at a revoke); a session
-    /// already ended calls it at once (nil).
-    private func watch(_ key: String?, onEnd: @escaping @Sendable () -> Void) -> UInt64? {
+    /// already ended, or a token already replaced, calls it at once (nil). Checked again here, under
+    /// the lock, because a revoke or logout may come between the front door's check and this.
+    private func watch(_ key: String?, bearer: String?, onEnd: @escaping @Sendable () -> Void) -> UInt64? {
         let id = state.withLock { state -> UInt64? in
-            if let key, state.sessions[key] == nil { return nil }
+            if let key {
+                guard state.sessions[key] != nil else { return nil }
+            } else {
+                guard let bearer, state.token.matches(bearer) else { return nil }
+            }
             state.nextWatcher += 1
             state.watchers[state.nextWatcher] = Watcher(key: key, onEnd: onEnd)
             return state.nextWatcher

@@ -112,7 +112,9 @@ public struct WebCertificate: Sendable {
             throw WebError("cannot make the web app's TLS certificate: \(error)")
         }
         // The key first: a certificate on disk always has its key beside it.
-        try writeSecret(keyPEM + "\n", to: keyPath(dataDirectory: dataDirectory))
+        // Created 0600 under a temporary name, synced, then renamed: no one else can ever read it, and
+        // a reader never sees half a key.
+        try PrivateFile.replace(path: keyPath(dataDirectory: dataDirectory), contents: keyPEM + "\n", what: "web app TLS key")
         do {
             try Data((certificatePEM + "\n").utf8).write(to: URL(fileURLWithPath: certificatePath), options: .atomic)
         } catch {
@@ -147,23 +149,6 @@ public struct WebCertificate: Sendable {
         let der: [UInt8]
         do { der = try PEMDocument(pemString: pem).derBytes } catch { throw WebError("\(path) is not a PEM certificate") }
         return SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
-    }
-
-    /// Written whole under a temporary name created 0600, then renamed: no one else can ever read it,
-    /// and a reader never sees half a key.
-    private static func writeSecret(_ text: String, to path: String) throws(WebError) {
-        let temporary = "\(path).\(getpid()).tmp"
-        unlink(temporary)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw WebError("cannot create \(temporary): \(String(cString: strerror(errno)))") }
-        let bytes = Array(text.utf8)
-        let written = write(descriptor, bytes, bytes.count)
-        close(descriptor)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw WebError("cannot write \(path): \(reason)")
-        }
     }
 
     /// A key file others may read is refused, as the web token and identity keys are.

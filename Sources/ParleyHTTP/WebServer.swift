@@ -47,9 +47,9 @@ public struct WebServer: Sendable {
                 if RequestGuard.offersPageProtocol(head) { headers[.secWebSocketProtocol] = RequestGuard.webSocketProtocol }
                 // A socket opened with a session closes when that session ends (logout, revoke), one
                 // opened with the token at a revoke.
-                let session = gate.session(of: head)
+                let session = gate.session(of: head), bearer = session == nil ? gate.bearer(of: head) : nil
                 return .upgrade(headers) { inbound, outbound, _ in
-                    await access.whileLive(session) { await socket.run(inbound: inbound, outbound: outbound) }
+                    await access.whileLive(session, bearer: bearer) { await socket.run(inbound: inbound, outbound: outbound) }
                 }
             }
             return GuardedWebSocketChannel(upgrading: upgrading, gate: gate)

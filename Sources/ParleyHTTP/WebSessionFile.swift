@@ -32,8 +32,4 @@ enum WebSessionFile {
         let lines = sessions.sorted { $0.key < $1.key }.map { "\($0.key) \(Int64($0.value.timeIntervalSince1970.rounded(.up)))\n" }
         try PrivateFile.replace(path: path(dataDirectory: dataDirectory), contents: lines.joined(), what: "web sessions")
     }
-
-    static func remove(dataDirectory: String) {
-        try? FileManager.default.removeItem(atPath: path(dataDirectory: dataDirectory))
-    }
 }

@@ -45,6 +45,9 @@ public final class Node: Sendable {
     let pollDeadlines = PollDeadlines()
     /// Secret ballots' relay delays, release times and checks, and checked ballots.
     let secretBallots = SecretBallotDesk()
+    /// Ballot envelopes for this node, checked off the receive path, and the budgets that refuse a
+    /// fake one before its ring is verified.
+    let envelopeChecks = EnvelopeChecks()
 
     /// This node's peer id: its identity's public key.
     public var me: PeerID { configuration.identity.publicKey }
@@ -80,6 +83,7 @@ public final class Node: Sendable {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.receiveLoop() }
             group.addTask { try await self.timerLoop() }
+            group.addTask { await self.checkEnvelopes() }
         }
     }
 

@@ -19,6 +19,9 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
         case vetoed
         /// This user is not in the secret poll's electorate (joined after it was posted).
         case notInElectorate
+        /// A secret poll's electorate is refused (too few to hide a vote, or a key or member that does
+        /// not belong): no ballot is cast into it, and a chat too small gets no secret poll.
+        case refusedElectorate
     }
 
     /// What went wrong, for a caller to branch on.
@@ -48,6 +51,24 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
         NodeError(
             .notInElectorate,
             "you are not in the electorate of secret poll \(poll.shortHex): its \(electors) electors are the members whose ballot keys its creator held when it was posted")
+    }
+    /// The secret poll's electorate is refused on every node (`SecretPollRules.electorateProblem`, a
+    /// final problem: `ElectorateProblem.isFinal`).
+    public static func refusedElectorate(_ poll: MessageID, _ problem: ElectorateProblem) -> NodeError {
+        switch problem {
+        case let .tooFewToHide(others):
+            NodeError(
+                .refusedElectorate,
+                "only \(others) other member\(others == 1 ? "" : "s") could hide your vote on secret poll \(poll.shortHex); a secret ballot needs at least \(SecretPoll.minHidingElectors) besides the creator")
+        case .notAMember, .unpublishedKey:
+            NodeError(.refusedElectorate, "secret poll \(poll.shortHex) is refused on every node, so no ballot is cast into it: \(problem)")
+        }
+    }
+    /// A secret poll here would list too few members besides its creator for a vote to hide among.
+    public static func tooFewToHide(_ chat: ChatID, others: Int) -> NodeError {
+        NodeError(
+            .refusedElectorate,
+            "a secret poll needs at least \(SecretPoll.minHidingElectors) members besides you with ballot keys, so each vote hides among them; chat \(chat.shortHex) has \(others)")
     }
     /// This node's user is not a member of the chat.
     public static func notAMember(_ chat: ChatID) -> NodeError { NodeError(.notAMember, "you are not a member of chat \(chat.shortHex)") }

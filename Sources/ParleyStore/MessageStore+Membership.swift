@@ -59,3 +59,22 @@ extension MessageStore {
         try Epochs.keys(chat: chat.blob, db)[epoch]?.first.map { EpochKey(epoch: epoch, key: $0) }
     }
 }
+
+extension MessageStore {
+    /// The members of the epoch a stored message was sealed for (in a legacy chat, its invite's), or
+    /// nil if the message is not stored: who was in the chat at the message's place in history. The
+    /// epoch is in the signed content and its members are set by the change that wins it, so every
+    /// member holding the message gets the same set, whatever changes it received since.
+    public func membersWhenSent(_ message: MessageID) throws(StoreError) -> Set<PeerID>? {
+        try read("reading the members when message \(message.shortHex) was sent") { db in
+            guard let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT m.chat_id, m.tag, m.content, c.keyed FROM messages m JOIN chats c ON c.id = m.chat_id WHERE m.id = ?"),
+                arguments: [message.blob])
+            else { return nil }
+            let chat: Data = row["chat_id"], content: Data = row["content"], keyed: Bool = row["keyed"], tag: String = row["tag"]
+            let sealed = keyed && tag != Tag.membership.rawValue
+            let epoch = sealed ? SealedContent.epoch(of: Array(content)) ?? 0 : 0
+            return try Epochs.members(chat: chat, epoch: Int64(epoch), db)
+        }
+    }
+}

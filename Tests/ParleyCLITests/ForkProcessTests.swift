@@ -95,6 +95,23 @@ struct ForkProcessTests {
         }
 
         func results(_ name: String, _ poll: String) throws -> String { try parley.client(name, ["poll", "results", chat, poll, "--json"]) }
+
+        /// An honest in-process member added to the chat by alice (a secret poll needs three members
+        /// besides its creator), running until the returned task is cancelled.
+        func addHonestMember(_ name: String) async throws -> (node: Node, running: Task<Void, any Error>) {
+            let identity = try Identity.generate()
+            let transport = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
+            let node = Node(configuration: NodeConfiguration(identity: identity), store: try MessageStore.inMemory(), transport: transport)
+            let running = Task { try await node.run() }
+            for (other, port) in [("alice", ports.alice), ("bob", ports.bob)] {
+                _ = try await node.addContact(Contact(peer: try peer(other), name: other, address: PeerAddress(host: "127.0.0.1", port: UInt16(port))))
+                try parley.client(other, ["contacts", "add", identity.publicKey.hex, "--name", name, "--addr", "\(transport.localAddress)"])
+            }
+            try parley.client("alice", ["chat", "add", chat, name])
+            for _ in 0..<200 where try node.store.chat(chatID) == nil { try await Task.sleep(for: .milliseconds(100)) }
+            try #require(try node.store.chat(chatID) != nil, "\(name) never joined the chat")
+            return (node, running)
+        }
     }
 
     @Test func aForkedVoteEndsAsOneResultOnBothRealNodes() async throws {
@@ -199,6 +216,9 @@ struct ForkProcessTests {
         let bed = try await Bed()
         defer { bed.stop() }
         let chat = try bed.chatID
+        let carol = try await bed.addHonestMember("carol")
+        defer { carol.running.cancel() }
+        for _ in 0..<200 where try bed.mallory.store.members(of: chat)?.contains(carol.node.me) != true { try await Task.sleep(for: .milliseconds(100)) }
         for _ in 0..<200 where try bed.mallory.store.membership(of: chat)?.sealingKey == nil { try await Task.sleep(for: .milliseconds(100)) }
         // Given mallory's node, which does not publish its ballot key by itself (she does, by hand)
         bed.mallory.secretBallots.notePublishedKey(in: chat)

@@ -104,6 +104,7 @@ struct SecretBallotTests {
     // MARK: Casting and verifying
 
     static let members = (11...15).map { Fixtures.identity(UInt8($0)) }
+    static let memberIDs = Set(members.map(\.publicKey))
     static let chat = Fixtures.invite.id
 
     @Test func everyElectorCanCastABallotThatVerifies() throws {
@@ -282,7 +283,7 @@ struct SecretBallotTests {
             try ballot(3, "down", relay: 1),
             try chat.post(Self.members[4], .pollSecretBallot, [1, 2, 3], referencing: poll),
         ]
-        let tally = SecretPollRules.tally(poll: poll, secret: secret, related: related, ballotKeys: keys) {
+        let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) {
             SecretPollRules.check($0, poll: poll, secret: secret)
         }
         // Then member 1's two choices link, and neither counts; member 2 counts once
@@ -301,7 +302,7 @@ struct SecretBallotTests {
         let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
         let related = [try chat.post(Self.members[2], .pollSecretBallot, ballot.encoded, referencing: poll)]
         func tally(_ keys: [Message]) -> SecretTally {
-            SecretPollRules.tally(poll: poll, secret: secret, related: related, ballotKeys: keys) { SecretPollRules.check($0, poll: poll, secret: secret) }
+            SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) { SecretPollRules.check($0, poll: poll, secret: secret) }
         }
         #expect(tally(keys).counts["up"] == 1)
         // member 3's key missing, or published by someone else (the creator), or in another chat
@@ -408,7 +409,7 @@ struct SecretBallotTests {
             var heldKeys = keys + [strangerKey] + keys.prefix(3)
             heldKeys.shuffle(using: &random)
             tallies.append(
-                SecretPollRules.tally(poll: poll, secret: secret, related: held, ballotKeys: heldKeys) { message in
+                SecretPollRules.tally(poll: poll, secret: secret, members: Set(members.map(\.publicKey)), related: held, ballotKeys: heldKeys) { message in
                     if let known = cache[message.id] { return known }
                     checks += 1
                     let checked = SecretPollRules.check(message, poll: poll, secret: secret)

@@ -41,7 +41,9 @@ struct FrontDoorTests {
         // Neither the cookie nor the page holds the token
         #expect(!cookie.contains(server.token.hex))
         #expect(!login.text.contains(server.token.hex))
-        #expect(login.text.contains(#"<script type="module" src="/login.js"></script>"#))
+        // The answer is the page itself, the proof in its head, so no second navigation comes before the first screen
+        #expect(login.text.contains(#"<meta name="parley-session-proof" content=""#))
+        #expect(login.text.contains(#"<script type="module" src="/app.js"></script>"#))
 
         let session = try await server.logIn()
         let listed = try await server.send(

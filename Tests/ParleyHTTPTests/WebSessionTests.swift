@@ -80,13 +80,15 @@ struct WebSessionTests {
     @Test func sessionsOutliveARestartAndTheFileHoldsNoCredentials() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try access(directory)
-        let session = try #require(try first.redeem(code: try code(first)))
-        let pending = try code(first)
+        // The first node runs in its own scope: it holds the directory's lock until it is gone.
+        let (session, pending, token) = try {
+            let first = try access(directory)
+            return (try #require(try first.redeem(code: try code(first))), try code(first), first.token.hex)
+        }()
 
         let restarted = try access(directory)
         #expect(restarted.isLive(session))
-        #expect(restarted.token.hex == first.token.hex)
+        #expect(restarted.token.hex == token)
         // A code is spent once, even across a restart: the restarted node never knew it
         #expect(try restarted.redeem(code: pending) == nil)
 
@@ -101,15 +103,18 @@ struct WebSessionTests {
     @Test func revokingEndsEverySessionAndReplacesTheTokenAtOnceAndOnDisk() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let access = try access(directory)
-        let old = access.token.hex
-        let sessions = [try access.redeem(code: try code(access)), try access.redeem(code: try code(access))].compactMap { $0 }
-        let unused = try code(access)
-        #expect(try access.revokeAll() == WebRevokeView(sessionsEnded: 2))
-        #expect(sessions.allSatisfy { !access.isLive($0) })
-        #expect(try access.redeem(code: unused) == nil)
-        #expect(!access.token.matches(old))
-        #expect(try WebToken.load(dataDirectory: directory).hex == access.token.hex)
+        let sessions = try {
+            let access = try access(directory)
+            let old = access.token.hex
+            let sessions = [try access.redeem(code: try code(access)), try access.redeem(code: try code(access))].compactMap { $0 }
+            let unused = try code(access)
+            #expect(try access.revokeAll() == WebRevokeView(sessionsEnded: 2))
+            #expect(sessions.allSatisfy { !access.isLive($0) })
+            #expect(try access.redeem(code: unused) == nil)
+            #expect(!access.token.matches(old))
+            #expect(try WebToken.load(dataDirectory: directory).hex == access.token.hex)
+            return sessions
+        }()
         let restarted = try self.access(directory)
         #expect(sessions.allSatisfy { !restarted.isLive($0) })
     }
@@ -117,14 +122,30 @@ struct WebSessionTests {
     @Test func revokingWithoutARunningNodeDoesTheSameOnTheFiles() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let running = try access(directory)
-        let session = try #require(try running.redeem(code: try code(running)))
+        let (session, token) = try {
+            let stopped = try access(directory)
+            return (try #require(try stopped.redeem(code: try code(stopped))), stopped.token.hex)
+        }()
         #expect(try WebAccess.revokeOffline(dataDirectory: directory) == WebRevokeView(sessionsEnded: 1))
         let restarted = try access(directory)
         #expect(!restarted.isLive(session))
-        #expect(!restarted.token.matches(running.token.hex))
+        #expect(!restarted.token.matches(token))
         let mode = try FileManager.default.attributesOfItem(atPath: WebToken.path(dataDirectory: directory))[.posixPermissions] as? Int
         #expect(mode == 0o600)
+    }
+
+    @Test func aRevokeOfTheFilesIsRefusedWhileANodeHoldsThem() throws {
+        // Given a node that has read the token and the sessions (starting, or serving)
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let running = try access(directory)
+        let session = try #require(try running.redeem(code: try code(running)))
+
+        // When the files are revoked behind its back, then the revoke is refused, and nothing changed
+        #expect(throws: WebError.self) { try WebAccess.revokeOffline(dataDirectory: directory) }
+        #expect(running.isLive(session))
+        #expect(try WebToken.load(dataDirectory: directory).hex == running.token.hex)
+        #expect(throws: WebError.self) { try WebAccess(dataDirectory: directory, nodeKey: Self.nodeKey) }
     }
 
     @Test func theCookieNameIsOneNodesOwnAndStable() throws {
@@ -132,6 +153,54 @@ struct WebSessionTests {
         #expect(WebAccess.cookieName(nodeKey: Self.nodeKey) == "parley_abababababababab")
         #expect(WebAccess.cookieName(nodeKey: Self.nodeKey) != WebAccess.cookieName(nodeKey: other))
         #expect(try access().cookieName == access().cookieName)
+    }
+
+    /// Whether `whileLive` ended `body` (a socket that would stay open an hour) within 10 s of `end`.
+    func socketEnds(_ access: WebAccess, session: WebSessionCredentials?, bearer: String?, end: @escaping @Sendable () -> Void) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await access.whileLive(session, bearer: bearer) { try? await Task.sleep(for: .seconds(3_600)) }
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(100))
+                end()
+                try? await Task.sleep(for: .seconds(10))
+                return false
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? false
+        }
+    }
+
+    @Test func aSocketEndsWhenItsExpiredSessionIsNextPresented() async throws {
+        let clock = TestClock()
+        let access = try access(clock: clock)
+        let session = try #require(try access.redeem(code: try code(access)))
+        let ended = await socketEnds(access, session: session, bearer: nil) {
+            clock.advance(by: 31 * 86_400)
+            _ = access.isLive(session)
+        }
+        #expect(ended)
+    }
+
+    @Test func aSocketOfferingATokenARevokeReplacedEndsAtOnce() async throws {
+        let access = try access()
+        let old = access.token.hex
+        _ = try access.revokeAll()
+        // As when the revoke comes between the front door's check and the socket's start.
+        #expect(await socketEnds(access, session: nil, bearer: old) {})
+    }
+
+    @Test func concurrentRevokesLeaveOneTokenInTheNodeAndTheFile() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let access = try access(directory)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 { group.addTask { for _ in 0..<20 { _ = try access.revokeAll() } } }
+            try await group.waitForAll()
+        }
+        #expect(try WebToken.load(dataDirectory: directory).hex == access.token.hex)
     }
 }
 

@@ -16,15 +16,17 @@ struct HostileBed {
     let clock: ManualClock
     let pump: NetworkPump
     let alice: Peers.Peer, bob: Peers.Peer, mallory: Peers.Peer
+    /// Honest members beyond alice and bob, for rules that need more members (a secret poll's).
+    let others: [Peers.Peer]
     let taps: [PeerID: CapturingTransport]
     let raw: InMemoryTransport
     let invite: ChatInvite
-    var peers: [Peers.Peer] { [alice, bob, mallory] }
+    var peers: [Peers.Peer] { [alice, bob, mallory] + others }
 
-    static func make(rateLimits: RateLimiter.Configuration = .init(), syncFanout: Int = 4) async throws -> HostileBed {
+    static func make(rateLimits: RateLimiter.Configuration = .init(), syncFanout: Int = 4, others: Int = 0) async throws -> HostileBed {
         let network = InMemoryNetwork(delivery: .held), clock = ManualClock()
         var taps: [PeerID: CapturingTransport] = [:]
-        let peers = try (0..<3).map { _ in
+        let peers = try (0..<3 + others).map { _ in
             let identity = try Identity.generate()
             var configuration = NodeConfiguration(identity: identity)
             configuration.rateLimits = rateLimits
@@ -35,10 +37,10 @@ struct HostileBed {
                 configuration: configuration, store: try MessageStore.inMemory(), transport: tap, clock: clock))
         }
         try await Peers.introduce(peers)
-        let invite = try await peers[0].node.createChat(title: "Bed", members: [peers[1].identity.publicKey, peers[2].identity.publicKey])
+        let invite = try await peers[0].node.createChat(title: "Bed", members: peers.dropFirst().map(\.identity.publicKey))
         return HostileBed(
             network: network, clock: clock, pump: NetworkPump(network: network, clock: clock, nodes: peers.count),
-            alice: peers[0], bob: peers[1], mallory: peers[2], taps: taps, raw: network.makeTransport(), invite: invite)
+            alice: peers[0], bob: peers[1], mallory: peers[2], others: Array(peers.dropFirst(3)), taps: taps, raw: network.makeTransport(), invite: invite)
     }
 
     /// Runs the three nodes, and drains what reaches the raw endpoint (so the pump sees it idle);
@@ -49,7 +51,7 @@ struct HostileBed {
                 group.addTask { for await _ in raw.inbound {} }
                 do {
                     try await settle()
-                    for member in [bob, mallory] { try #require(try member.node.store.chat(invite.id) != nil, "a member never joined the chat") }
+                    for member in peers.dropFirst() { try #require(try member.node.store.chat(invite.id) != nil, "a member never joined the chat") }
                     try await body()
                 } catch {
                     group.cancelAll()

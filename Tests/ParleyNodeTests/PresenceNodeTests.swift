@@ -203,6 +203,31 @@ struct PresenceNodeTests {
         }
     }
 
+    /// A member delivering another's messages (sync, PROTOCOL §12a) shows their author online only as
+    /// recently as he wrote them: a hostile relayer holding old messages back cannot make him look here.
+    @Test func aRelayedMessageShowsItsAuthorOnlineOnlyAsRecentlyAsHeWroteIt() async throws {
+        // Given alice's chat with bob and mallory, and no session with bob (his node is not running)
+        let bed = try await PumpedPeers.make(count: 3)
+        let (alice, bob, mallory) = (bed.peers[0], bed.peers[1].identity.publicKey, bed.peers[2].identity.publicKey)
+        let chat = try await alice.node.createChat(title: "Lunch", members: [bob, mallory]).id
+        let now = bed.clock.wallMillis
+
+        // When mallory delivers a message bob wrote a minute ago
+        await alice.node.recordHeard(direct: [], relayed: [(bob, now - 60_000, mallory)])
+
+        // Then bob is offline, last seen when he wrote it
+        #expect(alice.node.presence(of: bob) == .offline(lastSeenWallMillis: now - 60_000))
+
+        // When she delivers one he wrote 5 s ago
+        await alice.node.recordHeard(direct: [], relayed: [(bob, now - 5_000, mallory)])
+
+        // Then he is online through her, until the traffic timeout (12 s) counted from when he wrote it
+        let shown = try alice.node.members(chat: chat).first { $0.peer == bob }
+        #expect(shown?.status == .online && shown?.via == mallory)
+        bed.clock.advance(by: .seconds(7))
+        #expect(alice.node.presence(of: bob) == .offline(lastSeenWallMillis: now - 5_000))
+    }
+
     @Test func aMemberHeardFromButNeverBeatingIsLastSeenWhenHeWasHeardOnceHisNodeStops() async throws {
         let bed = try await PumpedPeers.make(count: 2)
         let (alice, bob) = (bed.peers[0], bed.peers[1])

@@ -80,11 +80,11 @@ struct SecretPollNodeTests {
     }
 
     @Test func aMemberWhoJoinsAfterThePollWasPostedIsToldItIsNotInTheElectorate() async throws {
-        // Given a secret poll in a chat of three, and dave added afterwards
-        let bed = try await PumpedPeers.make(count: 4)
-        let (alice, dave) = (bed.peers[0], bed.peers[3])
+        // Given a secret poll in a chat of four, and dave added afterwards
+        let bed = try await PumpedPeers.make(count: 5)
+        let (alice, dave) = (bed.peers[0], bed.peers[4])
         try await bed.running {
-            let invite = try await alice.node.createChat(title: "Board", members: [bed.peers[1].identity.publicKey, bed.peers[2].identity.publicKey])
+            let invite = try await alice.node.createChat(title: "Board", members: bed.peers[1...3].map(\.identity.publicKey))
             try await bed.settle()
             try await alice.node.prepareSecretPolls(chat: invite.id)
             try await bed.settle()
@@ -98,7 +98,7 @@ struct SecretPollNodeTests {
                 try await dave.node.castSecretBallot(chat: invite.id, poll: created.poll.id, choices: ["up"])
             }
             #expect(refusal?.kind == .notInElectorate)
-            #expect(refusal?.description.contains("3 electors") == true)
+            #expect(refusal?.description.contains("4 electors") == true)
             #expect(try alice.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).map(\.message.author)
                 .contains(dave.identity.publicKey))
         }
@@ -156,8 +156,8 @@ struct SecretPollNodeTests {
     }
 
     @Test func aSecretOptionsPollRefusesWhatWouldNameAVoter() async throws {
-        // Given a secret options poll among three members, and bob's ballot
-        let bed = try await PumpedPeers.make(count: 3)
+        // Given a secret options poll among four members, and bob's ballot
+        let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         try await bed.running {
             let invite = try await Self.preparedBoard(bed)
@@ -218,9 +218,9 @@ struct SecretPollNodeTests {
     }
 
     @Test func aKeyClaimedByTwoMembersLeavesBothOutOfTheElectorateAndPollsStillWork() async throws {
-        // Given five members, and mallory (a modified client) publishing alice's ballot key as her own,
+        // Given six members, and mallory (a modified client) publishing alice's ballot key as her own,
         // which is the call every other node answers with its key
-        let bed = try await PumpedPeers.make(count: 5)
+        let bed = try await PumpedPeers.make(count: 6)
         let (alice, mallory) = (bed.peers[0], bed.peers[4])
         try await bed.running {
             let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
@@ -228,13 +228,13 @@ struct SecretPollNodeTests {
             let alicesKey = try alice.node.ballotKeyPair(chat: invite.id).publicKey.rawRepresentation
             _ = try await mallory.node.send(chat: invite.id, tag: .ballotKey, content: alicesKey)
             try await bed.settle()
-            #expect(try bed.peers[1].node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).count == 5)
+            #expect(try bed.peers[1].node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).count == 6)
 
-            // When bob creates a secret poll, then it lists the three others and not the two claiming one key
+            // When bob creates a secret poll, then it lists the four others and not the two claiming one key
             let created = try await bed.peers[1].node.createSecretPoll(
                 chat: invite.id, question: .yesNo("Go?"), closesAtMillis: bed.clock.wallMillis + 60_000)
             let secret = try #require(try ParleyCore.Poll(created.poll.message).secret)
-            #expect(Set(secret.electorate.map(\.member)) == Set(bed.peers[1...3].map(\.identity.publicKey)))
+            #expect(Set(secret.electorate.map(\.member)) == Set((bed.peers[1...3] + [bed.peers[5]]).map(\.identity.publicKey)))
         }
     }
 }

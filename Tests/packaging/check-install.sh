@@ -6,7 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
-PARLEY_BUILD_CONFIGURATION=debug packaging/install.sh "$prefix" >/dev/null
+# Quiet when it works; when it fails, what it said (a build error goes to stdout) and that it failed.
+if ! output=$(PARLEY_BUILD_CONFIGURATION=debug packaging/install.sh "$prefix" 2>&1); then
+  echo "$output" >&2; echo "install.sh failed" >&2; exit 1
+fi
 for file in bin/parley share/man/man1/parley.1 share/man/man1/parley.node.1 share/bash-completion/completions/parley \
   share/zsh/site-functions/_parley share/fish/vendor_completions.d/parley.fish lib/systemd/user/parley-node.service; do
   [ -s "$prefix/$file" ] || { echo "install.sh did not install $file" >&2; exit 1; }

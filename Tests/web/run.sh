@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The browser tests: Debian's Chromium driven by Playwright (from PyPI; no browser download), against
-# real nodes serving the web app (two, three for the secret poll, one over TLS). Installs what is missing;
+# real nodes serving the web app (two, four for the secret poll, one over TLS). Installs what is missing;
 # expects the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

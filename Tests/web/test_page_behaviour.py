@@ -106,6 +106,23 @@ def a_right_to_left_override_in_a_peers_name_text_option_and_link_stays_in_its_o
         # The option's text and the chat list's preview are isolated too
         option = alice.locator(".poll", has_text="Where?").locator(".option-text", has_text="Lake")
         assert option.evaluate("(node) => getComputedStyle(node).unicodeBidi") == "isolate"
+        # Closed, "Closed · winner: ‮Lake": the winner is a run of its own, after the words before it
+        nodes.api("bob", "pollClose", {"chat": chat["id"], "poll": poll["id"]})
+        status = alice.locator(".poll", has_text="Where?").locator(".poll-status")
+        expect(status).to_have_text(f"Closed · winner: {RLO}Lake", timeout=10_000)
+        winner = status.evaluate("""(line) => {
+          const run = line.querySelector('bdi');
+          const box = (node) => { const range = document.createRange(); range.selectNodeContents(node); return range.getBoundingClientRect(); };
+          return { text: run?.textContent, isolate: run && getComputedStyle(run).unicodeBidi, runLeft: run && box(run).left, words: box(line.firstChild).right };
+        }""")
+        assert winner["text"] == f"{RLO}Lake" and winner["isolate"] == "isolate" and winner["words"] <= winner["runLeft"] + 1, winner
+        # The node's membership line names members in one sentence: an override in a name is written out
+        carol_id = (nodes.work / "keys/carol.pub").read_text().split()[1]
+        nodes.api("alice", "contactsAdd", {"peer": carol_id, "name": "carol"})
+        nodes.api("alice", "chatAddMembers", {"chat": chat["id"], "members": [carol_id]})
+        membership = alice.locator(".system", has_text="members are now")
+        expect(membership.first).to_contain_text("⟨U+202E⟩bob", timeout=10_000)
+        assert RLO not in membership.first.inner_text()
     finally:
         nodes.api("alice", "contactsAdd", {"peer": bob_id, "name": "bob"})
 
@@ -169,6 +186,32 @@ def with_600_unread_only_what_was_on_screen_is_marked_read_and_scrolling_marks_m
     # and reading down to the latest reads the rest
     alice.mouse.wheel(0, 10_000_000)
     wait_until(lambda: chat_view(nodes, "alice", "Backlog")["unread"] == 0, "the end of the chat to be read")
+
+
+@test
+def a_message_over_twice_the_screens_height_is_read_once_it_covers_half_the_screen(nodes, alice, bob):
+    chat = new_group(nodes, "Tall")
+    connection = nodes.connection("bob")
+    for number in range(1, 31):
+        nodes.api("bob", "send", {"chat": chat["id"], "text": f"short {number}", "refs": []}, connection)
+    connection.close()
+    nodes.api("bob", "send", {"chat": chat["id"], "text": "tall\n" + "line\n" * 400, "refs": []})
+    wait_until(lambda: chat_view(nodes, "alice", "Tall")["unread"] == 31, "alice's node to hold bob's 31 messages")
+    open_chat(alice, "Tall")
+    expect(alice.locator(".unread-divider")).to_be_visible(timeout=15_000)
+    wait_until(lambda: chat_view(nodes, "alice", "Tall")["unread"] < 31, "the first screen to be read")
+    # The tall message's top a little above the screen's bottom (the short ones above it are read),
+    # then a jump to its end: its share of the screen grows without crossing the observer's half.
+    alice.evaluate("""() => {
+      const box = document.getElementById('messages');
+      const tall = [...box.querySelectorAll('.message')].find((node) => node.querySelector('.body').textContent.startsWith('tall'));
+      box.scrollTop += tall.getBoundingClientRect().top - box.getBoundingClientRect().bottom + 100;
+    }""")
+    wait_until(lambda: chat_view(nodes, "alice", "Tall")["unread"] == 1, "the short messages to be read")
+    alice.wait_for_timeout(500)
+    assert chat_view(nodes, "alice", "Tall")["unread"] == 1, "the tall message was read with a tenth of it on screen"
+    alice.evaluate("() => { const box = document.getElementById('messages'); box.scrollTop = box.scrollHeight; }")
+    wait_until(lambda: chat_view(nodes, "alice", "Tall")["unread"] == 0, "the tall message to be read")
 
 
 @test

@@ -1,6 +1,6 @@
 """The page draws a poll's bars by the one rule the full screen uses (PollBar, sent as the results'
 `bars`): each bar filled to its share of the ballots cast, a star only on the sole leader of a closed
-poll, and an options poll's bars starting at the same x with the same width. Three real nodes, alice's
+poll (a secret one too), and an options poll's bars starting at the same x with the same width. Four real nodes, alice's
 page in Debian's Chromium (Playwright); the polls are made and voted on with the CLI.
 
 Run by Tests/web/run.sh, which installs what is missing. Prints one "N passed, M failed" line.
@@ -31,6 +31,47 @@ def drawn(card):
       const fill = row.querySelector(".bar .fill").getBoundingClientRect();
       return { share: fill.width / bar.width, star: row.querySelector(".star") !== null, x: bar.x, width: bar.width };
     })""")
+
+
+# A secret poll's closing time: long enough for it to reach bob and carol and for their ballots.
+SECRET_CLOSES_IN = "+12s"
+# The creator's node closes a secret poll this long after its closing time (ballotReleaseWindow).
+RELEASE_WINDOW_SECONDS = 15
+
+
+class Quartet(Trio):
+    """alice, bob, carol and dave: a secret poll needs three members besides its creator."""
+    names = ["alice", "bob", "carol", "dave"]
+
+
+def a_secret_tie(nodes):
+    """A secret options poll that closes 1–1 (alice Lake, bob Hills): no star, as on any other poll.
+    Posted first, so its closing time and release window pass while the other polls are checked."""
+    members = [argument for name in nodes.names[1:] for argument in ("--member", name)]
+    chat = nodes.cli("alice", "chat", "create", "Ballot tie", *members)
+    for name in nodes.names[1:]:
+        nodes.wait_for(name, "messages", chat)
+    poll = nodes.cli("alice", "poll", "create", chat, "Secret where?", "--option", "Lake", "--option", "Hills",
+                     "--secret", "--closes-at", SECRET_CLOSES_IN)
+    nodes.cli("alice", "poll", "vote", chat, poll, "Lake")
+    nodes.wait_for("bob", "poll", "results", chat, poll)
+    nodes.cli("bob", "poll", "vote", chat, poll, "Hills")
+    return chat, poll
+
+
+def the_secret_tie_is_drawn_as_the_rule_says(nodes, alice, chat, poll):
+    expect(alice.locator(".chat-item", has_text="Ballot tie")).to_be_visible(timeout=10_000)
+    open_chat(alice, "Ballot tie")
+    card = alice.locator(".poll.secret", has_text="Secret where?")
+    expect(card.locator(".poll-status")).to_have_text("Closed · tie: Lake, Hills", timeout=(12 + RELEASE_WINDOW_SECONDS + 30) * 1000)
+    rule = results(nodes, chat, poll)["bars"]
+    assert [(bar["votes"], bar["share"], bar["winner"]) for bar in rule] == [(1, 0.5, False), (1, 0.5, False)], rule
+    expect(card.locator(".option-row .count")).to_have_text(["1", "1"], timeout=10_000)
+    alice.wait_for_timeout(400)  # the fill's width transition (0.3 s)
+    rows = drawn(card)
+    # neither leader starred (the API's `winners` lists both: the page must not draw from it)
+    assert [row["star"] for row in rows] == [False, False], rows
+    assert all(abs(row["share"] - 0.5) < 0.02 for row in rows), rows
 
 
 def closed_polls_are_drawn_as_the_rule_says(nodes, alice):
@@ -70,7 +111,7 @@ def closed_polls_are_drawn_as_the_rule_says(nodes, alice):
 
 
 def main():
-    nodes = Trio()
+    nodes = Quartet()
     problems = []
     passed = failed = 0
     try:
@@ -78,7 +119,9 @@ def main():
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             try:
                 alice = open_page(browser, nodes, "alice", 1280, 800, problems)
+                secret = a_secret_tie(nodes)
                 closed_polls_are_drawn_as_the_rule_says(nodes, alice)
+                the_secret_tie_is_drawn_as_the_rule_says(nodes, alice, *secret)
                 assert not problems, problems
                 passed += 1
                 print("ok   closed_polls_are_drawn_as_the_rule_says")

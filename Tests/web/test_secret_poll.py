@@ -1,7 +1,8 @@
-"""A secret poll in a real browser (Debian's Chromium, driven by Playwright): three real nodes, alice's
-serving the web app. alice's page creates a secret yes/no poll that closes in a few seconds and votes
-on it; bob and carol vote with the CLI. Before the close the page shows the electorate and no counts
-and no voters; after it (the closing time plus the 15 s release window, when alice's node closes
+"""A secret poll in a real browser (Debian's Chromium, driven by Playwright): four real nodes (a secret
+poll needs three members besides its creator), alice's serving the web app. alice's page creates a
+secret yes/no poll that closes in a few seconds and votes on it; bob and carol vote with the CLI,
+dave does not. Before the close the page shows the electorate, how many members a vote hides among,
+and no counts and no voters; after it (the closing time plus the 15 s release window, when alice's node closes
 the poll) the page shows the counts, live through the watch, and still no voters.
 
 Run by Tests/web/run.sh, which installs what is missing. Prints one "N passed, M failed" line.
@@ -28,6 +29,11 @@ LOCAL_TIME_IN = """(seconds) => {
 }"""
 
 
+class Quartet(Trio):
+    """alice, bob, carol and dave: a secret poll needs three members besides its creator."""
+    names = ["alice", "bob", "carol", "dave"]
+
+
 def assert_no_voters(card, nodes, chat, poll):
     """Neither the card nor the API names anyone as having voted, or how."""
     assert card.locator(".voters").count() == 0, card.inner_text()
@@ -36,7 +42,7 @@ def assert_no_voters(card, nodes, chat, poll):
 
 
 def main():
-    nodes = Trio()
+    nodes = Quartet()
     problems = []
     passed = failed = 0
     try:
@@ -53,7 +59,7 @@ def main():
                 failed += 1
                 print("FAIL a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_never_voters")
                 traceback.print_exc()
-                for name in ["alice", "bob", "carol"]:
+                for name in nodes.names:
                     log = (nodes.work / f"{name}.log").read_text()[-2000:]
                     if log:
                         print(f"--- {name}'s node log (end)\n{log}")
@@ -65,9 +71,9 @@ def main():
 
 
 def a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_never_voters(nodes, alice, problems):
-    chat = nodes.cli("alice", "chat", "create", "Board", "--member", "bob", "--member", "carol")
-    # bob and carol take the invite (alice is their contact): all three are members with running nodes.
-    for name in ["bob", "carol"]:
+    chat = nodes.cli("alice", "chat", "create", "Board", "--member", "bob", "--member", "carol", "--member", "dave")
+    # bob, carol and dave take the invite (alice is their contact): all four are members with running nodes.
+    for name in ["bob", "carol", "dave"]:
         nodes.wait_for(name, "messages", chat)
     expect(alice.locator(".chat-item", has_text="Board")).to_be_visible(timeout=10_000)
     open_chat(alice, "Board")
@@ -80,7 +86,7 @@ def a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_
     assert alice.locator(".poll-form input[name=allowAnswers]").is_disabled()
     alice.click(".poll-form button[type=submit]")
     expect(alice.locator(".poll-form .form-error")).to_contain_text("needs a closing time")
-    # With one, it is created (the node waits a few seconds for bob's and carol's ballot keys).
+    # With one, it is created (the node waits a few seconds for the others' ballot keys).
     local, closes_at = alice.evaluate(LOCAL_TIME_IN, CLOSES_IN_SECONDS)
     alice.fill(".poll-form input[name=closesAt]", local)
     alice.click(".poll-form button[type=submit]")
@@ -89,14 +95,16 @@ def a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_
     expect(alice.locator("#dialog")).not_to_be_visible()
     poll = card.get_attribute("data-id")
 
-    # Before the close: the badge, the electorate, the question as its characters, and no counts.
+    # Before the close: the badge, the electorate, how many members a vote hides among (the electors
+    # besides the creator), the question as its characters, and no counts.
     expect(card.locator(".secret-badge")).to_contain_text("secret ballot")
     assert card.locator(".question").inner_text() == QUESTION, card.locator(".question").inner_text()
     assert alice.locator("#messages b").count() == 0
     electorate = card.locator(".electorate")
-    expect(electorate).to_contain_text("Electorate (3)")
-    for name in ["you", "bob", "carol"]:
+    expect(electorate).to_contain_text("Electorate (4)")
+    for name in ["you", "bob", "carol", "dave"]:
         expect(electorate).to_contain_text(name)
+    expect(card.locator(".hidden-among")).to_have_text("Your vote is hidden among 3 members (the electors besides the poll's creator).")
     expect(card.locator(".secret-pending")).to_contain_text("no one sees who cast which")
     assert card.locator(".count").count() == 0 and card.locator(".bar").count() == 0, card.inner_text()
 
@@ -128,7 +136,7 @@ def a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_
     # the counts, the winner, how many electors counted, and still no voters.
     wait_ms = max(0, closes_at - time.time() * 1000) + RELEASE_WINDOW_SECONDS * 1000 + 30_000
     expect(card.locator(".poll-status")).to_have_text("Closed · winner: Yes", timeout=wait_ms)
-    expect(card.locator(".secret-counts")).to_have_text("3 of 3 electors counted; 0 conflicting, 0 rejected")
+    expect(card.locator(".secret-counts")).to_have_text("3 of 4 electors counted; 0 conflicting, 0 rejected")
     rows = card.locator(".option-row")
     expect(rows.filter(has_text="Yes").locator(".count")).to_have_text("2")
     expect(rows.filter(has_text="No").locator(".count")).to_have_text("1")

@@ -87,17 +87,19 @@ class Nodes:
 class Trio(Nodes):
     """alice, bob and carol, each a contact of the others and each told where the others listen: the
     three members with running nodes that a secret poll needs. alice serves the web app; bob and
-    carol are driven by the CLI."""
+    carol are driven by the CLI. A subclass may list more `names` (each one after alice driven by the CLI)."""
+
+    names = ["alice", "bob", "carol"]
 
     def __init__(self):
         self.work = Path(tempfile.mkdtemp(prefix="parley-web-trio-"))
         self.processes = []
-        names = ["alice", "bob", "carol"]
+        names = self.names
         base = random.randrange(21000, 31000, 10)
         for name in names:
             subprocess.run([PARLEY, "keygen", name, "--dir", str(self.work / "keys")], check=True, capture_output=True)
         for index, name in enumerate(names):
-            peers = [arg for other in range(3) if other != index for arg in ("--peer", f"127.0.0.1:{base + other}")]
+            peers = [arg for other in range(len(names)) if other != index for arg in ("--peer", f"127.0.0.1:{base + other}")]
             web = ["--web", "127.0.0.1:0"] if name == "alice" else []
             log = open(self.work / f"{name}.log", "w")
             self.processes.append(subprocess.Popen(
@@ -109,7 +111,7 @@ class Trio(Nodes):
             if time.time() > deadline:
                 raise RuntimeError(f"alice's node did not serve the web app: {(self.work / 'alice.log').read_text()}")
             time.sleep(0.1)
-        for name in ["bob", "carol"]:
+        for name in names[1:]:
             while not (self.data(name) / "control.sock").exists():
                 if time.time() > deadline:
                     raise RuntimeError(f"{name}'s node did not start: {(self.work / f'{name}.log').read_text()}")

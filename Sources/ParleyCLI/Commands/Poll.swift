@@ -31,7 +31,7 @@ extension Poll {
         @Flag(help: "Let people add comments (answers).") var allowAnswers = false
         @Flag(help: "Let people add options.") var allowSuggestions = false
         @Option(help: "When voting ends: ISO-8601 (2026-11-23T18:00:00Z) or relative (+30s, +10m, +2h, +1d).") var closesAt: String?
-        @Flag(help: "A secret ballot: no one, not even the other members, can tell who voted what; counts appear at the close (needs --closes-at).")
+        @Flag(help: "A secret ballot: no one, not even the other members, can tell who voted what; counts appear at the close (needs --closes-at, and at least 3 members besides you with running nodes).")
         var secret = false
         @OptionGroup var options: ClientOptions
 

@@ -229,6 +229,11 @@ struct ChatScreen {
     /// A secret poll's line under its bars (which stay at zero until the close): never voters.
     private static func secretSummary(_ secret: SecretPollView) -> [String] {
         var parts = ["secret ballot", "\(secret.electorate.count) electors"]
+        if let problem = secret.electorateProblem {
+            parts.append("refused: \(problem)")
+        } else if !secret.resultsFinal {
+            parts.append("your vote is hidden among \(secret.hiddenAmong) members")
+        }
         parts.append(secret.resultsFinal ? "\(secret.counted ?? 0) counted" : "results at the close")
         if let own = secret.ownBallot { parts.append("your ballot: \(own.rawValue)") }
         return parts

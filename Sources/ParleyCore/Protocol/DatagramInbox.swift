@@ -33,6 +33,9 @@ public final class DatagramInbox: AsyncSequence, Sendable {
         /// When the oldest datagram taken while work ran beside arrived: that batch waits for the work
         /// before it is handled, so until `besideEnds` its wait counts in `queueDelay`.
         var heldSince: Duration?
+        /// Work the consumer handed to a task of its own (`offPathWorkBegins`): input does not wait
+        /// for it, but the consumer is not quiet until it is done.
+        var offPath = 0
 
         mutating func take(now: Duration) -> [Datagram] {
             let count = Swift.min(pending.count, DatagramInbox.maxBatch)
@@ -111,9 +114,22 @@ public final class DatagramInbox: AsyncSequence, Sendable {
         waiting?.continuation.resume(returning: nil)
     }
 
-    /// Its consumer is waiting, nothing is pending and none of its work runs beside: everything
-    /// delivered so far has been taken and handled. Lets a test pump tell a quiet node.
-    public var isIdle: Bool { state.withLock { $0.waiting != nil && $0.pending.isEmpty && $0.beside == 0 } }
+    /// Its consumer is waiting, nothing is pending and none of its work runs beside or off its path:
+    /// everything delivered so far has been taken and handled. Lets a test pump tell a quiet node.
+    public var isIdle: Bool { state.withLock { $0.waiting != nil && $0.pending.isEmpty && $0.beside == 0 && $0.offPath == 0 } }
+
+    /// The consumer handed work on what it took to another task (the node checks ballot envelopes
+    /// off its receive path): input does not wait for it, so `queueDelay` ignores it, but until the
+    /// matching `offPathWorkEnds` the consumer is not idle.
+    public func offPathWorkBegins() { state.withLock { $0.offPath += 1 } }
+
+    /// The work announced by `offPathWorkBegins` is done.
+    public func offPathWorkEnds() {
+        state.withLock { state in
+            precondition(state.offPath > 0, "offPathWorkEnds without offPathWorkBegins")
+            state.offPath -= 1
+        }
+    }
 
     /// The consumer goes on waiting for input while work on what it took runs on (the node commits a
     /// burst while it waits for the next batch, so that one is checked beside the commit instead of

@@ -4,7 +4,7 @@
 import { call, logOut, onUnauthorized, WatchSocket } from "./js/api.js";
 import { newChatForm, renderChatList } from "./js/chats.js";
 import { contactsView } from "./js/contacts.js";
-import { button, displayName, el, isolated, joined, nameRun } from "./js/dom.js";
+import { button, displayName, el, isolated, joined, nameRun, withBidiShown } from "./js/dom.js";
 import { forkBanner } from "./js/forks.js";
 import { renderMembers } from "./js/members.js";
 import { Timeline } from "./js/messages.js";
@@ -18,7 +18,8 @@ const state = { me: null, chats: [], invites: [], contacts: [], current: null, t
 let toastTimer = null;
 function toast(text) {
   const box = $("toast");
-  box.textContent = text;
+  // A live-connection error frame's message, like an ApiError's, may quote a peer's text in its sentence.
+  box.textContent = withBidiShown(text);
   box.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.hidden = true; }, 4000);

@@ -24,8 +24,13 @@ public struct SecretPoll: Hashable, Sendable {
         case options(PollSpec)
     }
 
-    /// A voter needs two other members to relay a ballot.
+    /// The smallest electorate the encoding takes (a voter needs two other members to relay a
+    /// ballot); a poll counts only with `minHidingElectors` besides its creator (`SecretPollRules`).
     public static let minElectorate = 3
+    /// The electors other than the creator a poll must list: the creator reads every ballot before
+    /// publishing it, so a vote hides only among the others, and a ring of the creator, one
+    /// accomplice and one honest member would hide nothing.
+    public static let minHidingElectors = 3
     /// Keeps a ballot under 8.3 KB (32 bytes per member).
     public static let maxElectorate = 256
     /// Closing times are kept below 2⁵³ ms (year 287,396) so that adding the release window never overflows.
@@ -102,6 +107,10 @@ public struct SecretPoll: Hashable, Sendable {
     }
 
     public func elector(_ member: PeerID) -> Elector? { electorate.first { $0.member == member } }
+
+    /// The voter's anonymity set as the poll's creator sees it: the electors other than `creator`
+    /// (the creator opens no envelope, but every ballot passes through its hands before publishing).
+    public func hidingElectors(creator: PeerID) -> Int { electorate.count(where: { $0.member != creator }) }
 
     /// The padded size of every envelope for this poll (`BallotEnvelope`): its largest possible
     /// ballot (the most choices, each id 4 bytes), with the envelope's header, rounded up to 512.

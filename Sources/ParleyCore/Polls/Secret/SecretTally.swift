@@ -18,9 +18,9 @@ public struct SecretTally: Hashable, Sendable {
     public let countedTags: Set<LinkingTag>
     /// The creator's close: the result is final once it is here.
     public let close: PollClose?
-    /// nil while every elector's key is one its member published in the chat; otherwise why the
-    /// poll counts nothing.
-    public let electorateProblem: String?
+    /// nil while the electorate passes `SecretPollRules.electorateProblem`; otherwise why the poll
+    /// counts nothing.
+    public let electorateProblem: ElectorateProblem?
 
     public var closed: Bool { close != nil }
 }
@@ -47,16 +47,17 @@ public enum SecretPollRules {
     /// referencing the poll, and (through `check`) the ballots' validity.
     /// - Parameters:
     ///   - related: messages referencing the poll (any order, duplicates allowed, any tags).
+    ///   - members: the members of the epoch the poll was sealed for (`electorateProblem`).
     ///   - ballotKeys: the chat's "BallotKey" messages; each elector's key must be among its member's.
     ///   - check: `SecretPollRules.check` or a cache of it.
     public static func tally(
-        poll: Message, secret: SecretPoll, related: some Sequence<Message>, ballotKeys: some Sequence<Message>,
+        poll: Message, secret: SecretPoll, members: Set<PeerID>, related: some Sequence<Message>, ballotKeys: some Sequence<Message>,
         disputed: Set<PeerID> = [], check: (Message) -> CheckedBallot?
     ) -> SecretTally {
         var seen = Set<MessageID>()
         let related = related.filter { seen.insert($0.id).inserted && PollRules.references($0, poll) }
         let close = PollRules.winningClose(of: poll, among: related)
-        if let problem = electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys, disputed: disputed) {
+        if let problem = electorateProblem(secret, poll: poll, members: members, ballotKeys: ballotKeys, disputed: disputed) {
             return .nothingCounted(poll: poll.id, secret: secret, close: close, electorateProblem: problem)
         }
         var selections: [LinkingTag: Set<[String]>] = [:]
@@ -85,30 +86,16 @@ public enum SecretPollRules {
     /// checked against the keys they published, as which key they published depends on the branch a
     /// node got. The ring stays as the poll lists it, so the count is the same on every node.
     public static func result(
-        poll: Message, secret: SecretPoll, related: [Message], ballotKeys: [Message], disputed: Set<PeerID> = [],
+        poll: Message, secret: SecretPoll, members: Set<PeerID>, related: [Message], ballotKeys: [Message], disputed: Set<PeerID> = [],
         check: (Message) -> CheckedBallot?
     ) -> SecretTally {
         guard PollRules.winningClose(of: poll, among: related) != nil else {
             return .nothingCounted(
                 poll: poll.id, secret: secret, close: nil,
-                electorateProblem: electorateProblem(secret, chat: poll.chat, ballotKeys: ballotKeys, disputed: disputed))
+                electorateProblem: electorateProblem(secret, poll: poll, members: members, ballotKeys: ballotKeys, disputed: disputed))
         }
-        return tally(poll: poll, secret: secret, related: related, ballotKeys: ballotKeys, disputed: disputed, check: check)
-    }
-
-    /// Why the electorate is not trustworthy, or nil: every elector must be listed with a key that
-    /// its member published in this chat (a "BallotKey" message it authored), so a creator cannot
-    /// slip in keys of its own.
-    static func electorateProblem(_ secret: SecretPoll, chat: ChatID, ballotKeys: some Sequence<Message>, disputed: Set<PeerID> = []) -> String? {
-        var published = Set<[UInt8]>()
-        for message in ballotKeys where message.tag == .ballotKey && message.chat == chat {
-            published.insert(message.author.rawRepresentation + message.content)
-        }
-        for elector in secret.electorate
-        where !disputed.contains(elector.member) && !published.contains(elector.member.rawRepresentation + elector.key.rawRepresentation) {
-            return "elector \(elector.member.shortHex) is listed with a ballot key it has not published here"
-        }
-        return nil
+        return tally(
+            poll: poll, secret: secret, members: members, related: related, ballotKeys: ballotKeys, disputed: disputed, check: check)
     }
 }
 
@@ -130,7 +117,7 @@ extension SecretTally {
     }
 
     /// Every choice at zero: a poll whose electorate is not trustworthy, or one not closed yet.
-    static func nothingCounted(poll: MessageID, secret: SecretPoll, close: PollClose?, electorateProblem: String?) -> SecretTally {
+    static func nothingCounted(poll: MessageID, secret: SecretPoll, close: PollClose?, electorateProblem: ElectorateProblem?) -> SecretTally {
         SecretTally(
             poll: poll, counts: Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) }), counted: 0, conflicting: 0,
             rejected: 0, late: 0, countedTags: [], close: close, electorateProblem: electorateProblem)

@@ -13,14 +13,21 @@ extension Node {
     func receiveBallotRelay(publisher: PeerID, maxDelayMillis: UInt32, sealed: [UInt8], from sender: PeerID) async {
         guard sender != me else { return }
         // Only between members of one chat, and a budget per sender: a relay never sends to an
-        // address it did not already talk to, and one envelope in makes at most one out.
+        // address it did not already talk to, and one envelope in makes at most one out. No voter
+        // names itself as publisher (its envelope goes through another member).
         let shared = (try? store.memberships().values.contains { $0.contains(me) && $0.contains(sender) && $0.contains(publisher) }) ?? false
-        guard shared, secretBallots.admitRelay(from: sender, toMe: publisher == me, wallMillis: clock.wallMillis) else {
+        guard shared, publisher != sender, secretBallots.admitRelay(from: sender, toMe: publisher == me, wallMillis: clock.wallMillis) else {
             await engine.reject(.ballotRelayRefused)
             return
         }
         if publisher == me {
-            await acceptEnvelope(sealed)
+            // Opened and checked by `checkEnvelopes`, so that chat traffic keeps flowing meanwhile.
+            let inbox = transport.inbound
+            inbox.offPathWorkBegins()
+            do { try envelopeChecks.enqueue(sealed, from: sender) } catch {
+                inbox.offPathWorkEnds()
+                await engine.reject(.ballotRelayRefused)
+            }
         } else {
             // The voter bounds the delay so the ballot reaches the publisher before the closing time.
             let delay = Duration.milliseconds(Int64.random(in: 0...min(Int64(maxDelayMillis), max(0, configuration.ballotMixDelay.millis))))
@@ -28,28 +35,61 @@ extension Node {
         }
     }
 
+    /// The task that opens and checks envelopes addressed to this node, one at a time, beside the
+    /// receive loop: a ring verification at 256 electors takes about 50 ms of a core.
+    func checkEnvelopes() async {
+        let inbox = transport.inbound
+        for await envelope in envelopeChecks.waiting {
+            await acceptEnvelope(envelope.sealed, from: envelope.sender)
+            envelopeChecks.finished(envelope)
+            inbox.offPathWorkEnds()
+        }
+    }
+
     /// Publisher (or the creator, from a publisher): opens the envelope, checks the ballot, and holds
-    /// it, one per linking tag, until it is handed on or published. A ballot already held or already
-    /// published is dropped before it costs a verification: publishers send theirs again until they
-    /// see them published, and a needless retry must not be published a second time, alone.
-    private func acceptEnvelope(_ sealed: [UInt8]) async {
+    /// it, one per linking tag, until it is handed on or published. Everything that can be refused
+    /// without the ring is refused first (the poll, the envelope's size, the ballot's shape, a ballot
+    /// already held or already published, a sender whose ballots failed too often on this poll):
+    /// publishers send theirs again until they see them published, and a needless retry must neither
+    /// cost a verification nor be published a second time, alone.
+    private func acceptEnvelope(_ sealed: [UInt8], from sender: PeerID) async {
         do {
-            let envelope = try BallotEnvelope(decoding: identity.openSealed(sealed))
+            let opened = try identity.openSealed(sealed)
+            let envelope = try BallotEnvelope(decoding: opened)
             let ballot = try SecretBallot(decoding: envelope.ballot)
-            let stored = try requirePoll(ballot.poll, in: envelope.chat)
-            guard let secret = try Poll(stored.message).secret else { throw NodeError.invalid("not a secret poll") }
+            guard envelopeChecks.mayVerify(from: sender, poll: ballot.poll, wallMillis: clock.wallMillis) else {
+                await engine.reject(.ballotRelayRefused)
+                return
+            }
+            let (poll, secret) = try secretPoll(ballot.poll, in: envelope.chat)
             guard try store.members(of: envelope.chat)?.contains(me) == true else { throw NodeError.notAMember(envelope.chat) }
-            guard try !isClosed(stored.message) else { throw NodeError.invalid("the poll is closed") }
+            guard opened.count == secret.envelopeBytes else { throw NodeError.invalid("the envelope is not the poll's envelope size") }
+            try ballot.checkShape(poll: ballot.poll, secret: secret)
+            guard try !isClosed(poll) else { throw NodeError.invalid("the poll is closed") }
             // Keyed by linking tag: an elector cannot make this node hold more than one ballot of its own.
             let key = LocalDataKey.heldBallotPrefix + ballot.linkingTag.hex
-            guard try store.localData(message: ballot.poll, key: key) == nil, try !isPublished(ballot.encoded, on: stored.message) else { return }
-            try ballot.verify(chat: envelope.chat, poll: ballot.poll, secret: secret)
+            guard try store.localData(message: ballot.poll, key: key) == nil, try !isPublished(ballot.encoded, on: poll) else { return }
+            do { try ballot.verify(chat: envelope.chat, poll: ballot.poll, secret: secret) } catch {
+                envelopeChecks.noteRingVerification(from: sender, poll: ballot.poll, failed: true, wallMillis: clock.wallMillis)
+                throw error
+            }
+            envelopeChecks.noteRingVerification(from: sender, poll: ballot.poll, failed: false, wallMillis: clock.wallMillis)
             try await store.setLocalData(message: ballot.poll, key: key, value: Hex.encode(ballot.encoded))
-            secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: releaseTime(of: stored.message, secret))
+            secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: releaseTime(of: poll, secret))
         } catch {
             logger.debug("refused a ballot envelope", metadata: ["error": "\(error)"])
             await engine.reject(.badBallot)
         }
+    }
+
+    /// The secret poll an envelope names, decoded once per poll: a poll of 256 electors is 16 KB
+    /// holding 256 keys to check, which every envelope would otherwise pay for.
+    private func secretPoll(_ id: MessageID, in chat: ChatID) throws -> (message: Message, secret: SecretPoll) {
+        if let known = envelopeChecks.poll(id), known.message.chat == chat { return known }
+        let stored = try requirePoll(id, in: chat)
+        guard let secret = try Poll(stored.message).secret else { throw NodeError.invalid("not a secret poll") }
+        envelopeChecks.remember(stored.message, secret)
+        return (stored.message, secret)
     }
 
     /// Whether the poll's creator published a ballot with exactly these bytes: a store lookup, no tally.

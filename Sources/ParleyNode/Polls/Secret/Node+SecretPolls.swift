@@ -22,10 +22,8 @@ extension Node {
             try await clock.sleep(for: .milliseconds(100))
             (electors, withoutKey) = try currentElectorate(chat: chat)
         }
-        guard electors.count >= SecretPoll.minElectorate else {
-            throw NodeError.invalid(
-                "a secret poll needs \(SecretPoll.minElectorate) members with ballot keys (a voter's ballot goes through two others); this chat has \(electors.count)")
-        }
+        let others = electors.count(where: { $0.member != me })
+        guard others >= SecretPoll.minHidingElectors else { throw NodeError.tooFewToHide(chat, others: others) }
         let secret: SecretPoll
         do { secret = try SecretPoll(question: question, closesAtMillis: closesAtMillis, electorate: electors) } catch {
             throw NodeError.invalid("\(error)")
@@ -45,6 +43,8 @@ extension Node {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         guard let secret = try Poll(snapshot.poll.message).secret else { throw NodeError.invalid("poll \(poll.shortHex) is not secret") }
         try Self.requireOpen(snapshot)
+        // Every node refuses this poll alike; casting into it would only expose the voter.
+        if let problem = snapshot.secret?.tally.electorateProblem, problem.isFinal { throw NodeError.refusedElectorate(poll, problem) }
         guard let elector = secret.elector(me) else { throw NodeError.notInElectorate(poll, electors: secret.electorate.count) }
         let key = try ballotKeyPair(chat: chat)
         guard elector.key == key.publicKey else {
@@ -119,8 +119,10 @@ extension Node {
         let all = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
         let related = all.filter(forks.counts)
         let keys = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .ballotKey)).map(\.message).filter(forks.counts)
+        let members = try store.membersWhenSent(poll.id) ?? []
         let tally = SecretPollRules.result(
-            poll: poll, secret: secret, related: related, ballotKeys: keys, disputed: Set(forks.forkedFrom.keys)) { message in
+            poll: poll, secret: secret, members: members, related: related, ballotKeys: keys, disputed: Set(forks.forkedFrom.keys)
+        ) { message in
             self.secretBallots.checked(message, on: poll.id) { SecretPollRules.check($0, poll: poll, secret: secret) }
         }
         let own = try store.localData(message: poll.id, key: LocalDataKey.pollVote).map { $0.split(separator: ",").map(String.init) } ?? []
@@ -133,7 +135,7 @@ extension Node {
         var snapshot = PollSnapshot(poll: stored, state: state, question: secret.text, phase: phase, ownVotes: own, ownBallot: nil)
             .disputed(PollDisputes.of(poll: poll, forks: forks, closed: tally.closed))
         snapshot.secret = SecretPollStatus(
-            electorate: electors, resultsFinal: tally.closed, tally: tally,
+            electorate: electors, hiddenAmong: secret.hidingElectors(creator: poll.author), resultsFinal: tally.closed, tally: tally,
             ownBallot: own.isEmpty ? nil : try ownSecretBallot(poll: poll, tally: tally, related: related))
         return snapshot
     }

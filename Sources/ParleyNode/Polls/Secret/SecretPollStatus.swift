@@ -18,6 +18,9 @@ public struct SecretPollStatus: Sendable, Hashable {
 
     /// The members who may vote, sorted.
     public let electorate: [PeerID]
+    /// The voter's anonymity set: the electors other than the creator, who reads every ballot before
+    /// publishing it. A poll counts only with at least `SecretPoll.minHidingElectors`.
+    public let hiddenAmong: Int
     /// The creator's close is here: the counts are final and shown.
     public let resultsFinal: Bool
     /// The tally (zero counts until `resultsFinal`).

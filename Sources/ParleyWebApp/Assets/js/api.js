@@ -1,10 +1,15 @@
 // The node's HTTP API (docs/openapi.yaml): POST /api/NAME with the request's values, and the one
 // WebSocket that streams the watched chats' events.
 
-/** A refused request: the HTTP status and the node's error kind and message. */
+import { withBidiShown } from "./dom.js";
+
+/**
+ * A refused request: the HTTP status and the node's error kind and message. The message may quote
+ * what a peer wrote (an option, a title) inside one sentence: its reordering characters are written out.
+ */
 export class ApiError extends Error {
   constructor(status, kind, message) {
-    super(message);
+    super(withBidiShown(message ?? ""));
     this.status = status;
     this.kind = kind;
   }
@@ -12,9 +17,19 @@ export class ApiError extends Error {
 
 const listeners = { unauthorized: [] };
 
-// The session's second half, kept by login.js (docs/THREAT_MODEL.md, "Web front end"): the cookie
-// alone opens nothing.
+// The session's second half (docs/THREAT_MODEL.md, "Web front end"): the cookie alone opens nothing.
+// It is kept in this origin's localStorage, which no page of another port can read (cookies, unlike
+// storage, go to every port of a host).
 const proofKey = "parley-session-proof";
+
+// The login's answer is this page with the proof in a <meta>: keep it before any request is made
+// (this module runs before app.js's body), and replace the login address and its history entry.
+const handedProof = document.querySelector('meta[name="parley-session-proof"]');
+if (handedProof) {
+  localStorage.setItem(proofKey, handedProof.content);
+  handedProof.remove();
+  history.replaceState(null, "", "/");
+}
 
 function sessionHeaders() {
   const proof = localStorage.getItem(proofKey);

@@ -2,7 +2,7 @@
 // the "new chat" form. Chat names and previews come from peers: text only.
 
 import { call } from "./api.js";
-import { ago, button, displayName, el, isolated, joined, nameRun } from "./dom.js";
+import { ago, button, displayName, el, isolated, joined, nameRun, withBidiShown } from "./dom.js";
 import { inviteCard } from "./invites.js";
 
 /**
@@ -56,7 +56,7 @@ function chatItem(chat, current, me, onOpen) {
 function forkMark(chat) {
   const forked = chat.forked ?? [];
   if (forked.length === 0) return null;
-  const names = forked.map((member) => displayName(member.name, member.id)).join(", ");
+  const names = withBidiShown(forked.map((member) => displayName(member.name, member.id)).join(", "));
   return el("span", { className: "chat-forked", text: " ⚠", title: `Signed two histories: ${names}` });
 }
 
@@ -70,7 +70,7 @@ export function newChatForm(contacts, { onDone, toast }) {
   const renderMembers = () => {
     const type = kindDirect.checked ? "radio" : "checkbox";
     memberList.replaceChildren(...contacts.map((contact) =>
-      el("label", { className: "check" }, el("input", { attrs: { type, name: "member", value: contact.name } }), ` ${contact.name}`)));
+      el("label", { className: "check" }, el("input", { attrs: { type, name: "member", value: contact.name } }), " ", isolated(contact.name))));
     if (contacts.length === 0) memberList.append(el("p", { className: "hint", text: "Add contacts first (Contacts)." }));
   };
   kindGroup.addEventListener("change", renderMembers);

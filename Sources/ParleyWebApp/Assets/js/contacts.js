@@ -2,7 +2,7 @@
 // waiting for this user. A .pub file is one line: "parley-public-key-v1 <64 hex digits> [name]".
 
 import { call } from "./api.js";
-import { el } from "./dom.js";
+import { el, isolated } from "./dom.js";
 import { inviteCard } from "./invites.js";
 
 /** The key and name of a .pub file's text, or of a pasted key (64 hex digits); null if neither. */
@@ -63,7 +63,7 @@ function addForm(toast, onAdded) {
     reader.addEventListener("load", () => {
       const parsed = parsePublicKey(String(reader.result ?? ""));
       if (!parsed) {
-        error.textContent = `${chosen.name} is not a Parley public key file.`;
+        error.replaceChildren(isolated(chosen.name), " is not a Parley public key file.");
         return;
       }
       key.value = parsed.key;

@@ -58,6 +58,18 @@ export function withUnseenShown(text) {
   return text.replace(unseenCharacters, (character) => `⟨U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
 }
 
+// The characters that reorder text: marks, embeddings, overrides and isolates.
+const bidiControls = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * `text` with each character that reorders text written out ("⟨U+202E⟩"), for a line that mixes
+ * peer-written parts into one string it cannot split into runs (a node's membership line, an error
+ * message naming an option, a tooltip). Zero-width joiners stay: emoji sequences keep their shape.
+ */
+export function withBidiShown(text) {
+  return String(text).replace(bidiControls, (character) => `⟨U+${character.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
+}
+
 /** Text a peer wrote, as a run of its own: a right-to-left override in it ends with it. */
 export function isolated(text, className = "") {
   return el("bdi", { className, text });

@@ -5,7 +5,7 @@
 // chat's read marker (and so the read receipts) up to the latest message the user saw, like Signal.
 
 import { call } from "./api.js";
-import { button, clockTime, dayLabel, el, isolated, linkified, nameRun, utf8Bytes } from "./dom.js";
+import { button, clockTime, dayLabel, el, isolated, linkified, nameRun, utf8Bytes, withBidiShown } from "./dom.js";
 import { pollCard, refreshPollCard } from "./polls.js";
 
 export const quickReactions = ["👍", "❤️", "😂", "😮", "🎉"];
@@ -55,6 +55,9 @@ export class Timeline {
     this.marker = chat.readMarker ?? 0;
     this.unreadAtOpen = chat.unread ?? 0;
     this.onScreen = new Set();
+    // Unread messages partly on screen but not enough to count: a message over twice the screen's
+    // height never crosses the observer's half threshold, so scrolling measures these itself.
+    this.partlyOnScreen = new Set();
     this.reading = false; // set once the timeline is placed: nothing scrolled past on the way counts
     this.positionAtUnread = this.unreadAtOpen > 0;
     this.userScrolled = false;
@@ -66,6 +69,7 @@ export class Timeline {
     container.replaceChildren();
     container.onscroll = () => {
       if (container.scrollTop < 80 && !this.loadingOlder) this.loadOlder();
+      if (this.partlyOnScreen.size > 0) this.measurePartlyOnScreen();
     };
     // Only the user's own scrolling ends the placement at the first unread message.
     const userScrolls = () => { this.userScrolled = true; };
@@ -243,6 +247,7 @@ export class Timeline {
     this.positionAtUnread = false;
     // The observer reports the placed view in its next round; what was on screen before does not count.
     this.onScreen.clear();
+    this.partlyOnScreen.clear();
     for (const id of this.order) {
       const item = this.items.get(id);
       if (item.unread) {
@@ -280,6 +285,22 @@ export class Timeline {
       const seen = entry.isIntersecting && (entry.intersectionRatio >= seenShare || entry.intersectionRect.height >= screen * seenShare);
       if (seen) this.onScreen.add(id);
       else this.onScreen.delete(id);
+      if (entry.isIntersecting && !seen) this.partlyOnScreen.add(id);
+      else this.partlyOnScreen.delete(id);
+    }
+    this.noteSeen();
+  }
+
+  /** On a scroll: a tall message partly on screen counts as seen once it covers half the screen. */
+  measurePartlyOnScreen() {
+    const screen = this.container.getBoundingClientRect();
+    for (const id of this.partlyOnScreen) {
+      const box = this.items.get(id)?.node.getBoundingClientRect();
+      if (!box) continue;
+      if (Math.min(box.bottom, screen.bottom) - Math.max(box.top, screen.top) >= screen.height * seenShare) {
+        this.partlyOnScreen.delete(id);
+        this.onScreen.add(id);
+      }
     }
     this.noteSeen();
   }
@@ -301,6 +322,7 @@ export class Timeline {
       if (item.unread && item.local <= upTo) {
         item.unread = false;
         this.observer.unobserve(item.node);
+        this.partlyOnScreen.delete(item.view.id);
       }
     }
     this.actions.read(upTo);
@@ -326,7 +348,9 @@ export class Timeline {
     const view = item.view;
     const own = view.author === this.me;
     if (view.kind === "membership") {
-      const line = el("div", { className: "system", text: view.text, title: clockTime(view.timestampMillis) });
+      // The node's sentence naming members ("members are now …"): one string, so an override in a
+      // name is written out rather than left to turn the rest of the line around.
+      const line = el("div", { className: "system", text: withBidiShown(view.text), title: clockTime(view.timestampMillis) });
       item.article?.replaceWith(line);
       item.article = line;
       return line;

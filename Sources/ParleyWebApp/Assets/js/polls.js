@@ -58,7 +58,7 @@ function fillCard(card, results, context) {
   if (disputes) card.append(disputes);
   if (results.secret) {
     // Counts only at the close, never voters, and no close button: it closes by itself.
-    fillSecretCard(card, results, context, { bar });
+    fillSecretCard(card, results, context, { bar, barFor });
     card.append(el("div", { className: "reactions" }));
     return;
   }
@@ -90,9 +90,12 @@ function statusLine(results) {
     line.classList.add("disputed");
     line.append("Disputed · ", nameNode(creator), " signed two histories before closing it: no result is final");
   } else if (results.phase === "closed") {
-    // As the bars star it (`results.bars`): one winner, or a tie between the leaders.
-    const leaders = winnerTexts(results);
-    line.textContent = leaders.length === 0 ? "Closed · no votes" : leaders.length > 1 ? `Closed · tie: ${leaders.join(", ")}` : `Closed · winner: ${leaders[0]}`;
+    // As the bars star it (`results.bars`): one winner, or a tie between the leaders. Each option's
+    // text is a run of its own: an override in one cannot turn the line around it.
+    const leaders = winnerTexts(results).map((text) => isolated(text));
+    if (leaders.length === 0) line.textContent = "Closed · no votes";
+    else if (leaders.length > 1) line.append("Closed · tie: ", ...leaders.flatMap((leader, at) => (at > 0 ? [", ", leader] : [leader])));
+    else line.append("Closed · winner: ", leaders[0]);
   } else if (results.phase === "closing") {
     line.textContent = results.secret
       ? "Closing… (relays publish the ballots; the creator's node counts them shortly)"
@@ -123,8 +126,8 @@ export function tickCountdowns() {
   }
 }
 
-/** One bar: a label, the bar filled to `ratio`, the count. */
-function bar(ratio, count, { winner = false, own = false } = {}) {
+/** One bar, filled to `ratio` (a `PollBar`'s share). */
+function bar(ratio, { winner = false, own = false } = {}) {
   const fill = el("span", { className: "fill" });
   // CSSOM, which the Content-Security-Policy allows (an inline style attribute it would not).
   fill.style.width = `${Math.round(Math.min(1, Math.max(0, ratio)) * 100)}%`;
@@ -151,7 +154,7 @@ function yesNoRows(results, context) {
     const drawn = barFor(results, choice);
     if (drawn.winner) vote.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
     rows.append(el("div", { className: "option-row" }, vote,
-      bar(drawn.share, count, { winner: drawn.winner, own: chosen }),
+      bar(drawn.share, { winner: drawn.winner, own: chosen }),
       el("span", { className: "count", text: String(count) })));
   }
   return rows;
@@ -179,7 +182,7 @@ function optionRows(results, context) {
     if (option.suggestedBy) label.append(el("span", { className: "suggested", text: " (suggested)" }));
     const drawn = barFor(results, option.id);
     if (drawn.winner) label.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
-    rows.append(el("div", { className: "option-row" }, vote, label, bar(drawn.share, option.votes, { winner: drawn.winner, own: chosen }),
+    rows.append(el("div", { className: "option-row" }, vote, label, bar(drawn.share, { winner: drawn.winner, own: chosen }),
       el("span", { className: "count", text: String(option.votes) })));
   }
   if (Number.isFinite(limit) && limit > 1) rows.append(el("p", { className: "hint", text: `Choose up to ${limit}.` }));
@@ -269,7 +272,7 @@ export function newPollForm(chat, { onDone, toast }) {
   const closesAt = el("input", { attrs: { type: "datetime-local", name: "closesAt", step: "1" } });
   const secret = checkbox("secret");
   const secretHint = el("p", { className: "hint secret-hint", attrs: { hidden: true },
-    text: "A secret ballot needs a closing time and at least 3 members. Each ballot is final and relayed through two "
+    text: "A secret ballot needs a closing time and at least 3 members besides you, so each vote hides among them. Each ballot is final and relayed through two "
       + "members; counts appear at the close, and no one ever sees who voted what. It takes no answers or suggestions." });
   // Answers and suggestions would be signed by their authors; a secret poll's counts are anonymous anyway.
   let anonymousBefore = false;

@@ -4,7 +4,7 @@
 // Names, questions and options come from peers: text nodes only (js/dom.js).
 
 import { call } from "./api.js";
-import { el, nameRun } from "./dom.js";
+import { el, isolated, nameRun } from "./dom.js";
 
 /** What pollSecretVote answered, per poll, for this page's life: how the ballot travels (its line's parts, made afresh for each redraw). */
 const receipts = new Map();
@@ -19,21 +19,24 @@ const ownBallotText = {
 
 /**
  * Fills a secret poll's card after its header, question and status line. `parts`: the shared
- * pieces of polls.js (bar, statusLine).
+ * pieces of polls.js (bar, and barFor: the rule's bar for a choice).
  */
 export function fillSecretCard(card, results, context, parts) {
   const secret = results.secret;
   card.classList.add("secret");
   card.append(electorateLine(secret, context.me));
   if (secret.electorateProblem) {
-    card.append(el("p", { className: "form-error electorate-problem", text: `Counts nothing: ${secret.electorateProblem}` }));
+    card.append(el("p", { className: "form-error electorate-problem", text: `Refused on every node, counts nothing and takes no ballot: ${secret.electorateProblem}` }));
+  } else {
+    // The anonymity set, before casting: the creator reads every ballot, so a vote hides among the others.
+    card.append(el("p", { className: "hidden-among", text: `Your vote is hidden among ${secret.hiddenAmong} members (the electors besides the poll's creator).` }));
   }
   if (secret.resultsFinal) {
     card.append(results.kind === "yesNo" ? finalYesNoRows(results, parts) : finalOptionRows(results, parts));
     card.append(el("p", { className: "secret-counts", text: countsLine(secret) }));
   } else {
     const voter = secret.electorate.some((elector) => elector.id === context.me);
-    const canVote = voter && results.phase === "open" && !secret.ownBallot && results.ownVotes.length === 0;
+    const canVote = voter && !secret.electorateProblem && results.phase === "open" && !secret.ownBallot && results.ownVotes.length === 0;
     card.append(results.kind === "yesNo" ? openYesNoRows(results, context, canVote) : openOptionRows(results, context, canVote));
     card.append(el("p", { className: "secret-pending", text: "Results at the close: no one sees who cast which." }));
     if (!voter) card.append(el("p", { className: "hint", text: "You are not in this poll's electorate: it was fixed when the poll was posted." }));
@@ -64,11 +67,12 @@ function choiceLabel(results, id) {
   return results.options?.find((option) => option.id === id)?.text ?? id;
 }
 
-/** "Your ballot (Yes): counted". The choice is known only to this node (`ownVotes`). */
+/** "Your ballot (Yes): counted". The choice is known only to this node (`ownVotes`); each option's text is a run of its own. */
 function ownBallotLine(results) {
-  const choice = results.ownVotes.map((id) => choiceLabel(results, id)).join(" + ") || "?";
+  const choices = results.ownVotes.map((id) => isolated(choiceLabel(results, id)));
   const state = results.secret.ownBallot ? ownBallotText[results.secret.ownBallot] ?? results.secret.ownBallot : "cast";
-  return el("p", { className: "own-ballot", text: `Your ballot (${choice}): ${state}` });
+  return el("p", { className: "own-ballot" }, "Your ballot (",
+    ...(choices.length === 0 ? ["?"] : choices.flatMap((choice, at) => (at > 0 ? [" + ", choice] : [choice]))), `): ${state}`);
 }
 
 /** Before the close, yes/no: the two buttons, and no bars or counts. */
@@ -119,34 +123,35 @@ function openOptionRows(results, context, canVote) {
   return rows;
 }
 
-/** After the close, yes/no: bars and counts. */
-function finalYesNoRows(results, { bar }) {
+/** After the close, yes/no: the rule's bars (`results.bars`, as polls.js and the full screen draw them) and counts. */
+function finalYesNoRows(results, { bar, barFor }) {
   const own = results.ownVotes[0] ?? null;
-  const total = Math.max(1, (results.up ?? 0) + (results.down ?? 0));
   const rows = el("div", { className: "options yes-no" });
-  for (const [choice, label, count] of [["up", "👍 Yes", results.up ?? 0], ["down", "👎 No", results.down ?? 0]]) {
+  for (const [choice, label] of [["up", "👍 Yes"], ["down", "👎 No"]]) {
     const chosen = own === choice;
-    rows.append(el("div", { className: "option-row" },
-      el("span", { className: `choice-label${chosen ? " chosen" : ""}`, text: chosen ? `✓ ${label}` : label, title: chosen ? "Your ballot" : "" }),
-      bar(count / total, count, { winner: results.winners.includes(choice), own: chosen }),
-      el("span", { className: "count", text: String(count) })));
+    const drawn = barFor(results, choice);
+    const shown = el("span", { className: `choice-label${chosen ? " chosen" : ""}`, text: chosen ? `✓ ${label}` : label, title: chosen ? "Your ballot" : "" });
+    if (drawn.winner) shown.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
+    rows.append(el("div", { className: "option-row" }, shown,
+      bar(drawn.share, { winner: drawn.winner, own: chosen }),
+      el("span", { className: "count", text: String(drawn.votes) })));
   }
   return rows;
 }
 
-/** After the close, options: bars and counts. */
-function finalOptionRows(results, { bar }) {
+/** After the close, options: the rule's bars and counts (a tie at the top stars none). */
+function finalOptionRows(results, { bar, barFor }) {
   const own = new Set(results.ownVotes);
   const rows = el("div", { className: "options" });
   for (const option of results.options ?? []) {
     const chosen = own.has(option.id);
-    const winner = results.winners.includes(option.id);
+    const drawn = barFor(results, option.id);
     const label = el("span", { className: "option-text", text: option.text });
-    if (winner) label.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
+    if (drawn.winner) label.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
     rows.append(el("div", { className: "option-row" },
       el("span", { className: "own-mark", text: chosen ? "✓" : "", title: chosen ? "Your ballot" : "" }),
-      label, bar(option.ratio, option.votes, { winner, own: chosen }),
-      el("span", { className: "count", text: String(option.votes) })));
+      label, bar(drawn.share, { winner: drawn.winner, own: chosen }),
+      el("span", { className: "count", text: String(drawn.votes) })));
   }
   return rows;
 }

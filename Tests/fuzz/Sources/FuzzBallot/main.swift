@@ -2,12 +2,12 @@ import FuzzSupport
 import ParleyCore
 import ParleyCrypto
 
-// Fixed before the fuzzer starts (top-level code runs in order): one chat, three electors with
+// Fixed before the fuzzer starts (top-level code runs in order): one chat, four electors with
 // their ballot keys, a secret yes/no poll and a secret options poll over them, and ballots signed
 // with libsodium's generator on a fixed stream, so the seeds are the same bytes in every process.
 Fuzzer.useFixedRandomness(seed: 1)
 let chat = try! ChatID(rawRepresentation: [UInt8](repeating: 7, count: 32))
-let voters = (1...3).map { try! Identity(seed: [UInt8](repeating: UInt8($0), count: 32)) }
+let voters = (1...4).map { try! Identity(seed: [UInt8](repeating: UInt8($0), count: 32)) }
 let ballotKeys = voters.map { try! BallotKeyPair(identity: $0, chat: chat.rawRepresentation) }
 let electorate = zip(voters, ballotKeys).map { SecretPoll.Elector(member: $0.publicKey, key: $1.publicKey) }
 let closes: Int64 = 1_800_000_000_000
@@ -81,7 +81,7 @@ func checkMessage(_ message: Message) {
     for (poll, secret) in polls {
         let checked = SecretPollRules.check(message, poll: poll, secret: secret)
         let tally = SecretPollRules.tally(
-            poll: poll, secret: secret, related: [message, message], ballotKeys: keyMessages,
+            poll: poll, secret: secret, members: Set(voters.map(\.publicKey)), related: [message, message], ballotKeys: keyMessages,
             check: { SecretPollRules.check($0, poll: poll, secret: secret) })
         guard tally.electorateProblem == nil else { Fuzzer.fail("the fixed electorate is refused: \(tally.electorateProblem!)") }
         guard tally.counted + tally.conflicting + tally.rejected + tally.late <= 1 else { Fuzzer.fail("one message counted twice") }
