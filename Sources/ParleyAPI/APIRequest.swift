@@ -28,8 +28,9 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case pollVote(chat: String, poll: String, choices: [String])
     case pollUnvote(chat: String, poll: String, option: String?)
     /// Casts this user's ballot on a secret poll (`["up"]`/`["down"]`, or option ids or texts): signed
-    /// for the electorate and relayed through two other members. Final: it cannot be changed.
-    case pollSecretVote(chat: String, poll: String, choices: [String])
+    /// for the electorate and relayed through two other members. Final: it cannot be changed. After the
+    /// close the node keeps only that this user voted, unless `keepChoice` asks it to keep the choice.
+    case pollSecretVote(chat: String, poll: String, choices: [String], keepChoice: Bool? = nil)
     case pollAnswer(chat: String, poll: String, text: String)
     case pollSuggest(chat: String, poll: String, text: String)
     case pollClose(chat: String, poll: String)

@@ -93,9 +93,9 @@ public struct APIService: Sendable {
         case let .pollVote(chat, poll, choices):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(view(try await node.vote(chat: chatID, poll: pollID, choices: choices), names: try names()))
-        case let .pollSecretVote(chat, poll, choices):
+        case let .pollSecretVote(chat, poll, choices, keepChoice):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            let cast = try await node.castSecretBallot(chat: chatID, poll: pollID, choices: choices)
+            let cast = try await node.castSecretBallot(chat: chatID, poll: pollID, choices: choices, keepChoice: keepChoice ?? false)
             return Self.ok(SecretBallotView(
                 poll: try pollView(chat: chatID, poll: pollID), selection: cast.selection, firstRelay: cast.firstRelay, publisher: cast.publisher,
                 names: try names()))

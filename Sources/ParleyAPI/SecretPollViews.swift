@@ -27,7 +27,8 @@ public struct SecretPollView: Codable, Sendable, Hashable {
     /// Why the poll is refused on every node (counts nothing, takes no ballot): an elector who was
     /// not a member, a key its member never published, or too few electors besides the creator.
     public let electorateProblem: String?
-    /// This user's ballot: relayed, published, counted or notCounted; nil before voting.
+    /// This user's ballot: relayed, published, counted or notCounted; nil before voting. After the
+    /// close it stays while the choice (`ownVotes`) is erased, unless the user asked to keep it.
     public let ownBallot: SecretPollStatus.OwnBallot?
 
     init(_ status: SecretPollStatus, names: [PeerID: String]) {
@@ -45,7 +46,8 @@ public struct SecretPollView: Codable, Sendable, Hashable {
 /// `poll vote` on a secret poll: what was cast and how it travels.
 public struct SecretBallotView: Codable, Sendable, Hashable {
     public let poll: PollResultsView
-    /// The choice ids this ballot selects (kept on this node only).
+    /// The choice ids this ballot selects (kept on this node only, and only until the close unless the
+    /// vote asked to keep it).
     public let selection: [String]
     /// The member the sealed ballot went to first: it knows this user voted, not how, and cannot
     /// find the ballot later (the creator publishes every ballot of the poll in one batch).

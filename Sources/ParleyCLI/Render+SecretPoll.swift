@@ -23,8 +23,11 @@ extension Render {
             lines.append("  secret ballot: results at the close, when every ballot is published at once; no one sees who cast which")
         }
         if let own = secret.ownBallot {
+            // After the close this node keeps only that this user voted, unless asked to keep the choice.
             let choice = poll.ownVotes.map { optionLabel($0, poll) }.joined(separator: "+")
-            lines.append("  your ballot (\(choice)): " + ownBallotLine(own))
+            lines.append(choice.isEmpty
+                ? "  you voted (your choice was erased from this node at the close): " + ownBallotLine(own)
+                : "  your ballot (\(choice)): " + ownBallotLine(own))
         }
         return lines.joined(separator: "\n")
     }
@@ -50,6 +53,6 @@ extension Render {
         let hidden = cast.poll.secret.map { "; \(hiddenAmongLine($0))" } ?? ""
         return "secret ballot cast (\(choice)): sent through \(name(cast.firstRelay, cast.firstRelayName)), "
             + "sealed for \(name(cast.publisher, cast.publisherName)); published with every ballot after the close\(when); "
-            + "your choice stays on this node\(hidden)"
+            + "your choice stays on this node until the close\(hidden)"
     }
 }

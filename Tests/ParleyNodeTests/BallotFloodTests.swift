@@ -7,9 +7,10 @@ import Testing
 
 /// Issue 34, finding 6: a member flooding a node with fake ballot envelopes, each of which used to
 /// cost a full ring verification on the receive path. What a flood costs is counted in ring
-/// verifications (`EnvelopeChecks.ringVerifications`), not in time.
+/// verifications (`EnvelopeChecks.ringVerifications`), not in time. A sender over its budget of
+/// failed ring checks is demoted behind every other sender, never refused for good.
 struct BallotFloodTests {
-    @Test func aFloodOfFakeEnvelopesCostsTheVictimOnlyItsSendersBudgetOfRingChecksAndAnHonestBallotStillCounts() async throws {
+    @Test func aFloodOfFakeEnvelopesCostsOnlyTheCheckersTaskAndAnHonestBallotSentAfterItCounts() async throws {
         // Given alice's secret poll among alice, bob, carol and mallory
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, carol, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
@@ -24,11 +25,12 @@ struct BallotFloodTests {
                 fakes.map { .ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: $0) }, to: carol.identity.publicKey)
             try await bed.settle()
 
-            // Then carol verified the rings of only mallory's budget of them, and refused the rest unverified
-            let budget = EnvelopeChecks.failedRingChecksPerSenderPerPoll
-            #expect(carol.node.envelopeChecks.ringVerifications == budget)
-            #expect(await carol.node.status().rejections["badBallot"] == budget)
-            #expect(await carol.node.status().rejections["ballotRelayRefused"] == 40 - budget)
+            // Then carol's checker, with no other envelope waiting, checked every one, refused none, and
+            // holds mallory over budget for the rest of the minute
+            #expect(carol.node.envelopeChecks.ringVerifications == 40)
+            #expect(await carol.node.status().rejections["badBallot"] == 40)
+            #expect(await carol.node.status().rejections["ballotRelayRefused"] == nil)
+            #expect(carol.node.envelopeChecks.isOverBudget(mallory.identity.publicKey, wallMillis: bed.clock.wallMillis))
 
             // When bob's honest ballot then reaches carol through alice, and the poll closes
             let ballot = try SecretBallot.cast(
@@ -39,12 +41,48 @@ struct BallotFloodTests {
             try await bed.advance(by: .seconds(30))
 
             // Then it cost carol one more ring check, and it counts on every node
-            #expect(carol.node.envelopeChecks.ringVerifications == budget + 1)
+            #expect(carol.node.envelopeChecks.ringVerifications == 41)
             for peer in bed.peers {
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
                 #expect(snapshot.phase == .closed)
                 #expect(snapshot.tally.map { [$0.up, $0.down] } == [1, 0])
                 #expect(snapshot.secret?.tally.rejected == 0)
+            }
+        }
+    }
+
+    @Test func fakesPassedThroughAPublisherToTheCreatorDoNotCostTheHonestBallotsThatPublisherHandsOver() async throws {
+        // Given alice's secret poll among alice, bob, carol and mallory
+        let bed = try await PumpedPeers.make(count: 4)
+        let (alice, bob, carol, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
+        try await bed.running {
+            let (chat, poll, secret) = try await Self.pollOfFour(bed)
+
+            // When mallory sends fake envelopes for alice, the creator, through bob, as many as a sender's budget
+            let budget = EnvelopeChecks.failedRingChecksPerSenderPerMinute
+            let fakes = try (0..<budget).map { _ in
+                try Self.sealed(Self.fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret), chat: chat, secret: secret, to: alice)
+            }
+            await mallory.node.transmit(
+                fakes.map { .ballotRelay(publisher: alice.identity.publicKey, maxDelayMillis: 0, sealed: $0) }, to: bob.identity.publicKey)
+            try await bed.advance(by: .seconds(6))
+            #expect(alice.node.envelopeChecks.ringVerifications == budget)
+            #expect(alice.node.envelopeChecks.isOverBudget(bob.identity.publicKey, wallMillis: bed.clock.wallMillis))
+
+            // and carol's honest ballot reaches bob as its publisher, which hands it to alice at the close
+            let ballot = try SecretBallot.cast(
+                chat: chat, poll: poll, secret: secret, selection: ["up"], key: carol.node.ballotKeyPair(chat: chat))
+            try await carol.node.relay(
+                ballot.encoded, chat: chat, poll: poll, secret: secret, through: (first: mallory.identity.publicKey, publisher: bob.identity.publicKey))
+            try await bed.advance(by: .seconds(60))
+            try await bed.advance(by: .seconds(30))
+
+            // Then it counts on every node: alice charged mallory's fakes to bob, the member they came
+            // from, but a budget only demotes a sender, for a minute, and never refuses its hand-over
+            for peer in bed.peers {
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.phase == .closed)
+                #expect(snapshot.tally.map { [$0.up, $0.down] } == [1, 0])
             }
         }
     }
@@ -72,37 +110,97 @@ struct BallotFloodTests {
         }
     }
 
-    @Test func aMemberFloodingSeveralPollsGetsNoMoreRingChecksAMinuteThanTheBudget() async throws {
-        // Given three secret polls of alice's among four members
+    @Test func anHonestEnvelopeFromARelayOverItsBudgetIsStillCheckedAndTheRelayIsBackInBudgetAMinuteLater() async throws {
+        // Given alice's secret poll among alice, bob, carol and mallory
         let bed = try await PumpedPeers.make(count: 4)
-        let (alice, carol, mallory) = (bed.peers[0], bed.peers[2], bed.peers[3])
+        let (alice, bob, carol, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
         try await bed.running {
-            let (chat, first, secret) = try await Self.pollOfFour(bed)
-            var polls = [first]
-            for question in ["Second?", "Third?"] {
-                let created = try await alice.node.createSecretPoll(
-                    chat: chat, question: .yesNo(question), closesAtMillis: bed.clock.wallMillis + 60_000)
-                polls.append(created.poll.id)
-            }
-            try await bed.settle()
+            let (chat, poll, secret) = try await Self.pollOfFour(bed)
 
-            // When mallory sends carol 3 fake envelopes on each, within one minute
-            var fakes: [[UInt8]] = []
-            for poll in polls {
-                let stored = try #require(try carol.node.store.message(poll))
-                let pollSecret = try #require(try ParleyCore.Poll(stored.message).secret)
-                for _ in 0..<3 {
-                    let fake = try Self.fakeBallot(by: mallory, chat: chat, poll: poll, secret: pollSecret)
-                    fakes.append(try Self.sealed(fake, chat: chat, secret: secret, to: carol))
-                }
+            // When mallory passes carol a budget of fake envelopes through bob, putting bob over budget with her
+            let budget = EnvelopeChecks.failedRingChecksPerSenderPerMinute
+            let fakes = try (0..<budget).map { _ in
+                try Self.sealed(Self.fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret), chat: chat, secret: secret, to: carol)
             }
             await mallory.node.transmit(
-                fakes.map { .ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: $0) }, to: carol.identity.publicKey)
-            try await bed.settle()
+                fakes.map { .ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: $0) }, to: bob.identity.publicKey)
+            try await bed.advance(by: .seconds(6))
+            #expect(carol.node.envelopeChecks.ringVerifications == budget)
+            #expect(carol.node.envelopeChecks.isOverBudget(bob.identity.publicKey, wallMillis: bed.clock.wallMillis))
 
-            // Then carol checked only the minute's budget of rings, not the three polls' budgets
-            #expect(carol.node.envelopeChecks.ringVerifications == EnvelopeChecks.failedRingChecksPerSenderPerMinute)
+            // and, within the same minute, alice's honest ballot reaches carol through bob
+            let ballot = try SecretBallot.cast(
+                chat: chat, poll: poll, secret: secret, selection: ["up"], key: alice.node.ballotKeyPair(chat: chat))
+            try await alice.node.relay(
+                ballot.encoded, chat: chat, poll: poll, secret: secret, through: (first: bob.identity.publicKey, publisher: carol.identity.publicKey))
+            try await bed.advance(by: .seconds(6))
+
+            // Then carol checked it all the same (nothing else waited), holds it, and refused nothing
+            #expect(carol.node.envelopeChecks.ringVerifications == budget + 1)
+            #expect(try carol.node.heldBallots(of: poll).count == 1)
+            #expect(await carol.node.status().rejections["ballotRelayRefused"] == nil)
+
+            // When the minute is over, bob is back in budget, and after the close the ballot counts on every node
+            try await bed.advance(by: .seconds(60))
+            #expect(!carol.node.envelopeChecks.isOverBudget(bob.identity.publicKey, wallMillis: bed.clock.wallMillis))
+            try await bed.advance(by: .seconds(30))
+            for peer in bed.peers {
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.phase == .closed)
+                #expect(snapshot.tally.map { [$0.up, $0.down] } == [1, 0])
+            }
         }
+    }
+
+    @Test func anOverBudgetSendersEnvelopesAreCheckedOnlyWhenNoOtherWaitsAndRefusedOnlyWhenTheirLaneIsFull() throws {
+        // Given a node's envelope queue, and mallory's envelope queued while she was within her budget
+        let checks = EnvelopeChecks()
+        let now: Int64 = 1_800_000_000_000
+        let (mallory, bob) = (try Identity.generate().publicKey, try Identity.generate().publicKey)
+        let envelope = { (n: Int) in withUnsafeBytes(of: n) { Array($0) } }
+        try checks.enqueue(envelope(0), from: mallory, wallMillis: now)
+
+        // When her ballots then fail their budget of ring checks, and she and bob each queue more
+        for _ in 0..<EnvelopeChecks.failedRingChecksPerSenderPerMinute {
+            checks.noteRingVerification(from: mallory, failed: true, wallMillis: now)
+        }
+        try checks.enqueue(envelope(1), from: mallory, wallMillis: now)
+        try checks.enqueue(envelope(2), from: mallory, wallMillis: now)
+        try checks.enqueue(envelope(3), from: bob, wallMillis: now)
+        try checks.enqueue(envelope(4), from: bob, wallMillis: now)
+
+        // Then bob's are checked first, then mallory's, the one queued in budget last
+        let order = (0..<5).map { _ in Self.checked(checks.next(wallMillis: now)) }
+        #expect(order == [3, 4, 1, 2, 0].map(envelope))
+        #expect(checks.queued == (inBudget: 0, overBudget: 0))
+
+        // When over-budget senders fill their lane
+        var n = 100
+        for _ in 0..<EnvelopeChecks.maxQueuedOverBudget / EnvelopeChecks.maxQueuedPerSender {
+            let flooder = try Identity.generate().publicKey
+            for _ in 0..<EnvelopeChecks.failedRingChecksPerSenderPerMinute {
+                checks.noteRingVerification(from: flooder, failed: true, wallMillis: now)
+            }
+            for _ in 0..<EnvelopeChecks.maxQueuedPerSender {
+                n += 1
+                try checks.enqueue(envelope(n), from: flooder, wallMillis: now)
+            }
+        }
+        #expect(checks.queued == (inBudget: 0, overBudget: EnvelopeChecks.maxQueuedOverBudget))
+
+        // Then mallory's next envelope is refused, bob's is queued and checked first,
+        // and a minute later mallory is back in budget
+        #expect(throws: EnvelopeChecks.Refusal.queueFull) { try checks.enqueue(envelope(5), from: mallory, wallMillis: now) }
+        try checks.enqueue(envelope(6), from: bob, wallMillis: now)
+        #expect(Self.checked(checks.next(wallMillis: now)) == envelope(6))
+        #expect(!checks.isOverBudget(mallory, wallMillis: now + 60_000))
+        try checks.enqueue(envelope(7), from: mallory, wallMillis: now + 60_000)
+        #expect(Self.checked(checks.next(wallMillis: now + 60_000)) == envelope(7))
+    }
+
+    private static func checked(_ next: EnvelopeChecks.Next?) -> [UInt8]? {
+        guard case .check(let waiting) = next else { return nil }
+        return waiting.sealed
     }
 
     /// A chat of the bed's four peers with their ballot keys published, and alice's secret yes/no

@@ -56,6 +56,34 @@ struct SecretPollElectorateTests {
         }
     }
 
+    @Test func aRingOfThreeIsRefusedForItsSizeEvenWhenTheCreatorListsItselfWithAKeyItNeverPublished() async throws {
+        // Given alice (the creator), mallory (her accomplice) and bob, all with published ballot keys
+        let bed = try await PumpedPeers.make(count: 3)
+        let (alice, mallory, bob) = (bed.peers[0], bed.peers[1], bed.peers[2])
+        try await bed.running {
+            let chat = try await Self.preparedChat(bed)
+
+            // When alice's node posts a secret poll over the three of them, listing alice with a made-up key
+            let madeUp = try BallotKeyPair(identity: Identity.generate(), chat: chat.rawRepresentation).publicKey
+            let electorate = try alice.node.currentElectorate(chat: chat).electors.map { elector in
+                elector.member == alice.identity.publicKey ? SecretPoll.Elector(member: elector.member, key: madeUp) : elector
+            }
+            let poll = try await Self.postByHand(alice.node, chat: chat, electorate: electorate, closesAt: bed.clock.wallMillis + 60_000)
+            try await bed.settle()
+
+            // Then every node refuses it for its size, which no key still to arrive can lift, and bob's node casts nothing
+            for peer in [alice, mallory, bob] {
+                let secret = try #require(try peer.node.pollSnapshot(chat: chat, poll: poll).secret)
+                #expect(secret.tally.electorateProblem == .tooFewToHide(others: 2))
+            }
+            let refusal = await #expect(throws: NodeError.self) {
+                try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            }
+            #expect(refusal?.kind == .refusedElectorate)
+            #expect(try bob.node.store.localData(message: poll, key: LocalDataKey.secretBallot) == nil)
+        }
+    }
+
     @Test func creatingASecretPollWhereFewerThanThreeOthersHaveKeysIsRefusedWithTheReason() async throws {
         // Given a chat of three, all with published ballot keys
         let bed = try await PumpedPeers.make(count: 3)

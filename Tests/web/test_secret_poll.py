@@ -140,7 +140,8 @@ def a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_
     rows = card.locator(".option-row")
     expect(rows.filter(has_text="Yes").locator(".count")).to_have_text("2")
     expect(rows.filter(has_text="No").locator(".count")).to_have_text("1")
-    expect(card.locator(".own-ballot")).to_have_text("Your ballot (Yes): counted")
+    # Her node kept only that she voted: the choice was erased at the close.
+    expect(card.locator(".own-ballot")).to_have_text("You voted (your choice was erased from this node at the close): counted")
     assert card.locator(".secret-pending").count() == 0
     assert_no_voters(card, nodes, chat, poll)
     card.screenshot(path=str(SHOTS / "secret-poll-closed.png"))

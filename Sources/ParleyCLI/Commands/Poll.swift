@@ -54,10 +54,12 @@ extension Poll {
             abstract: "Vote: up|down on a yes/no poll (once), or options by id or text; on a secret poll, once and for good.")
         @OptionGroup var target: PollTarget
         @Argument(help: "up or down; or one or more options.") var choices: [String]
+        @Flag(help: "On a secret poll: keep your choice on this node after the close (by default only that you voted stays).")
+        var keepChoice = false
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            switch try await Voting.vote(chat: target.chat, poll: target.poll, choices: choices, options: options) {
+            switch try await Voting.vote(chat: target.chat, poll: target.poll, choices: choices, keepChoice: keepChoice, options: options) {
             case let .posted(message):
                 try Done.report(.pollVote(chat: target.chat, poll: target.poll, choices: choices), id: message.id, view: message, json: options.json)
             case let .secret(ballot): print(options.json ? try APIJSON.encode(ballot) : SafeText.display(Render.secretBallot(ballot)))

@@ -53,6 +53,11 @@ extension Node {
         for (poll, chat) in pollDeadlines.takeDue(atMillis: now) {
             do {
                 guard let stored = try store.message(poll), try !isClosed(stored.message) else { continue }
+                // A creator that left (or was removed) can no longer close: trying again would last for good.
+                guard try store.members(of: chat)?.contains(me) == true else {
+                    logger.info("gave up closing a poll: this node is no longer a member of its chat", metadata: ["poll": "\(poll.shortHex)"])
+                    continue
+                }
                 // A secret poll closes only once the ballots this node holds are published.
                 if try !heldBallots(of: poll).isEmpty {
                     pollDeadlines.add(poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))

@@ -150,8 +150,11 @@ extension Node {
         let authors = Set(related.map(\.message.author))
         let coverage = try PollCoverage.fitting(
             try store.versionVector(chat: chat).filter { authors.contains($0.key) }, maxBytes: SealedContent.maxPlaintextBytes)
-        return try await send(
+        let close = try await send(
             chat: chat, tag: .pollClose, content: coverage.encoded(), references: [MessageReference(id: poll, tag: .pollClose)])
+        // The creator may have voted on its own secret poll: its choice goes now, as on every voter's node.
+        await forgetSecretChoices(closedBy: [close.message])
+        return close
     }
 
     /// Counted ballots (or, with `answers`, accepted answers), newest first, `limit` at a time.

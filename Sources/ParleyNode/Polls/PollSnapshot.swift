@@ -52,8 +52,14 @@ public enum LocalDataKey {
     public static let pollVote = "pollVote"
     /// This node's last ballot on an options poll: option ids joined by ",".
     public static let pollBallot = "pollBallot"
-    /// The secret ballot this node cast (hex of its encoding), kept to send the same bytes again.
+    /// The secret ballot this node cast (hex of its encoding), kept to send the same bytes again
+    /// until the poll closes, then erased (it holds the choice and finds the published ballot).
     public static let secretBallot = "secretBallot"
+    /// Set at a secret poll's close, when the node erases its choice: that this user voted, nothing
+    /// about how (docs/BALLOTS.md §4, "After the close").
+    public static let secretVoted = "secretVoted"
+    /// Set when the user asked, at casting, to keep its secret choice after the close.
+    public static let secretKeepChoice = "secretKeepChoice"
     /// Prefix of a ballot this node holds as a relay until the poll's closing time ("heldBallot." and the
     /// ballot's id in hex; the value is the ballot in hex).
     public static let heldBallotPrefix = "heldBallot."
@@ -70,7 +76,9 @@ public enum LocalDataKey {
     public static let reserved: [String: String] = [
         pollVote: "the guard against a second vote on a yes/no poll",
         pollBallot: "this node's ballot on an options poll",
-        secretBallot: "this node's secret ballot, kept to send it again",
+        secretBallot: "this node's secret ballot, kept to send it again until the close",
+        secretVoted: "that this node cast a secret ballot, kept instead of its choice after the close",
+        secretKeepChoice: "the user asked to keep its secret choice after the close",
         heldBallotPrefix + "*": "a secret ballot this node relays at the poll's closing time",
     ]
 }

@@ -304,6 +304,7 @@ extension Node {
         var unknownChats: [PeerID: Set<ChatID>] = [:]
         var storedVotes: [Message] = []
         var ballotKeyChats: Set<ChatID> = []
+        var closes: [Message] = []
         var (fromAuthors, relayed) = (0, 0)
         var relayedAuthors: [(author: PeerID, timestampMillis: Int64, via: PeerID)] = []
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
@@ -320,6 +321,7 @@ extension Node {
                 acks[peer, default: []].append(message.id)
                 if VoteChoice(tag: message.tag) != nil { storedVotes.append(message) }
                 if message.tag == .ballotKey { ballotKeyChats.insert(message.chat) }
+                if message.tag == .pollClose { closes.append(message) }
             case .duplicate:
                 acks[peer, default: []].append(message.id)
             case .equivocation:
@@ -367,6 +369,7 @@ extension Node {
                 logger.warning("publishing this node's ballot key failed", metadata: ["error": "\(error)"])
             }
         }
+        await forgetSecretChoices(closedBy: closes)
         return replies
     }
 

@@ -42,12 +42,18 @@ extension SecretPollRules {
     ///   it authored), so a creator cannot slip in keys of its own; `disputed` members (a proven fork)
     ///   are not checked, as which key they published depends on the branch a node got;
     /// - at least `SecretPoll.minHidingElectors` electors are not the poll's creator.
+    /// The final problems (`ElectorateProblem.isFinal`: membership, then size) are reported before a
+    /// key problem, so a key that never arrives cannot hide one from a voter's node.
     /// Members with a key whom the poll leaves out are allowed: whether their key had reached the
     /// creator when it posted is not something every node can agree on.
     public static func electorateProblem(
         _ secret: SecretPoll, poll: Message, members: Set<PeerID>, ballotKeys: some Sequence<Message>, disputed: Set<PeerID> = []
     ) -> ElectorateProblem? {
         if let outsider = secret.electorate.first(where: { !members.contains($0.member) }) { return .notAMember(outsider.member) }
+        // Before the keys: else a creator listing a made-up key (its own, say) in a ring of three
+        // gets `unpublishedKey`, which is not final, and the honest member's node casts into it.
+        let others = secret.hidingElectors(creator: poll.author)
+        if others < SecretPoll.minHidingElectors { return .tooFewToHide(others: others) }
         var published = Set<[UInt8]>()
         for message in ballotKeys where message.tag == .ballotKey && message.chat == poll.chat {
             published.insert(message.author.rawRepresentation + message.content)
@@ -56,7 +62,6 @@ extension SecretPollRules {
         where !disputed.contains(elector.member) && !published.contains(elector.member.rawRepresentation + elector.key.rawRepresentation) {
             return .unpublishedKey(elector.member)
         }
-        let others = secret.hidingElectors(creator: poll.author)
-        return others < SecretPoll.minHidingElectors ? .tooFewToHide(others: others) : nil
+        return nil
     }
 }

@@ -24,7 +24,7 @@ extension Node {
             // Opened and checked by `checkEnvelopes`, so that chat traffic keeps flowing meanwhile.
             let inbox = transport.inbound
             inbox.offPathWorkBegins()
-            do { try envelopeChecks.enqueue(sealed, from: sender) } catch {
+            do { try envelopeChecks.enqueue(sealed, from: sender, wallMillis: clock.wallMillis) } catch {
                 inbox.offPathWorkEnds()
                 await engine.reject(.ballotRelayRefused)
             }
@@ -36,12 +36,16 @@ extension Node {
     }
 
     /// The task that opens and checks envelopes addressed to this node, one at a time, beside the
-    /// receive loop: a ring verification at 256 electors takes about 50 ms of a core.
+    /// receive loop: a ring verification at 256 electors takes about 50 ms of a core. Envelopes from
+    /// senders over their verification budget wait until no other envelope does (`EnvelopeChecks`).
     func checkEnvelopes() async {
         let inbox = transport.inbound
-        for await envelope in envelopeChecks.waiting {
-            await acceptEnvelope(envelope.sealed, from: envelope.sender)
-            envelopeChecks.finished(envelope)
+        for await _ in envelopeChecks.arrivals {
+            switch envelopeChecks.next(wallMillis: clock.wallMillis) {
+            case .check(let envelope): await acceptEnvelope(envelope.sealed, from: envelope.sender)
+            case .refuse: await engine.reject(.ballotRelayRefused)
+            case nil: break
+            }
             inbox.offPathWorkEnds()
         }
     }
@@ -49,20 +53,19 @@ extension Node {
     /// Publisher (or the creator, from a publisher): opens the envelope, checks the ballot, and holds
     /// it, one per linking tag, until it is handed on or published. Everything that can be refused
     /// without the ring is refused first (the poll, the envelope's size, the ballot's shape, a ballot
-    /// already held or already published, a sender whose ballots failed too often on this poll):
-    /// publishers send theirs again until they see them published, and a needless retry must neither
-    /// cost a verification nor be published a second time, alone.
+    /// already held or already published), and a failed ring check counts against the sender's
+    /// budget (`EnvelopeChecks`). Publishers send theirs again until they see them published, and a
+    /// needless retry must neither cost a verification nor be published a second time, alone.
     private func acceptEnvelope(_ sealed: [UInt8], from sender: PeerID) async {
         do {
             let opened = try identity.openSealed(sealed)
             let envelope = try BallotEnvelope(decoding: opened)
             let ballot = try SecretBallot(decoding: envelope.ballot)
-            guard envelopeChecks.mayVerify(from: sender, poll: ballot.poll, wallMillis: clock.wallMillis) else {
-                await engine.reject(.ballotRelayRefused)
-                return
-            }
             let (poll, secret) = try secretPoll(ballot.poll, in: envelope.chat)
-            guard try store.members(of: envelope.chat)?.contains(me) == true else { throw NodeError.notAMember(envelope.chat) }
+            let members = try store.members(of: envelope.chat) ?? []
+            guard members.contains(me) else { throw NodeError.notAMember(envelope.chat) }
+            // Held for a creator that left, a ballot could never be handed on.
+            guard members.contains(poll.author) else { throw NodeError.invalid("the poll's creator is no longer a member") }
             guard opened.count == secret.envelopeBytes else { throw NodeError.invalid("the envelope is not the poll's envelope size") }
             try ballot.checkShape(poll: ballot.poll, secret: secret)
             guard try !isClosed(poll) else { throw NodeError.invalid("the poll is closed") }
@@ -70,10 +73,10 @@ extension Node {
             let key = LocalDataKey.heldBallotPrefix + ballot.linkingTag.hex
             guard try store.localData(message: ballot.poll, key: key) == nil, try !isPublished(ballot.encoded, on: poll) else { return }
             do { try ballot.verify(chat: envelope.chat, poll: ballot.poll, secret: secret) } catch {
-                envelopeChecks.noteRingVerification(from: sender, poll: ballot.poll, failed: true, wallMillis: clock.wallMillis)
+                envelopeChecks.noteRingVerification(from: sender, failed: true, wallMillis: clock.wallMillis)
                 throw error
             }
-            envelopeChecks.noteRingVerification(from: sender, poll: ballot.poll, failed: false, wallMillis: clock.wallMillis)
+            envelopeChecks.noteRingVerification(from: sender, failed: false, wallMillis: clock.wallMillis)
             try await store.setLocalData(message: ballot.poll, key: key, value: Hex.encode(ballot.encoded))
             secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: releaseTime(of: poll, secret))
         } catch {
@@ -123,6 +126,14 @@ extension Node {
     /// own ballots that should have been published by now.
     func runSecretBallotTimers() async {
         for forward in secretBallots.takeDueForwards(now: clock.now) {
+            // The publisher may have left (or been removed) during the delay: it must not get the envelope.
+            let stillShared = (try? store.memberships().values.contains { $0.contains(me) && $0.contains(forward.publisher) }) ?? false
+            guard stillShared else {
+                logger.info("dropped a ballot envelope: its publisher shares no chat with this node any more", metadata: [
+                    "publisher": "\(forward.publisher.shortHex)",
+                ])
+                continue
+            }
             await transmit([.ballotRelay(publisher: forward.publisher, maxDelayMillis: 0, sealed: forward.sealed)], to: forward.publisher)
         }
         let now = clock.wallMillis
@@ -151,11 +162,21 @@ extension Node {
         var held = try heldBallots(of: poll).mapValues(Hex.decode)
         guard !held.isEmpty else { return }
         let stored = try requirePoll(poll, in: chat)
-        guard let secret = try Poll(stored.message).secret, try store.members(of: chat)?.contains(me) == true, try !isClosed(stored.message) else {
+        let members = try store.members(of: chat) ?? []
+        guard let secret = try Poll(stored.message).secret, members.contains(me), try !isClosed(stored.message) else {
             try await dropHeldBallots(of: poll, keys: held.keys)
             return
         }
         let creator = stored.message.author
+        // A creator that left the chat will neither publish nor close: sending to it again every
+        // retry interval would last for good, and hand ballots to a non-member.
+        guard members.contains(creator) else {
+            try await dropHeldBallots(of: poll, keys: held.keys)
+            logger.info("dropped held secret ballots: the poll's creator is no longer a member", metadata: [
+                "poll": "\(poll.shortHex)", "creator": "\(creator.shortHex)", "ballots": "\(held.count)",
+            ])
+            return
+        }
         if creator == me {
             let reference = MessageReference(id: poll, tag: .pollSecretBallot)
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -208,6 +229,7 @@ extension Node {
         let held = try heldBallots(of: message.id)
         guard try !isClosed(message) else {
             try await dropHeldBallots(of: message.id, keys: held.keys)
+            try await forgetSecretChoice(on: message)
             return
         }
         scheduleSecretPoll(message, secret)

@@ -35,9 +35,11 @@ extension Node {
 
     /// Casts this user's secret ballot: signed as one of the electorate, sealed to a member chosen at
     /// random (the publisher) and sent through another (the first relay). A secret ballot is final.
-    /// - Parameter choices: `["up"]`/`["down"]`, or option ids or texts.
+    /// - Parameters:
+    ///   - choices: `["up"]`/`["down"]`, or option ids or texts.
+    ///   - keepChoice: keep the choice on this node after the close; by default only "you voted" stays.
     /// - Returns: the normalised selection, the first relay and the publisher.
-    public func castSecretBallot(chat: ChatID, poll: MessageID, choices: [String]) async throws
+    public func castSecretBallot(chat: ChatID, poll: MessageID, choices: [String], keepChoice: Bool = false) async throws
         -> (selection: [String], firstRelay: PeerID, publisher: PeerID)
     {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
@@ -59,6 +61,7 @@ extension Node {
         if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: ballot.selection.joined(separator: ",")) {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
+        if keepChoice { try await store.setLocalData(message: poll, key: LocalDataKey.secretKeepChoice, value: "kept") }
         try await store.setLocalData(message: poll, key: LocalDataKey.secretBallot, value: Hex.encode(ballot.encoded))
         // Scheduled before sending: if the send fails, the check after the publishing time tries again.
         scheduleSecretPoll(snapshot.poll.message, secret)
@@ -126,17 +129,23 @@ extension Node {
             self.secretBallots.checked(message, on: poll.id) { SecretPollRules.check($0, poll: poll, secret: secret) }
         }
         let own = try store.localData(message: poll.id, key: LocalDataKey.pollVote).map { $0.split(separator: ",").map(String.init) } ?? []
+        // After the close the choice is erased (unless kept) and only "you voted" remains.
+        let voted = try !own.isEmpty || store.localData(message: poll.id, key: LocalDataKey.secretVoted) != nil
         let phase: PollPhase = tally.closed ? .closed : clock.wallMillis >= secret.closesAtMillis ? .closing : .open
         let state: PollSnapshot.State = switch secret.question {
         case .yesNo: .yesNo(tally.asYesNoTally())
         case let .options(spec): .options(tally.asOutcome(spec: spec))
         }
         let electors = secret.electorate.map(\.member)
-        var snapshot = PollSnapshot(poll: stored, state: state, question: secret.text, phase: phase, ownVotes: own, ownBallot: nil)
+        // Not shown once closed even before the erase has run (it follows the close's storing, which
+        // views already see), so no view of a closed poll shows a choice the user did not ask to keep.
+        let keepsChoice = try store.localData(message: poll.id, key: LocalDataKey.secretKeepChoice) != nil
+        let shownVotes = tally.closed && !keepsChoice ? [] : own
+        var snapshot = PollSnapshot(poll: stored, state: state, question: secret.text, phase: phase, ownVotes: shownVotes, ownBallot: nil)
             .disputed(PollDisputes.of(poll: poll, forks: forks, closed: tally.closed))
         snapshot.secret = SecretPollStatus(
             electorate: electors, hiddenAmong: secret.hidingElectors(creator: poll.author), resultsFinal: tally.closed, tally: tally,
-            ownBallot: own.isEmpty ? nil : try ownSecretBallot(poll: poll, tally: tally, related: related))
+            ownBallot: voted ? try ownSecretBallot(poll: poll, tally: tally, related: related) : nil)
         return snapshot
     }
 

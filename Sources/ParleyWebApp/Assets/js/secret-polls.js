@@ -67,12 +67,15 @@ function choiceLabel(results, id) {
   return results.options?.find((option) => option.id === id)?.text ?? id;
 }
 
-/** "Your ballot (Yes): counted". The choice is known only to this node (`ownVotes`); each option's text is a run of its own. */
+/**
+ * "Your ballot (Yes): counted". The choice is known only to this node (`ownVotes`), and only until
+ * the close unless the voter asked to keep it: then "You voted (…): counted". Each option's text is a run of its own.
+ */
 function ownBallotLine(results) {
   const choices = results.ownVotes.map((id) => isolated(choiceLabel(results, id)));
   const state = results.secret.ownBallot ? ownBallotText[results.secret.ownBallot] ?? results.secret.ownBallot : "cast";
-  return el("p", { className: "own-ballot" }, "Your ballot (",
-    ...(choices.length === 0 ? ["?"] : choices.flatMap((choice, at) => (at > 0 ? [" + ", choice] : [choice]))), `): ${state}`);
+  if (choices.length === 0) return el("p", { className: "own-ballot" }, `You voted (your choice was erased from this node at the close): ${state}`);
+  return el("p", { className: "own-ballot" }, "Your ballot (", ...choices.flatMap((choice, at) => (at > 0 ? [" + ", choice] : [choice])), `): ${state}`);
 }
 
 /** Before the close, yes/no: the two buttons, and no bars or counts. */
