@@ -53,8 +53,10 @@ public struct NodeConfiguration: Sendable {
     public var presenceInterval: Duration = .seconds(5)
     /// A typing indicator lasts this long unless refreshed.
     public var typingTimeout: Duration = .seconds(6)
-    /// How long creating the first secret poll of a chat waits for connected members' ballot keys.
-    public var ballotKeyWait: Duration = .seconds(3)
+    /// How long creating a secret poll waits for members' ballot keys still on their way: those of
+    /// connected members, and any while too few are held to hide a vote (members publish theirs as
+    /// they join, so a poll posted right after a chat is made would otherwise be refused).
+    public var ballotKeyWait: Duration = .seconds(5)
     /// Secret ballots (docs/BALLOTS.md §4): the first relay waits a random time up to this before
     /// passing a ballot on, so the two hops are not linked by timing.
     public var ballotMixDelay: Duration = .seconds(5)

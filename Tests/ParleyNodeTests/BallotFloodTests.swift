@@ -18,11 +18,7 @@ struct BallotFloodTests {
             let (chat, poll, secret) = try await Self.pollOfFour(bed)
 
             // When mallory sends carol 40 envelopes addressed to her, each a ballot with a made-up linking tag
-            let fakes = try (0..<40).map { _ in
-                try Self.sealed(Self.fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret), chat: chat, secret: secret, to: carol)
-            }
-            await mallory.node.transmit(
-                fakes.map { .ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: $0) }, to: carol.identity.publicKey)
+            try await Self.sendFakes(40, from: mallory, to: carol, via: carol, chat: chat, poll: poll, secret: secret)
             try await bed.settle()
 
             // Then carol's checker, with no other envelope waiting, checked every one, refused none, and
@@ -33,10 +29,7 @@ struct BallotFloodTests {
             #expect(carol.node.envelopeChecks.isOverBudget(mallory.identity.publicKey, wallMillis: bed.clock.wallMillis))
 
             // When bob's honest ballot then reaches carol through alice, and the poll closes
-            let ballot = try SecretBallot.cast(
-                chat: chat, poll: poll, secret: secret, selection: ["up"], key: bob.node.ballotKeyPair(chat: chat))
-            try await bob.node.relay(
-                ballot.encoded, chat: chat, poll: poll, secret: secret, through: (first: alice.identity.publicKey, publisher: carol.identity.publicKey))
+            try await Self.voteUp(bob, through: alice, to: carol, chat: chat, poll: poll, secret: secret)
             try await bed.advance(by: .seconds(60))
             try await bed.advance(by: .seconds(30))
 
@@ -59,21 +52,10 @@ struct BallotFloodTests {
             let (chat, poll, secret) = try await Self.pollOfFour(bed)
 
             // When mallory sends fake envelopes for alice, the creator, through bob, as many as a sender's budget
-            let budget = EnvelopeChecks.failedRingChecksPerSenderPerMinute
-            let fakes = try (0..<budget).map { _ in
-                try Self.sealed(Self.fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret), chat: chat, secret: secret, to: alice)
-            }
-            await mallory.node.transmit(
-                fakes.map { .ballotRelay(publisher: alice.identity.publicKey, maxDelayMillis: 0, sealed: $0) }, to: bob.identity.publicKey)
-            try await bed.advance(by: .seconds(6))
-            #expect(alice.node.envelopeChecks.ringVerifications == budget)
-            #expect(alice.node.envelopeChecks.isOverBudget(bob.identity.publicKey, wallMillis: bed.clock.wallMillis))
+            try await Self.putBobOverBudget(on: alice, bed, chat: chat, poll: poll, secret: secret)
 
             // and carol's honest ballot reaches bob as its publisher, which hands it to alice at the close
-            let ballot = try SecretBallot.cast(
-                chat: chat, poll: poll, secret: secret, selection: ["up"], key: carol.node.ballotKeyPair(chat: chat))
-            try await carol.node.relay(
-                ballot.encoded, chat: chat, poll: poll, secret: secret, through: (first: mallory.identity.publicKey, publisher: bob.identity.publicKey))
+            try await Self.voteUp(carol, through: mallory, to: bob, chat: chat, poll: poll, secret: secret)
             try await bed.advance(by: .seconds(60))
             try await bed.advance(by: .seconds(30))
 
@@ -113,26 +95,16 @@ struct BallotFloodTests {
     @Test func anHonestEnvelopeFromARelayOverItsBudgetIsStillCheckedAndTheRelayIsBackInBudgetAMinuteLater() async throws {
         // Given alice's secret poll among alice, bob, carol and mallory
         let bed = try await PumpedPeers.make(count: 4)
-        let (alice, bob, carol, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
+        let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
         try await bed.running {
             let (chat, poll, secret) = try await Self.pollOfFour(bed)
 
             // When mallory passes carol a budget of fake envelopes through bob, putting bob over budget with her
             let budget = EnvelopeChecks.failedRingChecksPerSenderPerMinute
-            let fakes = try (0..<budget).map { _ in
-                try Self.sealed(Self.fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret), chat: chat, secret: secret, to: carol)
-            }
-            await mallory.node.transmit(
-                fakes.map { .ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: $0) }, to: bob.identity.publicKey)
-            try await bed.advance(by: .seconds(6))
-            #expect(carol.node.envelopeChecks.ringVerifications == budget)
-            #expect(carol.node.envelopeChecks.isOverBudget(bob.identity.publicKey, wallMillis: bed.clock.wallMillis))
+            try await Self.putBobOverBudget(on: carol, bed, chat: chat, poll: poll, secret: secret)
 
             // and, within the same minute, alice's honest ballot reaches carol through bob
-            let ballot = try SecretBallot.cast(
-                chat: chat, poll: poll, secret: secret, selection: ["up"], key: alice.node.ballotKeyPair(chat: chat))
-            try await alice.node.relay(
-                ballot.encoded, chat: chat, poll: poll, secret: secret, through: (first: bob.identity.publicKey, publisher: carol.identity.publicKey))
+            try await Self.voteUp(alice, through: bob, to: carol, chat: chat, poll: poll, secret: secret)
             try await bed.advance(by: .seconds(6))
 
             // Then carol checked it all the same (nothing else waited), holds it, and refused nothing
@@ -206,15 +178,11 @@ struct BallotFloodTests {
     /// A chat of the bed's four peers with their ballot keys published, and alice's secret yes/no
     /// poll closing in a minute.
     private static func pollOfFour(_ bed: PumpedPeers) async throws -> (chat: ChatID, poll: MessageID, secret: SecretPoll) {
-        let alice = bed.peers[0]
-        let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
+        let chat = try await bed.secretPollChat()
+        let created = try await bed.peers[0].node.createSecretPoll(
+            chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000)
         try await bed.settle()
-        try await alice.node.prepareSecretPolls(chat: invite.id)
-        try await bed.settle()
-        let created = try await alice.node.createSecretPoll(
-            chat: invite.id, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000)
-        try await bed.settle()
-        return (invite.id, created.poll.id, try #require(try ParleyCore.Poll(created.poll.message).secret))
+        return (chat, created.poll.id, try #require(try ParleyCore.Poll(created.poll.message).secret))
     }
 
     /// Mallory's real ballot with its linking tag replaced by a fresh point: it decodes and has the
@@ -226,6 +194,42 @@ struct BallotFloodTests {
         let tag = try BallotKeyPair(identity: Identity.generate(), chat: chat.rawRepresentation).publicKey.rawRepresentation
         bytes.replaceSubrange(tagAt..<tagAt + 32, with: tag)
         return bytes
+    }
+
+    /// `count` of mallory's fake ballots, each sealed to `publisher`, sent to `relay` to pass on
+    /// (`relay` may be `publisher` itself).
+    private static func sendFakes(
+        _ count: Int, from mallory: PumpedPeers.Peer, to publisher: PumpedPeers.Peer, via relay: PumpedPeers.Peer,
+        chat: ChatID, poll: MessageID, secret: SecretPoll
+    ) async throws {
+        let fakes = try (0..<count).map { _ in
+            try sealed(fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret), chat: chat, secret: secret, to: publisher)
+        }
+        await mallory.node.transmit(
+            fakes.map { .ballotRelay(publisher: publisher.identity.publicKey, maxDelayMillis: 0, sealed: $0) }, to: relay.identity.publicKey)
+    }
+
+    /// Mallory (the bed's fourth) passes `publisher` a budget of fake envelopes through bob (its
+    /// second): `publisher` checks every one and holds bob over budget.
+    private static func putBobOverBudget(
+        on publisher: PumpedPeers.Peer, _ bed: PumpedPeers, chat: ChatID, poll: MessageID, secret: SecretPoll
+    ) async throws {
+        let (bob, mallory) = (bed.peers[1], bed.peers[3])
+        let budget = EnvelopeChecks.failedRingChecksPerSenderPerMinute
+        try await sendFakes(budget, from: mallory, to: publisher, via: bob, chat: chat, poll: poll, secret: secret)
+        try await bed.advance(by: .seconds(6))
+        #expect(publisher.node.envelopeChecks.ringVerifications == budget)
+        #expect(publisher.node.envelopeChecks.isOverBudget(bob.identity.publicKey, wallMillis: bed.clock.wallMillis))
+    }
+
+    /// `voter`'s honest ballot for "up", sent through `first` to `publisher`.
+    private static func voteUp(
+        _ voter: PumpedPeers.Peer, through first: PumpedPeers.Peer, to publisher: PumpedPeers.Peer,
+        chat: ChatID, poll: MessageID, secret: SecretPoll
+    ) async throws {
+        let ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: ["up"], key: voter.node.ballotKeyPair(chat: chat))
+        try await voter.node.relay(
+            ballot.encoded, chat: chat, poll: poll, secret: secret, through: (first: first.identity.publicKey, publisher: publisher.identity.publicKey))
     }
 
     private static func sealed(_ ballot: [UInt8], chat: ChatID, secret: SecretPoll, to publisher: PumpedPeers.Peer) throws -> [UInt8] {

@@ -48,3 +48,15 @@ struct PumpedPeers {
     /// Moves time on by `duration`, firing every timer due on the way (retransmits, sync rounds).
     func advance(by duration: Duration) async throws { try await pump.advance(by: duration) }
 }
+
+extension PumpedPeers {
+    /// A chat of all the bed's peers, created by the first, whose ballot keys are all published: ready
+    /// for a secret poll.
+    func secretPollChat() async throws -> ChatID {
+        let invite = try await peers[0].node.createChat(title: "Board", members: peers.dropFirst().map(\.identity.publicKey))
+        try await settle()
+        try await peers[0].node.prepareSecretPolls(chat: invite.id)
+        try await settle()
+        return invite.id
+    }
+}

@@ -9,15 +9,6 @@ import Testing
 /// asked), and no node keeps sending ballots to a poll's creator that is no longer a member (nor
 /// does that creator keep trying to close its poll).
 struct SecretBallotAfterCloseTests {
-    /// A chat of all the bed's peers, created by the first, whose ballot keys are all published.
-    private static func preparedChat(_ bed: PumpedPeers) async throws -> ChatID {
-        let invite = try await bed.peers[0].node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
-        try await bed.settle()
-        try await bed.peers[0].node.prepareSecretPolls(chat: invite.id)
-        try await bed.settle()
-        return invite.id
-    }
-
     /// Every local data value `node` keeps on any message of `chat`, by message and key.
     private static func localData(of node: Node, in chat: ChatID) throws -> [(message: MessageID, key: String, value: String)] {
         try node.store.messages(matching: MessageCriteria(chat: chat)).flatMap { stored in
@@ -30,7 +21,7 @@ struct SecretBallotAfterCloseTests {
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, carol, dave) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
         try await bed.running {
-            let chat = try await Self.preparedChat(bed)
+            let chat = try await bed.secretPollChat()
             let poll = try await alice.node.createSecretPoll(
                 chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000).poll.id
             try await bed.settle()
@@ -72,7 +63,7 @@ struct SecretBallotAfterCloseTests {
         let bed = try await PumpedPeers.make(count: 5)
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         try await bed.running {
-            let chat = try await Self.preparedChat(bed)
+            let chat = try await bed.secretPollChat()
             let poll = try await bob.node.createSecretPoll(
                 chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000).poll.id
             try await bed.settle()

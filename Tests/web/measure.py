@@ -10,7 +10,7 @@ import argparse, json, pathlib, statistics, time
 
 from playwright.sync_api import expect, sync_playwright
 
-from webnodes import CHROMIUM, ROOT, Nodes, open_chat, open_page
+from webnodes import ROOT, Nodes, launch, open_chat, open_page
 
 
 def percentile(values, fraction):
@@ -81,7 +81,7 @@ def main():
         print(f"delivered to bob after {time.monotonic() - started:.1f} s")
 
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            browser = launch(playwright)
             # First, while both cores are quiet: the login's first screen.
             after_login, first_answer = first_screens_after_login(browser, nodes, problems)
             alice = open_page(browser, nodes, "alice", 1280, 800, problems)

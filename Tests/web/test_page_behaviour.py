@@ -7,11 +7,11 @@ modules loaded in one round.
 Run by Tests/web/run.sh, which installs what is missing; `python3 Tests/web/test_page_behaviour.py
 WORD…` runs the tests whose names contain a WORD. Prints one "N passed, M failed" line.
 """
-import re, sys, time, traceback, urllib.request
+import re, sys, time, urllib.request
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from webnodes import CHROMIUM, ROOT, Nodes, open_chat, open_page, show_list
+from webnodes import ROOT, Nodes, open_chat, open_page, run_tests, show_list
 
 RLO = "\u202e"
 TESTS = []
@@ -275,31 +275,11 @@ def the_reaction_box_takes_64_bytes_and_refuses_65_with_a_message(nodes, alice, 
 
 def main():
     nodes = Nodes()
-    passed = failed = 0
     problems = []
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            alice = open_page(browser, nodes, "alice", 1280, 800, problems)
-            bob = open_page(browser, nodes, "bob", 390, 844, problems)
-            chosen = [function for function in TESTS if not sys.argv[1:] or any(word in function.__name__ for word in sys.argv[1:])]
-            for function in chosen:
-                try:
-                    function(nodes, alice, bob)
-                    # No script error, and no script a peer's text could have started (a dialog), anywhere.
-                    assert not problems, problems
-                    passed += 1
-                    print(f"ok   {function.__name__}")
-                except Exception:
-                    failed += 1
-                    print(f"FAIL {function.__name__}")
-                    traceback.print_exc()
-                    problems.clear()
-            browser.close()
-    finally:
-        nodes.close()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    chosen = [function for function in TESTS if not sys.argv[1:] or any(word in function.__name__ for word in sys.argv[1:])]
+    run_tests(nodes, chosen, lambda browser: (nodes, open_page(browser, nodes, "alice", 1280, 800, problems),
+                                              open_page(browser, nodes, "bob", 390, 844, problems)),
+              problems=problems, clear_problems=True)
 
 
 if __name__ == "__main__":

@@ -5,11 +5,11 @@ page in Debian's Chromium (Playwright); the polls are made and voted on with the
 
 Run by Tests/web/run.sh, which installs what is missing. Prints one "N passed, M failed" line.
 """
-import json, sys, time, traceback
+import json, time
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from webnodes import CHROMIUM, Trio, open_chat, open_page
+from webnodes import Trio, open_chat, open_page, run_tests
 
 
 def results(nodes, chat, poll):
@@ -113,27 +113,14 @@ def closed_polls_are_drawn_as_the_rule_says(nodes, alice):
 def main():
     nodes = Quartet()
     problems = []
-    passed = failed = 0
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                alice = open_page(browser, nodes, "alice", 1280, 800, problems)
-                secret = a_secret_tie(nodes)
-                closed_polls_are_drawn_as_the_rule_says(nodes, alice)
-                the_secret_tie_is_drawn_as_the_rule_says(nodes, alice, *secret)
-                assert not problems, problems
-                passed += 1
-                print("ok   closed_polls_are_drawn_as_the_rule_says")
-            except Exception:
-                failed += 1
-                print("FAIL closed_polls_are_drawn_as_the_rule_says")
-                traceback.print_exc()
-            browser.close()
-    finally:
-        nodes.close()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+
+    def in_a_page(browser):
+        alice = open_page(browser, nodes, "alice", 1280, 800, problems)
+        secret = a_secret_tie(nodes)
+        closed_polls_are_drawn_as_the_rule_says(nodes, alice)
+        the_secret_tie_is_drawn_as_the_rule_says(nodes, alice, *secret)
+    in_a_page.__name__ = closed_polls_are_drawn_as_the_rule_says.__name__
+    run_tests(nodes, [in_a_page], lambda browser: (browser,), problems=problems)
 
 
 if __name__ == "__main__":

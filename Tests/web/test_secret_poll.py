@@ -7,11 +7,11 @@ the poll) the page shows the counts, live through the watch, and still no voters
 
 Run by Tests/web/run.sh, which installs what is missing. Prints one "N passed, M failed" line.
 """
-import sys, time, traceback
+import time
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from webnodes import CHROMIUM, ROOT, Trio, open_chat, open_page
+from webnodes import ROOT, Trio, open_chat, open_page, run_tests
 
 SHOTS = ROOT / "docs/web"
 # Long enough for the poll to reach bob and carol and for the three ballots before it, on a busy machine.
@@ -44,30 +44,12 @@ def assert_no_voters(card, nodes, chat, poll):
 def main():
     nodes = Quartet()
     problems = []
-    passed = failed = 0
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                alice = open_page(browser, nodes, "alice", 1280, 800, problems)
-                a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_never_voters(nodes, alice, problems)
-                # No script error, and no script a peer's text could have started (a dialog).
-                assert not problems, problems
-                passed += 1
-                print("ok   a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_never_voters")
-            except Exception:
-                failed += 1
-                print("FAIL a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_never_voters")
-                traceback.print_exc()
-                for name in nodes.names:
-                    log = (nodes.work / f"{name}.log").read_text()[-2000:]
-                    if log:
-                        print(f"--- {name}'s node log (end)\n{log}")
-            browser.close()
-    finally:
-        nodes.close()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+
+    def in_a_page(browser):
+        alice = open_page(browser, nodes, "alice", 1280, 800, problems)
+        a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_never_voters(nodes, alice, problems)
+    in_a_page.__name__ = a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_never_voters.__name__
+    run_tests(nodes, [in_a_page], lambda browser: (browser,), problems=problems, logs=nodes.names)
 
 
 def a_secret_poll_made_and_voted_in_the_page_shows_counts_only_at_the_close_and_never_voters(nodes, alice, problems):

@@ -5,16 +5,17 @@ WebSocket is wss, a message bob sends appears live, and one typed in the page re
 
 Run by Tests/web/run.sh, which installs what is missing. Prints one "N passed, M failed" line.
 """
-import random, shutil, subprocess, sys, tempfile, time, traceback
+import random, subprocess, tempfile, time
 from pathlib import Path
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from webnodes import CHROMIUM, PARLEY, open_chat
+from webnodes import PARLEY, Nodes, open_chat, run_tests
 
 
-class TLSPair:
-    """alice (web app over TLS) and bob (CLI only), each a contact of the other."""
+class TLSPair(Nodes):
+    """alice (web app over TLS) and bob (CLI only), each a contact of the other. Its `cli` and `close`
+    are Nodes'."""
 
     def __init__(self):
         self.work = Path(tempfile.mkdtemp(prefix="parley-web-tls-"))
@@ -37,10 +38,6 @@ class TLSPair:
         for me, other in [("alice", "bob"), ("bob", "alice")]:
             self.cli(me, "contacts", "add", str(self.work / f"keys/{other}.pub"), "--name", other)
 
-    def cli(self, name, *arguments):
-        done = subprocess.run([PARLEY, *arguments, "--data", str(self.work / name)], check=True, capture_output=True, text=True)
-        return done.stdout.strip()
-
     def wait_for(self, name, *arguments, contains, timeout=15):
         deadline = time.time() + timeout
         while True:
@@ -50,16 +47,6 @@ class TLSPair:
             if time.time() > deadline:
                 raise RuntimeError(f"{name}: parley {' '.join(arguments)} never showed {contains!r}: {output}")
             time.sleep(0.2)
-
-    def close(self):
-        for process in self.processes:
-            process.terminate()
-        for process in self.processes:
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        shutil.rmtree(self.work, ignore_errors=True)
 
 
 def the_page_works_over_https_and_its_websocket_over_wss(nodes, browser, problems):
@@ -96,26 +83,8 @@ def the_page_works_over_https_and_its_websocket_over_wss(nodes, browser, problem
 def main():
     nodes = TLSPair()
     problems = []
-    passed = failed = 0
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                the_page_works_over_https_and_its_websocket_over_wss(nodes, browser, problems)
-                assert not problems, problems
-                passed += 1
-                print("ok   the_page_works_over_https_and_its_websocket_over_wss")
-            except Exception:
-                failed += 1
-                print("FAIL the_page_works_over_https_and_its_websocket_over_wss")
-                traceback.print_exc()
-                for name in ["alice", "bob"]:
-                    print(f"--- {name}'s node log (end)\n{(nodes.work / f'{name}.log').read_text()[-2000:]}")
-            browser.close()
-    finally:
-        nodes.close()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    run_tests(nodes, [the_page_works_over_https_and_its_websocket_over_wss], lambda browser: (nodes, browser, problems),
+              problems=problems, logs=["alice", "bob"])
 
 
 if __name__ == "__main__":

@@ -4,11 +4,11 @@ refuses a request without the token. Screenshots of both layouts go to docs/web/
 
 Run by Tests/web/run.sh, which installs what is missing. Prints one "N passed, M failed" line.
 """
-import json, subprocess, sys, time, traceback, urllib.error, urllib.request
+import json, subprocess, time, urllib.error, urllib.request
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from webnodes import CHROMIUM, PARLEY, ROOT, Nodes, open_chat, open_page, show_list
+from webnodes import PARLEY, ROOT, Nodes, open_chat, open_page, run_tests, show_list
 
 SHOTS = ROOT / "docs/web"
 
@@ -246,29 +246,10 @@ def both_layouts_are_captured(nodes, alice, bob, problems):
 
 def main():
     nodes = Nodes()
-    passed = failed = 0
     problems = []
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            alice = open_page(browser, nodes, "alice", 1280, 800, problems)
-            bob = open_page(browser, nodes, "bob", 390, 844, problems)
-            for function in TESTS:
-                try:
-                    function(nodes, alice, bob, problems)
-                    # No script error, and no script a peer's text could have started (a dialog), anywhere.
-                    assert not problems, problems
-                    passed += 1
-                    print(f"ok   {function.__name__}")
-                except Exception:
-                    failed += 1
-                    print(f"FAIL {function.__name__}")
-                    traceback.print_exc()
-            browser.close()
-    finally:
-        nodes.close()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    run_tests(nodes, TESTS, lambda browser: (nodes, open_page(browser, nodes, "alice", 1280, 800, problems),
+                                             open_page(browser, nodes, "bob", 390, 844, problems), problems),
+              problems=problems)
 
 
 if __name__ == "__main__":

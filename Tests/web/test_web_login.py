@@ -6,11 +6,11 @@ and the open page says so.
 
 Run by Tests/web/run.sh. Prints one "N passed, M failed" line.
 """
-import http.server, json, re, subprocess, sys, threading, traceback
+import http.server, json, re, subprocess, threading
 
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from webnodes import CHROMIUM, PARLEY, Nodes
+from webnodes import Nodes, run_tests
 
 TESTS = []
 
@@ -197,24 +197,7 @@ def revoke_ends_every_session_at_once_and_the_open_pages_show_the_login(browser,
 
 def main():
     nodes = Nodes()
-    passed = failed = 0
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            for function in TESTS:
-                try:
-                    function(browser, nodes)
-                    passed += 1
-                    print(f"ok   {function.__name__}")
-                except Exception:
-                    failed += 1
-                    print(f"FAIL {function.__name__}")
-                    traceback.print_exc()
-            browser.close()
-    finally:
-        nodes.close()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    run_tests(nodes, TESTS, lambda browser: (browser, nodes))
 
 
 if __name__ == "__main__":

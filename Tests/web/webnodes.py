@@ -1,8 +1,8 @@
 """Shared by the browser tests and measurements: real nodes serving the web app, and pages on them."""
-import http.client, json, os, random, shutil, subprocess, tempfile, time
+import http.client, json, os, random, shutil, subprocess, sys, tempfile, time, traceback
 from pathlib import Path
 
-from playwright.sync_api import expect
+from playwright.sync_api import expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 PARLEY = os.environ.get("PARLEY_BIN") or str(ROOT / ".build/debug/parley")
@@ -131,6 +131,48 @@ class Trio(Nodes):
                 if time.time() > deadline:
                     raise RuntimeError(f"{name}: parley {' '.join(arguments)} kept failing: {error.stderr}") from error
                 time.sleep(0.2)
+
+
+def launch(playwright):
+    """Debian's Chromium, as every browser test and measurement drives it."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+
+
+def run_tests(nodes, tests, arguments, problems=None, clear_problems=False, logs=()):
+    """Runs each function in `tests` as `function(*arguments(browser))` (`arguments` is called once,
+    before the first test) in one Chromium against `nodes`, printing "ok   name" or "FAIL name" and its
+    traceback for each, then "N passed, M failed"; exits 1 if any failed. With `problems` (the script
+    errors and dialogs the pages recorded), a test also fails if any are recorded; `clear_problems`
+    forgets them after a failure. After a failure, the end of each node's log named in `logs` is printed.
+    Closes `nodes` at the end."""
+    passed = failed = 0
+    try:
+        with sync_playwright() as playwright:
+            browser = launch(playwright)
+            given = arguments(browser)
+            for function in tests:
+                try:
+                    function(*given)
+                    if problems is not None:
+                        # No script error, and no script a peer's text could have started (a dialog), anywhere.
+                        assert not problems, problems
+                    passed += 1
+                    print(f"ok   {function.__name__}")
+                except Exception:
+                    failed += 1
+                    print(f"FAIL {function.__name__}")
+                    traceback.print_exc()
+                    for name in logs:
+                        log = (nodes.work / f"{name}.log").read_text()[-2000:]
+                        if log:
+                            print(f"--- {name}'s node log (end)\n{log}")
+                    if clear_problems and problems is not None:
+                        problems.clear()
+            browser.close()
+    finally:
+        nodes.close()
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
 
 
 def open_page(browser, nodes, name, width, height, problems):

@@ -66,8 +66,13 @@ public struct PresenceTable: Sendable {
     }
 
     public func status(of peer: PeerID, now: Duration) -> Status {
-        if presence(of: peer, now: now).online { return .online }
-        return .offline(lastSeenWallMillis: lastSeen(of: peer))
+        statusAndRelayer(of: peer, now: now).status
+    }
+
+    /// `status(of:now:)` and `relayer(of:now:)` in one look-up, as a member list shows both.
+    public func statusAndRelayer(of peer: PeerID, now: Duration) -> (status: Status, via: PeerID?) {
+        let presence = presence(of: peer, now: now)
+        return (presence.online ? .online : .offline(lastSeenWallMillis: lastSeen(of: peer)), presence.via)
     }
 
     /// The member whose relaying shows `peer` online now; nil when its own session does, or it is offline.

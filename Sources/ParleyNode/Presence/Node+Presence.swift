@@ -28,8 +28,9 @@ extension Node {
         guard let members = try store.members(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
         let now = clock.now
         return members.map { member in
-            member == me ? MemberPresence(peer: member, status: .online)
-                : MemberPresence(peer: member, status: presenceHub.status(of: member, now: now), via: presenceHub.relayer(of: member, now: now))
+            guard member != me else { return MemberPresence(peer: member, status: .online) }
+            let (status, via) = presenceHub.statusAndRelayer(of: member, now: now)
+            return MemberPresence(peer: member, status: status, via: via)
         }
     }
 

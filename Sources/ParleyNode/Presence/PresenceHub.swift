@@ -38,8 +38,10 @@ final class PresenceHub: Sendable {
             return untracked
         }
     }
-    func relayer(of peer: PeerID, now: Duration) -> PeerID? { state.withLock { $0.presence.relayer(of: peer, now: now) } }
     func status(of peer: PeerID, now: Duration) -> PresenceTable.Status { state.withLock { $0.presence.status(of: peer, now: now) } }
+    func statusAndRelayer(of peer: PeerID, now: Duration) -> (status: PresenceTable.Status, via: PeerID?) {
+        state.withLock { $0.presence.statusAndRelayer(of: peer, now: now) }
+    }
     func track(_ peers: Set<PeerID>) { state.withLock { $0.presence.track(peers) } }
     func isTracked(_ peer: PeerID) -> Bool { state.withLock { $0.presence.tracked.contains(peer) } }
 

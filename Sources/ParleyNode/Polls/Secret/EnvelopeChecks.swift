@@ -65,9 +65,12 @@ final class EnvelopeChecks: Sendable {
         /// Secret polls envelopes named lately, decoded (a message's content never changes).
         var polls: [MessageID: (message: Message, secret: SecretPoll)] = [:]
 
+        func failures(of sender: PeerID, minute: Int64) -> Int {
+            failedThisMinute[sender].flatMap { $0.minute == minute ? $0.count : nil } ?? 0
+        }
+
         func isOverBudget(_ sender: PeerID, minute: Int64) -> Bool {
-            let count = failedThisMinute[sender].flatMap { $0.minute == minute ? $0.count : nil } ?? 0
-            return count >= EnvelopeChecks.failedRingChecksPerSenderPerMinute
+            failures(of: sender, minute: minute) >= EnvelopeChecks.failedRingChecksPerSenderPerMinute
         }
     }
 
@@ -186,8 +189,7 @@ final class EnvelopeChecks: Sendable {
             if state.failedThisMinute.count >= Self.maxFailingSenders {
                 state.failedThisMinute = state.failedThisMinute.filter { $0.value.minute == minute }
             }
-            let count = state.failedThisMinute[sender].flatMap { $0.minute == minute ? $0.count : nil } ?? 0
-            state.failedThisMinute[sender] = (minute, count + 1)
+            state.failedThisMinute[sender] = (minute, state.failures(of: sender, minute: minute) + 1)
         }
     }
 }

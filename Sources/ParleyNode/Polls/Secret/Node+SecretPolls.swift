@@ -9,7 +9,8 @@ public import ParleyStore
 extension Node {
     /// Posts a secret poll whose electorate is every current member with a published ballot key. In
     /// a chat without keys yet, this node publishes its own (`prepareSecretPolls`) and waits up to
-    /// `ballotKeyWait` for the connected members' nodes to answer with theirs.
+    /// `ballotKeyWait` for the keys still missing: connected members', and any while too few are
+    /// held to hide a vote.
     /// - Returns: the poll, and the members left out because their key has not reached this node.
     public func createSecretPoll(chat: ChatID, question: SecretPoll.Question, closesAtMillis: Int64) async throws
         -> (poll: StoredMessage, withoutKey: [PeerID])
@@ -17,13 +18,16 @@ extension Node {
         guard closesAtMillis > clock.wallMillis else { throw NodeError.invalid("a secret poll needs a closing time in the future") }
         try await prepareSecretPolls(chat: chat)
         var (electors, withoutKey) = try currentElectorate(chat: chat)
+        var others: Int { electors.count(where: { $0.member != me }) }
         let deadline = clock.now + configuration.ballotKeyWait
-        while !Set(withoutKey).isDisjoint(with: await engine.connectedPeers), clock.now < deadline {
+        while !withoutKey.isEmpty, clock.now < deadline {
+            let connected = await engine.connectedPeers
+            guard others < SecretPoll.minHidingElectors || !Set(withoutKey).isDisjoint(with: connected) else { break }
             try await clock.sleep(for: .milliseconds(100))
             (electors, withoutKey) = try currentElectorate(chat: chat)
         }
-        let others = electors.count(where: { $0.member != me })
-        guard others >= SecretPoll.minHidingElectors else { throw NodeError.tooFewToHide(chat, others: others) }
+        let hiding = others
+        guard hiding >= SecretPoll.minHidingElectors else { throw NodeError.tooFewToHide(chat, others: hiding) }
         let secret: SecretPoll
         do { secret = try SecretPoll(question: question, closesAtMillis: closesAtMillis, electorate: electors) } catch {
             throw NodeError.invalid("\(error)")
@@ -138,9 +142,9 @@ extension Node {
         }
         let electors = secret.electorate.map(\.member)
         // Not shown once closed even before the erase has run (it follows the close's storing, which
-        // views already see), so no view of a closed poll shows a choice the user did not ask to keep.
-        let keepsChoice = try store.localData(message: poll.id, key: LocalDataKey.secretKeepChoice) != nil
-        let shownVotes = tally.closed && !keepsChoice ? [] : own
+        // views already see), so no view of a closed poll shows a choice the user did not ask to keep;
+        // whether it was asked is read only then.
+        let shownVotes = try tally.closed && !own.isEmpty && store.localData(message: poll.id, key: LocalDataKey.secretKeepChoice) == nil ? [] : own
         var snapshot = PollSnapshot(poll: stored, state: state, question: secret.text, phase: phase, ownVotes: shownVotes, ownBallot: nil)
             .disputed(PollDisputes.of(poll: poll, forks: forks, closed: tally.closed))
         snapshot.secret = SecretPollStatus(
