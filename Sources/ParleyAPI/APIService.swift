@@ -96,9 +96,7 @@ public struct APIService: Sendable {
         case let .pollSecretVote(chat, poll, choices, keepChoice):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             let cast = try await node.castSecretBallot(chat: chatID, poll: pollID, choices: choices, keepChoice: keepChoice ?? false)
-            return Self.ok(SecretBallotView(
-                poll: try pollView(chat: chatID, poll: pollID), selection: cast.selection, firstRelay: cast.firstRelay, publisher: cast.publisher,
-                names: try names()))
+            return Self.ok(SecretBallotView(poll: try pollView(chat: chatID, poll: pollID), cast: cast, names: try names()))
         case let .pollUnvote(chat, poll, option):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(view(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))

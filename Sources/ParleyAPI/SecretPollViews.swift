@@ -24,6 +24,8 @@ public struct SecretPollView: Codable, Sendable, Hashable {
     public let rejected: Int?
     /// Valid ballots the close does not cover.
     public let late: Int?
+    /// Ballot messages published by a member other than the poll's creator: they count nothing.
+    public let byOthers: Int?
     /// Why the poll is refused on every node (counts nothing, takes no ballot): an elector who was
     /// not a member, a key its member never published, or too few electors besides the creator.
     public let electorateProblem: String?
@@ -36,8 +38,8 @@ public struct SecretPollView: Codable, Sendable, Hashable {
         hiddenAmong = status.hiddenAmong
         resultsFinal = status.resultsFinal
         let tally = status.tally
-        (counted, conflicting, rejected, late) = status.resultsFinal
-            ? (tally.counted, tally.conflicting, tally.rejected, tally.late) : (nil, nil, nil, nil)
+        (counted, conflicting, rejected, late, byOthers) = status.resultsFinal
+            ? (tally.counted, tally.conflicting, tally.rejected, tally.late, tally.byOthers) : (nil, nil, nil, nil, nil)
         electorateProblem = tally.electorateProblem?.description
         ownBallot = status.ownBallot
     }
@@ -45,25 +47,38 @@ public struct SecretPollView: Codable, Sendable, Hashable {
 
 /// `poll vote` on a secret poll: what was cast and how it travels.
 public struct SecretBallotView: Codable, Sendable, Hashable {
+    /// One way the ballot travels.
+    public struct Path: Codable, Sendable, Hashable {
+        /// The member the sealed ballot went to first: it knows this user voted, not how, holds the
+        /// envelope until the closing time, and cannot find the ballot later (the creator publishes
+        /// every ballot of the poll in one batch).
+        public let firstRelay: String
+        public let firstRelayName: String?
+        /// The member that opens the ballot and hands it to the poll's creator at the closing time: it
+        /// knows how, not who.
+        public let publisher: String
+        public let publisherName: String?
+    }
+
     public let poll: PollResultsView
     /// The choice ids this ballot selects (kept on this node only, and only until the close unless the
     /// vote asked to keep it).
     public let selection: [String]
-    /// The member the sealed ballot went to first: it knows this user voted, not how, and cannot
-    /// find the ballot later (the creator publishes every ballot of the poll in one batch).
+    /// The paths the same ballot went along: two independent ones when four other members were
+    /// reachable, so one hostile member on a path can neither keep it out of the batch nor single it out.
+    public let paths: [Path]
+    /// The first path's members, as before there were two.
     public let firstRelay: String
     public let firstRelayName: String?
-    /// The member that opens the ballot and hands it to the poll's creator at the closing time: it
-    /// knows how, not who.
     public let publisher: String
     public let publisherName: String?
 
-    init(poll: PollResultsView, selection: [String], firstRelay: PeerID, publisher: PeerID, names: [PeerID: String]) {
+    init(poll: PollResultsView, cast: SecretBallotCast, names: [PeerID: String]) {
         self.poll = poll
-        self.selection = selection
-        self.firstRelay = firstRelay.hex
-        firstRelayName = names[firstRelay]
-        self.publisher = publisher.hex
-        publisherName = names[publisher]
+        selection = cast.selection
+        paths = cast.paths.map {
+            Path(firstRelay: $0.firstRelay.hex, firstRelayName: names[$0.firstRelay], publisher: $0.publisher.hex, publisherName: names[$0.publisher])
+        }
+        (firstRelay, firstRelayName, publisher, publisherName) = (paths[0].firstRelay, paths[0].firstRelayName, paths[0].publisher, paths[0].publisherName)
     }
 }

@@ -17,7 +17,8 @@ extension Render {
         if secret.resultsFinal {
             if let up = poll.up, let down = poll.down { lines.append("  up \(up)  down \(down)") } else { lines += optionLines(poll) }
             lines.append("  \(secret.counted ?? 0) of \(secret.electorate.count) electors counted; \(secret.conflicting ?? 0) conflicting, "
-                + "\(secret.rejected ?? 0) rejected, \(secret.late ?? 0) after the close")
+                + "\(secret.rejected ?? 0) rejected, \(secret.late ?? 0) after the close"
+                + ((secret.byOthers ?? 0) > 0 ? ", \(secret.byOthers ?? 0) published by others than the creator (not counted)" : ""))
         } else {
             if let options = poll.options { lines += options.map { "  [\($0.id)] \(SafeText.singleLine($0.text))" } }
             lines.append("  secret ballot: results at the close, when every ballot is published at once; no one sees who cast which")
@@ -37,7 +38,7 @@ extension Render {
         case .relayed: "sealed and relayed; published with every ballot after the closing time"
         case .published: "published, waiting for the creator's close"
         case .counted: "counted"
-        case .notCounted: "not counted (not published before the close)"
+        case .notCounted: "not counted (not published before the close: lost on its way, or alone after the creator's batch)"
         }
     }
 
@@ -51,8 +52,8 @@ extension Render {
         let choice = cast.selection.map { optionLabel($0, cast.poll) }.joined(separator: "+")
         let when = cast.poll.closesAtMillis.map { " (\(time($0)))" } ?? ""
         let hidden = cast.poll.secret.map { "; \(hiddenAmongLine($0))" } ?? ""
-        return "secret ballot cast (\(choice)): sent through \(name(cast.firstRelay, cast.firstRelayName)), "
-            + "sealed for \(name(cast.publisher, cast.publisherName)); published with every ballot after the close\(when); "
+        let paths = cast.paths.map { "through \(name($0.firstRelay, $0.firstRelayName)) sealed for \(name($0.publisher, $0.publisherName))" }
+        return "secret ballot cast (\(choice)): sent \(paths.joined(separator: " and ")); published with every ballot after the close\(when); "
             + "your choice stays on this node until the close\(hidden)"
     }
 }

@@ -57,9 +57,10 @@ public struct NodeConfiguration: Sendable {
     /// connected members, and any while too few are held to hide a vote (members publish theirs as
     /// they join, so a poll posted right after a chat is made would otherwise be refused).
     public var ballotKeyWait: Duration = .seconds(5)
-    /// Secret ballots (docs/BALLOTS.md §4): the first relay waits a random time up to this before
-    /// passing a ballot on, so the two hops are not linked by timing.
-    public var ballotMixDelay: Duration = .seconds(5)
+    /// Secret ballots (docs/BALLOTS.md §4): a first relay holds an envelope as long as its voter
+    /// asks (until the poll's closing time), at most this long, so every envelope reaches its
+    /// publisher at once and arrival times say nothing about who voted when.
+    public var ballotRelayHoldLimit: Duration = .seconds(7 * 24 * 3_600)
     /// Publishers hand the ballots they hold to the poll's creator at the closing time; the creator
     /// publishes every ballot it holds this long after it, in one batch.
     public var ballotPublishDelay: Duration = .seconds(10)

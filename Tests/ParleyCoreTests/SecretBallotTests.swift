@@ -272,16 +272,16 @@ struct SecretBallotTests {
         let secret = try Self.yesNo(Self.members, chat: Self.chat)
         let keys = try chat.ballotKeys(Self.members)
         let poll = try chat.post(Self.members[0], .poll, secret.encoded())
-        func ballot(_ member: Int, _ choice: String, relay: Int) throws -> Message {
+        func ballot(_ member: Int, _ choice: String) throws -> Message {
             let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: [choice], key: Self.keyPair(Self.members[member], Self.chat))
-            return try chat.post(Self.members[relay], .pollSecretBallot, ballot.encoded, referencing: poll)
+            return try chat.post(Self.members[0], .pollSecretBallot, ballot.encoded, referencing: poll)
         }
         // Given member 1 votes up and then down, member 2 votes up twice (two signatures), member 3 down
         let related = [
-            try ballot(1, "up", relay: 0), try ballot(1, "down", relay: 2),
-            try ballot(2, "up", relay: 3), try ballot(2, "up", relay: 4),
-            try ballot(3, "down", relay: 1),
-            try chat.post(Self.members[4], .pollSecretBallot, [1, 2, 3], referencing: poll),
+            try ballot(1, "up"), try ballot(1, "down"),
+            try ballot(2, "up"), try ballot(2, "up"),
+            try ballot(3, "down"),
+            try chat.post(Self.members[0], .pollSecretBallot, [1, 2, 3], referencing: poll),
         ]
         let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) {
             SecretPollRules.check($0, poll: poll, secret: secret)
@@ -294,13 +294,38 @@ struct SecretBallotTests {
         #expect(tally.electorateProblem == nil)
     }
 
+    @Test func aValidBallotPublishedByAnyoneButTheCreatorCountsNothingAndCostsNoRingCheck() throws {
+        // Given member 1's valid ballot put out by member 2 on arrival (finding 4 of issue 34: its first
+        // relay would link it to the voter), and member 3's published by the creator
+        var chat = Chat()
+        let secret = try Self.yesNo(Self.members, chat: Self.chat)
+        let keys = try chat.ballotKeys(Self.members)
+        let poll = try chat.post(Self.members[0], .poll, secret.encoded())
+        func cast(_ member: Int, _ choice: String) throws -> [UInt8] {
+            try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: [choice], key: Self.keyPair(Self.members[member], Self.chat)).encoded
+        }
+        let related = [
+            try chat.post(Self.members[2], .pollSecretBallot, try cast(1, "up"), referencing: poll),
+            try chat.post(Self.members[0], .pollSecretBallot, try cast(3, "down"), referencing: poll),
+        ]
+        var checked: [MessageID] = []
+        let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) {
+            checked.append($0.id)
+            return SecretPollRules.check($0, poll: poll, secret: secret)
+        }
+        // Then only the creator's counts, the other is counted apart, and its ring is never checked
+        #expect(tally.counts == ["up": 0, "down": 1])
+        #expect((tally.counted, tally.rejected, tally.byOthers) == (1, 0, 1))
+        #expect(checked == [related[1].id])
+    }
+
     @Test func anElectorateKeyItsMemberDidNotPublishCountsNothing() throws {
         var chat = Chat()
         let secret = try Self.yesNo(Self.members, chat: Self.chat)
         let keys = try chat.ballotKeys(Self.members)
         let poll = try chat.post(Self.members[0], .poll, secret.encoded())
         let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
-        let related = [try chat.post(Self.members[2], .pollSecretBallot, ballot.encoded, referencing: poll)]
+        let related = [try chat.post(Self.members[0], .pollSecretBallot, ballot.encoded, referencing: poll)]
         func tally(_ keys: [Message]) -> SecretTally {
             SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) { SecretPollRules.check($0, poll: poll, secret: secret) }
         }
@@ -360,8 +385,9 @@ struct SecretBallotTests {
         invalid.append(try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: outsider, selection: ["3"], key: Self.keyPair(Fixtures.mallory, Self.chat)).encoded)
         invalid.append(try SecretBallot.cast(chat: Self.id(0x99), poll: poll.id, secret: secret, selection: ["3"], key: Self.keyPair(members[7], Self.chat)).encoded)
 
-        // 1,000 relayed ballots, each by a random member; the creator closes after the first 900.
-        struct Relayed { let message: Message; let cast: Cast?; let beforeClose: Bool }
+        // 1,000 ballot messages, most by the creator (its batches), some put out by another member
+        // (which count nothing: only the creator publishes); the creator closes after the first 900.
+        struct Relayed { let message: Message; let cast: Cast?; let beforeClose: Bool; let byCreator: Bool }
         var relayed: [Relayed] = []
         var close: Message?
         for index in 0..<1_000 {
@@ -369,16 +395,18 @@ struct SecretBallotTests {
                 let holdings = chat.sequences.mapValues { AuthorHoldings.contiguous($0) }
                 close = try chat.post(members[0], .pollClose, PollCoverage(holdings: holdings).encoded(), referencing: poll)
             }
-            let relay = members.randomElement(using: &random)!
+            let relay = Int.random(in: 0..<10, using: &random) < 8 ? members[0] : members.randomElement(using: &random)!
             let cast = Int.random(in: 0..<10, using: &random) < 8 ? casts.randomElement(using: &random)! : nil
             let bytes = cast?.bytes ?? invalid.randomElement(using: &random)!
-            relayed.append(Relayed(message: try chat.post(relay, .pollSecretBallot, bytes, referencing: poll), cast: cast, beforeClose: index < 900))
+            relayed.append(Relayed(
+                message: try chat.post(relay, .pollSecretBallot, bytes, referencing: poll), cast: cast, beforeClose: index < 900,
+                byCreator: relay.publicKey == members[0].publicKey))
         }
         let creatorsClose = try #require(close)
 
         // The expectation, from how the ballots were made: per voter, the distinct selections it got in before the close.
         var inTime: [Int: Set<[String]>] = [:]
-        for item in relayed where item.beforeClose {
+        for item in relayed where item.beforeClose && item.byCreator {
             if let cast = item.cast { inTime[cast.voter, default: []].insert(cast.selection) }
         }
         var expected = Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) })
@@ -387,9 +415,10 @@ struct SecretBallotTests {
         }
         let expectedCounted = inTime.values.filter { $0.count == 1 }.count
         let expectedConflicting = inTime.values.filter { $0.count > 1 }.count
-        let expectedRejected = relayed.filter { $0.cast == nil }.count
-        let expectedLate = relayed.filter { $0.cast != nil && !$0.beforeClose }.count
-        #expect(expectedCounted > 5 && expectedConflicting > 0 && expectedLate > 0 && expectedRejected > 100)
+        let expectedRejected = relayed.filter { $0.byCreator && $0.cast == nil }.count
+        let expectedLate = relayed.filter { $0.byCreator && $0.cast != nil && !$0.beforeClose }.count
+        let expectedByOthers = relayed.filter { !$0.byCreator }.count
+        #expect(expectedCounted > 5 && expectedConflicting > 0 && expectedLate > 0 && expectedRejected > 100 && expectedByOthers > 100)
 
         // Five nodes hold the messages in different orders, some twice, with unrelated ones among them.
         let noise = [
@@ -417,7 +446,8 @@ struct SecretBallotTests {
                     return checked
                 })
         }
-        #expect(checks == 1_000)
+        // Every message by the creator checked once; none by another member checked at all.
+        #expect(checks == relayed.count - expectedByOthers)
         #expect(Set(tallies).count == 1)
         let tally = try #require(tallies.first)
         #expect(tally.counts == expected)
@@ -425,6 +455,7 @@ struct SecretBallotTests {
         #expect(tally.conflicting == expectedConflicting)
         #expect(tally.rejected == expectedRejected)
         #expect(tally.late == expectedLate)
+        #expect(tally.byOthers == expectedByOthers)
         #expect(tally.close?.message == creatorsClose.id && tally.electorateProblem == nil)
     }
 

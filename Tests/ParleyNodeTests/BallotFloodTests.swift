@@ -79,7 +79,7 @@ struct BallotFloodTests {
             let once = try Self.sealed(fake, chat: chat, secret: secret, to: carol)
             let oversized = try carol.identity.publicKey.agreementKey().seal(
                 BallotEnvelope(chat: chat, ballot: fake).encoded(size: secret.envelopeBytes + BallotEnvelope.padding))
-            let toCarol = { (sealed: [UInt8]) in Frame.ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: sealed) }
+            let toCarol = { (sealed: [UInt8]) in Frame.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: sealed) }
 
             // When mallory sends one fake envelope five times, and one padded beyond the poll's envelope size
             await mallory.node.transmit(Array(repeating: toCarol(once), count: 5) + [toCarol(oversized)], to: carol.identity.publicKey)
@@ -206,7 +206,7 @@ struct BallotFloodTests {
             try sealed(fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret), chat: chat, secret: secret, to: publisher)
         }
         await mallory.node.transmit(
-            fakes.map { .ballotRelay(publisher: publisher.identity.publicKey, maxDelayMillis: 0, sealed: $0) }, to: relay.identity.publicKey)
+            fakes.map { .ballotRelay(publisher: publisher.identity.publicKey, holdMillis: 0, sealed: $0) }, to: relay.identity.publicKey)
     }
 
     /// Mallory (the bed's fourth) passes `publisher` a budget of fake envelopes through bob (its
@@ -222,14 +222,15 @@ struct BallotFloodTests {
         #expect(publisher.node.envelopeChecks.isOverBudget(bob.identity.publicKey, wallMillis: bed.clock.wallMillis))
     }
 
-    /// `voter`'s honest ballot for "up", sent through `first` to `publisher`.
+    /// `voter`'s honest ballot for "up", sent through `first` to `publisher` with no hold (as a retry
+    /// after the closing time is), so that it arrives within the minute its relay is over budget.
     private static func voteUp(
         _ voter: PumpedPeers.Peer, through first: PumpedPeers.Peer, to publisher: PumpedPeers.Peer,
         chat: ChatID, poll: MessageID, secret: SecretPoll
     ) async throws {
         let ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: ["up"], key: voter.node.ballotKeyPair(chat: chat))
-        try await voter.node.relay(
-            ballot.encoded, chat: chat, poll: poll, secret: secret, through: (first: first.identity.publicKey, publisher: publisher.identity.publicKey))
+        let envelope = try sealed(ballot.encoded, chat: chat, secret: secret, to: publisher)
+        await voter.node.transmit([.ballotRelay(publisher: publisher.identity.publicKey, holdMillis: 0, sealed: envelope)], to: first.identity.publicKey)
     }
 
     private static func sealed(_ ballot: [UInt8], chat: ChatID, secret: SecretPoll, to publisher: PumpedPeers.Peer) throws -> [UInt8] {

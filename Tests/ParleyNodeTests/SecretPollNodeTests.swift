@@ -24,7 +24,10 @@ struct SecretPollNodeTests {
 
             // When bob votes up, carol down and dave up
             let cast = try await bob.node.castSecretBallot(chat: invite.id, poll: created.poll.id, choices: ["up"])
-            #expect(cast.firstRelay != bob.identity.publicKey && cast.publisher != bob.identity.publicKey && cast.firstRelay != cast.publisher)
+            // (three others are reachable: one path, two members besides bob)
+            #expect(cast.paths.count == 1)
+            let path = try #require(cast.paths.first)
+            #expect(path.firstRelay != bob.identity.publicKey && path.publisher != bob.identity.publicKey && path.firstRelay != path.publisher)
             _ = try await carol.node.castSecretBallot(chat: invite.id, poll: created.poll.id, choices: ["down"])
             _ = try await bed.peers[3].node.castSecretBallot(chat: invite.id, poll: created.poll.id, choices: ["UP"])
             try await bed.advance(by: .seconds(10))
@@ -114,7 +117,7 @@ struct SecretPollNodeTests {
 
             // When bob votes and one of his two relays (not the creator) goes offline before passing it on
             let cast = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
-            let lost = [cast.firstRelay, cast.publisher].first { $0 != alice.identity.publicKey }!
+            let lost = [cast.paths[0].firstRelay, cast.paths[0].publisher].first { $0 != alice.identity.publicKey }!
             let offline = bed.peers.first { $0.identity.publicKey == lost }!
             await offline.node.shutdown()
             try await bed.advance(by: .seconds(59))
@@ -144,9 +147,9 @@ struct SecretPollNodeTests {
             let sealed = try carol.identity.publicKey.agreementKey().seal(BallotEnvelope(chat: invite.id, ballot: [1, 2, 3]).encoded(size: 512))
 
             // When mallory asks bob to relay to carol, and bob (a member) sends carol an envelope whose ballot is garbage
-            await mallory.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: sealed)], to: bob.identity.publicKey)
-            await bob.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: sealed)], to: carol.identity.publicKey)
-            await bob.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, maxDelayMillis: 0, sealed: Array(sealed.reversed()))], to: carol.identity.publicKey)
+            await mallory.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: sealed)], to: bob.identity.publicKey)
+            await bob.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: sealed)], to: carol.identity.publicKey)
+            await bob.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: Array(sealed.reversed()))], to: carol.identity.publicKey)
             try await bed.settle()
 
             // Then bob refuses mallory's (no chat holds the three of them), and carol counts both of bob's as bad ballots
@@ -209,10 +212,10 @@ struct SecretPollNodeTests {
             }
             try await bed.advance(by: .seconds(90))
 
-            // Then B counts nothing and rejects the copy on every node, and A still counts bob's ballot once
+            // Then B counts nothing and refuses the copy on every node (not the creator's), and A still counts bob's ballot once
             for peer in bed.peers {
                 let onB = try peer.node.pollSnapshot(chat: invite.id, poll: b)
-                #expect(onB.phase == .closed && onB.tally.map { $0.up + $0.down } == 0 && onB.secret?.tally.rejected == 1)
+                #expect(onB.phase == .closed && onB.tally.map { $0.up + $0.down } == 0 && onB.secret?.tally.byOthers == 1)
                 #expect(try peer.node.pollSnapshot(chat: invite.id, poll: a).tally.map { [$0.up, $0.down] } == [1, 0])
             }
         }

@@ -25,9 +25,10 @@ public enum Frame: Sendable, Hashable {
     case read(chat: ChatID, ids: [MessageID])
     /// "Your read receipts for these messages are recorded here."
     case readAck([MessageID])
-    /// A sealed `BallotEnvelope` on its way to `publisher`: the receiver forwards it there within a
-    /// random delay of at most `maxDelayMillis`, or opens it if it is the publisher (docs/BALLOTS.md §4).
-    case ballotRelay(publisher: PeerID, maxDelayMillis: UInt32, sealed: [UInt8])
+    /// A sealed `BallotEnvelope` on its way to `publisher`: the receiver holds it `holdMillis` (its
+    /// voter asks until the poll's closing time) and then forwards it there, or opens it if it is the
+    /// publisher (docs/BALLOTS.md §4).
+    case ballotRelay(publisher: PeerID, holdMillis: UInt32, sealed: [UInt8])
     /// "Introduce me to this member": the receiver, a member sharing a chat with both, tells each the
     /// other's observed address (PROTOCOL.md §12a).
     case meetRequest(PeerID)
@@ -99,10 +100,10 @@ public enum Frame: Sendable, Hashable {
             buffer.writeBytes32(chat.bytes)
             buffer.writeInteger(end.rawValue)
         case let .presence(beat): header(.presence, &buffer); beat.write(to: &buffer)
-        case let .ballotRelay(publisher, maxDelay, sealed):
+        case let .ballotRelay(publisher, hold, sealed):
             header(.ballotRelay, &buffer)
             buffer.writeBytes32(publisher.bytes)
-            buffer.writeInteger(maxDelay, endianness: .big)
+            buffer.writeInteger(hold, endianness: .big)
             buffer.writeBytes(sealed)
         case let .typing(chat, active):
             header(.typing, &buffer)
@@ -176,9 +177,9 @@ public enum Frame: Sendable, Hashable {
             return .typing(chat: chat, active: active == 1)
         case .ballotRelay:
             let publisher = try body.readPeer("publisher")
-            let maxDelay = try body.readU32("relay delay")
+            let hold = try body.readU32("relay hold")
             guard (48...maxSealedBallotBytes).contains(body.readableBytes) else { throw .malformed("sealed ballot envelope length") }
-            return .ballotRelay(publisher: publisher, maxDelayMillis: maxDelay, sealed: try body.readExactly(body.readableBytes, "sealed ballot envelope"))
+            return .ballotRelay(publisher: publisher, holdMillis: hold, sealed: try body.readExactly(body.readableBytes, "sealed ballot envelope"))
         case .meetRequest: return .meetRequest(try body.readPeer("peer"))
         case .meet:
             let peer = try body.readPeer("peer")

@@ -58,11 +58,8 @@ extension Node {
                     logger.info("gave up closing a poll: this node is no longer a member of its chat", metadata: ["poll": "\(poll.shortHex)"])
                     continue
                 }
-                // A secret poll closes only once the ballots this node holds are published.
-                if try !heldBallots(of: poll).isEmpty {
-                    pollDeadlines.add(poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))
-                    continue
-                }
+                // A secret poll's late ballots go out (with others, or not at all) before the close covers them.
+                if try !heldBallots(of: poll).isEmpty { try await publishBatch(of: stored.message, late: true) }
                 _ = try await closePoll(chat: chat, poll: poll)
                 logger.info("closed a poll at its closing time", metadata: ["poll": "\(poll.shortHex)"])
             } catch {

@@ -63,6 +63,9 @@ public enum LocalDataKey {
     /// Prefix of a ballot this node holds as a relay until the poll's closing time ("heldBallot." and the
     /// ballot's id in hex; the value is the ballot in hex).
     public static let heldBallotPrefix = "heldBallot."
+    /// Set on the creator's node once it published a secret poll's batch: ballots that reach it
+    /// later wait for the late batch at the close, and go out only with others (BALLOTS.md §4).
+    public static let secretBatchPublished = "secretBatchPublished"
 
     /// What the node keeps under `key`, if it is one of the node's own.
     public static func purpose(of key: String) -> String? {
@@ -80,6 +83,7 @@ public enum LocalDataKey {
         secretVoted: "that this node cast a secret ballot, kept instead of its choice after the close",
         secretKeepChoice: "the user asked to keep its secret choice after the close",
         heldBallotPrefix + "*": "a secret ballot this node relays at the poll's closing time",
+        secretBatchPublished: "this node, the poll's creator, published its batch of secret ballots",
     ]
 }
 

@@ -47,7 +47,7 @@ extension Node {
         var reads: [(peer: PeerID, chat: ChatID, ids: [MessageID])] = []
         var readsAcked: [(peer: PeerID, ids: [MessageID])] = []
         var typing: [(peer: PeerID, chat: ChatID, active: Bool)] = []
-        var envelopes: [(peer: PeerID, publisher: PeerID, maxDelay: UInt32, sealed: [UInt8])] = []
+        var envelopes: [(peer: PeerID, publisher: PeerID, hold: UInt32, sealed: [UInt8])] = []
         var introductionsAsked: [(requester: PeerID, target: PeerID)] = []
         var introductions: [(introducer: PeerID, peer: PeerID, address: PeerAddress)] = []
         var forkProofs: [(peer: PeerID, bytes: [UInt8])] = []
@@ -72,7 +72,7 @@ extension Node {
                 case let .readAck(ids): readsAcked.append((peer, ids))
                 case let .presence(beat): try await receivePresence(beat, from: peer)
                 case let .typing(chat, active): typing.append((peer, chat, active))
-                case let .ballotRelay(publisher, maxDelay, sealed): envelopes.append((peer, publisher, maxDelay, sealed))
+                case let .ballotRelay(publisher, hold, sealed): envelopes.append((peer, publisher, hold, sealed))
                 case let .meetRequest(target): introductionsAsked.append((peer, target))
                 case let .meet(target, address): introductions.append((peer, target, address))
                 case let .chainTops(chat, tops): replies[peer, default: []] += try answerChainTops(tops, chat: chat, from: peer)
@@ -91,7 +91,7 @@ extension Node {
         await receiveForkProofs(forkProofs)
         // After the batch's messages are stored: an envelope may be for a poll the same batch brought.
         for envelope in envelopes {
-            await receiveBallotRelay(publisher: envelope.publisher, maxDelayMillis: envelope.maxDelay, sealed: envelope.sealed, from: envelope.peer)
+            await receiveBallotRelay(publisher: envelope.publisher, holdMillis: envelope.hold, sealed: envelope.sealed, from: envelope.peer)
         }
         if !invitesAcked.isEmpty || !acked.isEmpty || !readsAcked.isEmpty {
             let readKeys = readsAcked.flatMap { acked in acked.ids.map { OutboundKey.read($0, to: acked.peer) } }

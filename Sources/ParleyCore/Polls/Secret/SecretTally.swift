@@ -14,6 +14,10 @@ public struct SecretTally: Hashable, Sendable {
     public let rejected: Int
     /// Valid ballots the creator's close does not cover.
     public let late: Int
+    /// Ballot messages whose author is not the poll's creator. Only the creator publishes (in its
+    /// batches, BALLOTS.md §4): a ballot another member put out itself, on arrival or alone, would
+    /// let its first relay link it to the voter, so it counts nothing and costs no ring check.
+    public let byOthers: Int
     /// Linking tags counted, so a voter's node can find its own.
     public let countedTags: Set<LinkingTag>
     /// The creator's close: the result is final once it is here.
@@ -63,7 +67,9 @@ public enum SecretPollRules {
         var selections: [LinkingTag: Set<[String]>] = [:]
         var rejected = 0
         var late = 0
+        var byOthers = 0
         for message in related where message.tag == .pollSecretBallot {
+            guard message.author == poll.author else { byOthers += 1; continue }
             guard let checked = check(message) else { rejected += 1; continue }
             guard close?.admits(message) ?? true else { late += 1; continue }
             selections[checked.ballot.linkingTag, default: []].insert(checked.ballot.selection)
@@ -76,7 +82,7 @@ public enum SecretPollRules {
         }
         return SecretTally(
             poll: poll.id, counts: counts, counted: countedTags.count, conflicting: selections.count - countedTags.count,
-            rejected: rejected, late: late, countedTags: countedTags, close: close, electorateProblem: nil)
+            rejected: rejected, late: late, byOthers: byOthers, countedTags: countedTags, close: close, electorateProblem: nil)
     }
 
     /// What views show: the tally once the creator's close is here; until then every count at zero,
@@ -120,6 +126,6 @@ extension SecretTally {
     static func nothingCounted(poll: MessageID, secret: SecretPoll, close: PollClose?, electorateProblem: ElectorateProblem?) -> SecretTally {
         SecretTally(
             poll: poll, counts: Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) }), counted: 0, conflicting: 0,
-            rejected: 0, late: 0, countedTags: [], close: close, electorateProblem: electorateProblem)
+            rejected: 0, late: 0, byOthers: 0, countedTags: [], close: close, electorateProblem: electorateProblem)
     }
 }

@@ -4,13 +4,14 @@ import ParleyCrypto
 import ParleyStore
 
 /// The hops of a secret ballot (docs/BALLOTS.md §4). The first relay knows who sent an envelope but
-/// cannot open it; it waits a random time and passes it to the publisher named on it. The publisher
-/// opens it, learns the ballot but not who cast it, and keeps it (in the poll's local data, so a
-/// restart loses nothing). At the closing time every publisher hands what it holds to the poll's
-/// creator, which publishes every ballot in one batch: what a publisher held is never published on
-/// its own, so a first relay cannot find the ballot it passed on by watching that publisher.
+/// cannot open it; it holds it until the poll's closing time (as its voter asks) and then passes it
+/// to the publisher named on it, so every publisher gets its envelopes at once. The publisher opens
+/// it, learns the ballot but not who cast it, and keeps it (in the poll's local data, so a restart
+/// loses nothing). At the closing time every publisher hands what it holds to the poll's creator,
+/// which publishes every ballot in one batch; one that reaches it later goes out only in the late
+/// batch at the close, with at least one other, never alone.
 extension Node {
-    func receiveBallotRelay(publisher: PeerID, maxDelayMillis: UInt32, sealed: [UInt8], from sender: PeerID) async {
+    func receiveBallotRelay(publisher: PeerID, holdMillis: UInt32, sealed: [UInt8], from sender: PeerID) async {
         guard sender != me else { return }
         // Only between members of one chat, and a budget per sender: a relay never sends to an
         // address it did not already talk to, and one envelope in makes at most one out. No voter
@@ -29,9 +30,11 @@ extension Node {
                 await engine.reject(.ballotRelayRefused)
             }
         } else {
-            // The voter bounds the delay so the ballot reaches the publisher before the closing time.
-            let delay = Duration.milliseconds(Int64.random(in: 0...min(Int64(maxDelayMillis), max(0, configuration.ballotMixDelay.millis))))
-            secretBallots.schedule(.init(due: clock.now + delay, publisher: publisher, sealed: sealed))
+            // Held until the closing time its voter asks for (the relay cannot open the envelope to
+            // learn it): every envelope then reaches its publisher at once, so neither an arrival time
+            // nor a voter's presence beats or receipts beside it say who sent which.
+            let hold = Duration.milliseconds(min(Int64(holdMillis), configuration.ballotRelayHoldLimit.millis))
+            secretBallots.schedule(.init(due: clock.now + hold, publisher: publisher, sealed: sealed))
         }
     }
 
@@ -78,7 +81,9 @@ extension Node {
             }
             envelopeChecks.noteRingVerification(from: sender, failed: false, wallMillis: clock.wallMillis)
             try await store.setLocalData(message: ballot.poll, key: key, value: Hex.encode(ballot.encoded))
-            secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: releaseTime(of: poll, secret))
+            // The creator's batch has a timer of its own (`scheduleSecretPoll`), which fires whether or
+            // not a ballot arrived before it; another publisher hands on at the closing time.
+            if poll.author != me { secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: secret.closesAtMillis) }
         } catch {
             logger.debug("refused a ballot envelope", metadata: ["error": "\(error)"])
             await engine.reject(.badBallot)
@@ -116,14 +121,8 @@ extension Node {
         try store.allLocalData(message: poll).filter { $0.key.hasPrefix(LocalDataKey.heldBallotPrefix) }
     }
 
-    /// When this node passes on what it holds: the creator publishes at the publishing time, any
-    /// other publisher hands its ballots to the creator at the closing time.
-    private func releaseTime(of poll: Message, _ secret: SecretPoll) -> Int64 {
-        poll.author == me ? publishingTime(of: secret) : secret.closesAtMillis
-    }
-
-    /// Timer work: envelopes whose delay is over, held ballots whose time has come, and this node's
-    /// own ballots that should have been published by now.
+    /// Timer work: envelopes whose hold is over, held ballots whose time has come (the creator's
+    /// batch among them), and this node's own ballots that should have been published by now.
     func runSecretBallotTimers() async {
         for forward in secretBallots.takeDueForwards(now: clock.now) {
             // The publisher may have left (or been removed) during the delay: it must not get the envelope.
@@ -134,7 +133,7 @@ extension Node {
                 ])
                 continue
             }
-            await transmit([.ballotRelay(publisher: forward.publisher, maxDelayMillis: 0, sealed: forward.sealed)], to: forward.publisher)
+            await transmit([.ballotRelay(publisher: forward.publisher, holdMillis: 0, sealed: forward.sealed)], to: forward.publisher)
         }
         let now = clock.wallMillis
         let (releases, checks) = secretBallots.takeDue(atMillis: now)
@@ -152,45 +151,19 @@ extension Node {
         }
     }
 
-    /// The creator publishes every ballot it holds in one batch, forgetting each once it is out.
-    /// Another publisher seals each to the creator and sends it there directly, and sends again every
-    /// retry interval until it sees it published by the creator: the creator may be away at the
-    /// closing time. Held ballots of a poll that closed, or of a chat this node left, are dropped:
-    /// their voters' retries take another way. A crash in between sends the same bytes again, which
-    /// the creator drops (already published) or counts once.
+    /// The creator publishes its batch (`publishBatch`). Another publisher seals each ballot it holds
+    /// to the creator and sends it there directly, and sends again every retry interval until it sees
+    /// it published by the creator: the creator may be away at the closing time. Held ballots of a
+    /// poll that closed, or of a chat this node left, are dropped: their voters' retries take another
+    /// way. A crash in between sends the same bytes again, which the creator drops (already
+    /// published) or counts once.
     private func releaseHeldBallots(poll: MessageID, chat: ChatID) async throws {
+        let stored = try requirePoll(poll, in: chat)
+        if stored.message.author == me { return try await publishBatch(of: stored.message, late: false) }
         var held = try heldBallots(of: poll).mapValues(Hex.decode)
         guard !held.isEmpty else { return }
-        let stored = try requirePoll(poll, in: chat)
-        let members = try store.members(of: chat) ?? []
-        guard let secret = try Poll(stored.message).secret, members.contains(me), try !isClosed(stored.message) else {
-            try await dropHeldBallots(of: poll, keys: held.keys)
-            return
-        }
+        guard let secret = try await stillHandedOn(stored.message, held: held.keys) else { return }
         let creator = stored.message.author
-        // A creator that left the chat will neither publish nor close: sending to it again every
-        // retry interval would last for good, and hand ballots to a non-member.
-        guard members.contains(creator) else {
-            try await dropHeldBallots(of: poll, keys: held.keys)
-            logger.info("dropped held secret ballots: the poll's creator is no longer a member", metadata: [
-                "poll": "\(poll.shortHex)", "creator": "\(creator.shortHex)", "ballots": "\(held.count)",
-            ])
-            return
-        }
-        if creator == me {
-            let reference = MessageReference(id: poll, tag: .pollSecretBallot)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for (key, bytes) in held {
-                    group.addTask {
-                        _ = try await self.send(chat: chat, tag: .pollSecretBallot, content: bytes, references: [reference])
-                        _ = try await self.store.deleteLocalData(message: poll, key: key)
-                    }
-                }
-                try await group.waitForAll()
-            }
-            logger.info("published held secret ballots", metadata: ["poll": "\(poll.shortHex)", "ballots": "\(held.count)"])
-            return
-        }
         let published = try publishedBallots(on: stored.message)
         for (key, ballot) in held where published.contains(ballot) {
             _ = try await store.deleteLocalData(message: poll, key: key)
@@ -200,14 +173,68 @@ extension Node {
         let sealTo = try creator.agreementKey()
         let frames = try held.values.map { ballot -> Frame in
             let envelope = try BallotEnvelope(chat: chat, ballot: ballot).encoded(size: secret.envelopeBytes)
-            return .ballotRelay(publisher: creator, maxDelayMillis: 0, sealed: try sealTo.seal(envelope))
+            return .ballotRelay(publisher: creator, holdMillis: 0, sealed: try sealTo.seal(envelope))
         }
         await transmit(frames, to: creator)
         secretBallots.scheduleRelease(poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
     }
 
-    /// Voter: if this node's ballot is not published and the poll is not closed, the same bytes go
-    /// out again through two members chosen afresh, at most `ballotRetries` times.
+    /// The poll's secret part while its held ballots still have somewhere to go; otherwise nil, with
+    /// the held ballots dropped: the poll closed, this node left, or the creator left the chat (it
+    /// would neither publish nor close, and sending to it every retry interval would last for good).
+    private func stillHandedOn(_ poll: Message, held: some Collection<String>) async throws -> SecretPoll? {
+        let members = try store.members(of: poll.chat) ?? []
+        guard let secret = try Poll(poll).secret, members.contains(me), try !isClosed(poll) else {
+            try await dropHeldBallots(of: poll.id, keys: held)
+            return nil
+        }
+        guard members.contains(poll.author) else {
+            try await dropHeldBallots(of: poll.id, keys: held)
+            logger.info("dropped held secret ballots: the poll's creator is no longer a member", metadata: [
+                "poll": "\(poll.id.shortHex)", "creator": "\(poll.author.shortHex)", "ballots": "\(held.count)",
+            ])
+            return nil
+        }
+        return secret
+    }
+
+    /// The creator's batches. The first, at the publishing time, holds every ballot the creator holds
+    /// then, however few. Ballots that reach it afterwards (a retry, a publisher that was away) wait
+    /// for the late batch at the close (`late`), which goes out only with at least
+    /// `SecretBallotDesk.minLateBatch` ballots: a lone ballot published after the batch would be linked
+    /// to the voter by whoever passed it on late, so it is dropped, and its voter's node shows "not
+    /// counted". The mark that the first batch is out is local data, so a restart keeps it.
+    func publishBatch(of poll: Message, late: Bool) async throws {
+        let batchOut = try store.localData(message: poll.id, key: LocalDataKey.secretBatchPublished) != nil
+        guard late || !batchOut else { return }
+        let held = try heldBallots(of: poll.id).mapValues(Hex.decode)
+        if !held.isEmpty, try await stillHandedOn(poll, held: held.keys) == nil { return }
+        if batchOut, held.count < SecretBallotDesk.minLateBatch {
+            try await dropHeldBallots(of: poll.id, keys: held.keys)
+            if !held.isEmpty {
+                logger.info("dropped a secret ballot that reached this node after its batch: published alone it would name its voter", metadata: [
+                    "poll": "\(poll.id.shortHex)",
+                ])
+            }
+            return
+        }
+        let reference = MessageReference(id: poll.id, tag: .pollSecretBallot)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (key, bytes) in held {
+                group.addTask {
+                    _ = try await self.send(chat: poll.chat, tag: .pollSecretBallot, content: bytes, references: [reference])
+                    _ = try await self.store.deleteLocalData(message: poll.id, key: key)
+                }
+            }
+            try await group.waitForAll()
+        }
+        if !batchOut { try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: "\(held.count)") }
+        logger.info("published a batch of secret ballots", metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(held.count)", "late": "\(late)"])
+    }
+
+    /// Voter: if this node's ballot is not in the creator's batch and the poll is not closed, the same
+    /// bytes go out again along paths chosen afresh, at most `ballotRetries` times. The creator holds
+    /// what comes this late for its late batch at the close, published only with another ballot.
     private func checkOwnBallot(poll: MessageID, chat: ChatID) async throws {
         let stored = try requirePoll(poll, in: chat)
         guard let secret = try Poll(stored.message).secret, try !isClosed(stored.message),
@@ -216,14 +243,15 @@ extension Node {
               secretBallots.takeRetry(for: poll, limit: configuration.ballotRetries)
         else { return }
         secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
-        let relays = try await chooseRelays(chat: chat, creator: stored.message.author, avoiding: secretBallots.relaysUsed(for: poll))
-        try await relay(ballot, chat: chat, poll: poll, secret: secret, through: relays)
+        let paths = try await choosePaths(chat: chat, creator: stored.message.author, avoiding: secretBallots.relaysUsed(for: poll))
+        try await relay(ballot, chat: chat, poll: poll, secret: secret, along: paths)
         logger.info("sent a secret ballot again: not published yet", metadata: ["poll": "\(poll.shortHex)"])
     }
 
     /// At start: the timers of every open secret poll this node created, voted on or holds ballots
     /// for. A creator that was away past its publishing time gives publishers a publishing delay to
-    /// send their ballots again before it publishes, and closes a release window from now.
+    /// send their ballots again before it publishes (its first batch, unless that is out already),
+    /// and closes a release window from now.
     func loadSecretBallots(_ poll: StoredMessage, _ secret: SecretPoll) async throws {
         let message = poll.message
         let held = try heldBallots(of: message.id)
@@ -238,7 +266,7 @@ extension Node {
             secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotPublishDelay))
             pollDeadlines.add(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotReleaseWindow))
         } else if !held.isEmpty {
-            secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: releaseTime(of: message, secret))
+            secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: secret.closesAtMillis)
         }
     }
 }

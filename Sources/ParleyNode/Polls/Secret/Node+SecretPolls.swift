@@ -37,14 +37,17 @@ extension Node {
         return (poll, withoutKey)
     }
 
-    /// Casts this user's secret ballot: signed as one of the electorate, sealed to a member chosen at
-    /// random (the publisher) and sent through another (the first relay). A secret ballot is final.
+    /// Casts this user's secret ballot: signed as one of the electorate, and sent along two
+    /// independent paths when four other members are reachable (one otherwise), each sealed to a
+    /// member chosen at random (the publisher) and sent through another (the first relay). The same
+    /// bytes travel both ways, so the ballot counts once, and one hostile relay or publisher can
+    /// neither keep it out of the creator's batch nor make it come out alone. A secret ballot is final.
     /// - Parameters:
     ///   - choices: `["up"]`/`["down"]`, or option ids or texts.
     ///   - keepChoice: keep the choice on this node after the close; by default only "you voted" stays.
-    /// - Returns: the normalised selection, the first relay and the publisher.
+    /// - Returns: the normalised selection and the paths it went along.
     public func castSecretBallot(chat: ChatID, poll: MessageID, choices: [String], keepChoice: Bool = false) async throws
-        -> (selection: [String], firstRelay: PeerID, publisher: PeerID)
+        -> SecretBallotCast
     {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         guard let secret = try Poll(snapshot.poll.message).secret else { throw NodeError.invalid("poll \(poll.shortHex) is not secret") }
@@ -61,7 +64,7 @@ extension Node {
         do { ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: selection, key: key) } catch {
             throw NodeError.invalid("\(error)")
         }
-        let relays = try await chooseRelays(chat: chat, creator: snapshot.poll.message.author, avoiding: [])
+        let paths = try await choosePaths(chat: chat, creator: snapshot.poll.message.author, avoiding: [])
         if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: ballot.selection.joined(separator: ",")) {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
@@ -69,15 +72,17 @@ extension Node {
         try await store.setLocalData(message: poll, key: LocalDataKey.secretBallot, value: Hex.encode(ballot.encoded))
         // Scheduled before sending: if the send fails, the check after the publishing time tries again.
         scheduleSecretPoll(snapshot.poll.message, secret)
-        try await relay(ballot.encoded, chat: chat, poll: poll, secret: secret, through: relays)
-        return (ballot.selection, relays.first, relays.publisher)
+        try await relay(ballot.encoded, chat: chat, poll: poll, secret: secret, along: paths)
+        return SecretBallotCast(selection: ballot.selection, paths: paths)
     }
 
     /// The timers a secret poll sets on this node: its creator publishes the ballots it holds a
-    /// publishing delay after the closing time and closes it a release window after; a voter checks,
+    /// publishing delay after the closing time (its batch, whatever it holds then) and closes it a
+    /// release window after; a voter checks,
     /// a retry interval after the publishing time, that its ballot was published.
     func scheduleSecretPoll(_ poll: Message, _ secret: SecretPoll) {
         if poll.author == me {
+            secretBallots.scheduleRelease(poll: poll.id, chat: poll.chat, atMillis: publishingTime(of: secret))
             pollDeadlines.add(poll: poll.id, chat: poll.chat, atMillis: secret.closesAtMillis.adding(configuration.ballotReleaseWindow))
         }
         if (try? store.localData(message: poll.id, key: LocalDataKey.secretBallot)) != nil {
@@ -89,33 +94,40 @@ extension Node {
     /// that one batch, so no one can link a ballot to the moment it was handed on.
     func publishingTime(of secret: SecretPoll) -> Int64 { secret.closesAtMillis.adding(configuration.ballotPublishDelay) }
 
-    /// A first relay and a publisher: distinct members of `chat` this node has a session with, other
-    /// than itself, chosen at random. The first relay is not the poll's creator (which sees what each
-    /// publisher hands it at the closing time) unless no one else is reachable; members in `avoiding`
-    /// (the relays of an earlier try) are used only if there are not two others.
-    func chooseRelays(chat: ChatID, creator: PeerID, avoiding: Set<PeerID>) async throws -> (first: PeerID, publisher: PeerID) {
+    /// The paths of a ballot: a first relay and a publisher each, every member on them distinct, other
+    /// than this node, with a session now, chosen at random. Two paths when four such members are
+    /// reachable, one when two or three are. A first relay is not the poll's creator (which sees what
+    /// each publisher hands it at the closing time) unless no one else is reachable; members in
+    /// `avoiding` (the relays of an earlier try) are used only if there are not two others.
+    func choosePaths(chat: ChatID, creator: PeerID, avoiding: Set<PeerID>) async throws -> [BallotPath] {
         let members = Set(try store.members(of: chat) ?? [])
         let reachable = members.intersection(await engine.connectedPeers).subtracting([me])
         let fresh = reachable.subtracting(avoiding)
-        let pool = fresh.count >= 2 ? fresh : reachable
+        var pool = fresh.count >= 2 ? fresh : reachable
         guard pool.count >= 2 else {
             throw NodeError.invalid(
                 "a secret ballot travels through two other members, and \(pool.count) \(pool.count == 1 ? "is" : "are") reachable now; try again when more are online")
         }
-        let first = pool.subtracting([creator]).randomElement() ?? pool.randomElement()!
-        return (first, pool.subtracting([first]).randomElement()!)
+        var paths: [BallotPath] = []
+        while pool.count >= 2, paths.count < 2 {
+            let first = pool.subtracting([creator]).randomElement() ?? pool.randomElement()!
+            let publisher = pool.subtracting([first]).randomElement()!
+            paths.append(BallotPath(firstRelay: first, publisher: publisher))
+            pool.subtract([first, publisher])
+        }
+        return paths
     }
 
-    /// Seals the envelope to the publisher and hands it to the first relay, which passes it on
-    /// within a random delay that ends before the closing time (at once after it: a retry).
-    func relay(
-        _ ballot: [UInt8], chat: ChatID, poll: MessageID, secret: SecretPoll, through relays: (first: PeerID, publisher: PeerID)
-    ) async throws {
+    /// Seals the envelope to each path's publisher and hands it to that path's first relay, which
+    /// holds it until the closing time (passes it on at once after it: a retry).
+    func relay(_ ballot: [UInt8], chat: ChatID, poll: MessageID, secret: SecretPoll, along paths: [BallotPath]) async throws {
         let envelope = try BallotEnvelope(chat: chat, ballot: ballot).encoded(size: secret.envelopeBytes)
-        let sealed = try relays.publisher.agreementKey().seal(envelope)
-        let window = max(0, min(secret.closesAtMillis - clock.wallMillis - 1_000, Int64(UInt32.max)))
-        secretBallots.noteRelays([relays.first, relays.publisher], for: poll)
-        await transmit([.ballotRelay(publisher: relays.publisher, maxDelayMillis: UInt32(window), sealed: sealed)], to: relays.first)
+        let hold = UInt32(max(0, min(secret.closesAtMillis - clock.wallMillis, Int64(UInt32.max))))
+        for path in paths {
+            let sealed = try path.publisher.agreementKey().seal(envelope)
+            secretBallots.noteRelays([path.firstRelay, path.publisher], for: poll)
+            await transmit([.ballotRelay(publisher: path.publisher, holdMillis: hold, sealed: sealed)], to: path.firstRelay)
+        }
     }
 
     /// The snapshot of a secret poll: counts withheld until the creator's close.

@@ -3,8 +3,9 @@ import ParleyCore
 import ParleyCrypto
 
 /// The timers and caches of secret ballots, in memory (what must survive a crash is in local data):
-/// envelopes a first relay waits to pass on, when held ballots are released and when a voter checks
-/// that its ballot was published, each relay sender's budget, and checked ballots by message id.
+/// envelopes a first relay holds until the closing time, when held ballots are released and when a
+/// voter checks that its ballot was published, each relay sender's budget, and checked ballots by
+/// message id.
 final class SecretBallotDesk: Sendable {
     struct Forward: Sendable {
         let due: Duration
@@ -30,7 +31,7 @@ final class SecretBallotDesk: Sendable {
         var checked: [CheckKey: CheckedBallot?] = [:]
         /// Times this node sent its ballot on a poll again.
         var retries: [MessageID: Int] = [:]
-        /// The members this node's ballot on a poll went through, so a retry picks others.
+        /// The members this node's ballot on a poll went through (both paths), so a retry picks others.
         var relays: [MessageID: Set<PeerID>] = [:]
         /// Chats where this node's ballot key is known to be published.
         var keysPublished: Set<ChatID> = []
@@ -42,14 +43,17 @@ final class SecretBallotDesk: Sendable {
     /// Envelopes for this node itself one member may send per minute: a publisher hands the
     /// creator every ballot it holds (up to a whole electorate) at once, and again until published.
     static let envelopesToMePerSenderPerMinute = 4 * SecretPoll.maxElectorate
-    /// Envelopes waiting for their random delay, from everyone.
+    /// Envelopes a first relay holds until their closing time, from everyone.
     static let maxWaitingForwards = 1_024
     static let maxCheckedBallots = 100_000
+    /// The fewest ballots the creator's late batch (at the close) publishes: one ballot out after the
+    /// batch would be linked to its voter by the member that passed it on late (BALLOTS.md §4).
+    static let minLateBatch = 2
 
     let state = Mutex(State())
 
     /// Whether `sender` may pass another envelope now (a fixed window per minute); `toMe`: one this
-    /// node opens itself, which has its own, larger budget and waits for no delay.
+    /// node opens itself, which has its own, larger budget and is never held.
     func admitRelay(from sender: PeerID, toMe: Bool, wallMillis: Int64) -> Bool {
         state.withLock { state in
             let minute = wallMillis / 60_000

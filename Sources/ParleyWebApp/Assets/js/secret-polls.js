@@ -14,7 +14,7 @@ const ownBallotText = {
   relayed: "sealed and relayed; published with every ballot after the closing time",
   published: "published, waiting for the creator's close",
   counted: "counted",
-  notCounted: "not counted (not published before the close)",
+  notCounted: "not counted (not published before the close: lost on its way, or alone after the creator's batch)",
 };
 
 /**
@@ -163,8 +163,13 @@ function finalOptionRows(results, { bar, barFor }) {
 async function cast(context, results, choices) {
   try {
     const ballot = await call("pollSecretVote", { chat: context.chat, poll: results.id, choices });
-    receipts.set(results.id, () => ["Sent through ", nameRun(ballot.firstRelayName, ballot.firstRelay), ", sealed for ",
-      nameRun(ballot.publisherName, ballot.publisher), ", published at the close. Your choice stays on this device."]);
+    // Two independent paths when four other members were reachable: one hostile member on a path
+    // can neither keep the ballot out of the creator's batch nor make it come out alone.
+    receipts.set(results.id, () => [
+      "Sent ",
+      ...ballot.paths.flatMap((path, index) => [index > 0 ? " and " : "", "through ", nameRun(path.firstRelayName, path.firstRelay),
+        " sealed for ", nameRun(path.publisherName, path.publisher)]),
+      ", published at the close. Your choice stays on this device."]);
     context.onChanged(ballot.poll);
   } catch (error) {
     context.toast(error.message);

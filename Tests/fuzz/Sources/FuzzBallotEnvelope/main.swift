@@ -48,11 +48,11 @@ func seeds() throws -> [[UInt8]] {
     let ballot = try SecretBallot.cast(chat: chat, poll: poll.id, secret: secret, selection: ["up"], key: keys[1])
     let envelope = try BallotEnvelope(chat: chat, ballot: ballot.encoded).encoded(size: secret.envelopeBytes)
     let sealed = try publisher.publicKey.agreementKey().seal(envelope)
-    let relay = Frame.ballotRelay(publisher: publisher.publicKey, maxDelayMillis: 0, sealed: sealed)
+    let relay = Frame.ballotRelay(publisher: publisher.publicKey, holdMillis: 0, sealed: sealed)
     return [envelope, Frame.encode([relay]), Frame.encode([relay, .relayStub(envelope)])]
 }
 
 extension Frame {
     /// A relay frame whose "sealed" bytes are the plaintext envelope: the harness decodes both alike.
-    static func relayStub(_ envelope: [UInt8]) -> Frame { .ballotRelay(publisher: publisher.publicKey, maxDelayMillis: 0, sealed: envelope) }
+    static func relayStub(_ envelope: [UInt8]) -> Frame { .ballotRelay(publisher: publisher.publicKey, holdMillis: 0, sealed: envelope) }
 }

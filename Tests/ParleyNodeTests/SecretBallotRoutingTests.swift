@@ -1,0 +1,185 @@
+import ParleyCore
+import ParleyCrypto
+@testable import ParleyNode
+import ParleyStore
+import ParleyTestKit
+import Synchronization
+import Testing
+
+/// Findings 1, 4 and 5 of issue 34, on one stepped clock: no single relay or publisher can make a
+/// ballot stand out. A ballot travels two independent paths, first relays hold envelopes until the
+/// closing time, nothing is published alone after the creator's batch, and only the creator's
+/// publication counts.
+struct SecretBallotRoutingTests {
+    /// alice's secret yes/no poll closing in a minute, in a chat of all the bed's peers.
+    private static func poll(_ bed: PumpedPeers) async throws -> (chat: ChatID, poll: MessageID, secret: SecretPoll) {
+        let chat = try await bed.secretPollChat()
+        let created = try await bed.peers[0].node.createSecretPoll(
+            chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000)
+        try await bed.settle()
+        return (chat, created.poll.id, try #require(try ParleyCore.Poll(created.poll.message).secret))
+    }
+
+    /// The `PollSecretBallot` messages `peer` holds for `poll`, by author.
+    private static func published(on peer: PumpedPeers.Peer, chat: ChatID, poll: MessageID) throws -> [Message] {
+        try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollSecretBallot, referencing: poll)).map(\.message)
+    }
+
+    /// Takes away every envelope `peer` holds as a first relay, as a hostile relay would: it can
+    /// drop them, or pass them on whenever it likes.
+    private static func withhold(_ peer: PumpedPeers.Peer) -> [SecretBallotDesk.Forward] {
+        peer.node.secretBallots.state.withLock { state in
+            defer { state.forwards.removeAll() }
+            return state.forwards
+        }
+    }
+
+    @Test func aHostileFirstRelayThatHoldsAnEnvelopePastTheBatchCannotKeepTheBallotOutOfItNorSingleItOut() async throws {
+        // Given six members and alice's secret poll; bob, carol and dave vote
+        let bed = try await PumpedPeers.make(count: 6)
+        let (alice, bob) = (bed.peers[0], bed.peers[1])
+        try await bed.running {
+            let (chat, poll, secret) = try await Self.poll(bed)
+            let cast = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
+            for voter in bed.peers[2...3] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
+            try await bed.settle()
+
+            // (five others are reachable: bob's ballot went two ways, no member on both)
+            #expect(cast.paths.count == 2)
+            let onPaths = cast.paths.flatMap { [$0.firstRelay, $0.publisher] }
+            #expect(Set(onPaths).count == 4 && !onPaths.contains(bob.identity.publicKey))
+
+            // When the first relay of bob's first path keeps his envelope (and everything else it holds)
+            // and passes it on only after the creator's batch
+            let hostile = try #require(bed.peers.first { $0.identity.publicKey == cast.paths[0].firstRelay })
+            let kept = Self.withhold(hostile)
+            #expect(!kept.isEmpty)
+            try await bed.advance(by: .seconds(72))
+            for forward in kept {
+                await hostile.node.transmit([.ballotRelay(publisher: forward.publisher, holdMillis: 0, sealed: forward.sealed)], to: forward.publisher)
+            }
+            try await bed.advance(by: .seconds(20))
+
+            // Then bob's ballot came out in the creator's one batch, with the others, and nothing after it
+            let batchTime = secret.closesAtMillis + 10_000
+            for peer in bed.peers {
+                let ballots = try Self.published(on: peer, chat: chat, poll: poll)
+                #expect(ballots.count == 3)
+                #expect(ballots.allSatisfy { $0.author == alice.identity.publicKey && ($0.timestampMillis - batchTime) < 1_000 })
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.phase == .closed && snapshot.tally.map { [$0.up, $0.down] } == [2, 1])
+            }
+            #expect(try bob.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .counted)
+        }
+    }
+
+    @Test func aBallotThatMissedTheBatchIsNeverPublishedAloneAndItsVoterIsToldItWasNotCounted() async throws {
+        // Given five members and alice's secret poll, and bob's ballot, whose every relay withholds
+        // what it holds until after the creator's batch
+        let bed = try await PumpedPeers.make(count: 5)
+        let bob = bed.peers[1]
+        try await bed.running {
+            let (chat, poll, _) = try await Self.poll(bed)
+            _ = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
+            try await bed.settle()
+            for peer in bed.peers { _ = Self.withhold(peer) }
+
+            // When the closing time passes: bob's node finds it missing from the batch and sends it
+            // again, and the creator gets it after its batch
+            try await bed.advance(by: .seconds(95))
+
+            // Then it was the only late ballot, so it was never published, on any node; bob is told
+            for peer in bed.peers {
+                #expect(try Self.published(on: peer, chat: chat, poll: poll).isEmpty)
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.phase == .closed && snapshot.tally.map { $0.up + $0.down } == 0)
+            }
+            #expect(try bob.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .notCounted)
+        }
+    }
+
+    @Test func twoBallotsThatMissedTheBatchArePublishedTogetherInTheLateBatchAndCount() async throws {
+        // Given five members and alice's secret poll; bob's and carol's envelopes are withheld by
+        // every relay, dave's goes through
+        let bed = try await PumpedPeers.make(count: 5)
+        let (alice, bob, carol, dave) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
+        try await bed.running {
+            let (chat, poll, secret) = try await Self.poll(bed)
+            _ = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
+            _ = try await carol.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            try await bed.settle()
+            for peer in bed.peers { _ = Self.withhold(peer) }
+            _ = try await dave.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+
+            // When the poll closes: dave's is in the batch; bob's and carol's retries reach the creator after it
+            try await bed.advance(by: .seconds(95))
+
+            // Then the two late ones came out together at the close, never one alone, and all three count
+            let batchTime = secret.closesAtMillis + 10_000
+            for peer in bed.peers {
+                let ballots = try Self.published(on: peer, chat: chat, poll: poll).sorted { $0.timestampMillis < $1.timestampMillis }
+                #expect(ballots.count == 3)
+                #expect(ballots.allSatisfy { $0.author == alice.identity.publicKey })
+                #expect(ballots.first.map { $0.timestampMillis - batchTime < 1_000 } == true)
+                let late = ballots.dropFirst()
+                #expect(late.allSatisfy { $0.timestampMillis == late.first?.timestampMillis && $0.timestampMillis >= batchTime + 2_000 })
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.phase == .closed && snapshot.tally.map { [$0.up, $0.down] } == [2, 1])
+            }
+            for voter in [bob, carol, dave] { #expect(try voter.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .counted) }
+        }
+    }
+
+    @Test func firstRelaysHoldEnvelopesUntilTheClosingTimeSoNoPublisherLearnsWhenABallotWasCast() async throws {
+        // Given five members and alice's secret poll; bob votes at once, carol 15 s later, dave 30 s later
+        let bed = try await PumpedPeers.make(count: 5)
+        try await bed.running {
+            let (chat, poll, _) = try await Self.poll(bed)
+            for voter in bed.peers[1...3] {
+                _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+                try await bed.advance(by: .seconds(15))
+            }
+
+            // Then until the closing time no publisher holds any ballot: every envelope waits at its first relay
+            try await bed.advance(by: .seconds(14))
+            for peer in bed.peers { #expect(try peer.node.heldBallots(of: poll).isEmpty) }
+
+            // and just after it every ballot has reached its publishers at once, and counts at the close
+            try await bed.advance(by: .seconds(2))
+            let held = try bed.peers.reduce(into: Set<String>()) { $0.formUnion(try $1.node.heldBallots(of: poll).keys) }
+            #expect(held.count == 3)
+            try await bed.advance(by: .seconds(30))
+            for peer in bed.peers { #expect(try peer.node.pollSnapshot(chat: chat, poll: poll).tally.map { $0.up } == 3) }
+        }
+    }
+
+    @Test func aPublisherThatPutsABallotOutItselfGetsItCountedOnNoNode() async throws {
+        // Given four members and alice's secret poll; bob's ballot goes through carol to mallory
+        let bed = try await PumpedPeers.make(count: 4)
+        let (alice, bob, carol, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
+        try await bed.running {
+            let (chat, poll, secret) = try await Self.poll(bed)
+            let ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: ["up"], key: bob.node.ballotKeyPair(chat: chat))
+            let sealed = try mallory.identity.publicKey.agreementKey().seal(BallotEnvelope(chat: chat, ballot: ballot.encoded).encoded(size: secret.envelopeBytes))
+            await bob.node.transmit([.ballotRelay(publisher: mallory.identity.publicKey, holdMillis: 0, sealed: sealed)], to: carol.identity.publicKey)
+            try await bed.advance(by: .seconds(1))
+
+            // When mallory, its publisher, publishes it herself on arrival and hands nothing to alice
+            let held = try mallory.node.heldBallots(of: poll)
+            #expect(held.count == 1)
+            for key in held.keys { _ = try await mallory.node.store.deleteLocalData(message: poll, key: key) }
+            _ = try await mallory.node.send(
+                chat: chat, tag: .pollSecretBallot, content: ballot.encoded, references: [MessageReference(id: poll, tag: .pollSecretBallot)])
+            try await bed.advance(by: .seconds(90))
+
+            // Then every node refuses to count it (only the creator publishes), and says why
+            for peer in bed.peers {
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.phase == .closed)
+                #expect(snapshot.tally.map { $0.up + $0.down } == 0)
+                #expect(snapshot.secret?.tally.byOthers == 1 && snapshot.secret?.tally.rejected == 0)
+            }
+            #expect(try alice.node.pollSnapshot(chat: chat, poll: poll).secret?.tally.counted == 0)
+        }
+    }
+}
