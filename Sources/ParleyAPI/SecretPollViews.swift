@@ -26,6 +26,12 @@ public struct SecretPollView: Codable, Sendable, Hashable {
     public let late: Int?
     /// Ballot messages published by a member other than the poll's creator: they count nothing.
     public let byOthers: Int?
+    /// Valid ballots a publisher committed to at the closing time and revealed after the close, which
+    /// the creator did not publish: the creator left them out, or that publisher never handed them
+    /// over. The counts stand as published; every node shows this alike.
+    public let suppressed: Int?
+    /// The publishers whose reveals show `suppressed`.
+    public let suppressionRevealedBy: [Elector]?
     /// Why the poll is refused on every node (counts nothing, takes no ballot): an elector who was
     /// not a member, a key its member never published, or too few electors besides the creator.
     public let electorateProblem: String?
@@ -38,8 +44,10 @@ public struct SecretPollView: Codable, Sendable, Hashable {
         hiddenAmong = status.hiddenAmong
         resultsFinal = status.resultsFinal
         let tally = status.tally
-        (counted, conflicting, rejected, late, byOthers) = status.resultsFinal
-            ? (tally.counted, tally.conflicting, tally.rejected, tally.late, tally.byOthers) : (nil, nil, nil, nil, nil)
+        (counted, conflicting, rejected, late, byOthers, suppressed) = status.resultsFinal
+            ? (tally.counted, tally.conflicting, tally.rejected, tally.late, tally.byOthers, tally.suppressed) : (nil, nil, nil, nil, nil, nil)
+        suppressionRevealedBy = status.resultsFinal
+            ? tally.suppressionRevealedBy.sorted().map { Elector(id: $0.hex, name: names[$0]) } : nil
         electorateProblem = tally.electorateProblem?.description
         ownBallot = status.ownBallot
     }

@@ -19,6 +19,11 @@ extension Render {
             lines.append("  \(secret.counted ?? 0) of \(secret.electorate.count) electors counted; \(secret.conflicting ?? 0) conflicting, "
                 + "\(secret.rejected ?? 0) rejected, \(secret.late ?? 0) after the close"
                 + ((secret.byOthers ?? 0) > 0 ? ", \(secret.byOthers ?? 0) published by others than the creator (not counted)" : ""))
+            if let suppressed = secret.suppressed, suppressed > 0 {
+                let by = (secret.suppressionRevealedBy ?? []).map { name($0.id, $0.name) }.joined(separator: ", ")
+                lines.append("  disputed: \(suppressed) ballot\(suppressed == 1 ? "" : "s") committed to by \(by) at the closing time "
+                    + "not published by the creator (left out by the creator, or never handed over); the counts above leave \(suppressed == 1 ? "it" : "them") out")
+            }
         } else {
             if let options = poll.options { lines += options.map { "  [\($0.id)] \(SafeText.singleLine($0.text))" } }
             lines.append("  secret ballot: results at the close, when every ballot is published at once; no one sees who cast which")

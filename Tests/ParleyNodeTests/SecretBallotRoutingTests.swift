@@ -182,4 +182,62 @@ struct SecretBallotRoutingTests {
             #expect(try alice.node.pollSnapshot(chat: chat, poll: poll).secret?.tally.counted == 0)
         }
     }
+
+    @Test func aCreatorThatDropsABallotByItsChoiceIsShownToOnEveryNodeWithoutNamingTheVoter() async throws {
+        // Given six members and alice's secret poll; bob votes down, carol and dave up
+        let bed = try await PumpedPeers.make(count: 6)
+        let (alice, bob) = (bed.peers[0], bed.peers[1])
+        try await bed.running {
+            let (chat, poll, _) = try await Self.poll(bed)
+            let cast = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
+            for voter in bed.peers[2...3] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
+
+            // When the publishers hand their ballots to alice, and alice, reading them, drops the one for
+            // "down" each time it comes (publishers and bob send it again until they see it published)
+            try await bed.advance(by: .seconds(60))
+            var dropped = 0
+            for _ in 0..<70 {
+                for (key, value) in try alice.node.heldBallots(of: poll) where try SecretBallot(decoding: Hex.decode(value)).selection == ["down"] {
+                    _ = try await alice.node.store.deleteLocalData(message: poll, key: key)
+                    dropped += 1
+                }
+                try await bed.advance(by: .milliseconds(500))
+            }
+            #expect(dropped > 0)
+
+            // Then the count leaves it out, but every node shows one ballot left out, revealed by bob's
+            // publishers (which had committed to it before handing it over), and no one is named as its voter
+            let publishers = Set(cast.paths.map(\.publisher))
+            for peer in bed.peers {
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.phase == .closed && snapshot.tally.map { [$0.up, $0.down] } == [2, 0])
+                #expect(snapshot.secret?.tally.suppressed == 1)
+                #expect(snapshot.secret?.tally.suppressionRevealedBy == publishers)
+                let commits = try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollBallotCommit, referencing: poll))
+                #expect(!commits.isEmpty && commits.allSatisfy { $0.message.author != alice.identity.publicKey })
+            }
+            #expect(try bob.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .notCounted)
+            // and no publisher keeps its salts or ballots after the close
+            for peer in bed.peers { #expect(try peer.node.store.localData(message: poll, key: LocalDataKey.ballotCommitment) == nil) }
+        }
+    }
+
+    @Test func anHonestCreatorsPollShowsNothingLeftOutAndPublishersForgetTheirCommitments() async throws {
+        // Given six members and alice's secret poll with three votes
+        let bed = try await PumpedPeers.make(count: 6)
+        try await bed.running {
+            let (chat, poll, _) = try await Self.poll(bed)
+            for voter in bed.peers[1...3] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
+            try await bed.advance(by: .seconds(95))
+
+            // Then commitments were made, no reveal was needed, and nothing is shown as left out
+            for peer in bed.peers {
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.tally.map(\.up) == 3 && snapshot.secret?.tally.suppressed == 0)
+                #expect(try !peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollBallotCommit, referencing: poll)).isEmpty)
+                #expect(try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollBallotReveal, referencing: poll)).isEmpty)
+                #expect(try peer.node.store.localData(message: poll, key: LocalDataKey.ballotCommitment) == nil)
+            }
+        }
+    }
 }

@@ -38,6 +38,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
             swiftSettings: strict, linkerSettings: linker),
         .executableTarget(
+            name: "FuzzBallotCommitment",
+            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            swiftSettings: strict, linkerSettings: linker),
+        .executableTarget(
             name: "FuzzAPIRequest",
             dependencies: ["FuzzSupport", .product(name: "ParleyAPI", package: "Parley")],
             swiftSettings: strict, linkerSettings: linker),

@@ -9,7 +9,8 @@
 # Targets: FuzzDatagram (Packet + Frame decoders), FuzzMessage (Message + ChatInvite decoders, poll
 # tally), FuzzBallot (secret poll + secret ballot decoders, ring-signature check, secret tally),
 # FuzzRingSignature (RingSignature decoder, LSAG verification, ristretto255 point decoders),
-# FuzzBallotEnvelope (BallotEnvelope decoder, ballotRelay frames), FuzzAPIRequest (control-socket
+# FuzzBallotEnvelope (BallotEnvelope decoder, ballotRelay frames), FuzzBallotCommitment (ballot
+# commitment and reveal decoders, the suppression rule), FuzzAPIRequest (control-socket
 # request parser).
 #
 # --runs N stops a target after N executions in all; the default build for it has no address
@@ -26,7 +27,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all=(FuzzDatagram FuzzMessage FuzzBallot FuzzRingSignature FuzzBallotEnvelope FuzzAPIRequest)
+all=(FuzzDatagram FuzzMessage FuzzBallot FuzzRingSignature FuzzBallotEnvelope FuzzBallotCommitment FuzzAPIRequest)
 seconds=60 runs="" jobs="" asan=""
 while [ $# -gt 0 ]; do
   case "$1" in

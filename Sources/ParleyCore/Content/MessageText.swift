@@ -16,6 +16,8 @@ public enum MessageText {
         case .pollSuggestion: return "suggested \(quoted(message.text))"
         case .pollClose: return "closed the poll"
         case .pollSecretBallot: return "relayed a secret ballot"
+        case .pollBallotCommit: return "committed to the secret ballots it holds"
+        case .pollBallotReveal: return "showed a secret ballot it held that the poll's creator did not publish"
         case .ballotKey: return "published a ballot key for secret polls"
         case .reaction: return reaction(message)
         case .membership: return membership(message, name: name)

@@ -10,6 +10,7 @@ extension Tag {
         case .pollAnswer: "poll answer"
         case .pollSuggestion: "poll suggest"
         case .pollSecretBallot: "poll vote (on a secret poll)"
+        case .pollBallotCommit, .pollBallotReveal: "poll vote (a publisher's node commits and reveals by itself)"
         case .ballotKey: "poll create --secret (the node publishes its ballot key)"
         case .reaction: "react (or unreact)"
         case .membership: "chat add / chat remove"

@@ -76,9 +76,11 @@ public enum PollRules {
         return tally(poll: poll, votes: openBallots, closes: [])
     }
 
-    /// Whether messages with `tag` change a poll: votes of both kinds, closes, answers, suggestions.
+    /// Whether messages with `tag` change a poll: votes of both kinds, closes, answers, suggestions,
+    /// and a secret poll's ballots, commitments and reveals.
     public static func changesAPoll(_ tag: Tag) -> Bool {
-        [.pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion, .pollSecretBallot].contains(tag)
+        [.pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion, .pollSecretBallot, .pollBallotCommit, .pollBallotReveal]
+            .contains(tag)
     }
 
     /// The polls `message` changes: those it references with its own tag, when that tag changes a poll.

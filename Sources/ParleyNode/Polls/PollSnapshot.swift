@@ -66,6 +66,9 @@ public enum LocalDataKey {
     /// Set on the creator's node once it published a secret poll's batch: ballots that reach it
     /// later wait for the late batch at the close, and go out only with others (BALLOTS.md §4).
     public static let secretBatchPublished = "secretBatchPublished"
+    /// A publisher's commitment to the ballots it handed on (lines of salt and ballot, in hex), kept
+    /// until the creator's close to reveal any the creator did not publish (BALLOTS.md §4).
+    public static let ballotCommitment = "ballotCommitment"
 
     /// What the node keeps under `key`, if it is one of the node's own.
     public static func purpose(of key: String) -> String? {
@@ -84,6 +87,7 @@ public enum LocalDataKey {
         secretKeepChoice: "the user asked to keep its secret choice after the close",
         heldBallotPrefix + "*": "a secret ballot this node relays at the poll's closing time",
         secretBatchPublished: "this node, the poll's creator, published its batch of secret ballots",
+        ballotCommitment: "the secret ballots this node committed to handing on, kept until the close",
     ]
 }
 

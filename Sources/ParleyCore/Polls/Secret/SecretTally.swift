@@ -18,6 +18,13 @@ public struct SecretTally: Hashable, Sendable {
     /// batches, BALLOTS.md §4): a ballot another member put out itself, on arrival or alone, would
     /// let its first relay link it to the voter, so it counts nothing and costs no ring check.
     public let byOthers: Int
+    /// Ballots the creator left out: valid ballots a publisher committed to at the closing time and
+    /// revealed after the close, which no ballot message of the creator that the close admits
+    /// carries. Either the creator dropped them or that publisher never handed them over; the counts
+    /// stand as the creator published them, and every node shows the dispute alike.
+    public let suppressed: Int
+    /// The publishers whose reveals show `suppressed`.
+    public let suppressionRevealedBy: Set<PeerID>
     /// Linking tags counted, so a voter's node can find its own.
     public let countedTags: Set<LinkingTag>
     /// The creator's close: the result is final once it is here.
@@ -39,9 +46,15 @@ public enum SecretPollRules {
     /// Decodes and verifies a "PollSecretBallot" message against its poll; nil if it is not a valid
     /// ballot on it. Verifying costs four scalar multiplications per elector: nodes cache the result
     /// by message id (a message's bytes, so its validity, never change).
+    /// A "PollBallotReveal" is checked the same way, on the ballot it reveals.
     public static func check(_ message: Message, poll: Message, secret: SecretPoll) -> CheckedBallot? {
-        guard message.tag == .pollSecretBallot, PollRules.references(message, poll),
-              let ballot = try? SecretBallot(decoding: message.content),
+        let bytes: [UInt8]? = switch message.tag {
+        case .pollSecretBallot: message.content
+        case .pollBallotReveal: try? BallotReveal(decoding: message.content).ballot
+        default: nil
+        }
+        guard let bytes, PollRules.references(message, poll),
+              let ballot = try? SecretBallot(decoding: bytes),
               (try? ballot.verify(chat: poll.chat, poll: poll.id, secret: secret)) != nil
         else { return nil }
         return CheckedBallot(message: message.id, ballot: ballot)
@@ -74,6 +87,7 @@ public enum SecretPollRules {
             guard close?.admits(message) ?? true else { late += 1; continue }
             selections[checked.ballot.linkingTag, default: []].insert(checked.ballot.selection)
         }
+        let (suppressed, revealers) = close.map { suppression(poll: poll, close: $0, related: related, check: check) } ?? ([], [])
         var counts = Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) })
         var countedTags = Set<LinkingTag>()
         for (tag, choices) in selections where choices.count == 1 {
@@ -82,7 +96,36 @@ public enum SecretPollRules {
         }
         return SecretTally(
             poll: poll.id, counts: counts, counted: countedTags.count, conflicting: selections.count - countedTags.count,
-            rejected: rejected, late: late, byOthers: byOthers, countedTags: countedTags, close: close, electorateProblem: nil)
+            rejected: rejected, late: late, byOthers: byOthers, suppressed: suppressed.count, suppressionRevealedBy: revealers,
+            countedTags: countedTags, close: close, electorateProblem: nil)
+    }
+
+    /// Ballots shown to be left out (BALLOTS.md §4, "Suppression"): each publisher's commitment is its
+    /// first valid "PollBallotCommit" in its own chain; a "PollBallotReveal" by the same publisher
+    /// counts when its entry is in that commitment, no ballot message of the creator that the close
+    /// admits carries its bytes, and the ballot is valid on the poll (checked last: only a reveal
+    /// matching a commitment costs a ring check, so at most 256 per publisher).
+    static func suppression(
+        poll: Message, close: PollClose, related: [Message], check: (Message) -> CheckedBallot?
+    ) -> (ballots: Set<[UInt8]>, revealers: Set<PeerID>) {
+        var commitments: [PeerID: (sequence: UInt64, commitment: BallotCommitment)] = [:]
+        for message in related where message.tag == .pollBallotCommit && message.author != poll.author {
+            guard let commitment = try? BallotCommitment(decoding: message.content) else { continue }
+            if let known = commitments[message.author], known.sequence <= message.sequence { continue }
+            commitments[message.author] = (message.sequence, commitment)
+        }
+        guard !commitments.isEmpty else { return ([], []) }
+        let published = Set(related.lazy.filter { $0.tag == .pollSecretBallot && $0.author == poll.author && close.admits($0) }.map(\.content))
+        var ballots = Set<[UInt8]>()
+        var revealers = Set<PeerID>()
+        for message in related where message.tag == .pollBallotReveal {
+            guard let commitment = commitments[message.author]?.commitment, let reveal = try? BallotReveal(decoding: message.content),
+                  commitment.contains(reveal), !published.contains(reveal.ballot), check(message) != nil
+            else { continue }
+            ballots.insert(reveal.ballot)
+            revealers.insert(message.author)
+        }
+        return (ballots, revealers)
     }
 
     /// What views show: the tally once the creator's close is here; until then every count at zero,
@@ -126,6 +169,7 @@ extension SecretTally {
     static func nothingCounted(poll: MessageID, secret: SecretPoll, close: PollClose?, electorateProblem: ElectorateProblem?) -> SecretTally {
         SecretTally(
             poll: poll, counts: Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) }), counted: 0, conflicting: 0,
-            rejected: 0, late: 0, byOthers: 0, countedTags: [], close: close, electorateProblem: electorateProblem)
+            rejected: 0, late: 0, byOthers: 0, suppressed: 0, suppressionRevealedBy: [], countedTags: [], close: close,
+            electorateProblem: electorateProblem)
     }
 }

@@ -170,6 +170,7 @@ extension Node {
             held[key] = nil
         }
         guard !held.isEmpty else { return }
+        try await commit(to: held.values, on: stored.message)
         let sealTo = try creator.agreementKey()
         let frames = try held.values.map { ballot -> Frame in
             let envelope = try BallotEnvelope(chat: chat, ballot: ballot).encoded(size: secret.envelopeBytes)
@@ -258,6 +259,7 @@ extension Node {
         guard try !isClosed(message) else {
             try await dropHeldBallots(of: message.id, keys: held.keys)
             try await forgetSecretChoice(on: message)
+            try await revealLeftOutBallots(on: message)
             return
         }
         scheduleSecretPoll(message, secret)

@@ -8,16 +8,18 @@ import ParleyStore
 /// published ballot) and the choice itself would tell anyone who later reads the store how this user
 /// voted. The choice stays only when the user asked for it when casting.
 extension Node {
-    /// Erases this node's choice on every secret poll these closes close. A failure is logged and
-    /// tried again at the next start (`loadSecretBallots`).
+    /// Erases this node's choice on every secret poll these closes close, and reveals the ballots it
+    /// committed to that the creator left out. A failure is logged and tried again at the next start
+    /// (`loadSecretBallots`).
     func forgetSecretChoices(closedBy closes: [Message]) async {
         for close in closes {
             for target in close.references where target.tag == .pollClose {
                 do {
                     guard let stored = try store.message(target.id), stored.message.chat == close.chat else { continue }
                     try await forgetSecretChoice(on: stored.message)
+                    try await revealLeftOutBallots(on: stored.message)
                 } catch {
-                    logger.warning("erasing a secret choice after the close failed; retried at the next start", metadata: [
+                    logger.warning("erasing a secret choice or revealing a left-out ballot after the close failed; retried at the next start", metadata: [
                         "poll": "\(target.id.shortHex)", "error": "\(error)",
                     ])
                 }

@@ -96,8 +96,8 @@ extension Node {
 
     /// The paths of a ballot: a first relay and a publisher each, every member on them distinct, other
     /// than this node, with a session now, chosen at random. Two paths when four such members are
-    /// reachable, one when two or three are. A first relay is not the poll's creator (which sees what
-    /// each publisher hands it at the closing time) unless no one else is reachable; members in
+    /// reachable, one when two or three are. Neither a first relay nor a publisher is the poll's creator
+    /// (which sees what each publisher hands it at the closing time) unless no one else is reachable; members in
     /// `avoiding` (the relays of an earlier try) are used only if there are not two others.
     func choosePaths(chat: ChatID, creator: PeerID, avoiding: Set<PeerID>) async throws -> [BallotPath] {
         let members = Set(try store.members(of: chat) ?? [])
@@ -110,8 +110,10 @@ extension Node {
         }
         var paths: [BallotPath] = []
         while pool.count >= 2, paths.count < 2 {
+            // Nor is a publisher, when it can be helped: what the creator holds itself no publisher has
+            // committed to, so it could leave it out unseen.
             let first = pool.subtracting([creator]).randomElement() ?? pool.randomElement()!
-            let publisher = pool.subtracting([first]).randomElement()!
+            let publisher = pool.subtracting([first, creator]).randomElement() ?? pool.subtracting([first]).randomElement()!
             paths.append(BallotPath(firstRelay: first, publisher: publisher))
             pool.subtract([first, publisher])
         }

@@ -34,6 +34,7 @@ export function fillSecretCard(card, results, context, parts) {
   if (secret.resultsFinal) {
     card.append(results.kind === "yesNo" ? finalYesNoRows(results, parts) : finalOptionRows(results, parts));
     card.append(el("p", { className: "secret-counts", text: countsLine(secret) }));
+    if (secret.suppressed > 0) card.append(suppressionLine(secret));
   } else {
     const voter = secret.electorate.some((elector) => elector.id === context.me);
     const canVote = voter && !secret.electorateProblem && results.phase === "open" && !secret.ownBallot && results.ownVotes.length === 0;
@@ -59,6 +60,15 @@ function electorateLine(secret, me) {
 function countsLine(secret) {
   const late = secret.late ? `, ${secret.late} after the close` : "";
   return `${secret.counted ?? 0} of ${secret.electorate.length} electors counted; ${secret.conflicting ?? 0} conflicting, ${secret.rejected ?? 0} rejected${late}`;
+}
+
+/** The dispute every node shows alike: ballots a publisher committed to that the creator did not publish. */
+function suppressionLine(secret) {
+  const count = secret.suppressed;
+  const line = el("p", { className: "form-error suppressed" }, `Disputed: ${count} ballot${count === 1 ? "" : "s"} committed to at the closing time by `);
+  (secret.suppressionRevealedBy ?? []).forEach((publisher, index) => line.append(...(index > 0 ? [", "] : []), nameRun(publisher.name, publisher.id)));
+  line.append(` not published by the poll's creator (left out, or never handed over). The counts leave ${count === 1 ? "it" : "them"} out.`);
+  return line;
 }
 
 /** What a choice id reads as: Yes/No, or the option's text. */

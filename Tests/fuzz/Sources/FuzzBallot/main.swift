@@ -84,9 +84,10 @@ func checkMessage(_ message: Message) {
             poll: poll, secret: secret, members: Set(voters.map(\.publicKey)), related: [message, message], ballotKeys: keyMessages,
             check: { SecretPollRules.check($0, poll: poll, secret: secret) })
         guard tally.electorateProblem == nil else { Fuzzer.fail("the fixed electorate is refused: \(tally.electorateProblem!)") }
-        guard tally.counted + tally.conflicting + tally.rejected + tally.late <= 1 else { Fuzzer.fail("one message counted twice") }
+        guard tally.counted + tally.conflicting + tally.rejected + tally.late + tally.byOthers <= 1 else { Fuzzer.fail("one message counted twice") }
         let votes = tally.counts.values.reduce(0, +)
-        if let checked {
+        // Only the poll's creator publishes: a ballot anyone else put out counts nothing.
+        if let checked, message.author == poll.author {
             guard validEncodings.contains(message.content), tally.counted == 1, votes == checked.ballot.selection.count,
                   tally.countedTags == [checked.ballot.linkingTag]
             else { Fuzzer.fail("a checked ballot is not one that was signed, or is not counted once") }
@@ -105,10 +106,13 @@ func cast(poll index: Int, _ selection: [String], voter: Int) throws -> SecretBa
     try SecretBallot.cast(chat: chat, poll: polls[index].0.id, secret: polls[index].1, selection: selection, key: ballotKeys[voter])
 }
 
-/// Both polls' contents, the valid ballots, and each ballot as the message a relay publishes.
+/// Both polls' contents, the valid ballots, and each ballot as the message the poll's creator
+/// publishes, and as one another member put out.
 func seeds() throws -> [[UInt8]] {
-    let messages = try validBallots.map { ballot in
-        try signed(.pollSecretBallot, ballot.encoded, by: voters[1], references: [MessageReference(id: ballot.poll, tag: .pollSecretBallot)])
+    let messages = try validBallots.flatMap { ballot in
+        try voters.prefix(2).map { author in
+            try signed(.pollSecretBallot, ballot.encoded, by: author, references: [MessageReference(id: ballot.poll, tag: .pollSecretBallot)])
+        }
     }
     return [try yesNo.encoded(), try options.encoded()] + validBallots.map(\.encoded) + messages.map(\.encoded)
 }
