@@ -488,3 +488,35 @@ struct SecretBallotTests {
         }
     }
 }
+
+/// docs/BALLOTS.md §4 "Suppression" and its §7 vectors: a publisher's commitment and reveal.
+struct BallotCommitmentTests {
+    @Test func commitmentEntriesContentAndRevealAreTheDocumentsBytes() throws {
+        let (saltOne, saltTwo) = try (BallotVectors.value("commitment salt 1"), BallotVectors.value("commitment salt 2"))
+        let (alice, bob) = try (BallotVectors.value("alice yes/no ballot"), BallotVectors.value("bob options ballot"))
+        #expect(try BallotCommitment.entry(salt: saltOne, ballot: alice).rawRepresentation == BallotVectors.value("alice yes/no commitment entry"))
+        #expect(try BallotCommitment.entry(salt: saltTwo, ballot: bob).rawRepresentation == BallotVectors.value("bob options commitment entry"))
+        let commitment = try BallotCommitment(salted: [(saltOne, alice), (saltTwo, bob)])
+        #expect(try commitment.encoded() == BallotVectors.value("commitment content"))
+        #expect(try BallotCommitment(decoding: BallotVectors.value("commitment content")) == commitment)
+        let reveal = BallotReveal(salt: saltOne, ballot: alice)
+        #expect(try BLAKE2b.hash256(reveal.encoded()) == BallotVectors.value("alice yes/no reveal hash"))
+        #expect(try BallotReveal(decoding: reveal.encoded()) == reveal)
+        // A salt opens its own entry only.
+        #expect(commitment.contains(reveal) && !commitment.contains(BallotReveal(salt: saltTwo, ballot: alice)))
+    }
+
+    @Test func malformedCommitmentsAndRevealsAreRefused() throws {
+        let content = try BallotVectors.value("commitment content")
+        let unsorted = [content[0], content[1], content[2]] + Array(content[35...]) + Array(content[3..<35])
+        for bad in [[], [2] + content.dropFirst(), Array(content.dropLast()), [1, 0, 0], unsorted, content + [0]] as [[UInt8]] {
+            #expect(throws: CoreError.self) { try BallotCommitment(decoding: bad) }
+        }
+        #expect(throws: CoreError.self) { try BallotCommitment(salted: []) }
+        let ballot = try BallotVectors.value("alice yes/no ballot")
+        #expect(throws: CoreError.self) { try BallotCommitment(salted: [([UInt8](repeating: 1, count: 32), ballot), ([UInt8](repeating: 1, count: 32), ballot)]) }
+        for bad in [[], [1], [2] + [UInt8](repeating: 0, count: 40), [1] + [UInt8](repeating: 0, count: 32)] as [[UInt8]] {
+            #expect(throws: CoreError.self) { try BallotReveal(decoding: bad) }
+        }
+    }
+}

@@ -312,11 +312,42 @@ def envelope(chat, ballot, size) -> bytes:
     return plain + bytes(size - len(plain))
 
 
-def ballot_relay_frame(publisher_id: bytes, max_delay_ms: int, padded_envelope: bytes) -> bytes:
-    """Frame kind 12: publisher id || u32 max delay || the envelope sealed to the publisher's X25519 key (random)."""
+def ballot_relay_frame(publisher_id: bytes, hold_ms: int, padded_envelope: bytes) -> bytes:
+    """Frame kind 12: publisher id || u32 hold (ms) || the envelope sealed to the publisher's X25519 key (random)."""
     sealed = SealedBox(VerifyKey(publisher_id).to_curve25519_public_key()).encrypt(padded_envelope)
-    body = publisher_id + u32(max_delay_ms) + sealed
+    body = publisher_id + u32(hold_ms) + sealed
     return b"\x0c" + u32(len(body)) + body
+
+
+# --- §4 suppression: a publisher's commitment and reveal ----------------------------------------
+
+COMMITMENT_LABEL = b"parley/2 ballot commitment"
+
+
+def commitment_entry(salt: bytes, ballot: bytes) -> bytes:
+    """BLAKE2b-256(key = salt, "parley/2 ballot commitment" || BLAKE2b-256(ballot))."""
+    assert len(salt) == 32
+    return hashlib.blake2b(COMMITMENT_LABEL + h256(ballot), digest_size=32, key=salt).digest()
+
+
+def commitment(salted) -> bytes:
+    """`PollBallotCommit` content: version 1, u16 count, the entries strictly ascending."""
+    entries = sorted({commitment_entry(salt, ballot) for salt, ballot in salted})
+    assert 1 <= len(entries) == len(salted) <= 256
+    return b"\x01" + u16(len(entries)) + b"".join(entries)
+
+
+def reveal(salt: bytes, ballot: bytes) -> bytes:
+    """`PollBallotReveal` content: version 1, the salt (32), the ballot."""
+    return b"\x01" + salt + ballot
+
+
+def revealed_in(commitment_content: bytes, reveal_content: bytes) -> bool:
+    assert commitment_content[0] == 1 and reveal_content[0] == 1
+    count = struct.unpack(">H", commitment_content[1:3])[0]
+    entries = [commitment_content[3 + 32 * i:35 + 32 * i] for i in range(count)]
+    assert len(commitment_content) == 3 + 32 * count and entries == sorted(set(entries))
+    return commitment_entry(reveal_content[1:33], reveal_content[33:]) in entries
 
 
 # --- §7 the vectors ----------------------------------------------------------------------------
@@ -367,6 +398,16 @@ def vectors():
     put("options tag base", tag_base(options_scope))
     put("alice options tag", mul(ballot_secret(seeds["alice"], chat), tag_base(options_scope)))
     put("bob options ballot", bob_ballot)
+    salt_one, salt_two = b"\x5a" * 32, b"\x6b" * 32
+    committed = commitment([(salt_one, alice_ballot), (salt_two, bob_ballot)])
+    put("commitment salt 1", salt_one)
+    put("commitment salt 2", salt_two)
+    put("alice yes/no commitment entry", commitment_entry(salt_one, alice_ballot))
+    put("bob options commitment entry", commitment_entry(salt_two, bob_ballot))
+    put("commitment content", committed)
+    put("alice yes/no reveal hash", h256(reveal(salt_one, alice_ballot)))
+    assert revealed_in(committed, reveal(salt_one, alice_ballot)) and revealed_in(committed, reveal(salt_two, bob_ballot))
+    assert not revealed_in(committed, reveal(salt_two, alice_ballot))   # a salt belongs to its own entry
 
     # The checks every vector must pass, and the negative vectors every verifier must reject.
     assert check_ballot(alice_ballot, chat, yes_no_poll, ring, ["up", "down"], 1) == alice_signature[:32]
