@@ -57,21 +57,20 @@ public struct NodeConfiguration: Sendable {
     /// connected members, and any while too few are held to hide a vote (members publish theirs as
     /// they join, so a poll posted right after a chat is made would otherwise be refused).
     public var ballotKeyWait: Duration = .seconds(5)
-    /// Secret ballots (docs/BALLOTS.md §4): a first relay holds an envelope as long as its voter
-    /// asks (until the poll's closing time), at most this long, so every envelope reaches its
-    /// publisher at once and arrival times say nothing about who voted when.
-    public var ballotRelayHoldLimit: Duration = .seconds(7 * 24 * 3_600)
     /// Publishers hand the ballots they hold to the poll's creator at the closing time; the creator
     /// publishes every ballot it holds this long after it, in one batch.
     public var ballotPublishDelay: Duration = .seconds(10)
     /// A voter whose ballot is not published this long after that batch sends it again through two
     /// other members (the same bytes: it cannot count twice).
     public var ballotRetryAfter: Duration = .seconds(2)
-    /// The creator closes a secret poll this long after its closing time, once the batch and the
-    /// retries are out (5 retries 2 s apart from 12 s on, and room for clocks a few seconds apart).
+    /// The creator publishes its late batch and closes a secret poll this long after its closing
+    /// time: room for a retry from 12 s on, publishers handing over again every 2 s, and clocks a few
+    /// seconds apart.
     public var ballotReleaseWindow: Duration = .seconds(25)
     /// How often a voter's node sends a ballot again before giving up (then it shows "not counted").
-    public var ballotRetries = 5
+    /// Once: a retry can only reach the creator's late batch, and every member it goes through
+    /// learns that this voter was late.
+    public var ballotRetries = 1
 
     /// A configuration with default timings and limits.
     public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {

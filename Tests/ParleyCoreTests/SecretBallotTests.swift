@@ -520,3 +520,53 @@ struct BallotCommitmentTests {
         }
     }
 }
+
+extension SecretBallotTests {
+    @Test func aLeftOutBallotCountsOncePerTagAndRevealSpamCostsOneCheckPerTagAndPerFailingRevealer() throws {
+        // Given member 1's ballot, which publishers 2 and 3 committed to, and member 4, which committed
+        // to a forged one; the creator's close admits no ballot
+        var chat = Chat()
+        let secret = try Self.yesNo(Self.members, chat: Self.chat)
+        let keys = try chat.ballotKeys(Self.members)
+        let poll = try chat.post(Self.members[0], .poll, secret.encoded())
+        let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
+        var forged = ballot.encoded
+        forged[forged.count - 1] ^= 1
+        let salt = [UInt8](repeating: 9, count: 32)
+        var related = [
+            try chat.post(Self.members[2], .pollBallotCommit, try BallotCommitment(salted: [(salt, ballot.encoded)]).encoded(), referencing: poll),
+            try chat.post(Self.members[3], .pollBallotCommit, try BallotCommitment(salted: [(salt, ballot.encoded)]).encoded(), referencing: poll),
+            try chat.post(Self.members[4], .pollBallotCommit, try BallotCommitment(salted: [(salt, forged)]).encoded(), referencing: poll),
+        ]
+        let holdings = chat.sequences.mapValues { AuthorHoldings.contiguous($0) }
+        related.append(try chat.post(Self.members[0], .pollClose, PollCoverage(holdings: holdings).encoded(), referencing: poll))
+        // When publisher 2 reveals it four times, publisher 3 twice, member 4 its forgery three times
+        for (member, times, bytes) in [(2, 4, ballot.encoded), (3, 2, ballot.encoded), (4, 3, forged)] {
+            for _ in 0..<times {
+                related.append(try chat.post(Self.members[member], .pollBallotReveal, BallotReveal(salt: salt, ballot: bytes).encoded(), referencing: poll))
+            }
+        }
+        var checks = 0
+        let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related.shuffled(), ballotKeys: keys) {
+            checks += 1
+            return SecretPollRules.check($0, poll: poll, secret: secret)
+        }
+
+        // Then one ballot is left out, shown by 2 and 3, at the cost of two ring checks in all
+        #expect(tally.suppressed == 1)
+        #expect(tally.suppressionRevealedBy == [Self.members[2].publicKey, Self.members[3].publicKey])
+        #expect(checks == 2)
+
+        // and once the creator publishes a ballot under that tag (a voter's other, different one), nothing is left out
+        let other = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["down"], key: Self.keyPair(Self.members[1], Self.chat))
+        var withBallot = Chat(sequences: chat.sequences, lamport: chat.lamport)
+        let published = try withBallot.post(Self.members[0], .pollSecretBallot, other.encoded, referencing: poll)
+        let closeAfter = try withBallot.post(
+            Self.members[0], .pollClose, PollCoverage(holdings: withBallot.sequences.mapValues { AuthorHoldings.contiguous($0) }).encoded(), referencing: poll)
+        let again = SecretPollRules.tally(
+            poll: poll, secret: secret, members: Self.memberIDs,
+            related: related.filter { $0.tag != .pollClose } + [published, closeAfter], ballotKeys: keys
+        ) { SecretPollRules.check($0, poll: poll, secret: secret) }
+        #expect(again.suppressed == 0 && again.counts["down"] == 1)
+    }
+}

@@ -88,9 +88,12 @@ struct SecretBallotRoutingTests {
             // again, and the creator gets it after its batch
             try await bed.advance(by: .seconds(95))
 
-            // Then it was the only late ballot, so it was never published, on any node; bob is told
+            // Then it was the only late ballot, so it was never published, on any node, nor revealed (no
+            // publisher commits to a ballot that reaches it after the batch); bob is told
             for peer in bed.peers {
                 #expect(try Self.published(on: peer, chat: chat, poll: poll).isEmpty)
+                #expect(try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollBallotReveal, referencing: poll)).isEmpty)
+                #expect(try peer.node.pollSnapshot(chat: chat, poll: poll).secret?.tally.suppressed == 0)
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
                 #expect(snapshot.phase == .closed && snapshot.tally.map { $0.up + $0.down } == 0)
             }
@@ -98,35 +101,63 @@ struct SecretBallotRoutingTests {
         }
     }
 
-    @Test func twoBallotsThatMissedTheBatchArePublishedTogetherInTheLateBatchAndCount() async throws {
-        // Given five members and alice's secret poll; bob's and carol's envelopes are withheld by
-        // every relay, dave's goes through
-        let bed = try await PumpedPeers.make(count: 5)
-        let (alice, bob, carol, dave) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
+    @Test func threeBallotsThatMissedTheBatchArePublishedTogetherInTheLateBatchAndCount() async throws {
+        // Given six members and alice's secret poll; bob's, carol's and dave's envelopes are withheld
+        // by every relay, erin's goes through
+        let bed = try await PumpedPeers.make(count: 6)
+        let (alice, bob, carol, dave, erin) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3], bed.peers[4])
         try await bed.running {
             let (chat, poll, secret) = try await Self.poll(bed)
             _ = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
             _ = try await carol.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            _ = try await dave.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
             try await bed.settle()
             for peer in bed.peers { _ = Self.withhold(peer) }
-            _ = try await dave.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            _ = try await erin.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
 
-            // When the poll closes: dave's is in the batch; bob's and carol's retries reach the creator after it
+            // When the poll closes: erin's is in the batch; the three retries reach the creator after it
             try await bed.advance(by: .seconds(95))
 
-            // Then the two late ones came out together at the close, never one alone, and all three count
+            // Then the three late ones came out together at the close, never one alone, and all four count;
+            // no publisher committed to (so none reveals) a ballot that reached it after the batch
             let batchTime = secret.closesAtMillis + 10_000
             for peer in bed.peers {
                 let ballots = try Self.published(on: peer, chat: chat, poll: poll).sorted { $0.timestampMillis < $1.timestampMillis }
-                #expect(ballots.count == 3)
+                #expect(ballots.count == 4)
                 #expect(ballots.allSatisfy { $0.author == alice.identity.publicKey })
                 #expect(ballots.first.map { $0.timestampMillis - batchTime < 1_000 } == true)
                 let late = ballots.dropFirst()
                 #expect(late.allSatisfy { $0.timestampMillis == late.first?.timestampMillis && $0.timestampMillis >= batchTime + 2_000 })
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
-                #expect(snapshot.phase == .closed && snapshot.tally.map { [$0.up, $0.down] } == [2, 1])
+                #expect(snapshot.phase == .closed && snapshot.tally.map { [$0.up, $0.down] } == [3, 1])
+                #expect(snapshot.secret?.tally.suppressed == 0)
             }
-            for voter in [bob, carol, dave] { #expect(try voter.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .counted) }
+            for voter in [bob, carol, dave, erin] { #expect(try voter.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .counted) }
+        }
+    }
+
+    @Test func aVoterWhoSendsDifferentBallotsAlongItsTwoPathsGetsOneCountedAndFramesNoOne() async throws {
+        // Given six members and alice's secret poll, and bob's modified client, which sends "up"
+        // along one path and "down" along the other
+        let bed = try await PumpedPeers.make(count: 6)
+        let (alice, bob) = (bed.peers[0], bed.peers[1])
+        try await bed.running {
+            let (chat, poll, secret) = try await Self.poll(bed)
+            let paths = try await bob.node.choosePaths(chat: chat, creator: alice.identity.publicKey, avoiding: [])
+            #expect(paths.count == 2)
+            for (path, choice) in zip(paths, ["up", "down"]) {
+                let ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: [choice], key: bob.node.ballotKeyPair(chat: chat))
+                try await bob.node.relay(ballot.encoded, chat: chat, poll: poll, secret: secret, along: [path])
+            }
+            try await bed.advance(by: .seconds(95))
+
+            // Then the creator published the first it got (one per linking tag), and the other
+            // publisher's commitment to the second shows nothing left out: the creator did publish bob's tag
+            for peer in bed.peers {
+                let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
+                #expect(snapshot.phase == .closed && snapshot.tally.map { $0.up + $0.down } == 1)
+                #expect(snapshot.secret?.tally.suppressed == 0 && snapshot.secret?.tally.suppressionRevealedBy.isEmpty == true)
+            }
         }
     }
 

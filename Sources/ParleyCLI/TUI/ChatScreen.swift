@@ -235,6 +235,11 @@ struct ChatScreen {
             parts.append("your vote is hidden among \(secret.hiddenAmong) members")
         }
         parts.append(secret.resultsFinal ? "\(secret.counted ?? 0) counted" : "results at the close")
+        // Every node shows it alike: ballots a publisher committed to that the creator did not publish.
+        if let suppressed = secret.suppressed, suppressed > 0 {
+            let by = (secret.suppressionRevealedBy ?? []).map { SafeText.singleLine($0.name ?? String($0.id.prefix(12))) }.joined(separator: ", ")
+            parts.append("disputed: \(suppressed) left out by the creator (shown by \(by))")
+        }
         if let own = secret.ownBallot { parts.append("your ballot: \(own.rawValue)") }
         return parts
     }

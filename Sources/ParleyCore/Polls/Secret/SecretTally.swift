@@ -18,9 +18,9 @@ public struct SecretTally: Hashable, Sendable {
     /// batches, BALLOTS.md §4): a ballot another member put out itself, on arrival or alone, would
     /// let its first relay link it to the voter, so it counts nothing and costs no ring check.
     public let byOthers: Int
-    /// Ballots the creator left out: valid ballots a publisher committed to at the closing time and
-    /// revealed after the close, which no ballot message of the creator that the close admits
-    /// carries. Either the creator dropped them or that publisher never handed them over; the counts
+    /// Ballots the creator left out, by linking tag: valid ballots a publisher committed to before the
+    /// creator's batch and revealed after the close, under a tag no ballot message of the creator
+    /// that the close admits carries. Either the creator dropped them or that publisher never handed them over; the counts
     /// stand as the creator published them, and every node shows the dispute alike.
     public let suppressed: Int
     /// The publishers whose reveals show `suppressed`.
@@ -100,32 +100,47 @@ public enum SecretPollRules {
             countedTags: countedTags, close: close, electorateProblem: nil)
     }
 
-    /// Ballots shown to be left out (BALLOTS.md §4, "Suppression"): each publisher's commitment is its
-    /// first valid "PollBallotCommit" in its own chain; a "PollBallotReveal" by the same publisher
-    /// counts when its entry is in that commitment, no ballot message of the creator that the close
-    /// admits carries its bytes, and the ballot is valid on the poll (checked last: only a reveal
-    /// matching a commitment costs a ring check, so at most 256 per publisher).
+    /// Ballots shown to be left out (BALLOTS.md §5, rule 7), counted per linking tag: a
+    /// "PollBallotReveal" counts when its author committed to it (in any of its "PollBallotCommit"
+    /// messages), the creator published no ballot under its linking tag that the close admits (a
+    /// creator keeps the first ballot of each tag it receives: a voter that sent two different ones
+    /// has one published, and the other is not "left out"), and the ballot is valid on the poll.
+    /// The ring check comes last and happens at most once per tag found left out and once per
+    /// revealer that fails one, so reveal spam costs no more than that.
     static func suppression(
         poll: Message, close: PollClose, related: [Message], check: (Message) -> CheckedBallot?
-    ) -> (ballots: Set<[UInt8]>, revealers: Set<PeerID>) {
-        var commitments: [PeerID: (sequence: UInt64, commitment: BallotCommitment)] = [:]
+    ) -> (ballots: Set<LinkingTag>, revealers: Set<PeerID>) {
+        var committed: [PeerID: Set<Digest32>] = [:]
         for message in related where message.tag == .pollBallotCommit && message.author != poll.author {
             guard let commitment = try? BallotCommitment(decoding: message.content) else { continue }
-            if let known = commitments[message.author], known.sequence <= message.sequence { continue }
-            commitments[message.author] = (message.sequence, commitment)
+            committed[message.author, default: []].formUnion(commitment.entries)
         }
-        guard !commitments.isEmpty else { return ([], []) }
-        let published = Set(related.lazy.filter { $0.tag == .pollSecretBallot && $0.author == poll.author && close.admits($0) }.map(\.content))
-        var ballots = Set<[UInt8]>()
+        guard !committed.isEmpty else { return ([], []) }
+        let publishedTags = Set(related.lazy
+            .filter { $0.tag == .pollSecretBallot && $0.author == poll.author && close.admits($0) }
+            .compactMap { try? SecretBallot(decoding: $0.content).linkingTag })
+        var leftOut: [LinkingTag: [UInt8]] = [:]
         var revealers = Set<PeerID>()
-        for message in related where message.tag == .pollBallotReveal {
-            guard let commitment = commitments[message.author]?.commitment, let reveal = try? BallotReveal(decoding: message.content),
-                  commitment.contains(reveal), !published.contains(reveal.ballot), check(message) != nil
+        var failed = Set<PeerID>()
+        // In a fixed order, so which reveal of a tag is checked does not depend on arrival.
+        for message in related.filter({ $0.tag == .pollBallotReveal }).sorted(by: { $0.id < $1.id }) {
+            guard let entries = committed[message.author], !failed.contains(message.author),
+                  let reveal = try? BallotReveal(decoding: message.content), entries.contains(BallotCommitment.entry(salt: reveal.salt, ballot: reveal.ballot)),
+                  let tag = try? SecretBallot(decoding: reveal.ballot).linkingTag, !publishedTags.contains(tag)
             else { continue }
-            ballots.insert(reveal.ballot)
+            // A second revealer of a tag already shown counts with the same bytes, unchecked again.
+            if let shown = leftOut[tag] {
+                if shown == reveal.ballot { revealers.insert(message.author) }
+                continue
+            }
+            guard check(message) != nil else {
+                failed.insert(message.author)
+                continue
+            }
+            leftOut[tag] = reveal.ballot
             revealers.insert(message.author)
         }
-        return (ballots, revealers)
+        return (Set(leftOut.keys), revealers)
     }
 
     /// What views show: the tally once the creator's close is here; until then every count at zero,

@@ -4,37 +4,50 @@ import ParleyCrypto
 import ParleyStore
 
 /// Suppression made visible (docs/BALLOTS.md §4, "Suppression"). The creator reads every ballot
-/// before publishing it, so it could leave out those it dislikes. A publisher therefore commits, at
-/// its first hand-over, to every ballot it holds (one salted hash each: nobody can tell which
-/// published ballots it held); after the creator's close it reveals each committed ballot the close
-/// does not admit, and every node counts those reveals alike (`SecretPollRules.suppression`). It
-/// names the ballot and the publisher, never the voter.
+/// before publishing it, so it could leave out those it dislikes. A publisher therefore commits, as
+/// it hands ballots over before the creator's batch, to each of them (one salted hash each: nobody
+/// can tell which published ballots it held); after the creator's close it reveals each committed
+/// ballot the close does not admit, and every node counts those reveals alike
+/// (`SecretPollRules.suppression`). It names the ballot and the publisher, never the voter.
 extension Node {
-    /// Publisher: commits to `held` on `poll` unless it did already. The salts are kept before the
-    /// message goes out, so a crash in between sends the same commitment again.
-    func commit(to held: some Collection<[UInt8]>, on poll: Message) async throws {
-        let kept: [(salt: [UInt8], ballot: [UInt8])]
-        if let value = try store.localData(message: poll.id, key: LocalDataKey.ballotCommitment) {
-            kept = try Self.committedBallots(value)
-        } else {
-            kept = held.map { (secureRandomBytes(count: BallotCommitment.saltBytes), $0) }
+    /// Publisher: commits to the ballots in `held` it has not committed to yet, while the creator's
+    /// batch is still ahead. One that arrives later (a retry) is never committed to: it can only go
+    /// out in the creator's late batch, and revealing it would name its voter to whoever passed it
+    /// on late. The salts are kept before a message goes out, and what was kept but not sent (a
+    /// crash in between) goes out at the next hand-over.
+    func commit(to held: some Collection<[UInt8]>, on poll: Message, secret: SecretPoll) async throws {
+        var kept = try store.localData(message: poll.id, key: LocalDataKey.ballotCommitment).map(Self.committedBallots) ?? []
+        let known = Set(kept.map(\.ballot))
+        let new = held.filter { !known.contains($0) }
+        if !new.isEmpty, clock.wallMillis < publishingTime(of: secret) {
+            kept += new.map { (secureRandomBytes(count: BallotCommitment.saltBytes), $0) }
             try await store.setLocalData(message: poll.id, key: LocalDataKey.ballotCommitment, value: Self.encodeCommitted(kept))
         }
         let criteria = MessageCriteria(chat: poll.chat, tag: .pollBallotCommit, referencing: poll.id)
-        guard try !store.messages(matching: criteria).contains(where: { $0.message.author == me }) else { return }
-        let commitment = try BallotCommitment(salted: kept)
+        let sent = try store.messages(matching: criteria).lazy.filter { $0.message.author == self.me }
+            .reduce(into: Set<Digest32>()) { $0.formUnion((try? BallotCommitment(decoding: $1.message.content).entries) ?? []) }
+        let unsent = kept.filter { !sent.contains(BallotCommitment.entry(salt: $0.salt, ballot: $0.ballot)) }
+        guard !unsent.isEmpty else { return }
+        let commitment = try BallotCommitment(salted: unsent)
         _ = try await send(
             chat: poll.chat, tag: .pollBallotCommit, content: commitment.encoded(), references: [MessageReference(id: poll.id, tag: .pollBallotCommit)])
-        logger.info("committed to the secret ballots this node hands on", metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(kept.count)"])
+        logger.info("committed to the secret ballots this node hands on", metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(unsent.count)"])
     }
 
-    /// Publisher, once the creator's close is here: reveals each ballot it committed to that no ballot
-    /// message of the creator the close admits carries, then forgets the commitment (its salts and
-    /// ballots). A crash in between reveals again; the tally counts a ballot once.
+    /// Publisher, once the creator's close is here and every message of the creator's below it is
+    /// stored (a gap could hide a published ballot, and revealing it would show which ballots this
+    /// node held): reveals each ballot it committed to that no ballot message of the creator the
+    /// close admits carries, then forgets the commitment (its salts and ballots). Until the gap fills
+    /// the reveal waits on the timer. A crash in between reveals again; the tally counts a tag once.
     func revealLeftOutBallots(on poll: Message) async throws {
         guard let value = try store.localData(message: poll.id, key: LocalDataKey.ballotCommitment) else { return }
         let related = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
         guard let close = PollRules.winningClose(of: poll, among: related) else { return }
+        let contiguous = try store.contiguousSequences(chat: poll.chat)[poll.author] ?? 0
+        guard contiguous + 1 >= close.sequence else {
+            secretBallots.scheduleReveal(poll: poll.id, chat: poll.chat)
+            return
+        }
         let published = Set(related.lazy.filter { $0.tag == .pollSecretBallot && $0.author == poll.author && close.admits($0) }.map(\.content))
         let reference = MessageReference(id: poll.id, tag: .pollBallotReveal)
         for (salt, ballot) in try Self.committedBallots(value) where !published.contains(ballot) {
@@ -43,7 +56,12 @@ extension Node {
                 "poll": "\(poll.id.shortHex)", "creator": "\(poll.author.shortHex)",
             ])
         }
-        _ = try await store.deleteLocalData(message: poll.id, key: LocalDataKey.ballotCommitment)
+        try await forgetCommitment(on: poll.id)
+    }
+
+    /// Erases the salts and ballots this node committed to on `poll`.
+    func forgetCommitment(on poll: MessageID) async throws {
+        _ = try await store.deleteLocalData(message: poll, key: LocalDataKey.ballotCommitment)
     }
 
     /// Lines of salt and ballot, in hex.

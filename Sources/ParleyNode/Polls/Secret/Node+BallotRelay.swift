@@ -33,8 +33,7 @@ extension Node {
             // Held until the closing time its voter asks for (the relay cannot open the envelope to
             // learn it): every envelope then reaches its publisher at once, so neither an arrival time
             // nor a voter's presence beats or receipts beside it say who sent which.
-            let hold = Duration.milliseconds(min(Int64(holdMillis), configuration.ballotRelayHoldLimit.millis))
-            secretBallots.schedule(.init(due: clock.now + hold, publisher: publisher, sealed: sealed))
+            secretBallots.schedule(.init(due: clock.now + .milliseconds(Int64(holdMillis)), sender: sender, publisher: publisher, sealed: sealed))
         }
     }
 
@@ -135,6 +134,15 @@ extension Node {
             }
             await transmit([.ballotRelay(publisher: forward.publisher, holdMillis: 0, sealed: forward.sealed)], to: forward.publisher)
         }
+        for (poll, chat) in secretBallots.takeReveals() {
+            do {
+                guard let stored = try store.message(poll), stored.message.chat == chat else { continue }
+                try await revealLeftOutBallots(on: stored.message)
+            } catch {
+                logger.warning("revealing left-out ballots failed; retrying", metadata: ["error": "\(error)"])
+                secretBallots.scheduleReveal(poll: poll, chat: chat)
+            }
+        }
         let now = clock.wallMillis
         let (releases, checks) = secretBallots.takeDue(atMillis: now)
         for (poll, chat) in releases {
@@ -170,7 +178,7 @@ extension Node {
             held[key] = nil
         }
         guard !held.isEmpty else { return }
-        try await commit(to: held.values, on: stored.message)
+        try await commit(to: held.values, on: stored.message, secret: secret)
         let sealTo = try creator.agreementKey()
         let frames = try held.values.map { ballot -> Frame in
             let envelope = try BallotEnvelope(chat: chat, ballot: ballot).encoded(size: secret.envelopeBytes)
@@ -191,6 +199,7 @@ extension Node {
         }
         guard members.contains(poll.author) else {
             try await dropHeldBallots(of: poll.id, keys: held)
+            try await forgetCommitment(on: poll.id)
             logger.info("dropped held secret ballots: the poll's creator is no longer a member", metadata: [
                 "poll": "\(poll.id.shortHex)", "creator": "\(poll.author.shortHex)", "ballots": "\(held.count)",
             ])
@@ -206,19 +215,28 @@ extension Node {
     /// to the voter by whoever passed it on late, so it is dropped, and its voter's node shows "not
     /// counted". The mark that the first batch is out is local data, so a restart keeps it.
     func publishBatch(of poll: Message, late: Bool) async throws {
-        let batchOut = try store.localData(message: poll.id, key: LocalDataKey.secretBatchPublished) != nil
+        let mark = try store.localData(message: poll.id, key: LocalDataKey.secretBatchPublished)
+        // "pending": a crash came while the first batch went out; what it still holds was in it.
+        let batchOut = mark != nil && mark != Self.batchPending
         guard late || !batchOut else { return }
-        let held = try heldBallots(of: poll.id).mapValues(Hex.decode)
+        var held = try heldBallots(of: poll.id).mapValues(Hex.decode)
         if !held.isEmpty, try await stillHandedOn(poll, held: held.keys) == nil { return }
+        // A copy of one already out (a crash between sending and forgetting) is no late ballot.
+        let published = try publishedBallots(on: poll)
+        for (key, ballot) in held where published.contains(ballot) {
+            _ = try await store.deleteLocalData(message: poll.id, key: key)
+            held[key] = nil
+        }
         if batchOut, held.count < SecretBallotDesk.minLateBatch {
             try await dropHeldBallots(of: poll.id, keys: held.keys)
             if !held.isEmpty {
-                logger.info("dropped a secret ballot that reached this node after its batch: published alone it would name its voter", metadata: [
-                    "poll": "\(poll.id.shortHex)",
+                logger.info("dropped secret ballots that reached this node after its batch: too few to go out together", metadata: [
+                    "poll": "\(poll.id.shortHex)", "ballots": "\(held.count)",
                 ])
             }
             return
         }
+        if !batchOut { try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: Self.batchPending) }
         let reference = MessageReference(id: poll.id, tag: .pollSecretBallot)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (key, bytes) in held {
@@ -229,9 +247,13 @@ extension Node {
             }
             try await group.waitForAll()
         }
-        if !batchOut { try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: "\(held.count)") }
+        if !batchOut { try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: Self.batchDone) }
         logger.info("published a batch of secret ballots", metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(held.count)", "late": "\(late)"])
     }
+
+    /// `secretBatchPublished` while the first batch goes out, and once it is out.
+    static let batchPending = "pending"
+    static let batchDone = "done"
 
     /// Voter: if this node's ballot is not in the creator's batch and the poll is not closed, the same
     /// bytes go out again along paths chosen afresh, at most `ballotRetries` times. The creator holds
@@ -264,7 +286,11 @@ extension Node {
         }
         scheduleSecretPoll(message, secret)
         let now = clock.wallMillis
-        if message.author == me, now >= publishingTime(of: secret) {
+        if message.author == me, try store.localData(message: message.id, key: LocalDataKey.secretBatchPublished) == Self.batchPending {
+            // The first batch was going out when this node stopped: the rest of it goes out now.
+            secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: now)
+            pollDeadlines.add(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotReleaseWindow))
+        } else if message.author == me, now >= publishingTime(of: secret) {
             secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotPublishDelay))
             pollDeadlines.add(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotReleaseWindow))
         } else if !held.isEmpty {

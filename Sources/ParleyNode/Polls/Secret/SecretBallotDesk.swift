@@ -9,6 +9,8 @@ import ParleyCrypto
 final class SecretBallotDesk: Sendable {
     struct Forward: Sendable {
         let due: Duration
+        /// The member that sent it here: it may keep only a few waiting at once.
+        let sender: PeerID
         let publisher: PeerID
         let sealed: [UInt8]
     }
@@ -24,6 +26,8 @@ final class SecretBallotDesk: Sendable {
         var releases: [MessageID: (chat: ChatID, atMillis: Int64)] = [:]
         /// Polls on which this node cast a ballot and checks, at the given wall time, that it was published.
         var checks: [MessageID: (chat: ChatID, atMillis: Int64)] = [:]
+        /// Closed polls whose reveals wait for the creator's messages below its close to be stored.
+        var reveals: [MessageID: ChatID] = [:]
         /// Envelopes each sender passed through this node within the current minute.
         var relayed: [PeerID: (minute: Int64, count: Int, toMe: Int)] = [:]
         /// Checked ballots by (poll, message): a message may reference several polls, and is a valid
@@ -45,10 +49,16 @@ final class SecretBallotDesk: Sendable {
     static let envelopesToMePerSenderPerMinute = 4 * SecretPoll.maxElectorate
     /// Envelopes a first relay holds until their closing time, from everyone.
     static let maxWaitingForwards = 1_024
+    /// Envelopes one member may have waiting at a first relay at once: a voter needs one per open
+    /// secret poll (two paths use two relays), and an envelope may wait for weeks, so without this one
+    /// member could fill the relay's whole queue and have every honest envelope refused.
+    static let maxWaitingForwardsPerSender = 16
     static let maxCheckedBallots = 100_000
     /// The fewest ballots the creator's late batch (at the close) publishes: one ballot out after the
     /// batch would be linked to its voter by the member that passed it on late (BALLOTS.md §4).
-    static let minLateBatch = 2
+    /// A member that sends its own ballot late adds one at most (one per linking tag), so at
+    /// `SecretPoll.minHidingElectors` it still cannot leave one other alone with its own.
+    static let minLateBatch = SecretPoll.minHidingElectors
 
     let state = Mutex(State())
 
@@ -65,7 +75,9 @@ final class SecretBallotDesk: Sendable {
                 state.relayed[sender] = entry
                 return true
             }
-            guard entry.count < Self.relaysPerSenderPerMinute, state.forwards.count < Self.maxWaitingForwards else { return false }
+            guard entry.count < Self.relaysPerSenderPerMinute, state.forwards.count < Self.maxWaitingForwards,
+                  state.forwards.count(where: { $0.sender == sender }) < Self.maxWaitingForwardsPerSender
+            else { return false }
             entry.count += 1
             if state.relayed.count > 4_096 { state.relayed = state.relayed.filter { $0.value.minute == minute } }
             state.relayed[sender] = entry
@@ -82,7 +94,17 @@ final class SecretBallotDesk: Sendable {
     func schedule(_ forward: Forward) { state.withLock { $0.forwards.append(forward) } }
 
     /// Whether any envelope, release or check waits for its time.
-    var hasTimers: Bool { state.withLock { !$0.forwards.isEmpty || !$0.releases.isEmpty || !$0.checks.isEmpty } }
+    var hasTimers: Bool { state.withLock { !$0.forwards.isEmpty || !$0.releases.isEmpty || !$0.checks.isEmpty || !$0.reveals.isEmpty } }
+
+    func scheduleReveal(poll: MessageID, chat: ChatID) { state.withLock { $0.reveals[poll] = chat } }
+
+    /// Every poll whose reveals wait, taken: one that still waits is scheduled again.
+    func takeReveals() -> [(MessageID, ChatID)] {
+        state.withLock { state in
+            defer { state.reveals.removeAll() }
+            return state.reveals.map { ($0.key, $0.value) }
+        }
+    }
 
     func takeDueForwards(now: Duration) -> [Forward] {
         state.withLock { state in

@@ -59,7 +59,8 @@ function electorateLine(secret, me) {
 /** "3 of 3 electors counted; 0 conflicting, 0 rejected" (and the late ones, if any). */
 function countsLine(secret) {
   const late = secret.late ? `, ${secret.late} after the close` : "";
-  return `${secret.counted ?? 0} of ${secret.electorate.length} electors counted; ${secret.conflicting ?? 0} conflicting, ${secret.rejected ?? 0} rejected${late}`;
+  const byOthers = secret.byOthers ? `, ${secret.byOthers} published by others than the creator (not counted)` : "";
+  return `${secret.counted ?? 0} of ${secret.electorate.length} electors counted; ${secret.conflicting ?? 0} conflicting, ${secret.rejected ?? 0} rejected${late}${byOthers}`;
 }
 
 /** The dispute every node shows alike: ballots a publisher committed to that the creator did not publish. */
