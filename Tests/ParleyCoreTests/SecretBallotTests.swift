@@ -552,10 +552,12 @@ extension SecretBallotTests {
             return SecretPollRules.check($0, poll: poll, secret: secret)
         }
 
-        // Then one ballot is left out, shown by 2 and 3, at the cost of two ring checks in all
+        // Then one ballot is left out, shown by 2 and 3, for at most two ring checks in all, whatever the
+        // nine reveals: one for the tag, and one for the forgery (which carries the same tag, so it is
+        // skipped unchecked when a valid reveal of it comes first in id order)
         #expect(tally.suppressed == 1)
         #expect(tally.suppressionRevealedBy == [Self.members[2].publicKey, Self.members[3].publicKey])
-        #expect(checks == 2)
+        #expect((1...2).contains(checks))
 
         // and once the creator publishes a ballot under that tag (a voter's other, different one), nothing is left out
         let other = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["down"], key: Self.keyPair(Self.members[1], Self.chat))
