@@ -262,6 +262,13 @@ struct SecretBallotTests {
             ).signed(by: author)
         }
 
+        /// The members' ballot keys, and member 0's secret yes/no poll over all of them.
+        mutating func yesNoPoll() throws -> (secret: SecretPoll, keys: [Message], poll: Message) {
+            let secret = try SecretBallotTests.yesNo(SecretBallotTests.members, chat: SecretBallotTests.chat)
+            let keys = try ballotKeys(SecretBallotTests.members)
+            return (secret, keys, try post(SecretBallotTests.members[0], .poll, secret.encoded()))
+        }
+
         mutating func ballotKeys(_ members: [Identity]) throws -> [Message] {
             try members.map { try post($0, .ballotKey, SecretBallotTests.keyPair($0, Fixtures.invite.id).publicKey.rawRepresentation) }
         }
@@ -269,9 +276,7 @@ struct SecretBallotTests {
 
     @Test func aReusedTagWithAnotherChoiceCountsNeither() throws {
         var chat = Chat()
-        let secret = try Self.yesNo(Self.members, chat: Self.chat)
-        let keys = try chat.ballotKeys(Self.members)
-        let poll = try chat.post(Self.members[0], .poll, secret.encoded())
+        let (secret, keys, poll) = try chat.yesNoPoll()
         func ballot(_ member: Int, _ choice: String) throws -> Message {
             let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: [choice], key: Self.keyPair(Self.members[member], Self.chat))
             return try chat.post(Self.members[0], .pollSecretBallot, ballot.encoded, referencing: poll)
@@ -298,9 +303,7 @@ struct SecretBallotTests {
         // Given member 1's valid ballot put out by member 2 on arrival (finding 4 of issue 34: its first
         // relay would link it to the voter), and member 3's published by the creator
         var chat = Chat()
-        let secret = try Self.yesNo(Self.members, chat: Self.chat)
-        let keys = try chat.ballotKeys(Self.members)
-        let poll = try chat.post(Self.members[0], .poll, secret.encoded())
+        let (secret, keys, poll) = try chat.yesNoPoll()
         func cast(_ member: Int, _ choice: String) throws -> [UInt8] {
             try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: [choice], key: Self.keyPair(Self.members[member], Self.chat)).encoded
         }
@@ -321,9 +324,7 @@ struct SecretBallotTests {
 
     @Test func anElectorateKeyItsMemberDidNotPublishCountsNothing() throws {
         var chat = Chat()
-        let secret = try Self.yesNo(Self.members, chat: Self.chat)
-        let keys = try chat.ballotKeys(Self.members)
-        let poll = try chat.post(Self.members[0], .poll, secret.encoded())
+        let (secret, keys, poll) = try chat.yesNoPoll()
         let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
         let related = [try chat.post(Self.members[0], .pollSecretBallot, ballot.encoded, referencing: poll)]
         func tally(_ keys: [Message]) -> SecretTally {
@@ -526,9 +527,7 @@ extension SecretBallotTests {
         // Given member 1's ballot, which publishers 2 and 3 committed to, and member 4, which committed
         // to a forged one; the creator's close admits no ballot
         var chat = Chat()
-        let secret = try Self.yesNo(Self.members, chat: Self.chat)
-        let keys = try chat.ballotKeys(Self.members)
-        let poll = try chat.post(Self.members[0], .poll, secret.encoded())
+        let (secret, keys, poll) = try chat.yesNoPoll()
         let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
         var forged = ballot.encoded
         forged[forged.count - 1] ^= 1

@@ -15,7 +15,7 @@ struct BallotFloodTests {
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, carol, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
         try await bed.running {
-            let (chat, poll, secret) = try await Self.pollOfFour(bed)
+            let (chat, poll, secret) = try await bed.secretPoll()
 
             // When mallory sends carol 40 envelopes addressed to her, each a ballot with a made-up linking tag
             try await Self.sendFakes(40, from: mallory, to: carol, via: carol, chat: chat, poll: poll, secret: secret)
@@ -49,7 +49,7 @@ struct BallotFloodTests {
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, carol, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
         try await bed.running {
-            let (chat, poll, secret) = try await Self.pollOfFour(bed)
+            let (chat, poll, secret) = try await bed.secretPoll()
 
             // When mallory sends fake envelopes for alice, the creator, through bob, as many as a sender's budget
             try await Self.putBobOverBudget(on: alice, bed, chat: chat, poll: poll, secret: secret)
@@ -74,7 +74,7 @@ struct BallotFloodTests {
         let bed = try await PumpedPeers.make(count: 4)
         let (carol, mallory) = (bed.peers[2], bed.peers[3])
         try await bed.running {
-            let (chat, poll, secret) = try await Self.pollOfFour(bed)
+            let (chat, poll, secret) = try await bed.secretPoll()
             let fake = try Self.fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret)
             let once = try Self.sealed(fake, chat: chat, secret: secret, to: carol)
             let oversized = try carol.identity.publicKey.agreementKey().seal(
@@ -97,7 +97,7 @@ struct BallotFloodTests {
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
         try await bed.running {
-            let (chat, poll, secret) = try await Self.pollOfFour(bed)
+            let (chat, poll, secret) = try await bed.secretPoll()
 
             // When mallory passes carol a budget of fake envelopes through bob, putting bob over budget with her
             let budget = EnvelopeChecks.failedRingChecksPerSenderPerMinute
@@ -175,15 +175,6 @@ struct BallotFloodTests {
         return waiting.sealed
     }
 
-    /// A chat of the bed's four peers with their ballot keys published, and alice's secret yes/no
-    /// poll closing in a minute.
-    private static func pollOfFour(_ bed: PumpedPeers) async throws -> (chat: ChatID, poll: MessageID, secret: SecretPoll) {
-        let chat = try await bed.secretPollChat()
-        let created = try await bed.peers[0].node.createSecretPoll(
-            chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000)
-        try await bed.settle()
-        return (chat, created.poll.id, try #require(try ParleyCore.Poll(created.poll.message).secret))
-    }
 
     /// Mallory's real ballot with its linking tag replaced by a fresh point: it decodes and has the
     /// poll's shape, a tag no node holds, and a ring that does not verify.

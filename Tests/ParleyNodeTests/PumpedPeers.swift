@@ -3,6 +3,7 @@ import ParleyCrypto
 @testable import ParleyNode
 import ParleyStore
 import ParleyTestKit
+import Testing
 
 /// In-process peers on a network that holds every datagram, and one manual clock, stepped to
 /// quiescence by a `NetworkPump`: what a test checks after `settle()` or `advance(by:)` is the final
@@ -58,5 +59,14 @@ extension PumpedPeers {
         try await peers[0].node.prepareSecretPolls(chat: invite.id)
         try await settle()
         return invite.id
+    }
+
+    /// A chat of all the bed's peers with their ballot keys published, and the first peer's secret
+    /// yes/no poll closing in a minute, held by every node.
+    func secretPoll() async throws -> (chat: ChatID, poll: MessageID, secret: SecretPoll) {
+        let chat = try await secretPollChat()
+        let created = try await peers[0].node.createSecretPoll(chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: clock.wallMillis + 60_000)
+        try await settle()
+        return (chat, created.poll.id, try #require(try ParleyCore.Poll(created.poll.message).secret))
     }
 }

@@ -11,15 +11,6 @@ import Testing
 /// closing time, nothing is published alone after the creator's batch, and only the creator's
 /// publication counts.
 struct SecretBallotRoutingTests {
-    /// alice's secret yes/no poll closing in a minute, in a chat of all the bed's peers.
-    private static func poll(_ bed: PumpedPeers) async throws -> (chat: ChatID, poll: MessageID, secret: SecretPoll) {
-        let chat = try await bed.secretPollChat()
-        let created = try await bed.peers[0].node.createSecretPoll(
-            chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000)
-        try await bed.settle()
-        return (chat, created.poll.id, try #require(try ParleyCore.Poll(created.poll.message).secret))
-    }
-
     /// The `PollSecretBallot` messages `peer` holds for `poll`, by author.
     private static func published(on peer: PumpedPeers.Peer, chat: ChatID, poll: MessageID) throws -> [Message] {
         try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollSecretBallot, referencing: poll)).map(\.message)
@@ -39,7 +30,7 @@ struct SecretBallotRoutingTests {
         let bed = try await PumpedPeers.make(count: 6)
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         try await bed.running {
-            let (chat, poll, secret) = try await Self.poll(bed)
+            let (chat, poll, secret) = try await bed.secretPoll()
             let cast = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
             for voter in bed.peers[2...3] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
             try await bed.settle()
@@ -79,7 +70,7 @@ struct SecretBallotRoutingTests {
         let bed = try await PumpedPeers.make(count: 5)
         let bob = bed.peers[1]
         try await bed.running {
-            let (chat, poll, _) = try await Self.poll(bed)
+            let (chat, poll, _) = try await bed.secretPoll()
             _ = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
             try await bed.settle()
             for peer in bed.peers { _ = Self.withhold(peer) }
@@ -107,7 +98,7 @@ struct SecretBallotRoutingTests {
         let bed = try await PumpedPeers.make(count: 6)
         let (alice, bob, carol, dave, erin) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3], bed.peers[4])
         try await bed.running {
-            let (chat, poll, secret) = try await Self.poll(bed)
+            let (chat, poll, secret) = try await bed.secretPoll()
             _ = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
             _ = try await carol.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
             _ = try await dave.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
@@ -142,7 +133,7 @@ struct SecretBallotRoutingTests {
         let bed = try await PumpedPeers.make(count: 6)
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         try await bed.running {
-            let (chat, poll, secret) = try await Self.poll(bed)
+            let (chat, poll, secret) = try await bed.secretPoll()
             let paths = try await bob.node.choosePaths(chat: chat, creator: alice.identity.publicKey, avoiding: [])
             #expect(paths.count == 2)
             for (path, choice) in zip(paths, ["up", "down"]) {
@@ -165,7 +156,7 @@ struct SecretBallotRoutingTests {
         // Given five members and alice's secret poll; bob votes at once, carol 15 s later, dave 30 s later
         let bed = try await PumpedPeers.make(count: 5)
         try await bed.running {
-            let (chat, poll, _) = try await Self.poll(bed)
+            let (chat, poll, _) = try await bed.secretPoll()
             for voter in bed.peers[1...3] {
                 _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
                 try await bed.advance(by: .seconds(15))
@@ -189,7 +180,7 @@ struct SecretBallotRoutingTests {
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, carol, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
         try await bed.running {
-            let (chat, poll, secret) = try await Self.poll(bed)
+            let (chat, poll, secret) = try await bed.secretPoll()
             let ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: ["up"], key: bob.node.ballotKeyPair(chat: chat))
             let sealed = try mallory.identity.publicKey.agreementKey().seal(BallotEnvelope(chat: chat, ballot: ballot.encoded).encoded(size: secret.envelopeBytes))
             await bob.node.transmit([.ballotRelay(publisher: mallory.identity.publicKey, holdMillis: 0, sealed: sealed)], to: carol.identity.publicKey)
@@ -219,7 +210,7 @@ struct SecretBallotRoutingTests {
         let bed = try await PumpedPeers.make(count: 6)
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         try await bed.running {
-            let (chat, poll, _) = try await Self.poll(bed)
+            let (chat, poll, _) = try await bed.secretPoll()
             let cast = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
             for voter in bed.peers[2...3] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
 
@@ -257,7 +248,7 @@ struct SecretBallotRoutingTests {
         // Given six members and alice's secret poll with three votes
         let bed = try await PumpedPeers.make(count: 6)
         try await bed.running {
-            let (chat, poll, _) = try await Self.poll(bed)
+            let (chat, poll, _) = try await bed.secretPoll()
             for voter in bed.peers[1...3] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
             try await bed.advance(by: .seconds(95))
 
