@@ -571,3 +571,47 @@ extension SecretBallotTests {
         #expect(again.suppressed == 0 && again.counts["down"] == 1)
     }
 }
+
+extension SecretBallotTests {
+    @Test func aForgedCreatorBallotCarryingTheTagDoesNotHideALeftOutOneAndOverlongCommitmentsSayNothing() throws {
+        // Given member 1's ballot, committed to by publisher 2 and left out by the creator, who instead
+        // publishes garbage carrying its linking tag; and member 3, whose commitments list more
+        // entries than the poll has electors
+        var chat = Chat()
+        let (secret, keys, poll) = try chat.yesNoPoll()
+        let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
+        var garbage = ballot.encoded
+        garbage[garbage.count - 1] ^= 1
+        let salt = [UInt8](repeating: 7, count: 32)
+        let padding = (0..<secret.electorate.count).map { ([UInt8](repeating: UInt8($0 + 1), count: 32), [UInt8($0)]) }
+        var related = [
+            try chat.post(Self.members[2], .pollBallotCommit, try BallotCommitment(salted: [(salt, ballot.encoded)]).encoded(), referencing: poll),
+            try chat.post(Self.members[3], .pollBallotCommit, try BallotCommitment(salted: [(salt, ballot.encoded)] + padding).encoded(), referencing: poll),
+            try chat.post(Self.members[0], .pollSecretBallot, garbage, referencing: poll),
+        ]
+        related.append(try chat.post(
+            Self.members[0], .pollClose, PollCoverage(holdings: chat.sequences.mapValues { AuthorHoldings.contiguous($0) }).encoded(), referencing: poll))
+        for member in [2, 3] {
+            related.append(try chat.post(Self.members[member], .pollBallotReveal, BallotReveal(salt: salt, ballot: ballot.encoded).encoded(), referencing: poll))
+        }
+        let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) {
+            SecretPollRules.check($0, poll: poll, secret: secret)
+        }
+        // Then the garbage is rejected, the ballot is shown left out, by publisher 2 alone
+        #expect(tally.rejected == 1 && tally.counted == 0)
+        #expect(tally.suppressed == 1 && tally.suppressionRevealedBy == [Self.members[2].publicKey])
+    }
+}
+
+struct AuthorHoldingsCoverageTests {
+    @Test func holdingsHoldAllOfAClaimOnlyWhenNoClaimedSequenceIsMissing() throws {
+        let claim = try AuthorHoldings(highest: 10, missing: [4...6])
+        #expect(AuthorHoldings.contiguous(10).holdsAll(of: claim))
+        #expect(try AuthorHoldings(highest: 12, missing: [4...6]).holdsAll(of: claim))
+        #expect(try AuthorHoldings(highest: 10, missing: [5...5]).holdsAll(of: claim))
+        #expect(!AuthorHoldings.contiguous(9).holdsAll(of: claim))
+        #expect(try !AuthorHoldings(highest: 10, missing: [3...5]).holdsAll(of: claim))
+        #expect(AuthorHoldings.contiguous(0).holdsAll(of: .contiguous(0)))
+        #expect(!AuthorHoldings.contiguous(0).holdsAll(of: .contiguous(1)))
+    }
+}

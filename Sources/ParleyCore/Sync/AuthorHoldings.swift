@@ -50,6 +50,19 @@ public struct AuthorHoldings: Hashable, Sendable {
         sequence >= 1 && sequence <= highest && !missing.contains { $0.contains(sequence) }
     }
 
+    /// Whether these holdings claim every sequence `other` claims: what a node must hold of an author
+    /// before it may judge what a close covering `other` admits.
+    public func holdsAll(of other: AuthorHoldings) -> Bool {
+        wanted(upTo: other.highest).allSatisfy { other.claimsNone(of: $0) }
+    }
+
+    /// Whether no sequence in `range` is claimed.
+    func claimsNone(of range: ClosedRange<UInt64>) -> Bool {
+        let upper = min(range.upperBound, highest)
+        guard range.lowerBound <= upper else { return true }
+        return missing.contains { $0.lowerBound <= range.lowerBound && upper <= $0.upperBound }
+    }
+
     /// The holdings cut to the part before the first gap: a smaller claim, with nothing missing.
     public var gaplessPrefix: AuthorHoldings {
         AuthorHoldings(unchecked: missing.first.map { $0.lowerBound - 1 } ?? highest, missing: [])

@@ -87,7 +87,8 @@ public enum SecretPollRules {
             guard close?.admits(message) ?? true else { late += 1; continue }
             selections[checked.ballot.linkingTag, default: []].insert(checked.ballot.selection)
         }
-        let (suppressed, revealers) = close.map { suppression(poll: poll, close: $0, related: related, check: check) } ?? ([], [])
+        let (suppressed, revealers) = close == nil
+            ? ([], []) : suppression(poll: poll, secret: secret, published: Set(selections.keys), related: related, check: check)
         var counts = Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) })
         var countedTags = Set<LinkingTag>()
         for (tag, choices) in selections where choices.count == 1 {
@@ -102,23 +103,23 @@ public enum SecretPollRules {
 
     /// Ballots shown to be left out (BALLOTS.md §5, rule 7), counted per linking tag: a
     /// "PollBallotReveal" counts when its author committed to it (in any of its "PollBallotCommit"
-    /// messages), the creator published no ballot under its linking tag that the close admits (a
-    /// creator keeps the first ballot of each tag it receives: a voter that sent two different ones
-    /// has one published, and the other is not "left out"), and the ballot is valid on the poll.
-    /// The ring check comes last and happens at most once per tag found left out and once per
-    /// revealer that fails one, so reveal spam costs no more than that.
+    /// messages, at most as many entries in all as the poll has electors), the creator published no
+    /// valid ballot under its linking tag that the close admits (`published`; a creator keeps the
+    /// first ballot of each tag it receives: a voter that sent two different ones has one published,
+    /// and the other is not "left out"), and the ballot is valid on the poll. The ring check comes
+    /// last, once per tag shown and once per revealer that fails one in a run; nodes cache checks of
+    /// reveals by content, so over time a member costs at most one per entry it committed to.
     static func suppression(
-        poll: Message, close: PollClose, related: [Message], check: (Message) -> CheckedBallot?
+        poll: Message, secret: SecretPoll, published: Set<LinkingTag>, related: [Message], check: (Message) -> CheckedBallot?
     ) -> (ballots: Set<LinkingTag>, revealers: Set<PeerID>) {
         var committed: [PeerID: Set<Digest32>] = [:]
         for message in related where message.tag == .pollBallotCommit && message.author != poll.author {
             guard let commitment = try? BallotCommitment(decoding: message.content) else { continue }
             committed[message.author, default: []].formUnion(commitment.entries)
         }
+        // An honest publisher holds one ballot per elector: more entries than that say nothing.
+        committed = committed.filter { $0.value.count <= secret.electorate.count }
         guard !committed.isEmpty else { return ([], []) }
-        let publishedTags = Set(related.lazy
-            .filter { $0.tag == .pollSecretBallot && $0.author == poll.author && close.admits($0) }
-            .compactMap { try? SecretBallot(decoding: $0.content).linkingTag })
         var leftOut: [LinkingTag: [UInt8]] = [:]
         var revealers = Set<PeerID>()
         var failed = Set<PeerID>()
@@ -126,7 +127,7 @@ public enum SecretPollRules {
         for message in related.filter({ $0.tag == .pollBallotReveal }).sorted(by: { $0.id < $1.id }) {
             guard let entries = committed[message.author], !failed.contains(message.author),
                   let reveal = try? BallotReveal(decoding: message.content), entries.contains(BallotCommitment.entry(salt: reveal.salt, ballot: reveal.ballot)),
-                  let tag = try? SecretBallot(decoding: reveal.ballot).linkingTag, !publishedTags.contains(tag)
+                  let tag = try? SecretBallot(decoding: reveal.ballot).linkingTag, !published.contains(tag)
             else { continue }
             // A second revealer of a tag already shown counts with the same bytes, unchecked again.
             if let shown = leftOut[tag] {

@@ -10,8 +10,8 @@ import ParleyStore
 /// ballot the close does not admit, and every node counts those reveals alike
 /// (`SecretPollRules.suppression`). It names the ballot and the publisher, never the voter.
 extension Node {
-    /// Publisher: commits to the ballots in `held` it has not committed to yet, while the creator's
-    /// batch is still ahead. One that arrives later (a retry) is never committed to: it can only go
+    /// Publisher: commits to the ballots in `held` it has not committed to yet, within
+    /// `SecretBallotDesk.commitWindow` of the closing time (the creator's batch comes 10 s after it). One that arrives later (a retry) is never committed to: it can only go
     /// out in the creator's late batch, and revealing it would name its voter to whoever passed it
     /// on late. The salts are kept before a message goes out, and what was kept but not sent (a
     /// crash in between) goes out at the next hand-over.
@@ -19,7 +19,9 @@ extension Node {
         var kept = try store.localData(message: poll.id, key: LocalDataKey.ballotCommitment).map(Self.committedBallots) ?? []
         let known = Set(kept.map(\.ballot))
         let new = held.filter { !known.contains($0) }
-        if !new.isEmpty, clock.wallMillis < publishingTime(of: secret) {
+        // Well before the creator's publishing time, so a retry (12 s after the closing time on its
+        // voter's clock) is not committed to by a publisher whose clock runs a few seconds behind.
+        if !new.isEmpty, clock.wallMillis < secret.closesAtMillis.adding(SecretBallotDesk.commitWindow) {
             kept += new.map { (secureRandomBytes(count: BallotCommitment.saltBytes), $0) }
             try await store.setLocalData(message: poll.id, key: LocalDataKey.ballotCommitment, value: Self.encodeCommitted(kept))
         }
@@ -34,23 +36,39 @@ extension Node {
         logger.info("committed to the secret ballots this node hands on", metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(unsent.count)"])
     }
 
-    /// Publisher, once the creator's close is here and every message of the creator's below it is
-    /// stored (a gap could hide a published ballot, and revealing it would show which ballots this
-    /// node held): reveals each ballot it committed to that no ballot message of the creator the
-    /// close admits carries, then forgets the commitment (its salts and ballots). Until the gap fills
-    /// the reveal waits on the timer. A crash in between reveals again; the tally counts a tag once.
-    func revealLeftOutBallots(on poll: Message) async throws {
-        guard let value = try store.localData(message: poll.id, key: LocalDataKey.ballotCommitment) else { return }
+    /// Publisher, once the creator's close is here and every message of the creator's that the close
+    /// covers is stored (a missing one could be a published ballot, and revealing that would show
+    /// which ballots this node held): reveals each ballot it committed to under whose linking tag the
+    /// creator published no valid ballot the close admits, then forgets the commitment (its salts and
+    /// ballots). Until those messages are here it looks again every sync interval, for at most
+    /// `SecretBallotDesk.revealWaitMillis`, then gives up. A crash in between reveals again; the tally
+    /// counts a tag once.
+    func revealLeftOutBallots(on poll: Message, waitingUntil: Int64? = nil) async throws {
+        guard let value = try store.localData(message: poll.id, key: LocalDataKey.ballotCommitment),
+              let secret = try Poll(poll).secret
+        else { return }
         let related = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
         guard let close = PollRules.winningClose(of: poll, among: related) else { return }
-        let contiguous = try store.contiguousSequences(chat: poll.chat)[poll.author] ?? 0
-        guard contiguous + 1 >= close.sequence else {
-            secretBallots.scheduleReveal(poll: poll.id, chat: poll.chat)
+        let held = try store.versionVector(chat: poll.chat)[poll.author] ?? .contiguous(0)
+        if let covered = close.coverage.holdings[poll.author], !held.holdsAll(of: covered) {
+            let now = clock.wallMillis
+            let until = waitingUntil ?? now + SecretBallotDesk.revealWaitMillis
+            guard now < until else {
+                logger.warning("gave up revealing left-out secret ballots: the creator's messages its close covers never all arrived", metadata: [
+                    "poll": "\(poll.id.shortHex)",
+                ])
+                return try await forgetCommitment(on: poll.id)
+            }
+            secretBallots.scheduleReveal(poll: poll.id, chat: poll.chat, atMillis: now.adding(configuration.syncInterval), untilMillis: until)
             return
         }
-        let published = Set(related.lazy.filter { $0.tag == .pollSecretBallot && $0.author == poll.author && close.admits($0) }.map(\.content))
+        // By tag, and only valid ballots: a creator could publish garbage carrying a voter's tag.
+        let published = Set(related.lazy.filter { $0.tag == .pollSecretBallot && $0.author == poll.author && close.admits($0) }.compactMap { message in
+            self.secretBallots.checked(message, on: poll.id) { SecretPollRules.check($0, poll: poll, secret: secret) }?.ballot.linkingTag
+        })
         let reference = MessageReference(id: poll.id, tag: .pollBallotReveal)
-        for (salt, ballot) in try Self.committedBallots(value) where !published.contains(ballot) {
+        for (salt, ballot) in try Self.committedBallots(value) {
+            guard let tag = try? SecretBallot(decoding: ballot).linkingTag, !published.contains(tag) else { continue }
             _ = try await send(chat: poll.chat, tag: .pollBallotReveal, content: BallotReveal(salt: salt, ballot: ballot).encoded(), references: [reference])
             logger.warning("the poll's creator did not publish a secret ballot this node handed it: revealed it", metadata: [
                 "poll": "\(poll.id.shortHex)", "creator": "\(poll.author.shortHex)",

@@ -134,16 +134,16 @@ extension Node {
             }
             await transmit([.ballotRelay(publisher: forward.publisher, holdMillis: 0, sealed: forward.sealed)], to: forward.publisher)
         }
-        for (poll, chat) in secretBallots.takeReveals() {
+        let now = clock.wallMillis
+        for (poll, chat, until) in secretBallots.takeDueReveals(atMillis: now) {
             do {
                 guard let stored = try store.message(poll), stored.message.chat == chat else { continue }
-                try await revealLeftOutBallots(on: stored.message)
+                try await revealLeftOutBallots(on: stored.message, waitingUntil: until)
             } catch {
                 logger.warning("revealing left-out ballots failed; retrying", metadata: ["error": "\(error)"])
-                secretBallots.scheduleReveal(poll: poll, chat: chat)
+                secretBallots.scheduleReveal(poll: poll, chat: chat, atMillis: now.adding(configuration.syncInterval), untilMillis: until)
             }
         }
-        let now = clock.wallMillis
         let (releases, checks) = secretBallots.takeDue(atMillis: now)
         for (poll, chat) in releases {
             do { try await releaseHeldBallots(poll: poll, chat: chat) } catch {
@@ -217,7 +217,9 @@ extension Node {
     func publishBatch(of poll: Message, late: Bool) async throws {
         let mark = try store.localData(message: poll.id, key: LocalDataKey.secretBatchPublished)
         // "pending": a crash came while the first batch went out; what it still holds was in it.
+        // "latePending": the same in the late batch, which then goes out whatever is left of it.
         let batchOut = mark != nil && mark != Self.batchPending
+        let lateResumed = mark == Self.lateBatchPending
         guard late || !batchOut else { return }
         var held = try heldBallots(of: poll.id).mapValues(Hex.decode)
         if !held.isEmpty, try await stillHandedOn(poll, held: held.keys) == nil { return }
@@ -227,7 +229,7 @@ extension Node {
             _ = try await store.deleteLocalData(message: poll.id, key: key)
             held[key] = nil
         }
-        if batchOut, held.count < SecretBallotDesk.minLateBatch {
+        if batchOut, !lateResumed, held.count < SecretBallotDesk.minLateBatch {
             try await dropHeldBallots(of: poll.id, keys: held.keys)
             if !held.isEmpty {
                 logger.info("dropped secret ballots that reached this node after its batch: too few to go out together", metadata: [
@@ -236,7 +238,7 @@ extension Node {
             }
             return
         }
-        if !batchOut { try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: Self.batchPending) }
+        try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: batchOut ? Self.lateBatchPending : Self.batchPending)
         let reference = MessageReference(id: poll.id, tag: .pollSecretBallot)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (key, bytes) in held {
@@ -247,13 +249,15 @@ extension Node {
             }
             try await group.waitForAll()
         }
-        if !batchOut { try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: Self.batchDone) }
+        try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: batchOut ? Self.lateBatchDone : Self.batchDone)
         logger.info("published a batch of secret ballots", metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(held.count)", "late": "\(late)"])
     }
 
-    /// `secretBatchPublished` while the first batch goes out, and once it is out.
+    /// `secretBatchPublished` while the first batch goes out, once it is out, and the same for the late batch.
     static let batchPending = "pending"
     static let batchDone = "done"
+    static let lateBatchPending = "latePending"
+    static let lateBatchDone = "lateDone"
 
     /// Voter: if this node's ballot is not in the creator's batch and the poll is not closed, the same
     /// bytes go out again along paths chosen afresh, at most `ballotRetries` times. The creator holds
@@ -293,7 +297,8 @@ extension Node {
         } else if message.author == me, now >= publishingTime(of: secret) {
             secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotPublishDelay))
             pollDeadlines.add(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotReleaseWindow))
-        } else if !held.isEmpty {
+        } else if message.author != me, !held.isEmpty {
+            // (The creator's own batch was scheduled for the publishing time above.)
             secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: secret.closesAtMillis)
         }
     }

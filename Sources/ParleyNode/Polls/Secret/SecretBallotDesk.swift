@@ -26,8 +26,9 @@ final class SecretBallotDesk: Sendable {
         var releases: [MessageID: (chat: ChatID, atMillis: Int64)] = [:]
         /// Polls on which this node cast a ballot and checks, at the given wall time, that it was published.
         var checks: [MessageID: (chat: ChatID, atMillis: Int64)] = [:]
-        /// Closed polls whose reveals wait for the creator's messages below its close to be stored.
-        var reveals: [MessageID: ChatID] = [:]
+        /// Closed polls whose reveals wait for the creator's messages the close covers to be stored:
+        /// the next look, and when to give up.
+        var reveals: [MessageID: (chat: ChatID, atMillis: Int64, untilMillis: Int64)] = [:]
         /// Envelopes each sender passed through this node within the current minute.
         var relayed: [PeerID: (minute: Int64, count: Int, toMe: Int)] = [:]
         /// Checked ballots by (poll, message): a message may reference several polls, and is a valid
@@ -56,6 +57,11 @@ final class SecretBallotDesk: Sendable {
     static let maxCheckedBallots = 100_000
     /// The fewest ballots the creator's late batch (at the close) publishes: one ballot out after the
     /// batch would be linked to its voter by the member that passed it on late (BALLOTS.md §4).
+    /// How long after the closing time a publisher still commits to ballots it hands over: half way
+    /// to the creator's batch, well before any retry.
+    static let commitWindow = Duration.seconds(5)
+    /// How long a publisher waits for the creator's messages its close covers before giving up its reveals.
+    static let revealWaitMillis: Int64 = 600_000
     /// A member that sends its own ballot late adds one at most (one per linking tag), so at
     /// `SecretPoll.minHidingElectors` it still cannot leave one other alone with its own.
     static let minLateBatch = SecretPoll.minHidingElectors
@@ -94,15 +100,23 @@ final class SecretBallotDesk: Sendable {
     func schedule(_ forward: Forward) { state.withLock { $0.forwards.append(forward) } }
 
     /// Whether any envelope, release or check waits for its time.
-    var hasTimers: Bool { state.withLock { !$0.forwards.isEmpty || !$0.releases.isEmpty || !$0.checks.isEmpty || !$0.reveals.isEmpty } }
+    /// Reveals that wait are not counted: they look again only every sync interval.
+    var hasTimers: Bool { state.withLock { !$0.forwards.isEmpty || !$0.releases.isEmpty || !$0.checks.isEmpty } }
 
-    func scheduleReveal(poll: MessageID, chat: ChatID) { state.withLock { $0.reveals[poll] = chat } }
-
-    /// Every poll whose reveals wait, taken: one that still waits is scheduled again.
-    func takeReveals() -> [(MessageID, ChatID)] {
+    /// Looks again at `poll`'s reveals at `atMillis`, keeping the first wait's limit.
+    func scheduleReveal(poll: MessageID, chat: ChatID, atMillis: Int64, untilMillis: Int64) {
         state.withLock { state in
-            defer { state.reveals.removeAll() }
-            return state.reveals.map { ($0.key, $0.value) }
+            let until = state.reveals[poll]?.untilMillis ?? untilMillis
+            state.reveals[poll] = (chat, atMillis, until)
+        }
+    }
+
+    /// The polls whose reveals are due for a look, taken, with the time each may wait until.
+    func takeDueReveals(atMillis now: Int64) -> [(poll: MessageID, chat: ChatID, untilMillis: Int64)] {
+        state.withLock { state in
+            let due = state.reveals.filter { $0.value.atMillis <= now }
+            for poll in due.keys { state.reveals[poll] = nil }
+            return due.map { (poll: $0.key, chat: $0.value.chat, untilMillis: $0.value.untilMillis) }
         }
     }
 
@@ -132,9 +146,11 @@ final class SecretBallotDesk: Sendable {
         }
     }
 
-    /// `SecretPollRules.check` of `message` on `poll`, once.
+    /// `SecretPollRules.check` of `message` on `poll`, once. A reveal is checked once per content: its
+    /// validity is its ballot's, and a member sending the same reveal again in new messages must not
+    /// cost a ring check each time (the tally only checks reveals that reference the poll).
     func checked(_ message: Message, on poll: MessageID, compute: (Message) -> CheckedBallot?) -> CheckedBallot? {
-        let key = CheckKey(poll: poll, message: message.id)
+        let key = CheckKey(poll: poll, message: message.tag == .pollBallotReveal ? Digest32(bytes: Bytes32(BLAKE2b.hash256(message.content))) : message.id)
         if let known = state.withLock({ $0.checked[key] }) { return known }
         let result = compute(message)
         state.withLock { state in
