@@ -269,6 +269,21 @@ struct SecretBallotTests {
             return (secret, keys, try post(SecretBallotTests.members[0], .poll, secret.encoded()))
         }
 
+        /// `author`'s commitment to `salted` ballots, and its reveal of one, on `poll`.
+        mutating func commit(_ author: Identity, _ salted: [(salt: [UInt8], ballot: [UInt8])], on poll: Message) throws -> Message {
+            try post(author, .pollBallotCommit, BallotCommitment(salted: salted).encoded(), referencing: poll)
+        }
+
+        mutating func reveal(_ author: Identity, _ ballot: [UInt8], salt: [UInt8], on poll: Message) throws -> Message {
+            try post(author, .pollBallotReveal, BallotReveal(salt: salt, ballot: ballot).encoded(), referencing: poll)
+        }
+
+        /// Member 0's close of `poll` (the creator's, for a `yesNoPoll`), covering every message posted so far.
+        mutating func close(_ poll: Message) throws -> Message {
+            let coverage = PollCoverage(holdings: sequences.mapValues { AuthorHoldings.contiguous($0) })
+            return try post(SecretBallotTests.members[0], .pollClose, coverage.encoded(), referencing: poll)
+        }
+
         mutating func ballotKeys(_ members: [Identity]) throws -> [Message] {
             try members.map { try post($0, .ballotKey, SecretBallotTests.keyPair($0, Fixtures.invite.id).publicKey.rawRepresentation) }
         }
@@ -523,27 +538,35 @@ struct BallotCommitmentTests {
 }
 
 extension SecretBallotTests {
+    /// Member `member`'s ballot for `choice` on `poll`.
+    static func ballot(_ member: Int, _ choice: String, on poll: Message, _ secret: SecretPoll) throws -> [UInt8] {
+        try SecretBallot.cast(chat: chat, poll: poll.id, secret: secret, selection: [choice], key: keyPair(members[member], chat)).encoded
+    }
+
+    /// `ballot` with its last byte flipped: it decodes, carries the same linking tag, and fails its ring check.
+    static func forged(_ ballot: [UInt8]) -> [UInt8] {
+        var forged = ballot
+        forged[forged.count - 1] ^= 1
+        return forged
+    }
+
     @Test func aLeftOutBallotCountsOncePerTagAndRevealSpamCostsOneCheckPerTagAndPerFailingRevealer() throws {
         // Given member 1's ballot, which publishers 2 and 3 committed to, and member 4, which committed
         // to a forged one; the creator's close admits no ballot
         var chat = Chat()
         let (secret, keys, poll) = try chat.yesNoPoll()
-        let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
-        var forged = ballot.encoded
-        forged[forged.count - 1] ^= 1
+        let ballot = try Self.ballot(1, "up", on: poll, secret)
+        let forged = Self.forged(ballot)
         let salt = [UInt8](repeating: 9, count: 32)
         var related = [
-            try chat.post(Self.members[2], .pollBallotCommit, try BallotCommitment(salted: [(salt, ballot.encoded)]).encoded(), referencing: poll),
-            try chat.post(Self.members[3], .pollBallotCommit, try BallotCommitment(salted: [(salt, ballot.encoded)]).encoded(), referencing: poll),
-            try chat.post(Self.members[4], .pollBallotCommit, try BallotCommitment(salted: [(salt, forged)]).encoded(), referencing: poll),
+            try chat.commit(Self.members[2], [(salt, ballot)], on: poll),
+            try chat.commit(Self.members[3], [(salt, ballot)], on: poll),
+            try chat.commit(Self.members[4], [(salt, forged)], on: poll),
         ]
-        let holdings = chat.sequences.mapValues { AuthorHoldings.contiguous($0) }
-        related.append(try chat.post(Self.members[0], .pollClose, PollCoverage(holdings: holdings).encoded(), referencing: poll))
+        related.append(try chat.close(poll))
         // When publisher 2 reveals it four times, publisher 3 twice, member 4 its forgery three times
-        for (member, times, bytes) in [(2, 4, ballot.encoded), (3, 2, ballot.encoded), (4, 3, forged)] {
-            for _ in 0..<times {
-                related.append(try chat.post(Self.members[member], .pollBallotReveal, BallotReveal(salt: salt, ballot: bytes).encoded(), referencing: poll))
-            }
+        for (member, times, bytes) in [(2, 4, ballot), (3, 2, ballot), (4, 3, forged)] {
+            for _ in 0..<times { related.append(try chat.reveal(Self.members[member], bytes, salt: salt, on: poll)) }
         }
         var checks = 0
         let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related.shuffled(), ballotKeys: keys) {
@@ -559,11 +582,9 @@ extension SecretBallotTests {
         #expect((1...2).contains(checks))
 
         // and once the creator publishes a ballot under that tag (a voter's other, different one), nothing is left out
-        let other = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["down"], key: Self.keyPair(Self.members[1], Self.chat))
         var withBallot = Chat(sequences: chat.sequences, lamport: chat.lamport)
-        let published = try withBallot.post(Self.members[0], .pollSecretBallot, other.encoded, referencing: poll)
-        let closeAfter = try withBallot.post(
-            Self.members[0], .pollClose, PollCoverage(holdings: withBallot.sequences.mapValues { AuthorHoldings.contiguous($0) }).encoded(), referencing: poll)
+        let published = try withBallot.post(Self.members[0], .pollSecretBallot, try Self.ballot(1, "down", on: poll, secret), referencing: poll)
+        let closeAfter = try withBallot.close(poll)
         let again = SecretPollRules.tally(
             poll: poll, secret: secret, members: Self.memberIDs,
             related: related.filter { $0.tag != .pollClose } + [published, closeAfter], ballotKeys: keys
@@ -579,21 +600,16 @@ extension SecretBallotTests {
         // entries than the poll has electors
         var chat = Chat()
         let (secret, keys, poll) = try chat.yesNoPoll()
-        let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
-        var garbage = ballot.encoded
-        garbage[garbage.count - 1] ^= 1
+        let ballot = try Self.ballot(1, "up", on: poll, secret)
         let salt = [UInt8](repeating: 7, count: 32)
-        let padding = (0..<secret.electorate.count).map { ([UInt8](repeating: UInt8($0 + 1), count: 32), [UInt8($0)]) }
+        let padding = (0..<secret.electorate.count).map { (salt: [UInt8](repeating: UInt8($0 + 1), count: 32), ballot: [UInt8($0)]) }
         var related = [
-            try chat.post(Self.members[2], .pollBallotCommit, try BallotCommitment(salted: [(salt, ballot.encoded)]).encoded(), referencing: poll),
-            try chat.post(Self.members[3], .pollBallotCommit, try BallotCommitment(salted: [(salt, ballot.encoded)] + padding).encoded(), referencing: poll),
-            try chat.post(Self.members[0], .pollSecretBallot, garbage, referencing: poll),
+            try chat.commit(Self.members[2], [(salt, ballot)], on: poll),
+            try chat.commit(Self.members[3], [(salt, ballot)] + padding, on: poll),
+            try chat.post(Self.members[0], .pollSecretBallot, Self.forged(ballot), referencing: poll),
         ]
-        related.append(try chat.post(
-            Self.members[0], .pollClose, PollCoverage(holdings: chat.sequences.mapValues { AuthorHoldings.contiguous($0) }).encoded(), referencing: poll))
-        for member in [2, 3] {
-            related.append(try chat.post(Self.members[member], .pollBallotReveal, BallotReveal(salt: salt, ballot: ballot.encoded).encoded(), referencing: poll))
-        }
+        related.append(try chat.close(poll))
+        for member in [2, 3] { related.append(try chat.reveal(Self.members[member], ballot, salt: salt, on: poll)) }
         let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) {
             SecretPollRules.check($0, poll: poll, secret: secret)
         }

@@ -110,6 +110,16 @@ extension Node {
         return Set(published.lazy.filter { $0.message.author == poll.author }.map(\.message.content))
     }
 
+    /// Forgets, from `held` (by local data key) and the store, each ballot the poll's creator already
+    /// published: a publisher stops handing it over, and the creator does not count it as late.
+    private func forgetPublished(_ held: inout [String: [UInt8]], on poll: Message) async throws {
+        let published = try publishedBallots(on: poll)
+        for (key, ballot) in held where published.contains(ballot) {
+            _ = try await store.deleteLocalData(message: poll.id, key: key)
+            held[key] = nil
+        }
+    }
+
     /// Forgets every ballot this node holds for `poll`: their voters' retries take another way.
     private func dropHeldBallots(of poll: MessageID, keys: some Sequence<String>) async throws {
         for key in keys { _ = try await store.deleteLocalData(message: poll, key: key) }
@@ -172,11 +182,7 @@ extension Node {
         guard !held.isEmpty else { return }
         guard let secret = try await stillHandedOn(stored.message, held: held.keys) else { return }
         let creator = stored.message.author
-        let published = try publishedBallots(on: stored.message)
-        for (key, ballot) in held where published.contains(ballot) {
-            _ = try await store.deleteLocalData(message: poll, key: key)
-            held[key] = nil
-        }
+        try await forgetPublished(&held, on: stored.message)
         guard !held.isEmpty else { return }
         try await commit(to: held.values, on: stored.message, secret: secret)
         let sealTo = try creator.agreementKey()
@@ -224,11 +230,7 @@ extension Node {
         var held = try heldBallots(of: poll.id).mapValues(Hex.decode)
         if !held.isEmpty, try await stillHandedOn(poll, held: held.keys) == nil { return }
         // A copy of one already out (a crash between sending and forgetting) is no late ballot.
-        let published = try publishedBallots(on: poll)
-        for (key, ballot) in held where published.contains(ballot) {
-            _ = try await store.deleteLocalData(message: poll.id, key: key)
-            held[key] = nil
-        }
+        try await forgetPublished(&held, on: poll)
         if batchOut, !lateResumed, held.count < SecretBallotDesk.minLateBatch {
             try await dropHeldBallots(of: poll.id, keys: held.keys)
             if !held.isEmpty {
