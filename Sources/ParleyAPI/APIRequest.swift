@@ -24,13 +24,13 @@ public enum APIRequest: Codable, Sendable, Hashable {
         chat: String, question: String, options: [String]? = nil, description: String? = nil, maxVotes: Int? = nil,
         unique: Bool? = nil, anonymous: Bool? = nil, allowAnswers: Bool? = nil, allowSuggestions: Bool? = nil, closesAtMillis: Int64? = nil,
         secret: Bool? = nil)
-    /// `["up"]` or `["down"]` on a yes/no poll; option ids or texts on an options poll.
-    case pollVote(chat: String, poll: String, choices: [String])
+    /// A vote on a poll of any kind: `["up"]` or `["down"]` on a yes/no poll; option ids or texts on an
+    /// options poll. On a secret poll the same choices make this user's ballot, signed for the
+    /// electorate and relayed through two other members: final, it cannot be changed, and after the
+    /// close the node keeps only that this user voted, unless `keepChoice` asks it to keep the choice
+    /// (refused on any other poll).
+    case pollVote(chat: String, poll: String, choices: [String], keepChoice: Bool? = nil)
     case pollUnvote(chat: String, poll: String, option: String?)
-    /// Casts this user's ballot on a secret poll (`["up"]`/`["down"]`, or option ids or texts): signed
-    /// for the electorate and relayed through two other members. Final: it cannot be changed. After the
-    /// close the node keeps only that this user voted, unless `keepChoice` asks it to keep the choice.
-    case pollSecretVote(chat: String, poll: String, choices: [String], keepChoice: Bool? = nil)
     case pollAnswer(chat: String, poll: String, text: String)
     case pollSuggest(chat: String, poll: String, text: String)
     case pollClose(chat: String, poll: String)

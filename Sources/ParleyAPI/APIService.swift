@@ -90,13 +90,11 @@ public struct APIService: Sendable {
                 anonymous: anonymous ?? false, allowAnswers: allowAnswers ?? false, allowSuggestions: allowSuggestions ?? false,
                 closesAtMillis: closesAt)
             return Self.ok(try pollView(chat: chatID, poll: try await node.createPoll(chat: chatID, spec: spec).id))
-        case let .pollVote(chat, poll, choices):
+        case let .pollVote(chat, poll, choices, keepChoice):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            return Self.ok(view(try await node.vote(chat: chatID, poll: pollID, choices: choices), names: try names()))
-        case let .pollSecretVote(chat, poll, choices, keepChoice):
-            let (chatID, pollID) = try resolveMessage(chat, poll)
-            let cast = try await node.castSecretBallot(chat: chatID, poll: pollID, choices: choices, keepChoice: keepChoice ?? false)
-            return Self.ok(SecretBallotView(poll: try pollView(chat: chatID, poll: pollID), cast: cast, names: try names()))
+            let cast = try await node.vote(chat: chatID, poll: pollID, choices: choices, keepChoice: keepChoice ?? false)
+            let names = try names()
+            return Self.ok(VoteView(cast, poll: try pollView(chat: chatID, poll: pollID, names: names), names: names) { view($0, names: names) })
         case let .pollUnvote(chat, poll, option):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(view(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))

@@ -105,7 +105,7 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         phase = snapshot.phase
         ownBallot = snapshot.ownBallot
         self.myVote = myVote
-        switch snapshot.state {
+        switch snapshot.counts {
         case let .yesNo(tally):
             kind = "yesNo"
             (description, settings, options) = (nil, nil, nil)

@@ -1,6 +1,7 @@
 public import ParleyNode
 import ParleyCrypto
 import ParleyCore
+public import ParleyStore
 
 /// The `secret` part of a secret poll's `PollResultsView`: counts only, never voters.
 public struct SecretPollView: Codable, Sendable, Hashable {
@@ -53,7 +54,25 @@ public struct SecretPollView: Codable, Sendable, Hashable {
     }
 }
 
-/// `poll vote` on a secret poll: what was cast and how it travels.
+/// `pollVote` on a poll of any kind: the poll as it stands after the vote, and what carried the vote.
+public struct VoteView: Codable, Sendable, Hashable {
+    /// The poll after the vote, so a front end redraws it without asking again.
+    public let poll: PollResultsView
+    /// On a yes/no or options poll: the vote, a message of this user's.
+    public let message: MessageView?
+    /// On a secret poll: the ballot cast and the paths it travels (no message of this user's carries it).
+    public let secretBallot: SecretBallotView?
+
+    init(_ cast: CastVote, poll: PollResultsView, names: [PeerID: String], message view: (StoredMessage) -> MessageView) {
+        self.poll = poll
+        switch cast {
+        case let .message(stored): (message, secretBallot) = (view(stored), nil)
+        case let .secretBallot(cast): (message, secretBallot) = (nil, SecretBallotView(cast, names: names))
+        }
+    }
+}
+
+/// A secret ballot just cast: its choice and how it travels.
 public struct SecretBallotView: Codable, Sendable, Hashable {
     /// One way the ballot travels.
     public struct Path: Codable, Sendable, Hashable {
@@ -68,25 +87,17 @@ public struct SecretBallotView: Codable, Sendable, Hashable {
         public let publisherName: String?
     }
 
-    public let poll: PollResultsView
     /// The choice ids this ballot selects (kept on this node only, and only until the close unless the
     /// vote asked to keep it).
     public let selection: [String]
     /// The paths the same ballot went along: two independent ones when four other members were
     /// reachable, so one hostile member on a path can neither keep it out of the batch nor single it out.
     public let paths: [Path]
-    /// The first path's members, as before there were two.
-    public let firstRelay: String
-    public let firstRelayName: String?
-    public let publisher: String
-    public let publisherName: String?
 
-    init(poll: PollResultsView, cast: SecretBallotCast, names: [PeerID: String]) {
-        self.poll = poll
+    init(_ cast: SecretBallotCast, names: [PeerID: String]) {
         selection = cast.selection
         paths = cast.paths.map {
             Path(firstRelay: $0.firstRelay.hex, firstRelayName: names[$0.firstRelay], publisher: $0.publisher.hex, publisherName: names[$0.publisher])
         }
-        (firstRelay, firstRelayName, publisher, publisherName) = (paths[0].firstRelay, paths[0].firstRelayName, paths[0].publisher, paths[0].publisherName)
     }
 }

@@ -26,7 +26,7 @@ enum Done {
         case let .chatCreate(title, members, kind):
             kind == "direct" ? "created a direct chat with \(members.joined(separator: ", ")) \(short)" : "created the chat \(title) \(short)"
         case let .pollCreate(chat, _, _, _, _, _, _, _, _, _, _): "posted a poll\(chatNamed(chat, "in")) \(short)"
-        case let .pollVote(_, poll, choices): "voted \(choices.joined(separator: ", ")) on poll \(poll) \(short)"
+        case let .pollVote(_, poll, choices, _): "voted \(choices.joined(separator: ", ")) on poll \(poll) \(short)"
         case let .pollUnvote(_, poll, option): "took back your vote\(option.map { " for \($0)" } ?? "") on poll \(poll) \(short)"
         case let .pollAnswer(_, poll, _): "answered poll \(poll) \(short)"
         case let .pollSuggest(_, poll, text): "suggested “\(text)” on poll \(poll) \(short)"
@@ -44,11 +44,9 @@ enum Done {
     }
 
     /// What a vote did, in any front end: the sentence, or where a secret ballot went.
-    static func vote(_ outcome: Voting.Outcome, chat: String, poll: String, choices: [String]) -> String {
-        switch outcome {
-        case let .posted(message): sentence(.pollVote(chat: chat, poll: poll, choices: choices), id: message.id) ?? message.id
-        case let .secret(ballot): Render.secretBallot(ballot)
-        }
+    static func vote(_ vote: VoteView, request: APIRequest) -> String {
+        if let ballot = vote.secretBallot { return Render.secretBallot(ballot, poll: vote.poll) }
+        return sentence(request, id: vote.votedID) ?? vote.votedID
     }
 
     /// Prints what `request` did: its `view` under `--json`; on a terminal the sentence; else the id.
@@ -57,4 +55,14 @@ enum Done {
         let sentence = isatty(STDOUT_FILENO) == 1 ? Self.sentence(request, id: id) : nil
         print(sentence.map(SafeText.display) ?? id)
     }
+}
+
+extension VoteView {
+    /// The id a vote is shown by: its message's, or the poll's for a secret ballot, which has none.
+    var votedID: String { message?.id ?? poll.id }
+}
+
+extension APIRequest {
+    /// A vote is answered with the poll and what carried the vote (`VoteView`), not a posted message's id.
+    var isVote: Bool { if case .pollVote = self { true } else { false } }
 }

@@ -53,10 +53,10 @@ extension Render {
         "your vote is hidden among \(secret.hiddenAmong) members (the electors besides the poll's creator)"
     }
 
-    static func secretBallot(_ cast: SecretBallotView) -> String {
-        let choice = cast.selection.map { optionLabel($0, cast.poll) }.joined(separator: "+")
-        let when = cast.poll.closesAtMillis.map { " (\(time($0)))" } ?? ""
-        let hidden = cast.poll.secret.map { "; \(hiddenAmongLine($0))" } ?? ""
+    static func secretBallot(_ cast: SecretBallotView, poll: PollResultsView) -> String {
+        let choice = cast.selection.map { optionLabel($0, poll) }.joined(separator: "+")
+        let when = poll.closesAtMillis.map { " (\(time($0)))" } ?? ""
+        let hidden = poll.secret.map { "; \(hiddenAmongLine($0))" } ?? ""
         let paths = cast.paths.map { "through \(name($0.firstRelay, $0.firstRelayName)) sealed for \(name($0.publisher, $0.publisherName))" }
         return "secret ballot cast (\(choice)): sent \(paths.joined(separator: " and ")); published with every ballot after the close\(when); "
             + "your choice stays on this node until the close\(hidden)"

@@ -241,7 +241,7 @@ struct ForkProcessTests {
         // and alice and mallory vote up, bob down
         try bed.parley.client("alice", ["poll", "vote", bed.chat, poll, "up"])
         try bed.parley.client("bob", ["poll", "vote", bed.chat, poll, "down"])
-        _ = try await bed.mallory.castSecretBallot(chat: chat, poll: pollID, choices: ["up"])
+        #expect(try await bed.mallory.vote(chat: chat, poll: pollID, choices: ["up"]).secretBallot != nil)
 
         // Then after the close (20 s, then the 25 s release window) both show up 2, down 1, final, with no electorate problem
         var shown: [String] = []

@@ -67,7 +67,8 @@ struct SecretBallotProcessTests {
         let (parley, chat, poll, results, ids) = (board.parley, board.chat, board.poll, board.results, board.ids)
 
         // When bob votes down, carol and dave up, and the first relay of bob's first path is killed at once
-        let cast = try Self.json(parley.client("bob", ["poll", "vote", chat, poll, "down", "--json"])) as? [String: Any] ?? [:]
+        let vote = try Self.json(parley.client("bob", ["poll", "vote", chat, poll, "down", "--json"])) as? [String: Any] ?? [:]
+        let cast = vote["secretBallot"] as? [String: Any] ?? [:]
         let paths = cast["paths"] as? [[String: Any]] ?? []
         #expect(paths.count == 2, "bob's ballot went \(paths.count) way(s): \(cast)")
         let relay = try #require(ids.first { $0.value == paths.first?["firstRelay"] as? String }?.key)

@@ -42,7 +42,7 @@ struct ForkConvergenceTests {
                 case 1: bed.network.conditions.partition = []
                 case 2:
                     let voter = honest[Int(random.next() % 4)].node
-                    _ = try? await voter.vote(chat: chat, poll: random.next() % 2 == 0 ? open : hers, choices: [random.next() % 2 == 0 ? "up" : "down"])
+                    _ = try? await voter.postVote(chat: chat, poll: random.next() % 2 == 0 ? open : hers, choices: [random.next() % 2 == 0 ? "up" : "down"])
                 case 3:
                     let reactor = honest[Int(random.next() % 4)].node
                     let target = targets[Int(random.next() % UInt64(targets.count))]
@@ -53,7 +53,7 @@ struct ForkConvergenceTests {
                 case 5, 6:
                     // Mallory also takes part honestly, so forks fall at varied slots with counted messages below them.
                     switch random.next() % 3 {
-                    case 0: _ = try? await mallory.node.vote(chat: chat, poll: open, choices: [random.next() % 2 == 0 ? "up" : "down"])
+                    case 0: _ = try? await mallory.node.postVote(chat: chat, poll: open, choices: [random.next() % 2 == 0 ? "up" : "down"])
                     case 1: _ = try? await mallory.node.react(chat: chat, message: targets[Int(random.next() % UInt64(targets.count))], type: "ok")
                     default:
                         // Her own node numbers from its store, so it may collide with a slot she forked: refused there.

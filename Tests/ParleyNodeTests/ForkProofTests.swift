@@ -47,8 +47,8 @@ struct ForkProofTests {
         try await bed.running {
             let poll = try await bed.alice.node.createPoll(chat: bed.invite.id, question: "Pizza?")
             try await bed.settle()
-            _ = try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["up"])
-            _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["down"])
+            _ = try await bed.alice.node.postVote(chat: bed.invite.id, poll: poll.id, choices: ["up"])
+            _ = try await bed.bob.node.postVote(chat: bed.invite.id, poll: poll.id, choices: ["down"])
             try await bed.settle()
 
             // When mallory signs an up vote for alice and a down vote for bob, in the same slot
@@ -172,8 +172,8 @@ struct ForkProofTests {
             // Given mallory's poll, with alice's up vote and bob's down vote
             let poll = try await bed.mallory.node.createPoll(chat: bed.invite.id, question: "Lake?")
             try await bed.settle()
-            let aliceVote = try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["up"])
-            _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["down"])
+            let aliceVote = try await bed.alice.node.postVote(chat: bed.invite.id, poll: poll.id, choices: ["up"])
+            _ = try await bed.bob.node.postVote(chat: bed.invite.id, poll: poll.id, choices: ["down"])
             try await bed.settle()
 
             // When she closes it twice in one slot: for alice covering only alice's vote, for bob covering nothing
@@ -202,7 +202,7 @@ struct ForkProofTests {
             }
             #expect(views[0].tally?.ballots == views[1].tally?.ballots)
             // and a vote on it is refused with a reason
-            await #expect(throws: NodeError.self) { try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.id, choices: ["down"]) }
+            await #expect(throws: NodeError.self) { try await bed.alice.node.postVote(chat: bed.invite.id, poll: poll.id, choices: ["down"]) }
         }
     }
 

@@ -135,7 +135,7 @@ struct HostileChainTests {
                 for index in 0..<40 { group.addTask { _ = try await bed.bob.node.sendText(chat: bed.invite.id, "burst \(index)") } }
                 try await group.waitForAll()
             }
-            _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.message.id, choices: ["up"])
+            _ = try await bed.bob.node.postVote(chat: bed.invite.id, poll: poll.message.id, choices: ["up"])
             let headless = try Self.malloryChain(
                 bed, count: 2, tag: .pollVoteDown, references: [MessageReference(id: poll.message.id, tag: .pollVoteDown)], head: false)
             for member in [bed.alice, bed.bob] {

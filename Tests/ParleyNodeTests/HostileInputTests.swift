@@ -288,8 +288,8 @@ struct HostileMemberTests {
             let poll = try await bed.alice.node.createPoll(chat: bed.invite.id, question: "Pizza?")
             try await bed.settle()
             try #require(try bed.peers.allSatisfy { try $0.node.store.message(poll.message.id) != nil })
-            _ = try await bed.alice.node.vote(chat: bed.invite.id, poll: poll.message.id, choices: ["up"])
-            _ = try await bed.bob.node.vote(chat: bed.invite.id, poll: poll.message.id, choices: ["down"])
+            _ = try await bed.alice.node.postVote(chat: bed.invite.id, poll: poll.message.id, choices: ["up"])
+            _ = try await bed.bob.node.postVote(chat: bed.invite.id, poll: poll.message.id, choices: ["down"])
 
             // When mallory floods alice and bob with a thousand signed votes on it, alternating, the last one up,
             // each linked to the one before (unlinked ones would be a fork, PROTOCOL.md §4.4: ForkProofTests)

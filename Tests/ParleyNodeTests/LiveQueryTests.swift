@@ -16,7 +16,7 @@ struct LiveQueryTests {
             let poll = try await alice.createPoll(chat: chat.id, question: "Pizza?").message.id
             let otherPoll = try await alice.createPoll(chat: chat.id, question: "Pasta?").message.id
             try await bed.settle()
-            _ = try await carol.vote(chat: chat.id, poll: poll, choices: ["down"])
+            _ = try await carol.postVote(chat: chat.id, poll: poll, choices: ["down"])
             try await bed.settle()
 
             // When bob watches the votes on the first poll, and both post votes, texts and a custom tag
@@ -25,11 +25,11 @@ struct LiveQueryTests {
             let custom = bob.liveMessages(matching: MessageCriteria(chat: chat.id, tag: try Tag("Sticker")))
             var stickers = custom.makeAsyncIterator()
             _ = try await alice.sendText(chat: chat.id, "not a vote")
-            _ = try await alice.vote(chat: chat.id, poll: otherPoll, choices: ["down"])
-            let aliceDown = try await alice.vote(chat: chat.id, poll: poll, choices: ["down"])
+            _ = try await alice.postVote(chat: chat.id, poll: otherPoll, choices: ["down"])
+            let aliceDown = try await alice.postVote(chat: chat.id, poll: poll, choices: ["down"])
             let sticker = try await alice.send(chat: chat.id, tag: try Tag("Sticker"), content: Array("quack".utf8))
             try await bed.settle()
-            let bobDown = try await bob.vote(chat: chat.id, poll: poll, choices: ["down"])
+            let bobDown = try await bob.postVote(chat: chat.id, poll: poll, choices: ["down"])
 
             // Then the query yields exactly the new matches, in the order bob stored them
             #expect(try await matches.next()?.id == aliceDown.id)

@@ -66,11 +66,11 @@ struct LossyNetworkConvergenceTests {
                 #expect(try peer.node.store.message(poll.message.id) != nil, "peer \(index) never received the poll")
                 for n in 0..<20 { _ = try await peer.node.sendText(chat: invite.id, "message \(n) from \(index)") }
             }
-            _ = try await peers[0].node.vote(chat: invite.id, poll: poll.message.id, choices: ["up"])
-            _ = try await peers[1].node.vote(chat: invite.id, poll: poll.message.id, choices: ["up"])
-            _ = try await peers[2].node.vote(chat: invite.id, poll: poll.message.id, choices: ["down"])
+            _ = try await peers[0].node.postVote(chat: invite.id, poll: poll.message.id, choices: ["up"])
+            _ = try await peers[1].node.postVote(chat: invite.id, poll: poll.message.id, choices: ["up"])
+            _ = try await peers[2].node.postVote(chat: invite.id, poll: poll.message.id, choices: ["down"])
             await #expect(throws: NodeError.self) {
-                try await peers[1].node.vote(chat: invite.id, poll: poll.message.id, choices: ["down"])
+                try await peers[1].node.postVote(chat: invite.id, poll: poll.message.id, choices: ["down"])
             }
 
             // Then every peer holds the same 64 messages and computes the same tally

@@ -112,15 +112,15 @@ struct MembershipTests {
             let poll = try await alice.node.createPoll(chat: chat, spec: PollSpec(question: "Where?", options: ["Lake", "Hills"])).message.id
             try await bed.advance(by: .seconds(10)) // retransmits and sync repair what the network lost
             #expect((try? bob.node.pollSnapshot(chat: chat, poll: poll)) != nil)
-            _ = try await alice.node.vote(chat: chat, poll: poll, choices: ["Lake"])
-            _ = try await bob.node.vote(chat: chat, poll: poll, choices: ["Hills"])
+            _ = try await alice.node.postVote(chat: chat, poll: poll, choices: ["Lake"])
+            _ = try await bob.node.postVote(chat: chat, poll: poll, choices: ["Hills"])
 
             // When alice adds dave, who then votes too
             try await alice.node.addMembers(chat: chat, [dave.identity.publicKey])
             try await bed.advance(by: .seconds(10))
             #expect(try dave.node.store.membership(of: chat)?.members.contains(dave.identity.publicKey) == true)
             #expect((try? dave.node.pollSnapshot(chat: chat, poll: poll).outcome?.ballots.count) == 2)
-            _ = try await dave.node.vote(chat: chat, poll: poll, choices: ["Lake"])
+            _ = try await dave.node.postVote(chat: chat, poll: poll, choices: ["Lake"])
 
             // Then dave reads the poll written before he joined, and all three compute the same outcome
             #expect(try dave.node.store.message(poll)?.isSealed == false)

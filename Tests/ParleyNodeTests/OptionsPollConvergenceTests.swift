@@ -27,7 +27,7 @@ struct OptionsPollConvergenceTests {
                     let choice = ["Lake", "Hills", "Beach"][Int(random.next() % 3)]
                     if round == 2, random.next() % 2 == 0 {
                         _ = try? await peer.node.removeVote(chat: chat.id, poll: poll)
-                    } else if (try? await peer.node.vote(chat: chat.id, poll: poll, choices: [choice])) == nil {
+                    } else if (try? await peer.node.postVote(chat: chat.id, poll: poll, choices: [choice])) == nil {
                         _ = try? await peer.node.removeVote(chat: chat.id, poll: poll)
                     }
                 }
@@ -64,8 +64,8 @@ struct PollUpdatesTests {
         #expect(try await updates.next()?.outcome?.totalVotes == 0)
 
         // When the user votes, changes the vote, answers and closes
-        _ = try await node.vote(chat: chat.id, poll: poll, choices: ["Tabs"])
-        _ = try await node.vote(chat: chat.id, poll: poll, choices: ["Spaces"])
+        _ = try await node.postVote(chat: chat.id, poll: poll, choices: ["Tabs"])
+        _ = try await node.postVote(chat: chat.id, poll: poll, choices: ["Spaces"])
         _ = try await node.answerPoll(chat: chat.id, poll: poll, text: "spaces, obviously")
         _ = try await node.closePoll(chat: chat.id, poll: poll)
 
@@ -79,6 +79,6 @@ struct PollUpdatesTests {
         #expect(last?.isClosed == true)
         #expect(try node.pollSnapshot(chat: chat.id, poll: poll).ownVotes == ["2"])
         #expect(try node.pollVotes(chat: chat.id, poll: poll, answers: true).items.map(\.text) == ["spaces, obviously"])
-        await #expect(throws: NodeError.self) { try await node.vote(chat: chat.id, poll: poll, choices: ["Tabs"]) }
+        await #expect(throws: NodeError.self) { try await node.postVote(chat: chat.id, poll: poll, choices: ["Tabs"]) }
     }
 }

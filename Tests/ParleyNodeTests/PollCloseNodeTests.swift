@@ -17,7 +17,7 @@ struct PollCloseNodeTests {
             let invite = try await alice.node.createChat(title: "Lunch", members: [bob.identity.publicKey, mallory.identity.publicKey])
             let poll = try await alice.node.createPoll(chat: invite.id, question: "Pizza?")
             try await bed.settle()
-            let down = try await bob.node.vote(chat: invite.id, poll: poll.id, choices: ["down"])
+            let down = try await bob.node.postVote(chat: invite.id, poll: poll.id, choices: ["down"])
             try await bed.settle()
             #expect(try alice.node.store.message(down.id) != nil)
             let close = try await alice.node.closePoll(chat: invite.id, poll: poll.id)
@@ -66,7 +66,7 @@ struct PollCloseNodeTests {
             let spec = PollSpec(question: "Where?", options: ["Lake", "Hills"], closesAtMillis: clocks[0].wallMillis + 60_000)
             let poll = try await alice.node.createPoll(chat: invite.id, spec: spec)
             try await pump.settle()
-            let lake = try await bob.node.vote(chat: invite.id, poll: poll.id, choices: ["Lake"])
+            let lake = try await bob.node.postVote(chat: invite.id, poll: poll.id, choices: ["Lake"])
             try await pump.settle()
             #expect(try alice.node.store.message(lake.id) != nil)
 
@@ -75,7 +75,7 @@ struct PollCloseNodeTests {
             try await pump.settle()
             // Then bob sees the poll closing, not closed, and his node refuses his vote
             #expect(try bob.node.pollSnapshot(chat: invite.id, poll: poll.id).phase == .closing)
-            await #expect(throws: NodeError.self) { try await bob.node.vote(chat: invite.id, poll: poll.id, choices: ["Hills"]) }
+            await #expect(throws: NodeError.self) { try await bob.node.postVote(chat: invite.id, poll: poll.id, choices: ["Hills"]) }
 
             // When alice's clock passes it too, her node posts the close by itself
             clocks[0].advance(by: .seconds(61))

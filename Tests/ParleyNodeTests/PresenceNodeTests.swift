@@ -189,7 +189,7 @@ struct PresenceNodeTests {
             try await bed.settle()
             let poll = try await alice.node.createPoll(chat: invite.id, question: "Pizza on Friday?")
             try await bed.settle()
-            _ = try await bob.node.vote(chat: invite.id, poll: poll.message.id, choices: ["down"])
+            _ = try await bob.node.postVote(chat: invite.id, poll: poll.message.id, choices: ["down"])
             try await bed.settle()
             #expect(try alice.node.pollResults(chat: invite.id, poll: poll.message.id).tally.down == 1)
 

@@ -172,9 +172,11 @@ struct SecretPollNodeTests {
             let cast = try await bob.node.castSecretBallot(chat: invite.id, poll: poll, choices: ["hills"])
             #expect(cast.selection == ["2"])
 
-            // Then a signed vote, an unvote, an answer, a list of votes and an early close are each refused with a reason
+            // Then a second vote is refused (a secret ballot is final), and an unvote, an answer, a list of
+            // votes and an early close are each refused with a reason
+            let second = await #expect(throws: NodeError.self) { try await bob.node.vote(chat: invite.id, poll: poll, choices: ["Lake"]) }
+            #expect(second?.description.contains("already voted") == true, "\(String(describing: second))")
             for refused in [
-                { try await bob.node.vote(chat: invite.id, poll: poll, choices: ["Lake"]) },
                 { try await bob.node.removeVote(chat: invite.id, poll: poll) },
                 { try await bob.node.answerPoll(chat: invite.id, poll: poll, text: "why not") },
                 { try await alice.node.closePoll(chat: invite.id, poll: poll) },

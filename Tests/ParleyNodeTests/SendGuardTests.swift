@@ -44,8 +44,8 @@ struct SendGuardTests {
     @Test func twoConcurrentVotesOnOnePollCannotBothPass() async throws {
         let poll = try await alice.createPoll(chat: invite.id, question: "Tea?")
         // When two votes race
-        async let up = Result(catching: { try await alice.vote(chat: invite.id, poll: poll.message.id, choices: ["up"]) })
-        async let down = Result(catching: { try await alice.vote(chat: invite.id, poll: poll.message.id, choices: ["down"]) })
+        async let up = Result(catching: { try await alice.postVote(chat: invite.id, poll: poll.message.id, choices: ["up"]) })
+        async let down = Result(catching: { try await alice.postVote(chat: invite.id, poll: poll.message.id, choices: ["down"]) })
         let results = await [up, down]
         // Then exactly one is sent, and the guard names it
         let sent = results.compactMap { try? $0.get() }

@@ -62,9 +62,9 @@ struct Open: AsyncParsableCommand {
                 switch try SlashCommand.parse(line, chat: chat) {
                 case nil: continue
                 case .quit: return
-                case let .post(.pollVote(chat, poll, choices)):
-                    let outcome = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options)
-                    show(Done.vote(outcome, chat: chat, poll: poll, choices: choices))
+                case let .post(request) where request.isVote:
+                    let vote = try await ControlClient.callOnce(request, options: options, as: VoteView.self)
+                    show(Done.vote(vote, request: request))
                 case let .post(request):
                     let posted = try await ControlClient.callOnce(request, options: options, as: Posted.self)
                     if let done = Done.inChat(request, id: posted.id) { show(done) }

@@ -59,11 +59,11 @@ extension Poll {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            switch try await Voting.vote(chat: target.chat, poll: target.poll, choices: choices, keepChoice: keepChoice, options: options) {
-            case let .posted(message):
-                try Done.report(.pollVote(chat: target.chat, poll: target.poll, choices: choices), id: message.id, view: message, json: options.json)
-            case let .secret(ballot): print(options.json ? try APIJSON.encode(ballot) : SafeText.display(Render.secretBallot(ballot)))
-            }
+            // One request for every kind of poll: the node decides from the poll whether it is secret.
+            let request = APIRequest.pollVote(chat: target.chat, poll: target.poll, choices: choices, keepChoice: keepChoice ? true : nil)
+            let vote = try await ControlClient.callOnce(request, options: options, as: VoteView.self)
+            guard let ballot = vote.secretBallot, !options.json else { return try Done.report(request, id: vote.votedID, view: vote, json: options.json) }
+            print(SafeText.display(Render.secretBallot(ballot, poll: vote.poll)))
         }
     }
 

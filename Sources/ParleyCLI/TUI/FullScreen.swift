@@ -121,9 +121,9 @@ struct FullScreen {
         for await action in actions {
             do {
                 switch action {
-                case let .post(.pollVote(chat, poll, choices)):
-                    let outcome = try await Voting.vote(chat: chat, poll: poll, choices: choices, options: options)
-                    events.yield(.posted(chat: nil, notice: nil, done: Done.vote(outcome, chat: chat, poll: poll, choices: choices)))
+                case let .post(request) where request.isVote:
+                    let vote = try await ControlClient.callOnce(request, options: options, as: VoteView.self)
+                    events.yield(.posted(chat: nil, notice: nil, done: Done.vote(vote, request: request)))
                 case let .post(request):
                     let posted = try await ControlClient.callOnce(request, options: options, as: Posted.self)
                     let done = Done.inChat(request, id: posted.id)

@@ -59,15 +59,20 @@ extension Node {
         return (snapshot.poll, tally)
     }
 
-    /// Votes on a poll of either kind: on a yes/no poll, `choices` is `["up"]` or `["down"]`; on an
-    /// options poll, option ids, unique id prefixes of suggestions, or option texts, which are added to
-    /// this user's ballot (with `unique`, they replace it).
-    public func vote(chat: ChatID, poll: MessageID, choices: [String]) async throws -> StoredMessage {
+    /// Votes on a poll of any kind, decided here once from the poll itself: on a yes/no poll,
+    /// `choices` is `["up"]` or `["down"]`; on an options poll, option ids, unique id prefixes of
+    /// suggestions, or option texts, which are added to this user's ballot (with `unique`, they replace
+    /// it). Both are messages of this user's. On a secret poll the same choices make a ring-signed
+    /// ballot, relayed instead (`castSecretBallot`), and final.
+    /// - Parameter keepChoice: on a secret poll, keep the choice on this node after the close (by
+    ///   default only "you voted" stays); refused on any other poll, where it means nothing.
+    public func vote(chat: ChatID, poll: MessageID, choices: [String], keepChoice: Bool = false) async throws -> CastVote {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
-        guard snapshot.secret == nil else {
-            throw NodeError.invalid("poll \(poll.shortHex) is secret: its ballot is cast with castSecretBallot, not as a message of yours")
+        if case let .secret(secret, status) = snapshot.state {
+            return .secretBallot(try await castSecretBallot(snapshot, secret, status, choices: choices, keepChoice: keepChoice))
         }
-        guard snapshot.tally != nil else { return try await addToBallot(chat: chat, poll: poll, options: choices) }
+        guard !keepChoice else { throw NodeError.invalid("keeping the choice is for secret polls: a vote on this poll is a message of yours") }
+        guard snapshot.tally != nil else { return .message(try await addToBallot(chat: chat, poll: poll, options: choices)) }
         guard choices.count == 1, let choice = VoteChoice(rawValue: choices[0].lowercased()) else {
             throw NodeError.invalid("a vote on a yes/no poll is 'up' or 'down'")
         }
@@ -79,7 +84,7 @@ extension Node {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
         do {
-            return try await send(chat: chat, tag: choice.tag, content: [], references: [MessageReference(id: poll, tag: choice.tag)])
+            return .message(try await send(chat: chat, tag: choice.tag, content: [], references: [MessageReference(id: poll, tag: choice.tag)]))
         } catch {
             try? await store.setLocalData(message: poll, key: LocalDataKey.pollVote, value: nil)
             throw error
@@ -139,7 +144,7 @@ extension Node {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         guard snapshot.poll.message.author == me else { throw NodeError.invalid("only the poll's creator can close it") }
         guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is already closed") }
-        if let secret = try Poll(snapshot.poll.message).secret {
+        if case let .secret(secret, _) = snapshot.state {
             let closesAt = secret.closesAtMillis.adding(configuration.ballotReleaseWindow)
             guard clock.wallMillis >= closesAt else {
                 throw NodeError.invalid(

@@ -31,7 +31,6 @@ extension PollSnapshot {
         guard let disputes else { return self }
         var copy = PollSnapshot(
             poll: poll, state: state, question: question, phase: disputes.creatorForked ? .disputed : phase, ownVotes: ownVotes, ownBallot: ownBallot)
-        copy.secret = secret
         copy.disputes = disputes
         return copy
     }

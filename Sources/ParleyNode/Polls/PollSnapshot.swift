@@ -9,6 +9,9 @@ public struct PollSnapshot: Sendable, Hashable {
         case yesNo(PollTally)
         /// An options poll (docs/POLLS.md).
         case options(PollOutcome)
+        /// A secret poll (docs/BALLOTS.md): its question and electorate, and where its count stands.
+        /// `tally` or `outcome` read its counts, zero until `resultsFinal`.
+        case secret(SecretPoll, SecretPollStatus)
     }
 
     /// The "Poll" message itself.
@@ -23,8 +26,6 @@ public struct PollSnapshot: Sendable, Hashable {
     public let ownVotes: [String]
     /// Whether this user's latest ballot counts, or came after the creator's close; nil without one.
     public let ownBallot: BallotStanding?
-    /// Set for a secret poll: its electorate, its count's standing and this user's ballot.
-    public var secret: SecretPollStatus? = nil
     /// Set when members who took part signed two histories (PROTOCOL.md §4.4): who, and whether the
     /// creator did, which leaves the poll disputed.
     public var disputes: PollDisputes? = nil
@@ -32,10 +33,32 @@ public struct PollSnapshot: Sendable, Hashable {
     /// Closed by its creator: the result is final.
     public var isClosed: Bool { phase == .closed }
 
-    /// The outcome of an options poll; nil for a yes/no poll.
-    public var outcome: PollOutcome? { if case let .options(outcome) = state { outcome } else { nil } }
-    /// The tally of a yes/no poll; nil for an options poll.
-    public var tally: PollTally? { if case let .yesNo(tally) = state { tally } else { nil } }
+    /// Set for a secret poll: its electorate, its count's standing and this user's ballot.
+    public var secret: SecretPollStatus? { if case let .secret(_, status) = state { status } else { nil } }
+
+    /// The counts in the shape of the question, for every kind: a secret poll's read zero until
+    /// `resultsFinal`.
+    public enum Counts: Sendable, Hashable {
+        case yesNo(PollTally)
+        case options(PollOutcome)
+    }
+
+    public var counts: Counts {
+        switch state {
+        case let .yesNo(tally): .yesNo(tally)
+        case let .options(outcome): .options(outcome)
+        case let .secret(poll, status):
+            switch poll.question {
+            case .yesNo: .yesNo(status.tally.asYesNoTally())
+            case let .options(spec): .options(status.tally.asOutcome(spec: spec))
+            }
+        }
+    }
+
+    /// The outcome of an options poll, secret or not; nil for a yes/no poll.
+    public var outcome: PollOutcome? { if case let .options(outcome) = counts { outcome } else { nil } }
+    /// The tally of a yes/no poll, secret or not; nil for an options poll.
+    public var tally: PollTally? { if case let .yesNo(tally) = counts { tally } else { nil } }
 }
 
 /// Where a voter's latest ballot stands against the poll's close.

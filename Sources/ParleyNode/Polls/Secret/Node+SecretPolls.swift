@@ -37,23 +37,22 @@ extension Node {
         return (poll, withoutKey)
     }
 
-    /// Casts this user's secret ballot: signed as one of the electorate, and sent along two
-    /// independent paths when four other members are reachable (one otherwise), each sealed to a
-    /// member chosen at random (the publisher) and sent through another (the first relay). The same
-    /// bytes travel both ways, so the ballot counts once, and one hostile relay or publisher can
-    /// neither keep it out of the creator's batch nor make it come out alone. A secret ballot is final.
+    /// Casts this user's secret ballot (`vote` on a secret poll): signed as one of the electorate, and
+    /// sent along two independent paths when four other members are reachable (one otherwise), each
+    /// sealed to a member chosen at random (the publisher) and sent through another (the first relay).
+    /// The same bytes travel both ways, so the ballot counts once, and one hostile relay or publisher
+    /// can neither keep it out of the creator's batch nor make it come out alone. A secret ballot is final.
     /// - Parameters:
     ///   - choices: `["up"]`/`["down"]`, or option ids or texts.
     ///   - keepChoice: keep the choice on this node after the close; by default only "you voted" stays.
     /// - Returns: the normalised selection and the paths it went along.
-    public func castSecretBallot(chat: ChatID, poll: MessageID, choices: [String], keepChoice: Bool = false) async throws
-        -> SecretBallotCast
-    {
-        let snapshot = try pollSnapshot(chat: chat, poll: poll)
-        guard let secret = try Poll(snapshot.poll.message).secret else { throw NodeError.invalid("poll \(poll.shortHex) is not secret") }
+    func castSecretBallot(
+        _ snapshot: PollSnapshot, _ secret: SecretPoll, _ status: SecretPollStatus, choices: [String], keepChoice: Bool
+    ) async throws -> SecretBallotCast {
+        let (chat, poll) = (snapshot.poll.message.chat, snapshot.poll.id)
         try Self.requireOpen(snapshot)
         // Every node refuses this poll alike; casting into it would only expose the voter.
-        if let problem = snapshot.secret?.tally.electorateProblem, problem.isFinal { throw NodeError.refusedElectorate(poll, problem) }
+        if let problem = status.tally.electorateProblem, problem.isFinal { throw NodeError.refusedElectorate(poll, problem) }
         guard let elector = secret.elector(me) else { throw NodeError.notInElectorate(poll, electors: secret.electorate.count) }
         let key = try ballotKeyPair(chat: chat)
         guard elector.key == key.publicKey else {
@@ -150,21 +149,16 @@ extension Node {
         // After the close the choice is erased (unless kept) and only "you voted" remains.
         let voted = try !own.isEmpty || store.localData(message: poll.id, key: LocalDataKey.secretVoted) != nil
         let phase: PollPhase = tally.closed ? .closed : clock.wallMillis >= secret.closesAtMillis ? .closing : .open
-        let state: PollSnapshot.State = switch secret.question {
-        case .yesNo: .yesNo(tally.asYesNoTally())
-        case let .options(spec): .options(tally.asOutcome(spec: spec))
-        }
         let electors = secret.electorate.map(\.member)
         // Not shown once closed even before the erase has run (it follows the close's storing, which
         // views already see), so no view of a closed poll shows a choice the user did not ask to keep;
         // whether it was asked is read only then.
         let shownVotes = try tally.closed && !own.isEmpty && store.localData(message: poll.id, key: LocalDataKey.secretKeepChoice) == nil ? [] : own
-        var snapshot = PollSnapshot(poll: stored, state: state, question: secret.text, phase: phase, ownVotes: shownVotes, ownBallot: nil)
-            .disputed(PollDisputes.of(poll: poll, forks: forks, closed: tally.closed))
-        snapshot.secret = SecretPollStatus(
+        let status = SecretPollStatus(
             electorate: electors, hiddenAmong: secret.hidingElectors(creator: poll.author), resultsFinal: tally.closed, tally: tally,
             ownBallot: voted ? try ownSecretBallot(poll: poll, tally: tally, related: related) : nil)
-        return snapshot
+        return PollSnapshot(poll: stored, state: .secret(secret, status), question: secret.text, phase: phase, ownVotes: shownVotes, ownBallot: nil)
+            .disputed(PollDisputes.of(poll: poll, forks: forks, closed: tally.closed))
     }
 
     /// Published means a ballot message carries exactly the bytes this node cast: a ballot that only

@@ -1,12 +1,13 @@
 // Secret polls (secret ballots): the card shows who may vote and where this user's ballot is, and
 // counts only once the creator's close is here; it never shows who voted, or how. A ballot is cast
-// once, with pollSecretVote: it is ring-signed for the electorate and relayed through two members.
+// once, with pollVote as on every poll (the node sees the poll is secret): it is ring-signed for
+// the electorate and relayed through two members.
 // Names, questions and options come from peers: text nodes only (js/dom.js).
 
 import { call } from "./api.js";
 import { el, isolated, nameRun } from "./dom.js";
 
-/** What pollSecretVote answered, per poll, for this page's life: how the ballot travels (its line's parts, made afresh for each redraw). */
+/** What pollVote answered on a secret poll, per poll, for this page's life: how the ballot travels (its line's parts, made afresh for each redraw). */
 const receipts = new Map();
 
 /** Where this user's ballot is (`SecretPollView.ownBallot`), as the CLI says it. */
@@ -173,7 +174,8 @@ function finalOptionRows(results, { bar, barFor }) {
 /** Casts the ballot, keeps how it travels, and redraws the card from the results that come back. */
 async function cast(context, results, choices) {
   try {
-    const ballot = await call("pollSecretVote", { chat: context.chat, poll: results.id, choices });
+    const vote = await call("pollVote", { chat: context.chat, poll: results.id, choices });
+    const ballot = vote.secretBallot;
     // Two independent paths when four other members were reachable: one hostile member on a path
     // can neither keep the ballot out of the creator's batch nor make it come out alone.
     receipts.set(results.id, () => [
@@ -181,7 +183,7 @@ async function cast(context, results, choices) {
       ...ballot.paths.flatMap((path, index) => [index > 0 ? " and " : "", "through ", nameRun(path.firstRelayName, path.firstRelay),
         " sealed for ", nameRun(path.publisherName, path.publisher)]),
       ", published at the close. Your choice stays on this device."]);
-    context.onChanged(ballot.poll);
+    context.onChanged(vote.poll);
   } catch (error) {
     context.toast(error.message);
   }
