@@ -1,5 +1,6 @@
 import ArgumentParser
 import ParleyAPI
+import ParleyControlSocket
 
 /// A vote from any front end of the CLI: a secret poll's ballot is not a message of this user's
 /// (it goes out through relays), so the poll's kind decides the request.

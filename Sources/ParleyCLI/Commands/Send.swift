@@ -2,6 +2,7 @@ import Foundation
 import ParleyTerminal
 import ArgumentParser
 import ParleyAPI
+import ParleyControlSocket
 import ParleyNode
 
 struct Send: AsyncParsableCommand {
