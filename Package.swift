@@ -87,10 +87,14 @@ let package = Package(
             dependencies: ["ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore"],
             swiftSettings: strict
         ),
-        // The Unix-socket front end: a line server over the API's dispatcher.
+        // The Unix-socket front end: a newline-framed socket server over the API's dispatcher, and its client.
         .target(
             name: "ParleyControlSocket",
-            dependencies: ["ParleyAPI", "ParleyTransport"],
+            dependencies: [
+                "ParleyAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         // The web page (HTML, CSS, JavaScript modules) as resources, and the accessor that serves them.
@@ -183,7 +187,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "ParleyControlSocketTests",
-            dependencies: ["ParleyControlSocket", "ParleyAPI", "ParleyNode", "ParleyStore", "ParleyCrypto", "ParleyTestKit", "ParleyTransport"],
+            dependencies: ["ParleyControlSocket", "ParleyAPI", "ParleyNode", "ParleyStore", "ParleyCrypto", "ParleyTestKit"],
             swiftSettings: strict),
         .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport", "ParleyCore"], swiftSettings: strict),
         .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal"], swiftSettings: strict),

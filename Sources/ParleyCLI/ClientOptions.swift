@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyControlSocket
 
 /// What can reach a node: `NodeOptions`, or `ClientOptions`, which adds the output format.
 protocol NodeConnecting: Sendable {

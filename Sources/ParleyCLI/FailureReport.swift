@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyAPI
+import ParleyControlSocket
 import ParleyTerminal
 
 /// How a failed command tells the person or script that ran it: one line on stderr, "Error: …", or
@@ -22,7 +23,7 @@ struct FailureReport: Encodable, Equatable {
     /// Classifies what `Parley.main` caught, on the command line `path` read; nil for ArgumentParser's
     /// clean exits (help, version), which it prints itself.
     init?(_ error: any Error, path: CommandPath) {
-        if let error = error as? CLIError {
+        if let error = (error as? ControlClientError).map(CLIError.init) ?? error as? CLIError {
             self.init(kind: error.kind, message: error.description, exitCode: error.exitCode, help: nil)
             return
         }

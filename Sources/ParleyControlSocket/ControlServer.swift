@@ -1,5 +1,4 @@
 public import ParleyAPI
-import ParleyTransport
 
 /// Serves the control socket: a Unix-domain socket in the data directory, mode 0600, so only
 /// the node's owner can drive it. Each line is a `APIRequest`; `watch` turns the connection into a stream.

@@ -5,7 +5,6 @@ import ParleyCrypto
 @testable import ParleyNode
 @testable import ParleyStore
 import ParleyTestKit
-import ParleyTransport
 import Testing
 
 /// A streaming request on the control socket ends with its client, even when nothing is streamed.

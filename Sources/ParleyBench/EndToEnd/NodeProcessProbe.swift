@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyAPI
 import ParleyNode
-import ParleyTransport
+import ParleyControlSocket
 
 /// Starts a fresh node process over the large store (this executable's hidden `serve-node`), times it
 /// until its control socket answers `status`, asks it for the poll's tally, lets its timers run (sync,

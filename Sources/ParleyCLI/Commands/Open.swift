@@ -1,5 +1,5 @@
 import ArgumentParser
-import ParleyTransport
+import ParleyControlSocket
 import Foundation
 import ParleyTerminal
 import ParleyAPI

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyAPI
 import ParleyTerminal
-import ParleyTransport
+import ParleyControlSocket
 
 /// A live criteria query on the command line, as BBM's live lists.
 struct Watch: AsyncParsableCommand {

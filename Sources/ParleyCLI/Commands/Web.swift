@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyAPI
+import ParleyControlSocket
 import ParleyHTTP
 
 /// `parley web`: a one-time link that logs a browser in to the node's web app (`parley node --web
@@ -58,7 +59,7 @@ struct Web: AsyncParsableCommand {
                 let revoked = try await client.call(.webRevoke, as: WebRevokeView.self)
                 await client.close()
                 return "revoked: \(sessions(revoked.sessionsEnded)) ended in the running node, and a new token is in \(tokenPath)"
-            } catch let error as CLIError where error.kind == .unavailable {
+            } catch let error as ControlClientError where error.kind == .unavailable {
                 // It serves no web app after all (its address file was left by a node that was killed).
                 await client.close()
             }

@@ -2,7 +2,7 @@ import Foundation
 import ParleyAPI
 import ParleyNode
 import ParleyTerminal
-import ParleyTransport
+import ParleyControlSocket
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,6 @@
 import Foundation
 import ParleyAPI
 import ParleyNode
-import ParleyTransport
 
 /// How the full screen asks for older messages and resolves the chat it was given.
 enum NodeRequests {

@@ -16,9 +16,9 @@ struct SocketFile: Sendable {
     private let inode: UInt64
 
     /// Records the identity of the socket we just bound and makes it owner-only (0600).
-    init(securing path: String) throws(TransportError) {
+    init(securing path: String) throws(ControlSocketError) {
         guard chmod(path, 0o600) == 0 else {
-            throw .cannotListen(on: path, reason: "cannot restrict permissions: " + TransportError.reason(errno: errno))
+            throw .cannotListen(on: path, reason: "cannot restrict permissions: " + ControlSocketError.reason(errno: errno))
         }
         guard let status = Self.status(of: path) else {
             throw .cannotListen(on: path, reason: "the socket file vanished after bind")
@@ -33,9 +33,9 @@ struct SocketFile: Sendable {
         return status.st_mode & S_IFMT == S_IFSOCK ? .socket : .other
     }
 
-    static func unlinkStale(_ path: String) throws(TransportError) {
+    static func unlinkStale(_ path: String) throws(ControlSocketError) {
         guard unlink(path) == 0 || errno == ENOENT else {
-            throw .cannotListen(on: path, reason: "cannot remove stale socket: " + TransportError.reason(errno: errno))
+            throw .cannotListen(on: path, reason: "cannot remove stale socket: " + ControlSocketError.reason(errno: errno))
         }
     }
 

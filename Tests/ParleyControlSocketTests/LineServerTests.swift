@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTransport
+import ParleyControlSocket
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) final class LineServerTests {
@@ -113,11 +113,11 @@ import Testing
             group.addTask { try await server.run() }
             let client = try await LineClient.connect(path: path)
 
-            let tooLong = await #expect(throws: TransportError.self) {
+            let tooLong = await #expect(throws: ControlSocketError.self) {
                 try await client.send(String(repeating: "a", count: (1 << 20) + 1))
             }
             #expect(tooLong?.isLineTooLong == true)
-            await #expect(throws: TransportError.self) { try await client.send("two\nlines") }
+            await #expect(throws: ControlSocketError.self) { try await client.send("two\nlines") }
 
             await client.close()
             await server.close()
@@ -142,7 +142,7 @@ import Testing
             // Then the whole answer arrives, though a request of that size would be refused
             var replies = client.lines.makeAsyncIterator()
             #expect(try await replies.next()?.utf8.count == history.utf8.count)
-            await #expect(throws: TransportError.self) { try await client.send(history) }
+            await #expect(throws: ControlSocketError.self) { try await client.send(history) }
 
             await client.close()
             await server.close()
@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func explainsAMissingSocket() async throws {
-        let error = await #expect(throws: TransportError.self) {
+        let error = await #expect(throws: ControlSocketError.self) {
             _ = try await LineClient.connect(path: path)
         }
         #expect(error?.description == "cannot connect to \(path): no such file or directory")
@@ -158,11 +158,11 @@ import Testing
 
     @Test func explainsASocketPathTooLongForTheSystem() async throws {
         let path = "/tmp/" + String(repeating: "d", count: 120) + "/node.sock"
-        let listening = await #expect(throws: TransportError.self) {
+        let listening = await #expect(throws: ControlSocketError.self) {
             _ = try await LineServer.start(path: path) { _ in }
         }
         #expect(listening?.description.contains("socket path is too long") == true)
-        let connecting = await #expect(throws: TransportError.self) {
+        let connecting = await #expect(throws: ControlSocketError.self) {
             _ = try await LineClient.connect(path: path)
         }
         #expect(connecting?.description.contains("socket path is too long") == true)
@@ -171,7 +171,7 @@ import Testing
     @Test func explainsASocketNobodyListensOn() async throws {
         try leaveStaleSocket(at: path)
 
-        let error = await #expect(throws: TransportError.self) {
+        let error = await #expect(throws: ControlSocketError.self) {
             _ = try await LineClient.connect(path: path)
         }
         #expect(error?.description == "cannot connect to \(path): connection refused")
@@ -190,7 +190,7 @@ import Testing
     @Test func refusesAPathInUseByALiveServer() async throws {
         let first = try await LineServer.start(path: path) { _ in }
 
-        let error = await #expect(throws: TransportError.self) {
+        let error = await #expect(throws: ControlSocketError.self) {
             _ = try await LineServer.start(path: path) { _ in }
         }
         #expect(error?.description == "cannot listen on \(path): another process is already listening there")
@@ -203,7 +203,7 @@ import Testing
     @Test func refusesToReplaceAFileThatIsNotASocket() async throws {
         #expect(FileManager.default.createFile(atPath: path, contents: Data("keep me".utf8)))
 
-        await #expect(throws: TransportError.self) {
+        await #expect(throws: ControlSocketError.self) {
             _ = try await LineServer.start(path: path) { _ in }
         }
         #expect(FileManager.default.contents(atPath: path) == Data("keep me".utf8))

@@ -41,7 +41,7 @@ public final class LineServer: Sendable {
         path: String,
         eventLoopGroup: MultiThreadedEventLoopGroup = .singleton,
         handler: @escaping Handler
-    ) async throws(TransportError) -> LineServer {
+    ) async throws(ControlSocketError) -> LineServer {
         switch SocketFile.kind(of: path) {
         case .missing:
             break
@@ -72,7 +72,7 @@ public final class LineServer: Sendable {
                 }
         } catch {
             RestrictiveUmask.leave()
-            throw .cannotListen(on: path, reason: TransportError.reason(for: error))
+            throw .cannotListen(on: path, reason: ControlSocketError.reason(for: error))
         }
         RestrictiveUmask.leave()
 
@@ -101,7 +101,7 @@ public final class LineServer: Sendable {
             state = .running
             return true
         }
-        guard canRun else { throw TransportError.alreadyRunning }
+        guard canRun else { throw ControlSocketError.alreadyRunning }
         defer { finish() }
 
         let handler = self.handler

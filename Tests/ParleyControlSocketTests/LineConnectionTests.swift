@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTransport
+import ParleyControlSocket
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) final class LineConnectionTests {

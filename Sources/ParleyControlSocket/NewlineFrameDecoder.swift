@@ -22,11 +22,11 @@ struct NewlineFrameDecoder: ByteToMessageDecoder {
         let view = buffer.readableBytesView
         guard let newline = view[(view.startIndex + scanned)...].firstIndex(of: UInt8(ascii: "\n")) else {
             scanned = view.count
-            guard view.count <= maxLength else { throw TransportError.lineTooLong(limit: maxLength) }
+            guard view.count <= maxLength else { throw ControlSocketError.lineTooLong(limit: maxLength) }
             return .needMoreData
         }
         let length = newline - view.startIndex
-        guard length <= maxLength else { throw TransportError.lineTooLong(limit: maxLength) }
+        guard length <= maxLength else { throw ControlSocketError.lineTooLong(limit: maxLength) }
         scanned = 0
         fireLine(context: context, buffer: &buffer, length: length)
         buffer.moveReaderIndex(forwardBy: 1)
@@ -61,7 +61,7 @@ struct NewlineFrameEncoder: MessageToByteEncoder {
     }
 
     /// A line must not contain the delimiter, and must fit the other side's limit.
-    static func check(_ line: String, maxLength: Int = NewlineFrameDecoder.defaultMaxLength) throws(TransportError) {
+    static func check(_ line: String, maxLength: Int = NewlineFrameDecoder.defaultMaxLength) throws(ControlSocketError) {
         guard line.utf8.count <= maxLength else { throw .lineTooLong(limit: maxLength) }
         guard !line.utf8.contains(UInt8(ascii: "\n")) else { throw .invalidLine("a line must not contain a newline") }
     }

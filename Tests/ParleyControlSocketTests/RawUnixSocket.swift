@@ -98,3 +98,6 @@ final class TemporarySocket {
 
     deinit { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
 }
+
+/// The UTF-8 bytes of `text`, to write on a raw socket.
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -23,18 +23,18 @@ public final class LineConnection: Sendable {
     }
 
     /// The lines received, without their "\n". Ends when the peer stops sending; throws
-    /// `TransportError` (`isLineTooLong`) if the peer sends an over-long line. It can be iterated
+    /// `ControlSocketError` (`isLineTooLong`) if the peer sends an over-long line. It can be iterated
     /// again to continue where the last loop stopped, but by one task at a time.
     public var lines: some AsyncSequence<String, any Error> { inboundLines }
 
     /// Sends `line` followed by "\n", returning once it is handed to the kernel (so a peer that does
     /// not read slows the sender down rather than filling memory).
-    public func send(_ line: String) async throws(TransportError) {
+    public func send(_ line: String) async throws(ControlSocketError) {
         try NewlineFrameEncoder.check(line, maxLength: maxOutbound)
         do {
             try await channel.writeAndFlush(line)
         } catch {
-            throw .sendFailed(TransportError.reason(for: error))
+            throw .sendFailed(ControlSocketError.reason(for: error))
         }
     }
 

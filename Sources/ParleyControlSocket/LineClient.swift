@@ -16,7 +16,7 @@ public final class LineClient: Sendable {
     public static func connect(
         path: String,
         eventLoopGroup: MultiThreadedEventLoopGroup = .singleton
-    ) async throws(TransportError) -> LineClient {
+    ) async throws(ControlSocketError) -> LineClient {
         do {
             let connection = try await ClientBootstrap(group: eventLoopGroup)
                 .connectTimeout(.seconds(5))
@@ -28,17 +28,17 @@ public final class LineClient: Sendable {
                 }
             return LineClient(path: path, connection: connection)
         } catch {
-            throw .cannotConnect(to: path, reason: TransportError.reason(for: error))
+            throw .cannotConnect(to: path, reason: ControlSocketError.reason(for: error))
         }
     }
 
     /// The lines received, without their "\n". Ends when the server closes the connection; throws
-    /// `TransportError` (`isLineTooLong`) for an over-long line. It can be iterated again to continue
+    /// `ControlSocketError` (`isLineTooLong`) for an over-long line. It can be iterated again to continue
     /// where the last loop stopped, but by one task at a time.
     public var lines: some AsyncSequence<String, any Error> { connection.lines }
 
     /// Sends `line` followed by "\n"; returns once it is handed to the kernel.
-    public func send(_ line: String) async throws(TransportError) {
+    public func send(_ line: String) async throws(ControlSocketError) {
         try await connection.send(line)
     }
 
