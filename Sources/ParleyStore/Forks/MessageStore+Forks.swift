@@ -92,3 +92,9 @@ extension MessageStore {
         }
     }
 }
+
+extension MessageStore {
+    /// The SQL condition on a message row `m` that its author has no proven fork at or below its
+    /// sequence (PROTOCOL.md §4.4): what history and the chat list show.
+    static let notForked = "NOT EXISTS (SELECT 1 FROM fork_proofs f WHERE f.chat_id = m.chat_id AND f.author = m.author AND f.seq <= m.seq)"
+}
