@@ -10,53 +10,47 @@ enum Epochs {
     /// Returns whether the row was written.
     @discardableResult
     static func save(chat: Data, epoch: Int64, setBy message: Data?, members: [PeerID], _ db: Database) throws -> Bool {
-        let existing = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT message_id FROM chat_epochs WHERE chat_id = ? AND epoch = ?"), arguments: [chat, epoch])
-        if let existing {
-            let held: Data? = existing["message_id"]
-            guard let held, let message, message.lexicographicallyPrecedes(held) else { return false }
-            try db.cachedStatement(sql: "DELETE FROM chat_epoch_members WHERE chat_id = ? AND epoch = ?").execute(arguments: [chat, epoch])
-            try db.cachedStatement(sql: "UPDATE chat_epochs SET message_id = ? WHERE chat_id = ? AND epoch = ?")
-                .execute(arguments: [message, chat, epoch])
+        if var existing = try ChatEpochRecord.fetchOne(db, key: ["chat_id": chat, "epoch": epoch]) {
+            guard let held = existing.messageId, let message, message.lexicographicallyPrecedes(held) else { return false }
+            try ChatEpochMemberRecord.filter { $0.chatId == chat && $0.epoch == epoch }.deleteAll(db)
+            existing.messageId = message
+            try existing.update(db)
         } else {
-            try db.cachedStatement(sql: "INSERT INTO chat_epochs (chat_id, epoch, message_id) VALUES (?, ?, ?)")
-                .execute(arguments: [chat, epoch, message])
+            try ChatEpochRecord(chatId: chat, epoch: epoch, messageId: message).insert(db)
         }
-        let insert = try db.cachedStatement(sql: "INSERT INTO chat_epoch_members (chat_id, epoch, peer_id) VALUES (?, ?, ?)")
-        for member in members { try insert.execute(arguments: [chat, epoch, member.blob]) }
+        for member in members { try ChatEpochMemberRecord(chatId: chat, epoch: epoch, peerId: member.blob).insert(db) }
         return true
     }
 
     /// Makes `epoch` the current one if it is newer than the chat's (or the same epoch, re-decided):
     /// `chat_members` then holds its members.
     static func promote(chat: Data, epoch: Int64, setBy message: Data, members: [PeerID], _ db: Database) throws {
-        guard let current = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT epoch, epoch_message_id FROM chats WHERE id = ?"), arguments: [chat]) else { return }
-        let currentEpoch: Int64 = current["epoch"]
-        let currentMessage: Data? = current["epoch_message_id"]
-        let newer = epoch > currentEpoch
-            || (epoch == currentEpoch && currentMessage.map { message.lexicographicallyPrecedes($0) } ?? false)
+        guard var current = try ChatRecord.fetchOne(db, key: chat) else { return }
+        let newer = epoch > current.epoch
+            || (epoch == current.epoch && current.epochMessageId.map { message.lexicographicallyPrecedes($0) } ?? false)
         guard newer else { return }
-        try db.cachedStatement(sql: "UPDATE chats SET epoch = ?, epoch_message_id = ? WHERE id = ?").execute(arguments: [epoch, message, chat])
-        try db.cachedStatement(sql: "DELETE FROM chat_members WHERE chat_id = ?").execute(arguments: [chat])
-        let insert = try db.cachedStatement(sql: "INSERT INTO chat_members (chat_id, peer_id) VALUES (?, ?)")
-        for member in members { try insert.execute(arguments: [chat, member.blob]) }
+        current.epoch = epoch
+        current.epochMessageId = message
+        try current.update(db, columns: [ChatRecord.Columns.epoch, ChatRecord.Columns.epochMessageId])
+        try ChatMemberRecord.filter { $0.chatId == chat }.deleteAll(db)
+        for member in members { try ChatMemberRecord(chatId: chat, peerId: member.blob).insert(db) }
     }
 
     static func saveKeys(_ keys: [EpochKey], chat: Data, _ db: Database) throws {
-        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO chat_keys (chat_id, epoch, key) VALUES (?, ?, ?)")
         for entry in keys {
-            try entry.key.withRawBytes { raw in try insert.execute(arguments: [chat, Int64(entry.epoch), Data(raw)]) }
+            try entry.key.withRawBytes { raw in
+                try ChatKeyRecord(chatId: chat, epoch: Int64(entry.epoch), key: Data(raw)).insert(db, onConflict: .ignore)
+            }
         }
     }
 
-    /// Every key this node holds for the chat, by epoch.
+    /// Every key this node holds for the chat, by epoch. Read by every query of a keyed chat's messages
+    /// (`Keyring`): the statement stays prepared.
     static func keys(chat: Data, _ db: Database) throws -> [UInt32: [ChatKey]] {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT epoch, key FROM chat_keys WHERE chat_id = ?"), arguments: [chat])
+        let records = try ChatKeyRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM chat_keys WHERE chat_id = ?"), arguments: [chat])
         var keys: [UInt32: [ChatKey]] = [:]
-        for row in rows {
-            let epoch: Int64 = row["epoch"], raw: Data = row["key"]
-            do { keys[UInt32(clamping: epoch), default: []].append(try ChatKey(rawRepresentation: Array(raw))) } catch {
+        for record in records {
+            do { keys[UInt32(clamping: record.epoch), default: []].append(try ChatKey(rawRepresentation: Array(record.key))) } catch {
                 throw StoreError.corrupt("a key of chat \(chat.hexPrefix) is invalid: \(error)")
             }
         }

@@ -17,10 +17,7 @@ extension MessageStore {
                 db.cachedStatement(sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?"), arguments: [chat.blob]) ?? 0
             let target = min(upTo ?? latest, latest)
             guard target > current else { return (0, []) }
-            try db.cachedStatement(sql: """
-                INSERT INTO read_markers (chat_id, local_number) VALUES (?, ?)
-                ON CONFLICT (chat_id) DO UPDATE SET local_number = excluded.local_number
-                """).execute(arguments: [chat.blob, target])
+            try ReadMarkerRecord(chatId: chat.blob, localNumber: target).save(db)
             let sql = "SELECT id, author FROM messages WHERE chat_id = ? AND tag IN (\(Self.shownTagPlaceholders))"
                 + " AND local_number > ? AND local_number <= ? ORDER BY local_number"
             let read = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [chat.blob] + Self.shownTagArguments + [current, target])
@@ -146,7 +143,7 @@ extension MessageStore {
     }
 
     private static func fetchMarker(_ chat: Data, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT local_number FROM read_markers WHERE chat_id = ?"), arguments: [chat]) ?? 0
+        try ReadMarkerRecord.fetchOne(db, key: chat)?.localNumber ?? 0
     }
 
     static var shownTagPlaceholders: String { Array(repeating: "?", count: ContentKind.shownTags.count).joined(separator: ", ") }
