@@ -1,3 +1,4 @@
+import GRDB
 import ParleyCore
 import ParleyCrypto
 @testable import ParleyStore
@@ -53,5 +54,23 @@ struct PendingInviteStoreTests {
         }
         #expect(dropped == 10)
         #expect(try store.pendingInvites().map(\.invite.id) == Array(made.suffix(MessageStore.maxPendingInvites)))
+    }
+
+    @Test func theCreatorWaitsForTheMembersThatHaveNotAcceptedAndOnlyMembersCanAccept() async throws {
+        // Given Alice's chat with Bob and Carol: she accepted it by creating it
+        let fixture = try await StoreFixture.make()
+        let stranger = try Identity.generate().publicKey
+        let waiting = [fixture.bob.publicKey, fixture.carol.publicKey].sorted()
+        #expect(try fixture.store.membersWaiting(chat: fixture.chat) == waiting)
+
+        // When Bob and a stranger accept it, and Bob again
+        try await fixture.store.recordAcceptances([
+            (fixture.chat, fixture.bob.publicKey), (fixture.chat, stranger), (fixture.chat, fixture.bob.publicKey),
+        ])
+
+        // Then only Carol is waited for, and the stranger's acceptance was not kept
+        #expect(try fixture.store.membersWaiting(chat: fixture.chat) == [fixture.carol.publicKey])
+        let accepted = try fixture.store.read("counting acceptances") { db in try ChatAcceptanceRecord.fetchCount(db) }
+        #expect(accepted == 2)
     }
 }

@@ -11,13 +11,10 @@ extension MessageStore {
     public func recordFork(_ proof: ForkProof, atMillis: Int64) async throws(StoreError) -> Bool {
         let (chat, author, sequence, bytes) = (proof.chat.blob, proof.author.blob, Int64(clamping: proof.sequence), Data(proof.encoded))
         return try await write("recording a fork of \(proof.author.shortHex) in chat \(proof.chat.shortHex)", keepsMemberships: true) { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM chats WHERE id = ?", arguments: [chat]) == true else { return false }
-            try db.execute(sql: """
-                INSERT INTO fork_proofs (chat_id, author, seq, proof, found_at_ms) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (chat_id, author) DO UPDATE SET seq = excluded.seq, proof = excluded.proof, found_at_ms = excluded.found_at_ms
-                WHERE excluded.seq < fork_proofs.seq
-                """, arguments: [chat, author, sequence, bytes, atMillis])
-            return db.changesCount > 0
+            guard try ChatRecord.exists(db, key: chat) else { return false }
+            if let held = try ForkProofRecord.fetchOne(db, key: ["chat_id": chat, "author": author]), held.seq <= sequence { return false }
+            try ForkProofRecord(chatId: chat, author: author, seq: sequence, proof: bytes, foundAtMillis: atMillis).save(db)
+            return true
         }
     }
 
@@ -34,21 +31,23 @@ extension MessageStore {
     /// The proofs held for the chat, as their encodings with their author and forked sequence, to send
     /// to members that lack them. They were checked when kept, so they are not decoded again.
     public func forkProofEncodings(chat: ChatID) throws(StoreError) -> [(author: PeerID, sequence: UInt64, encoded: [UInt8])] {
-        let rows = try read("reading the fork proofs of chat \(chat.shortHex)") { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT author, seq, proof FROM fork_proofs WHERE chat_id = ? ORDER BY author"), arguments: [chat.blob])
+        // Asked beside every sync request: the statement stays prepared.
+        let records = try read("reading the fork proofs of chat \(chat.shortHex)") { db in
+            try ForkProofRecord.fetchAll(db.cachedStatement(sql: "SELECT * FROM fork_proofs WHERE chat_id = ? ORDER BY author"), arguments: [chat.blob])
         }
-        return try rows.map { row throws(StoreError) in
-            (try PeerID.fromBlob(row[0], "forked author"), UInt64(row[1] as Int64), [UInt8](row[2] as Data))
+        return try records.map { record throws(StoreError) in
+            (try PeerID.fromBlob(record.author, "forked author"), UInt64(record.seq), [UInt8](record.proof))
         }
     }
 
     /// Every fork proven in any joined chat, for `status`.
     public func allForks() throws(StoreError) -> [(chat: ChatID, author: PeerID, sequence: UInt64, foundAtMillis: Int64)] {
-        let rows = try read("reading fork proofs") { db in
-            try Row.fetchAll(db, sql: "SELECT chat_id, author, seq, found_at_ms FROM fork_proofs ORDER BY chat_id, author")
+        let records = try read("reading fork proofs") { db in
+            try ForkProofRecord.order(ForkProofRecord.Columns.chatId, ForkProofRecord.Columns.author).fetchAll(db)
         }
-        return try rows.map { row throws(StoreError) in
-            (try ChatID.fromBlob(row[0], "chat id"), try PeerID.fromBlob(row[1], "forked author"), UInt64(row[2] as Int64), row[3])
+        return try records.map { record throws(StoreError) in
+            (try ChatID.fromBlob(record.chatId, "chat id"), try PeerID.fromBlob(record.author, "forked author"), UInt64(record.seq),
+             record.foundAtMillis)
         }
     }
 
@@ -91,4 +90,10 @@ extension MessageStore {
             do { return try Message(decoding: stored.encoded) } catch { throw .corrupt("message \(stored.id.shortHex) does not decode") }
         }
     }
+}
+
+extension MessageStore {
+    /// The SQL condition on a message row `m` that its author has no proven fork at or below its
+    /// sequence (PROTOCOL.md §4.4): what history and the chat list show.
+    static let notForked = "NOT EXISTS (SELECT 1 FROM fork_proofs f WHERE f.chat_id = m.chat_id AND f.author = m.author AND f.seq <= m.seq)"
 }

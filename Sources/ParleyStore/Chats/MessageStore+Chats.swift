@@ -17,8 +17,8 @@ extension MessageStore {
                 try ChatMemberRecord(chatId: invite.id.blob, peerId: member.blob).insert(db)
             }
             // Joined now: an invite held for the user is answered, and this node needs no ack from itself.
-            try db.execute(sql: "DELETE FROM pending_invites WHERE chat_id = ?", arguments: [invite.id.blob])
-            try db.execute(sql: "INSERT INTO chat_acceptances (chat_id, peer_id) VALUES (?, ?)", arguments: [invite.id.blob, invite.creator.blob])
+            try PendingInviteRecord.deleteOne(db, key: invite.id.blob)
+            try ChatAcceptanceRecord(chatId: invite.id.blob, peerId: invite.creator.blob).insert(db)
             try Epochs.save(chat: invite.id.blob, epoch: 0, setBy: nil, members: invite.members, db)
             if let key { try Epochs.saveKeys([key], chat: invite.id.blob, db) }
             return true

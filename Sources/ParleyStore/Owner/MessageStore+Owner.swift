@@ -9,8 +9,8 @@ extension MessageStore {
     /// A caller compares the result with its own key and refuses to run on a store it does not own.
     public func claimOwner(_ peer: PeerID) async throws(StoreError) -> PeerID {
         let blob = try await write("recording the store's owner", keepsMemberships: true) { db -> Data in
-            if let owner = try Data.fetchOne(db, sql: "SELECT peer_id FROM store_owner WHERE id = 1") { return owner }
-            try db.execute(sql: "INSERT INTO store_owner (id, peer_id) VALUES (1, ?)", arguments: [peer.blob])
+            if let owner = try StoreOwnerRecord.fetchOne(db, key: StoreOwnerRecord.onlyID) { return owner.peerId }
+            try StoreOwnerRecord(peerId: peer.blob).insert(db)
             return peer.blob
         }
         return try PeerID.fromBlob(blob, "store owner")
@@ -19,7 +19,7 @@ extension MessageStore {
     /// The identity recorded as this store's owner; nil until a node has started on it.
     public func owner() throws(StoreError) -> PeerID? {
         let blob = try read("reading the store's owner") { db in
-            try Data.fetchOne(db, sql: "SELECT peer_id FROM store_owner WHERE id = 1")
+            try StoreOwnerRecord.fetchOne(db, key: StoreOwnerRecord.onlyID)?.peerId
         }
         return try blob.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "store owner") }
     }

@@ -2,31 +2,6 @@ internal import Foundation
 internal import GRDB
 public import ParleyCore
 
-/// An invite from someone who is not a contact, held until the user accepts or declines it.
-public struct PendingInvite: Sendable, Hashable {
-    public let invite: ChatInvite
-    /// The peer that pushed it (the creator, or a member relaying it).
-    public let sender: PeerID
-    public let receivedAtMillis: Int64
-}
-
-/// What `MessageStore.holdInvite` did with an invite.
-public enum InviteHolding: Sendable, Hashable {
-    /// Newly held; `dropped` older pending invites made room (the creator's own oldest past
-    /// `maxPendingInvitesPerCreator`, then the oldest of all past `maxPendingInvites`).
-    case held(dropped: Int)
-    /// Already held (pending or declined) or already joined: nothing was written.
-    case known
-}
-
-/// An invite this node holds without having joined its chat.
-public struct HeldInvite: Sendable, Hashable {
-    public enum State: String, Sendable, Hashable { case pending, declined }
-    public let state: State
-    /// Who signed it; nil only for a row from before the creator was recorded whose invite no longer decodes.
-    public let creator: PeerID?
-}
-
 extension MessageStore {
     /// Pending invites kept at most; past it the oldest is dropped.
     public static let maxPendingInvites = 100
@@ -43,32 +18,29 @@ extension MessageStore {
         if try holdsOrJoined(invite.id) { return .known }
         return try await write("holding an invite to chat \(invite.id.shortHex)") { db in
             if try Self.holdsOrJoined(invite.id, db) { return .known }
-            try db.execute(
-                sql: """
-                    INSERT INTO pending_invites (chat_id, invite, sender, received_at, state, creator, seq)
-                    VALUES (?, ?, ?, ?, 'pending', ?, COALESCE((SELECT MAX(seq) FROM pending_invites), 0) + 1)
-                    """,
-                arguments: [invite.id.blob, Data(invite.encoded), sender.blob, receivedAtMillis, invite.creator.blob])
+            let lastSeq = try Int64.fetchOne(db, PendingInviteRecord.select(max(PendingInviteRecord.Columns.seq))) ?? 0
+            try PendingInviteRecord(
+                chatId: invite.id.blob, invite: Data(invite.encoded), sender: sender.blob, receivedAtMillis: receivedAtMillis,
+                state: HeldInvite.State.pending.rawValue, seq: lastSeq + 1, creator: invite.creator.blob
+            ).insert(db)
             try db.execute(sql: """
                 DELETE FROM pending_invites WHERE chat_id IN (
                     SELECT chat_id FROM pending_invites WHERE state = 'pending' AND creator = ? ORDER BY seq DESC LIMIT -1 OFFSET ?)
                 """, arguments: [invite.creator.blob, Self.maxPendingInvitesPerCreator])
             let droppedOfCreator = db.changesCount
-            return .held(dropped: droppedOfCreator + (try Self.trim(state: "pending", keeping: Self.maxPendingInvites, db)))
+            return .held(dropped: droppedOfCreator + (try Self.trim(state: .pending, keeping: Self.maxPendingInvites, db)))
         }
     }
 
     /// The invite to `chat` this node holds (pending or declined) without having joined it, if any.
     public func heldInvite(_ chat: ChatID) throws(StoreError) -> HeldInvite? {
-        let row = try read("reading the held invite to chat \(chat.shortHex)") { db in
-            try Row.fetchOne(db, sql: "SELECT state, creator FROM pending_invites WHERE chat_id = ?", arguments: [chat.blob])
+        let record = try read("reading the held invite to chat \(chat.shortHex)") { db in
+            try PendingInviteRecord.fetchOne(db, key: chat.blob)
         }
-        guard let row else { return nil }
-        let state: String = row["state"]
-        let creator: Data? = row["creator"]
+        guard let record else { return nil }
         return HeldInvite(
-            state: HeldInvite.State(rawValue: state) ?? .declined,
-            creator: try creator.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "invite creator") })
+            state: HeldInvite.State(rawValue: record.state) ?? .declined,
+            creator: try record.creator.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "invite creator") })
     }
 
     private func holdsOrJoined(_ chat: ChatID) throws(StoreError) -> Bool {
@@ -77,41 +49,40 @@ extension MessageStore {
 
     private static func holdsOrJoined(_ chat: ChatID, _ db: Database) throws -> Bool {
         if try ChatRecord.exists(db, key: chat.blob) { return true }
-        return try Bool.fetchOne(db, sql: "SELECT 1 FROM pending_invites WHERE chat_id = ?", arguments: [chat.blob]) ?? false
+        return try PendingInviteRecord.exists(db, key: chat.blob)
     }
 
     /// The invites waiting for the user, oldest first.
     public func pendingInvites() throws(StoreError) -> [PendingInvite] {
         try read("listing pending invites") { db in
-            try Row.fetchAll(db, sql: "SELECT invite, sender, received_at FROM pending_invites WHERE state = 'pending' ORDER BY seq")
-                .map(Self.pendingInvite)
+            try PendingInviteRecord.filter { $0.state == HeldInvite.State.pending.rawValue }.order(PendingInviteRecord.Columns.seq)
+                .fetchAll(db).map(Self.pendingInvite)
         }
     }
 
     /// The pending invite to `chat`, if one waits (one row decoded, not the whole list).
     public func pendingInvite(_ chat: ChatID) throws(StoreError) -> PendingInvite? {
         try read("reading pending invite \(chat.shortHex)") { db in
-            try Row.fetchOne(
-                db, sql: "SELECT invite, sender, received_at FROM pending_invites WHERE chat_id = ? AND state = 'pending'",
-                arguments: [chat.blob]
-            ).map(Self.pendingInvite)
+            try PendingInviteRecord.filter { $0.chatId == chat.blob && $0.state == HeldInvite.State.pending.rawValue }
+                .fetchOne(db).map(Self.pendingInvite)
         }
     }
 
-    private static func pendingInvite(_ row: Row) throws -> PendingInvite {
-        let bytes: Data = row["invite"]
+    private static func pendingInvite(_ record: PendingInviteRecord) throws -> PendingInvite {
         let invite: ChatInvite
-        do { invite = try ChatInvite(decoding: Array(bytes)) } catch { throw StoreError.corrupt("a held invite no longer verifies: \(error)") }
-        return PendingInvite(invite: invite, sender: try PeerID.fromBlob(row["sender"], "invite sender"), receivedAtMillis: row["received_at"])
+        do { invite = try ChatInvite(decoding: Array(record.invite)) } catch { throw StoreError.corrupt("a held invite no longer verifies: \(error)") }
+        return PendingInvite(
+            invite: invite, sender: try PeerID.fromBlob(record.sender, "invite sender"), receivedAtMillis: record.receivedAtMillis)
     }
 
     /// Marks a pending invite declined (kept, bounded, so the same invite pushed again stays declined).
     /// Throws if no pending invite has that id.
     public func declineInvite(_ chat: ChatID) async throws(StoreError) {
         try await write("declining the invite to chat \(chat.shortHex)") { db in
-            try db.execute(sql: "UPDATE pending_invites SET state = 'declined' WHERE chat_id = ? AND state = 'pending'", arguments: [chat.blob])
-            guard db.changesCount == 1 else { throw StoreError.unknownInvite(chat.hex) }
-            _ = try Self.trim(state: "declined", keeping: Self.maxDeclinedInvites, db)
+            let declined = try PendingInviteRecord.filter { $0.chatId == chat.blob && $0.state == HeldInvite.State.pending.rawValue }
+                .updateAll(db, PendingInviteRecord.Columns.state.set(to: HeldInvite.State.declined.rawValue))
+            guard declined == 1 else { throw StoreError.unknownInvite(chat.hex) }
+            _ = try Self.trim(state: .declined, keeping: Self.maxDeclinedInvites, db)
         }
     }
 
@@ -119,11 +90,8 @@ extension MessageStore {
     public func recordAcceptances(_ accepted: [(chat: ChatID, peer: PeerID)]) async throws(StoreError) {
         guard !accepted.isEmpty else { return }
         try await write("recording \(accepted.count) accepted invite(s)") { db in
-            for (chat, peer) in accepted {
-                try db.execute(sql: """
-                    INSERT OR IGNORE INTO chat_acceptances (chat_id, peer_id)
-                    SELECT chat_id, peer_id FROM chat_members WHERE chat_id = ? AND peer_id = ?
-                    """, arguments: [chat.blob, peer.blob])
+            for (chat, peer) in accepted where try ChatMemberRecord.exists(db, key: ["chat_id": chat.blob, "peer_id": peer.blob]) {
+                try ChatAcceptanceRecord(chatId: chat.blob, peerId: peer.blob).insert(db, onConflict: .ignore)
             }
         }
     }
@@ -140,11 +108,11 @@ extension MessageStore {
     }
 
     /// Drops the oldest rows (by insertion order) in `state` past `limit`; returns how many.
-    private static func trim(state: String, keeping limit: Int, _ db: Database) throws -> Int {
+    private static func trim(state: HeldInvite.State, keeping limit: Int, _ db: Database) throws -> Int {
         try db.execute(sql: """
             DELETE FROM pending_invites WHERE chat_id IN (
                 SELECT chat_id FROM pending_invites WHERE state = ? ORDER BY seq DESC LIMIT -1 OFFSET ?)
-            """, arguments: [state, limit])
+            """, arguments: [state.rawValue, limit])
         return db.changesCount
     }
 }

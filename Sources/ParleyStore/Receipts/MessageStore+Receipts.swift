@@ -17,10 +17,7 @@ extension MessageStore {
                 db.cachedStatement(sql: "SELECT MAX(local_number) FROM messages WHERE chat_id = ?"), arguments: [chat.blob]) ?? 0
             let target = min(upTo ?? latest, latest)
             guard target > current else { return (0, []) }
-            try db.cachedStatement(sql: """
-                INSERT INTO read_markers (chat_id, local_number) VALUES (?, ?)
-                ON CONFLICT (chat_id) DO UPDATE SET local_number = excluded.local_number
-                """).execute(arguments: [chat.blob, target])
+            try ReadMarkerRecord(chatId: chat.blob, localNumber: target).save(db)
             let sql = "SELECT id, author FROM messages WHERE chat_id = ? AND tag IN (\(Self.shownTagPlaceholders))"
                 + " AND local_number > ? AND local_number <= ? ORDER BY local_number"
             let read = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [chat.blob] + Self.shownTagArguments + [current, target])
@@ -146,41 +143,9 @@ extension MessageStore {
     }
 
     private static func fetchMarker(_ chat: Data, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT local_number FROM read_markers WHERE chat_id = ?"), arguments: [chat]) ?? 0
+        try ReadMarkerRecord.fetchOne(db, key: chat)?.localNumber ?? 0
     }
 
     static var shownTagPlaceholders: String { Array(repeating: "?", count: ContentKind.shownTags.count).joined(separator: ", ") }
     static var shownTagArguments: StatementArguments { StatementArguments(ContentKind.shownTags.map(\.rawValue)) }
-}
-
-/// What reading a chat did: how many messages became read, and the receipts to send for them.
-public struct ReadProgress: Hashable, Sendable {
-    public let newlyRead: Int
-    public let receipts: [PendingReadReceipt]
-}
-
-/// A read receipt to send: "I read `message` (in `chat`)", to its author.
-public struct PendingReadReceipt: Hashable, Sendable {
-    public let message: MessageID
-    public let chat: ChatID
-    public let author: PeerID
-}
-
-/// One member's receipt for a message: delivered (acknowledged) and read, each with its time when known.
-public struct MessageReceipt: Hashable, Sendable {
-    public let member: PeerID
-    public let delivered: Bool
-    /// Nil when not delivered, or delivered before times were recorded.
-    public let deliveredAtMillis: Int64?
-    /// Nil until the member reads it.
-    public let readAtMillis: Int64?
-
-    public var read: Bool { readAtMillis != nil }
-
-    public init(member: PeerID, delivered: Bool, deliveredAtMillis: Int64?, readAtMillis: Int64?) {
-        self.member = member
-        self.delivered = delivered
-        self.deliveredAtMillis = deliveredAtMillis
-        self.readAtMillis = readAtMillis
-    }
 }

@@ -27,5 +27,7 @@ struct ChatRecord: Codable, FetchableRecord, PersistableRecord {
     enum Columns {
         static let id = Column(CodingKeys.id)
         static let title = Column(CodingKeys.title)
+        static let epoch = Column(CodingKeys.epoch)
+        static let epochMessageId = Column(CodingKeys.epochMessageId)
     }
 }
