@@ -1,35 +1,9 @@
-import Foundation
-public import ParleyCrypto
-import Logging
-public import ParleyCore
-public import ParleyStore
+import ParleyCore
+import ParleyCrypto
 import Synchronization
 
-/// The library API: what the CLI (through the control socket) and embedding apps call.
+/// The node's protocol health, for `parley status` and embedding apps.
 extension Node {
-    /// Creates a chat with a fresh chat key sealed to every member, stores it, and pushes the signed
-    /// invite to every member until acknowledged. A direct chat has exactly one other member; asking for
-    /// a second one with the same person returns the first.
-    public func createChat(title: String, members: [PeerID], kind: ChatKind = .group) async throws -> ChatInvite {
-        let others = Set(members).subtracting([me])
-        if kind == .direct, others.count != 1 { throw NodeError.invalid("a direct chat is with exactly one other person") }
-        // One direct chat per person: asking again opens the one there is.
-        if kind == .direct, let existing = try store.chats().first(where: { $0.kind == .direct && Set($0.members) == others.union([me]) }) {
-            return existing.invite
-        }
-        let key = try ChatKey.generate()
-        let invite = try ChatInvite.create(
-            by: identity, kind: kind, title: title, members: Array(others), key: key, createdAtMillis: clock.wallMillis)
-        _ = try await store.saveChat(invite, key: EpochKey(epoch: 0, key: key), joinedAtMillis: clock.wallMillis)
-        await pushReliably(invite.members.filter { $0 != me }.map { (.invite(invite.id, to: $0), .invite(invite.encoded)) })
-        return invite
-    }
-
-    /// Sends `text` as a "Text" message to every member of the chat.
-    public func sendText(chat: ChatID, _ text: String) async throws -> StoredMessage {
-        try await send(chat: chat, tag: .text, content: Array(text.utf8))
-    }
-
     /// Protocol health: rejection counters, datagrams, peers.
     public func status() async -> NodeStatus {
         NodeStatus(
@@ -45,19 +19,6 @@ extension Node {
             storedRelayed: await engine.storedRelayed,
             framesRetransmitted: await engine.framesRetransmitted,
             syncMessagesSent: syncMessagesSent.load(ordering: .relaxed))
-    }
-
-    /// Saves a contact (whose invites are then accepted) and, if given, where to reach it; says what it replaced.
-    @discardableResult
-    public func addContact(_ contact: Contact) async throws -> ContactUpdate {
-        let update = try await store.addContact(contact)
-        if let address = contact.address { await engine.learnAddress(address, for: contact.peer) }
-        return update
-    }
-
-    /// Addresses learned outside the protocol (contacts' `--addr`).
-    public func learnAddress(_ address: PeerAddress, for peer: PeerID) async {
-        await engine.learnAddress(address, for: peer)
     }
 }
 

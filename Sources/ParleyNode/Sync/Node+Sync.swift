@@ -88,15 +88,12 @@ extension Node {
     /// Only a member's `more`, in a chat this node is a member of, is followed up, once per batch, and
     /// only members' messages are counted: anyone's verified heads must not grow the vector.
     func continueSyncs(after prepared: PreparedBatch, besides storing: PreparedBatch?) async {
-        var asks: [ChatID: Set<PeerID>] = [:]
-        for (peer, frames) in prepared.opened.frames {
-            for case let .syncEnd(chat, .more) in frames {
-                // This answers the requests in flight; the follow-up below is a new one.
-                syncProgress.answered(.more, by: peer, chat: chat)
-                asks[chat, default: []].insert(peer)
-            }
-        }
+        let asks = prepared.plan.syncFollowUps
         guard !asks.isEmpty else { return }
+        // This answers the requests in flight; the follow-up below is a new one.
+        for (chat, peers) in asks {
+            for peer in peers { syncProgress.answered(.more, by: peer, chat: chat) }
+        }
         let arriving = ((storing?.messages.verified.messages ?? []) + prepared.messages.verified.messages).map(\.message)
         var requests: [PeerID: [Frame]] = [:]
         for (chat, peers) in asks {
