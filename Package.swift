@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.0"),
     ],
     targets: [
+        // libsodium, through pkg-config: the C library under every key, signature and cipher (ParleyCrypto alone imports it).
         .systemLibrary(
             name: "CSodium",
             pkgConfig: "libsodium",
@@ -44,7 +45,9 @@ let package = Package(
         ),
         // The one SQLite setting GRDB cannot make: a variadic C call.
         .systemLibrary(name: "CSQLiteConfig", providers: [.apt(["libsqlite3-dev"])]),
+        // Typed keys, hashes, signatures, ciphers and ring signatures over libsodium; secrets wiped on release; no I/O but key files.
         .target(name: "ParleyCrypto", dependencies: ["CSodium"], swiftSettings: strict),
+        // The model, the wire codecs, and the protocol, chain and poll rules as plain values: no I/O, time passed in.
         .target(
             name: "ParleyCore",
             dependencies: [
@@ -54,6 +57,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `MessageStore`: the node's SQLite file, each write one transaction that keeps its invariants; no networking.
         .target(
             name: "ParleyStore",
             dependencies: [
@@ -64,6 +68,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // UDP for the node: one socket, batched reads and writes, the multicast listener; no protocol logic.
         .target(
             name: "ParleyTransport",
             dependencies: [
@@ -73,6 +78,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `Node`: the protocol engine, store, transport and clock wired together, and the queries front ends read; no sockets of its own.
         .target(
             name: "ParleyNode",
             dependencies: [
@@ -123,6 +129,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The `parley` executable: runs a node (`parley node`) and drives it over its control socket, line by line or full screen.
         .executableTarget(
             name: "ParleyCLI",
             dependencies: [
@@ -133,6 +140,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `parley-bench`: throughput, latency, tally, catch-up and web figures against the limits of the same run (docs/bench).
         .executableTarget(
             name: "ParleyBench",
             dependencies: [
@@ -144,14 +152,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The full screen as values: state, layout, styled cells, ANSI output of what changed, key decoding; no I/O.
         .target(name: "ParleyTerminal", swiftSettings: strict),
+        // What the tests share: a manual clock, an in-memory lossy network, and the pump that steps nodes until it is quiet.
         .target(
             name: "ParleyTestKit",
             dependencies: ["ParleyCore", "ParleyCrypto"],
             swiftSettings: strict
         ),
+        // Keys, signatures, sealing, key files and ring signatures.
         .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
+        // Codecs, protocol state machines, chains and poll rules, as values: no network, no sleeping.
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyTestKit"], swiftSettings: strict),
+        // The store on real SQLite files: inserts and their invariants, queries, migrations, deliveries.
         .testTarget(
             name: "ParleyStoreTests",
             dependencies: [
@@ -159,13 +172,16 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
+        // Nodes in one process over the in-memory network: delivery, sync, polls, secret ballots, forks, hostile peers.
         .testTarget(
             name: "ParleyNodeTests", dependencies: ["ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTestKit"],
             swiftSettings: strict),
+        // The dispatcher over real nodes: request decoding, resolution, views, failure kinds.
         .testTarget(
             name: "ParleyAPITests",
             dependencies: ["ParleyAPI", "ParleyNode", "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyTestKit"],
             swiftSettings: strict),
+        // The HTTP front end: routes, the WebSocket, logins and sessions, guards, TLS, the OpenAPI document.
         .testTarget(
             name: "ParleyHTTPTests",
             dependencies: [
@@ -185,12 +201,16 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: strict),
+        // The control socket: its line server and client, and streams that end when the client hangs up.
         .testTarget(
             name: "ParleyControlSocketTests",
             dependencies: ["ParleyControlSocket", "ParleyAPI", "ParleyNode", "ParleyStore", "ParleyCrypto", "ParleyTestKit"],
             swiftSettings: strict),
+        // UDP sockets, batching and multicast discovery.
         .testTarget(name: "ParleyTransportTests", dependencies: ["ParleyTransport", "ParleyCore"], swiftSettings: strict),
+        // The full screen's layout, entries, ANSI output, key decoding and input line.
         .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal"], swiftSettings: strict),
+        // The `parley` binary as processes: commands, samples, the full screen in tmux, the LAN and NAT test beds.
         .testTarget(
             name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyNode", "ParleyTransport"],
             swiftSettings: strict),

@@ -29,6 +29,8 @@ if [ $# -eq 0 ]; then
   done
 fi
 if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi
+# docs/ARCHITECTURE.md's module table against Package.swift (Tests/module-table.py --write redraws it).
+python3 Tests/module-table.py --check
 # The protocol document's worked examples, run as written by an independent (Python) implementation.
 Tests/protocol/check-worked-examples.sh
 # docs/BALLOTS.md's vectors against an independent Python implementation of secret ballots.
