@@ -1,5 +1,6 @@
 import ArgumentParser
 import ParleyAPI
+import ParleyControlSocket
 import ParleyNode
 import ParleyTerminal
 
