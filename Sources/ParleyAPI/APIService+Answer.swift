@@ -1,43 +1,22 @@
 public import Foundation
 
-/// One answered request, typed, for front ends that do not speak the line envelope (the HTTP adapter):
-/// the bare `result` JSON on success, the failure with its kind otherwise.
+/// One answered request, for front ends that do not speak the line envelope (the HTTP adapter): the
+/// result's JSON on success, the failure with its kind otherwise.
 public enum APIAnswer: Sendable, Hashable {
-    /// The `result` value exactly as the control socket would carry it (compact JSON, sorted keys).
+    /// The result exactly as the control socket's `result` carries it (compact JSON, sorted keys).
     case success(json: String)
     case failure(APIFailure)
 }
 
 extension APIService {
-    /// Handles one request like `respond(to:)`, and hands back its result or failure unwrapped.
-    ///
-    /// It is built on `respond(to:)`, so both front ends go through the same dispatcher and answer
-    /// byte for byte the same result. The result is cut out of the envelope rather than decoded and
-    /// encoded again: a chat's whole history can be hundreds of MiB, and a round trip through a
-    /// generic JSON value could change numbers.
+    /// Handles one request like `respond(to:)`, through the same dispatcher, and encodes its typed
+    /// result on its own: the bytes the envelope's `result` holds, as both use one encoder.
     public func answer(to request: APIRequest) async -> APIAnswer {
-        Self.answer(fromEnvelope: await respond(to: request))
-    }
-
-    /// The envelope `respond` writes: `{"ok":true,"result":…}` (keys sorted, nil fields left out, so
-    /// `ok` comes first and `result` is the rest) or `{"error":…,"kind":…,"ok":false}`.
-    static let successPrefix = #"{"ok":true,"result":"#
-
-    static func answer(fromEnvelope line: String) -> APIAnswer {
-        if line.hasPrefix(successPrefix), line.hasSuffix("}") {
-            return .success(json: String(line.dropFirst(successPrefix.count).dropLast()))
+        let result: APIResult
+        do { result = try await handle(request) } catch { return .failure(APIFailure(error)) }
+        do { return .success(json: try APIJSON.encode(result.value)) } catch {
+            return .failure(APIFailure(kind: .internal, message: "the response could not be encoded: \(error)"))
         }
-        guard let envelope = try? APIJSON.decode(FailureEnvelope.self, from: line), envelope.ok == false else {
-            return .failure(APIFailure(kind: .internal, message: "the dispatcher answered something that is not an envelope"))
-        }
-        // An envelope without a kind is the encoder's own fallback: a failure of the node.
-        return .failure(APIFailure(kind: envelope.kind ?? .internal, message: envelope.error ?? "request failed"))
-    }
-
-    private struct FailureEnvelope: Decodable {
-        let ok: Bool
-        let error: String?
-        let kind: APIFailure.Kind?
     }
 }
 

@@ -8,7 +8,7 @@ import ParleyStore
 extension APIService {
     func messages(
         chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: String?, after: String?, shown: Bool
-    ) throws -> String {
+    ) throws -> APIResult {
         let chatID = try resolveChat(chat)
         if let limit, limit <= 0 { throw NodeError.invalid("--limit must be positive") }
         let beforePosition = try before.map { try position(of: $0, in: chatID) }
@@ -34,7 +34,7 @@ extension APIService {
         return stored.historyPosition
     }
 
-    func markRead(chat: String, upTo: Int64?, message: String?) async throws -> String {
+    func markRead(chat: String, upTo: Int64?, message: String?) async throws -> APIResult {
         let chatID = try resolveChat(chat)
         if upTo != nil, message != nil { throw NodeError.invalid("read up to a message number or a message id, not both") }
         var target = upTo
@@ -56,7 +56,7 @@ extension APIService {
             unread: try node.unreadCount(chat: chatID)))
     }
 
-    func receipts(chat: String, message: String) throws -> String {
+    func receipts(chat: String, message: String) throws -> APIResult {
         let chatID = try resolveChat(chat)
         let id = try node.resolveMessage(prefix: message, in: chatID)
         guard let stored = try node.message(id) else { throw NodeError.notFound("no message \(id.shortHex)") }

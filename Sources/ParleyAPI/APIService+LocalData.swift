@@ -4,7 +4,7 @@ import ParleyCore
 extension APIService {
     /// Local data requests. A message is named by a unique id prefix in any chat; the node refuses its
     /// own keys (`LocalDataKey.reserved`) to set and delete.
-    func handleLocalData(_ request: APIRequest) async throws -> String {
+    func handleLocalData(_ request: APIRequest) async throws -> APIResult {
         switch request {
         case let .localGet(message, key):
             let id = try node.resolveMessage(prefix: message, in: nil)

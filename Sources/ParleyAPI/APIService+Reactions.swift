@@ -5,7 +5,7 @@ import ParleyCore
 import ParleyStore
 
 extension APIService {
-    func handleReactions(_ request: APIRequest) async throws -> String {
+    func handleReactions(_ request: APIRequest) async throws -> APIResult {
         switch request {
         case let .react(chat, message, type, score, unique):
             let (chatID, target) = try resolveMessage(chat, message)

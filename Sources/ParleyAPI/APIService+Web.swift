@@ -42,7 +42,7 @@ extension APIService {
     }
 
     /// Runs `body` on the web front end; its own failures (a token file it cannot write) are the node's.
-    func answerWeb<View: Codable & Sendable>(_ body: (any WebFrontEndOwner) throws -> View) throws -> String {
+    func answerWeb<View: Codable & Sendable>(_ body: (any WebFrontEndOwner) throws -> View) throws -> APIResult {
         let web = try webFrontEnd()
         do { return Self.ok(try body(web)) } catch {
             throw APIFailure(kind: .internal, message: "the web app: \(error)")

@@ -29,17 +29,16 @@ public struct APIService: Sendable {
 
     /// Handles one request and returns the response line.
     public func respond(to request: APIRequest) async -> String {
-        do { return try await handle(request) } catch {
+        do { return Self.envelope(try await handle(request).value) } catch {
             return Self.failure(APIFailure(error))
         }
     }
 
-    private func handle(_ request: APIRequest) async throws -> String {
+    /// Handles one request: its typed result, or a thrown failure.
+    func handle(_ request: APIRequest) async throws -> APIResult {
         switch request {
         case .status:
-            var status = await node.status()
-            status.name = selfName
-            return Self.ok(status)
+            return Self.ok(StatusView(await node.status(), name: selfName))
         case let .contactsAdd(peer, name, address):
             let key = try PeerID(rawRepresentation: Hex.decode(peer))
             guard key != node.me else { throw NodeError.invalid("that is your own key") }
@@ -198,13 +197,21 @@ public struct APIService: Sendable {
         return MessageReference(id: id, tag: referenced.message.tag)
     }
 
-    static func ok(_ value: some Codable & Sendable) -> String { encode(APIResponse.success(value)) }
+    static func ok(_ value: some Codable & Sendable) -> APIResult { APIResult(value: value) }
+    /// The response line carrying a result.
+    private static func envelope<Result: Codable & Sendable>(_ value: Result) -> String { encode(APIResponse.success(value)) }
     /// The response line reporting a failure.
     public static func failure(_ failure: APIFailure) -> String { encode(APIResponse<String>.failure(failure)) }
 
     static func encode(_ value: some Encodable) -> String {
         (try? APIJSON.encode(value)) ?? #"{"ok":false,"error":"response could not be encoded"}"#
     }
+}
+
+/// One request's result as its view type, before any front end encodes it: the control socket in
+/// its envelope line, the HTTP front end as the body.
+struct APIResult: Sendable {
+    let value: any Codable & Sendable
 }
 
 /// A response line reporting a request that could not be parsed.

@@ -32,6 +32,55 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         public let options: [String]?
     }
 
+    /// One choice's bar (the core's `PollBar`, in the API's words).
+    public struct Bar: Codable, Sendable, Hashable {
+        /// "up" or "down" on a yes/no poll; an option's id otherwise.
+        public let choice: String
+        public let votes: Int
+        /// Its votes over the ballots cast, 0…1: the percent printed beside it (shares may add up to
+        /// more than 1 where a ballot selects several options).
+        public let share: Double
+        /// Starred as the winner: closed, and leading alone.
+        public let winner: Bool
+
+        init(_ bar: PollBar) { (choice, votes, share, winner) = (bar.choice, bar.votes, bar.share, bar.winner) }
+    }
+
+    /// Where the poll stands.
+    public enum Phase: String, Codable, Sendable, Hashable {
+        case open
+        /// Past its closing time, the creator's close not here yet.
+        case closing
+        /// Closed by its creator: final.
+        case closed
+        /// Its creator signed two histories before closing it (PROTOCOL.md §4.4): no result is final.
+        case disputed
+
+        init(_ phase: PollPhase) {
+            self = switch phase {
+            case .open: .open
+            case .closing: .closing
+            case .closed: .closed
+            case .disputed: .disputed
+            }
+        }
+    }
+
+    /// Where this user's latest ballot stands against the poll's close.
+    public enum Standing: String, Codable, Sendable, Hashable {
+        /// Counted: the poll is open, or the close covers it.
+        case counted
+        /// Sent after the creator's close (or not received by the creator before it): not counted.
+        case afterClose
+
+        init(_ standing: BallotStanding) {
+            self = switch standing {
+            case .counted: .counted
+            case .afterClose: .afterClose
+            }
+        }
+    }
+
     public struct Answer: Codable, Sendable, Hashable {
         public let author: String?
         public let authorName: String?
@@ -63,7 +112,7 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     public let winners: [String]
     /// What to draw, in the order shown (yes/no: up, then down): each choice's share of the ballots
     /// cast and whether it is starred as the winner (`PollBar`: closed, and leading alone).
-    public let bars: [PollBar]
+    public let bars: [Bar]
     public let ownVotes: [String]
     /// The yes/no vote recorded in this node's local data (kept for BBM parity).
     public let myVote: String?
@@ -72,9 +121,9 @@ public struct PollResultsView: Codable, Sendable, Hashable {
     /// Closes its creator sent after the one that counts: they change nothing (absent when none).
     public let laterCloses: Int?
     /// open, closing (past its closing time, the creator's close not here yet) or closed.
-    public let phase: PollPhase
+    public let phase: Phase
     /// Whether this user's latest ballot counts ("counted") or came after the close ("afterClose").
-    public let ownBallot: BallotStanding?
+    public let ownBallot: Standing?
     public let closesAtMillis: Int64?
     public let answersCount: Int
     public let latestAnswers: [Answer]
@@ -102,8 +151,8 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         ownVotes = snapshot.ownVotes
         isClosed = snapshot.isClosed
         laterCloses = (snapshot.tally?.close ?? snapshot.outcome?.closure).map(\.laterCloses).flatMap { $0 > 0 ? $0 : nil }
-        phase = snapshot.phase
-        ownBallot = snapshot.ownBallot
+        phase = Phase(snapshot.phase)
+        ownBallot = snapshot.ownBallot.map(Standing.init)
         self.myVote = myVote
         switch snapshot.counts {
         case let .yesNo(tally):
@@ -114,6 +163,7 @@ public struct PollResultsView: Codable, Sendable, Hashable {
             totalVotes = tally.up + tally.down
             winners = tally.up == tally.down ? [] : [tally.up > tally.down ? "up" : "down"]
             bars = PollBar.bars(counts: [("up", tally.up), ("down", tally.down)], ballots: tally.up + tally.down, closed: snapshot.phase == .closed)
+                .map(Bar.init)
             (answersCount, latestAnswers) = (0, [])
             voters = tally.ballots.map { Voter(id: $0.voter.hex, name: names[$0.voter], vote: $0.choice.rawValue, options: nil) }
         case let .options(outcome):
@@ -127,6 +177,7 @@ public struct PollResultsView: Codable, Sendable, Hashable {
             // A secret poll lists no ballots: its share is of the electors counted.
             let cast = snapshot.secret?.tally.counted ?? outcome.ballots.count
             bars = PollBar.bars(counts: outcome.options.map { ($0.id, $0.votes) }, ballots: cast, closed: snapshot.phase == .closed)
+                .map(Bar.init)
             options = zip(outcome.options, bars).map { option, bar in
                 Option(id: option.id, text: option.text, votes: option.votes, ratio: bar.share, suggestedBy: option.suggestedBy?.hex)
             }

@@ -5,6 +5,28 @@ public import ParleyStore
 
 /// The `secret` part of a secret poll's `PollResultsView`: counts only, never voters.
 public struct SecretPollView: Codable, Sendable, Hashable {
+    /// Where this user's ballot is.
+    public enum OwnBallot: String, Codable, Sendable, Hashable {
+        /// Sealed and sent along its paths; the creator publishes it with every other ballot after the
+        /// closing time.
+        case relayed
+        /// Published in the chat.
+        case published
+        /// Counted in the final result.
+        case counted
+        /// The poll closed without it: not published before the creator's close.
+        case notCounted
+
+        init(_ own: SecretPollStatus.OwnBallot) {
+            self = switch own {
+            case .relayed: .relayed
+            case .published: .published
+            case .counted: .counted
+            case .notCounted: .notCounted
+            }
+        }
+    }
+
     public struct Elector: Codable, Sendable, Hashable {
         public let id: String
         public let name: String?
@@ -38,7 +60,7 @@ public struct SecretPollView: Codable, Sendable, Hashable {
     public let electorateProblem: String?
     /// This user's ballot: relayed, published, counted or notCounted; nil before voting. After the
     /// close it stays while the choice (`ownVotes`) is erased, unless the user asked to keep it.
-    public let ownBallot: SecretPollStatus.OwnBallot?
+    public let ownBallot: OwnBallot?
 
     init(_ status: SecretPollStatus, names: [PeerID: String]) {
         electorate = status.electorate.map { Elector(id: $0.hex, name: names[$0]) }
@@ -50,7 +72,7 @@ public struct SecretPollView: Codable, Sendable, Hashable {
         suppressionRevealedBy = status.resultsFinal
             ? tally.suppressionRevealedBy.sorted().map { Elector(id: $0.hex, name: names[$0]) } : nil
         electorateProblem = tally.electorateProblem?.description
-        ownBallot = status.ownBallot
+        ownBallot = status.ownBallot.map(OwnBallot.init)
     }
 }
 

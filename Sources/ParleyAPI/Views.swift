@@ -169,4 +169,9 @@ public struct LocalDataView: Codable, Sendable, Hashable {
     public let message: String
     public let key: String
     public let value: String?
+
+    /// The keys Parley keeps for itself, with what each is for: they can be read, not set or deleted.
+    public static var parleysOwnKeys: [String: String] { LocalDataKey.reserved }
+    /// What a key of Parley's own is for; nil for a key of the user's.
+    public static func parleysPurpose(of key: String) -> String? { LocalDataKey.purpose(of: key) }
 }

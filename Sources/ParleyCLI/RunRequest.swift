@@ -1,7 +1,6 @@
 import Foundation
 import ParleyAPI
 import ParleyControlSocket
-import ParleyNode
 import ParleyTerminal
 
 extension ControlClient {

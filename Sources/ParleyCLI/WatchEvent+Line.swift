@@ -1,5 +1,4 @@
 import ParleyAPI
-import ParleyNode
 
 extension WatchEvent {
     /// One line of a watch stream: an event, or the node's failure line (`{"ok":false,"error":…}`),

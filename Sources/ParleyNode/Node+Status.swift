@@ -49,6 +49,4 @@ public struct NodeStatus: Sendable, Codable, Hashable {
     public let framesRetransmitted: Int
     /// Messages sent in answer to members' sync requests since start.
     public let syncMessagesSent: Int
-    /// What this node's user is called (its key file's name); set by the API, which knows it.
-    public var name: String? = nil
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ParleyAPI
-import ParleyNode
 
 struct Chat: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

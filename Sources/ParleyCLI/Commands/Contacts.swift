@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ParleyCrypto
 import ParleyAPI
-import ParleyNode
 
 struct Contacts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,13 +1,12 @@
 import ArgumentParser
 import ParleyAPI
 import ParleyControlSocket
-import ParleyNode
 import ParleyTerminal
 
 struct Local: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Local data: key/values kept on this node only, never sent.",
-        discussion: "Parley keeps its own keys here too (\(LocalDataKey.reserved.keys.sorted().joined(separator: ", "))): they can be read, not set or deleted.",
+        discussion: "Parley keeps its own keys here too (\(LocalDataView.parleysOwnKeys.keys.sorted().joined(separator: ", "))): they can be read, not set or deleted.",
         subcommands: [Get.self, Set.self, List.self, Delete.self])
 }
 
@@ -51,7 +50,7 @@ extension Local {
         func run() async throws {
             try await runRequest(.localList(message: message), options: options, as: [LocalDataView].self) { values in
                 values.isEmpty ? "(no local data)" : values.map { view in
-                    let own = LocalDataKey.purpose(of: view.key) != nil ? "  (Parley's own)" : ""
+                    let own = LocalDataView.parleysPurpose(of: view.key) != nil ? "  (Parley's own)" : ""
                     return "\(view.key) = \(view.value ?? "")\(own)"
                 }.joined(separator: "\n")
             }

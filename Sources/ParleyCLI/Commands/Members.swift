@@ -1,6 +1,5 @@
 import ArgumentParser
 import ParleyAPI
-import ParleyNode
 
 struct Members: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "A chat's members and who is online now.")

@@ -3,7 +3,6 @@ import ParleyControlSocket
 import Foundation
 import ParleyTerminal
 import ParleyAPI
-import ParleyNode
 
 struct Open: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,6 @@
 import ArgumentParser
 import ParleyAPI
 import ParleyControlSocket
-import ParleyNode
 import ParleyTerminal
 
 struct Poll: AsyncParsableCommand {

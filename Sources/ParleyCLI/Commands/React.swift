@@ -1,6 +1,5 @@
 import ArgumentParser
 import ParleyAPI
-import ParleyNode
 
 /// CHAT, MESSAGE and TYPE, shared by `react` and `unreact`.
 struct ReactionTarget: ParsableArguments {

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ParleyAPI
 import ParleyCrypto
-import ParleyNode
 
 /// Where `read --upto` stops: "#12", a message number as `parley messages` lists it, or a message
 /// id prefix, as every other command names a message.

@@ -1,13 +1,12 @@
 import ArgumentParser
 import ParleyAPI
-import ParleyNode
 
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The node's peers and protocol counters.")
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        try await runRequest(.status, options: options, as: NodeStatus.self) { status in
+        try await runRequest(.status, options: options, as: StatusView.self) { status in
             var lines = ["peer \(status.peer)", "listening on \(status.listen)"]
             lines.append("connected: \(status.connectedPeers.map { String($0.prefix(12)) }.joined(separator: ", "))")
             lines.append("datagrams in \(status.datagramsIn), out \(status.datagramsOut), awaiting ack \(status.pendingRetransmits)")

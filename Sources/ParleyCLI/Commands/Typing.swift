@@ -1,6 +1,5 @@
 import ArgumentParser
 import ParleyAPI
-import ParleyNode
 
 struct Typing: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

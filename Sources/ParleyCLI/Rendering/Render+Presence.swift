@@ -1,7 +1,6 @@
 import Foundation
 import ParleyAPI
 import ParleyTerminal
-import ParleyNode
 
 extension Render {
     /// `bob  online`, `erin  online via carol`, `carol  offline, last seen 12:03:44`, `dave  offline, never seen`.

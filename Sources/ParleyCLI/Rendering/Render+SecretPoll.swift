@@ -1,6 +1,5 @@
 import ParleyAPI
 import ParleyTerminal
-import ParleyNode
 
 /// Secret polls: counts only, never voters; before the close, only who may vote and where this
 /// user's ballot is.
@@ -38,7 +37,7 @@ extension Render {
         return lines.joined(separator: "\n")
     }
 
-    private static func ownBallotLine(_ own: SecretPollStatus.OwnBallot) -> String {
+    private static func ownBallotLine(_ own: SecretPollView.OwnBallot) -> String {
         switch own {
         case .relayed: "sealed and relayed; published with every ballot after the closing time"
         case .published: "published, waiting for the creator's close"

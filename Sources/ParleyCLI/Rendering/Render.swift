@@ -1,8 +1,6 @@
 import Foundation
 import ParleyTerminal
-import ParleyCore
 import ParleyAPI
-import ParleyNode
 
 /// Text output shared by the commands and `parley open`.
 enum Render {

@@ -1,7 +1,6 @@
 import Foundation
 import ParleyTerminal
 import ParleyAPI
-import ParleyNode
 
 extension Render {
     /// Sections "direct" and "groups", each sorted by name (the node's order).

@@ -1,7 +1,5 @@
 import Foundation
-import ParleyCore
 import ParleyAPI
-import ParleyNode
 import ParleyTerminal
 
 /// What the full screen knows, as received from the node, and how it turns into a `ScreenState`.
@@ -218,7 +216,7 @@ struct ChatScreen {
 
     /// After the question: " [closing]" past its closing time without the creator's close, " [disputed]"
     /// when its creator signed two histories before closing it (no result is final).
-    static func phaseMark(_ phase: PollPhase) -> String {
+    static func phaseMark(_ phase: PollResultsView.Phase) -> String {
         switch phase {
         case .closing: " [closing]"
         case .disputed: " [disputed]"

@@ -1,6 +1,5 @@
 import Foundation
 import ParleyAPI
-import ParleyNode
 import ParleyTerminal
 import ParleyControlSocket
 #if canImport(Glibc)
@@ -49,7 +48,7 @@ struct FullScreen {
         // Fail before taking over the terminal when the node or the chat is not there.
         let chats = try await ControlClient.callOnce(.chatList, options: options, as: [ChatView].self)
         let id = try NodeRequests.resolve(chat, in: chats)
-        let me = try? await ControlClient.callOnce(.status, options: options, as: NodeStatus.self).peer
+        let me = try? await ControlClient.callOnce(.status, options: options, as: StatusView.self).peer
         var screen = ChatScreen(chat: id)
         screen.me = me
         screen.updateChats(chats)

@@ -1,6 +1,5 @@
 import Foundation
 import ParleyAPI
-import ParleyNode
 
 /// How the full screen asks for older messages and resolves the chat it was given.
 enum NodeRequests {

@@ -1,6 +1,5 @@
 import Foundation
 import ParleyAPI
-import ParleyNode
 import ParleyTerminal
 #if canImport(Glibc)
 import Glibc

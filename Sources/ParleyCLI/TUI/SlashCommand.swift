@@ -1,7 +1,6 @@
 import Foundation
 import ParleyAPI
 import ParleyCrypto
-import ParleyNode
 
 /// A line typed in `parley open` (line mode or full screen): text to send, or a slash command.
 enum SlashCommand: Equatable {
