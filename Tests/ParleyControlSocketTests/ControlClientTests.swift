@@ -34,45 +34,40 @@ import Testing
     @Test func theNodesRefusalKeepsItsKindAndMessage() async throws {
         let refusal = APIFailure(kind: .notFound, message: "no chat matches 'Nowhere'")
         let answer = try APIJSON.encode(APIResponse<String>.failure(refusal))
-        let server = try await LineServer.start(path: path) { connection in
-            do {
-                for try await _ in connection.lines { try await connection.send(answer) }
-            } catch {}
+        let error = try await chatListFailure { connection in
+            for try await _ in connection.lines { try await connection.send(answer) }
         }
-        try await withThrowingTaskGroup { group in
-            group.addTask { try await server.run() }
-
-            let client = try await ControlClient.connect(dataDirectory: directory)
-            let error = await #expect(throws: ControlClientError.self) {
-                _ = try await client.call(.chatList, as: [ChatView].self)
-            }
-            #expect(error?.refusal == refusal)
-            #expect(error?.kind == .notFound)
-            #expect(error?.description == "no chat matches 'Nowhere'")
-            await client.close()
-            await server.close()
-        }
+        #expect(error?.refusal == refusal)
+        #expect(error?.kind == .notFound)
+        #expect(error?.description == "no chat matches 'Nowhere'")
     }
 
     @Test func aNodeThatHangsUpGaveNoAnswer() async throws {
         // The server takes the request, then closes the connection without a word.
-        let server = try await LineServer.start(path: path) { connection in
-            do {
-                for try await _ in connection.lines { return }
-            } catch {}
+        let error = try await chatListFailure { connection in
+            for try await _ in connection.lines { return }
         }
-        try await withThrowingTaskGroup { group in
-            group.addTask { try await server.run() }
+        #expect(error?.description == "the node closed the connection without answering")
+        #expect(error?.kind == .internal)
+        #expect(error?.refusal == nil)
+    }
 
+    /// What a client is told when it asks for the chat list of a node that answers as `serve` does.
+    private func chatListFailure(
+        _ serve: @escaping @Sendable (LineConnection) async throws -> Void
+    ) async throws -> ControlClientError? {
+        let server = try await LineServer.start(path: path) { connection in
+            do { try await serve(connection) } catch {}
+        }
+        return try await withThrowingTaskGroup { group in
+            group.addTask { try await server.run() }
             let client = try await ControlClient.connect(dataDirectory: directory)
             let error = await #expect(throws: ControlClientError.self) {
                 _ = try await client.call(.chatList, as: [ChatView].self)
             }
-            #expect(error?.description == "the node closed the connection without answering")
-            #expect(error?.kind == .internal)
-            #expect(error?.refusal == nil)
             await client.close()
             await server.close()
+            return error
         }
     }
 }

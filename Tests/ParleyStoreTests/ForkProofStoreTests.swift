@@ -1,6 +1,7 @@
 import ParleyCore
 import ParleyCrypto
 @testable import ParleyStore
+import ParleyTestKit
 import Testing
 
 /// Fork proofs as the store keeps them (PROTOCOL.md §4.4): per (chat, author), the proof with the
@@ -8,13 +9,7 @@ import Testing
 struct ForkProofStoreTests {
     /// Two different messages of `author` for one slot of its chain.
     static func proof(chat: ChatID, author: Identity, sequence: UInt64) throws -> ForkProof {
-        func branch(_ text: String) throws -> Message {
-            let draft = MessageDraft(
-                chat: chat, author: author.publicKey, sequence: sequence, previous: nil, lamport: 1, timestampMillis: 0,
-                tag: .text, content: Array(text.utf8), references: [])
-            return try draft.chained().signedAsHead(by: author)
-        }
-        return try ForkProof(first: [try branch("to alice")], second: [try branch("to bob")])
+        try ForkProof.forged(chat: chat, author: author, sequence: sequence)
     }
 
     @Test func theProofWithTheLowestForkedSequenceIsKept() async throws {
