@@ -149,7 +149,7 @@ function yesNoRows(results, context) {
       className: `vote${chosen ? " chosen" : ""}`, text: chosen ? `✓ ${label}` : label,
       title: chosen ? "Your vote" : own ? "You already voted" : "Vote",
       attrs: { type: "button", disabled: closed || own !== null, "aria-pressed": chosen ? "true" : "false" },
-      on: { click: () => vote(context, results, [choice]) },
+      on: { click: () => castVote(context, results, [choice]) },
     });
     const drawn = barFor(results, choice);
     if (drawn.winner) vote.prepend(el("span", { className: "star", text: "★ ", title: "Winner" }));
@@ -176,7 +176,7 @@ function optionRows(results, context) {
       attrs: { type: "button", disabled: closed || (!chosen && full), "aria-pressed": chosen ? "true" : "false" },
       on: { click: () => chosen
         ? act(context, results, "pollUnvote", { chat: context.chat, poll: results.id, option: option.id })
-        : vote(context, results, [option.id]) },
+        : castVote(context, results, [option.id]) },
     });
     const label = el("span", { className: "option-text", text: option.text });
     if (option.suggestedBy) label.append(el("span", { className: "suggested", text: " (suggested)" }));
@@ -243,7 +243,7 @@ function inputRow(field, placeholder, label, submit) {
 
 /** Runs a poll request, then redraws the card from fresh results (the watch confirms it too). */
 /** Votes (a vote answers with the poll as it stands after it, so the card redraws without asking again). */
-async function vote(context, results, choices) {
+async function castVote(context, results, choices) {
   try {
     context.onChanged((await call("pollVote", { chat: context.chat, poll: results.id, choices })).poll);
   } catch (error) {
