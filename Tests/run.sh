@@ -29,6 +29,8 @@ if [ $# -eq 0 ]; then
   done
 fi
 if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi
+# The layout (.swift-format): no finding.
+Tests/format-check.sh
 # The protocol document's worked examples, run as written by an independent (Python) implementation.
 Tests/protocol/check-worked-examples.sh
 # docs/BALLOTS.md's vectors against an independent Python implementation of secret ballots.
