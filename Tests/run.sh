@@ -31,6 +31,8 @@ fi
 if [ $# -gt 0 ]; then exec swift test --skip-build "$@"; fi
 # docs/ARCHITECTURE.md's module table against Package.swift (Tests/module-table.py --write redraws it).
 python3 Tests/module-table.py --check
+# The layout (.swift-format): no finding.
+Tests/format-check.sh
 # The protocol document's worked examples, run as written by an independent (Python) implementation.
 Tests/protocol/check-worked-examples.sh
 # docs/BALLOTS.md's vectors against an independent Python implementation of secret ballots.
@@ -40,11 +42,7 @@ python3 Tests/protocol/fork_proof.py
 # The multi-process suites wait on child processes with blocking calls. In the same process they
 # would hold the cooperative pool's threads (two on a 2-core machine) and starve the in-process
 # servers and nodes of the other suites, so they run in a test process of their own.
-# The burst and group-commit suites count datagrams and batches that depend on timing, so they run
-# alone rather than beside the dozens of in-process nodes the other suites start in parallel.
-timing="BurstDeliveryTests|GroupCommitTests"
-swift test --skip-build --skip ParleyCLITests --skip "$timing"
-swift test --skip-build --filter "$timing"
+swift test --skip-build --skip ParleyCLITests
 swift test --skip-build --filter ParleyCLITests
 # packaging/install.sh, into a scratch prefix: binary, man pages, completions, the user unit.
 Tests/packaging/check-install.sh

@@ -83,11 +83,13 @@ extension APIService {
             }
             var shown = Set<MessageID>()
             for poll in polls where shown.insert(poll).inserted {
-                guard let view = try? pollView(chat: chat, poll: poll, names: names) else { continue } // a vote on a message that is not (yet) a poll
+                // A vote on a message that is not (yet) a poll: nothing to show.
+                guard let view = try? pollView(chat: chat, poll: poll, names: names) else { continue }
                 try await emit(Self.encode(WatchEvent(poll: view)))
             }
             for target in Set(reacted) {
-                guard let view = reactionGroupsView(chat: chat, message: target) else { continue } // its target is not (yet) here
+                // Its target is not (yet) here: nothing to show.
+                guard let view = reactionGroupsView(chat: chat, message: target) else { continue }
                 try await emit(Self.encode(WatchEvent(reactions: view)))
             }
             if marksRead { try await node.markRead(chat: chat, upTo: last) }

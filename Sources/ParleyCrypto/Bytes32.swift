@@ -22,11 +22,16 @@ public struct Bytes32: Hashable, Sendable, Comparable {
 
     /// Fills the 32 bytes with `fill` (a C function writing its output in place).
     public init(filling fill: (UnsafeMutablePointer<UInt8>) -> Void) {
-        Swift.withUnsafeMutableBytes(of: &words) { raw in raw.withMemoryRebound(to: UInt8.self) { fill($0.baseAddress!) } }
+        Swift.withUnsafeMutablePointer(to: &words) { $0.withMemoryRebound(to: UInt8.self, capacity: Self.count, fill) }
     }
 
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try Swift.withUnsafeBytes(of: words, body)
+    }
+
+    /// The 32 bytes as a C function takes them (a key's or an id's, for libsodium).
+    func withUnsafePointer<R>(_ body: (UnsafePointer<UInt8>) throws -> R) rethrows -> R {
+        try Swift.withUnsafePointer(to: words) { try $0.withMemoryRebound(to: UInt8.self, capacity: Self.count, body) }
     }
 
     public var array: [UInt8] { withUnsafeBytes { Array($0) } }

@@ -31,11 +31,6 @@ public struct EphemeralKeyPair: Sendable {
         return EphemeralKeyPair(publicKey: try AgreementPublicKey(rawRepresentation: publicBytes), secret: secret)
     }
 
-    private init(publicKey: AgreementPublicKey, secret: SecretBytes) {
-        self.publicKey = publicKey
-        self.secret = secret
-    }
-
     /// Directional session keys with libsodium's `crypto_kx`: the initiator is the kx "client".
     public func sessionKeys(initiator: Bool, peer: AgreementPublicKey) throws(CryptoError) -> SessionKeys {
         // One 64-byte secret holds rx then tx, so both halves are wiped together.

@@ -21,10 +21,8 @@ public struct SigningPublicKey: Hashable, Sendable, Comparable, CustomStringConv
     /// Throws `badSignature` unless `signature` is this key's signature over `message`.
     public func verify(_ signature: Signature, for message: [UInt8]) throws(CryptoError) {
         try Sodium.ensureInitialised()
-        let rc = bytes.withUnsafeBytes { raw in
-            raw.withMemoryRebound(to: UInt8.self) { key in
-                crypto_sign_verify_detached(signature.rawRepresentation, message, UInt64(message.count), key.baseAddress!)
-            }
+        let rc = bytes.withUnsafePointer { key in
+            crypto_sign_verify_detached(signature.rawRepresentation, message, UInt64(message.count), key)
         }
         guard rc == 0 else { throw .badSignature }
     }
@@ -51,6 +49,14 @@ public struct Signature: Hashable, Sendable {
     public init(rawRepresentation bytes: some Collection<UInt8>) throws(CryptoError) {
         try Sodium.checkLength(bytes, Self.byteCount, "Ed25519 signature")
         rawRepresentation = Array(bytes)
+    }
+
+    /// A signature `fill` writes (libsodium's signing functions), into a buffer of exactly `byteCount` bytes:
+    /// no length to check, so nothing to throw.
+    fileprivate init(filling fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        var bytes = [UInt8](repeating: 0, count: Self.byteCount)
+        fill(&bytes)
+        rawRepresentation = bytes
     }
 }
 
@@ -79,12 +85,11 @@ public struct Identity: Sendable {
     }
 
     public func signature(for message: [UInt8]) -> Signature {
-        var out = [UInt8](repeating: 0, count: Signature.byteCount)
-        secretKey.withPointer { sk in
-            _ = crypto_sign_detached(&out, nil, message, UInt64(message.count), sk)
+        Signature { out in
+            secretKey.withPointer { sk in
+                _ = crypto_sign_detached(out, nil, message, UInt64(message.count), sk)
+            }
         }
-        // A 64-byte buffer always makes a valid Signature.
-        return (try? Signature(rawRepresentation: out))!
     }
 
     /// Opens a box sealed to this identity's derived X25519 key (`SigningPublicKey.agreementKey()`).

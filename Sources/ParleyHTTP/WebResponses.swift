@@ -11,6 +11,7 @@ enum WebResponses {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
+    // HTTPTypes has no Referrer-Policy name; the init fails only on characters a header name cannot hold.
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 
     /// Added to every response, errors and the WebSocket upgrade included.

@@ -301,7 +301,8 @@ actor NodeEngine {
         // A retransmit to a peer without a session uses up the attempt; the copy queued for the
         // handshake remains.
         let retransmits = byPeer(reliableQueue.takeDue(now: now, inputDelay: inputDelay)).filter { sessions.session(for: $0.peer) != nil }
-        let out = retransmits.flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) } // counted there
+        // `datagrams` counts what it makes.
+        let out = retransmits.flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) }
         let handshakes = waiting.keys.flatMap { handshakeIfNeeded(with: $0, now: now, wallMillis: wallMillis) }
         datagramsOut += handshakes.count
         let punched = duePunches(now: now, wallMillis: wallMillis)

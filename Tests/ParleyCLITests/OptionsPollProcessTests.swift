@@ -35,14 +35,17 @@ struct OptionsPollProcessTests {
         // When they vote within the limit, one tries to exceed it, one suggests, one answers
         try parley.client("alice", ["poll", "vote", chat, poll, "Lake", "Hills"])
         try parley.client("bob", ["poll", "vote", chat, poll, "2"])
-        #expect(throws: CommandFailed.self) { try parley.client("alice", ["poll", "vote", chat, poll, "Beach"]) } // a third choice
+        // A third choice.
+        #expect(throws: CommandFailed.self) { try parley.client("alice", ["poll", "vote", chat, poll, "Beach"]) }
         try parley.client("carol", ["poll", "suggest", chat, poll, "City"])
         try parley.client("carol", ["poll", "vote", chat, poll, "City"])
         try parley.client("bob", ["poll", "answer", chat, poll, "hills, definitely"])
-        #expect(throws: CommandFailed.self) { try parley.client("bob", ["poll", "close", chat, poll]) } // not the creator
+        // Not the creator.
+        #expect(throws: CommandFailed.self) { try parley.client("bob", ["poll", "close", chat, poll]) }
         #expect(parley.eventually("alice", ["poll", "results", chat, poll, "--json"]) { $0.contains("\"totalVotes\":4") && $0.contains("\"answersCount\":1") })
         try parley.client("alice", ["poll", "close", chat, poll])
-        #expect(throws: CommandFailed.self) { try parley.client("carol", ["poll", "vote", chat, poll, "Lake"]) } // closed
+        // Closed.
+        #expect(throws: CommandFailed.self) { try parley.client("carol", ["poll", "vote", chat, poll, "Lake"]) }
 
         // Then every node shows the same closed poll: Hills wins with 2
         for name in ["alice", "bob", "carol"] {

@@ -38,8 +38,10 @@ struct ReactionsProcessTests {
         try parley.client("bob", ["react", chat, message, "🎉"])
         try parley.client("carol", ["react", chat, message, "❤️"])
         try parley.client("carol", ["react", chat, message, "lgtm"])
-        #expect(throws: CommandFailed.self) { try parley.client("carol", ["react", chat, message, "lgtm"]) } // the same again
-        #expect(throws: CommandFailed.self) { try parley.client("carol", ["unreact", chat, message, "🎉"]) } // never chosen
+        // The same again.
+        #expect(throws: CommandFailed.self) { try parley.client("carol", ["react", chat, message, "lgtm"]) }
+        // Never chosen.
+        #expect(throws: CommandFailed.self) { try parley.client("carol", ["unreact", chat, message, "🎉"]) }
         #expect(throws: CommandFailed.self) { try parley.client("carol", ["react", chat, message, "x", "--score", "2000000"]) }
         try parley.client("bob", ["react", chat, message, "🚀", "--unique"])
         try parley.client("carol", ["unreact", chat, message, "❤️"])

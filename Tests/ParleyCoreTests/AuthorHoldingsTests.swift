@@ -16,7 +16,8 @@ struct AuthorHoldingsTests {
     @Test func refusesGapsThatAreUnorderedOverlappingOrAboveTheHighest() {
         #expect(throws: CoreError.self) { try AuthorHoldings(highest: 10, missing: [5...6, 2...3]) }
         #expect(throws: CoreError.self) { try AuthorHoldings(highest: 10, missing: [2...5, 5...6]) }
-        #expect(throws: CoreError.self) { try AuthorHoldings(highest: 10, missing: [2...3, 4...5]) } // adjacent: one gap
+        // Adjacent: one gap.
+        #expect(throws: CoreError.self) { try AuthorHoldings(highest: 10, missing: [2...3, 4...5]) }
         #expect(throws: CoreError.self) { try AuthorHoldings(highest: 10, missing: [9...10]) }
         #expect(throws: CoreError.self) { try AuthorHoldings(highest: 10, missing: [0...1]) }
         let tooMany: [ClosedRange<UInt64>] = (UInt64(0)..<17).map { (index: UInt64) in

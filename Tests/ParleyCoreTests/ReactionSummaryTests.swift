@@ -46,7 +46,8 @@ struct ReactionSummaryTests {
             let page = try summary.page(limit: 3, before: cursor)
             seen += page.items.map(\.message)
             cursor = page.next
-            if let next = page.next { cursor = try PageCursor(parsing: next.description) } // the printed form round-trips
+            // The printed form round-trips.
+            if let next = page.next { cursor = try PageCursor(parsing: next.description) }
         } while cursor != nil
         #expect(seen == summary.reactions.map(\.message))
         #expect(summary.reactions.map(\.lamport) == [9, 8, 7, 6, 5, 4, 3, 2])

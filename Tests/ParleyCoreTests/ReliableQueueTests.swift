@@ -156,11 +156,13 @@ struct ReliableQueueTests {
         var sent = Set(unacked)
         for second in 1...300 {
             let now = Duration.seconds(second)
-            let firstSends = queue.takeDue(now: now).map(\.payload).filter { !sent.contains($0) } // room freed by give-ups
+            // Room freed by give-ups.
+            let firstSends = queue.takeDue(now: now).map(\.payload).filter { !sent.contains($0) }
             unacked += firstSends
             sent.formUnion(firstSends)
             guard !unacked.isEmpty, let number = Int(unacked.removeFirst().dropFirst()) else { continue }
-            let released = queue.acknowledge([Item(number)], now: now).map(\.payload).filter { !sent.contains($0) } // not resends
+            // Not resends.
+            let released = queue.acknowledge([Item(number)], now: now).map(\.payload).filter { !sent.contains($0) }
             unacked += released
             sent.formUnion(released)
         }

@@ -1,18 +1,44 @@
 @testable import ParleyNode
+import ParleyTestKit
 import Synchronization
 import Testing
 
 /// Concurrent sends share one commit per batch, and each caller still gets its own result.
+///
+/// Each step waits for a state of the queue (callers queued, a batch committed), never for a time, so
+/// the batches are the same however loaded the machine is.
 struct GroupCommitTests {
     struct Refused: Error, Equatable { let item: Int }
 
-    /// Records every batch it commits; odd items fail, to show failures stay with their item.
+    /// Waits until `condition` holds, checking between yields and then between short sleeps that leave
+    /// the cores to the tasks it waits for (as `NetworkPump` does); false if it still does not after
+    /// 200,000 checks. What it waits for is a task ready to run: only a broken queue runs out of checks.
+    static func waiting(until condition: () -> Bool) async -> Bool {
+        for check in 0..<200_000 {
+            if condition() { return true }
+            if check < 100 { await Task.yield() } else { try? await Task.sleep(for: .microseconds(50)) }
+        }
+        return condition()
+    }
+
+    /// Records every batch it commits; odd items fail, to show failures stay with their item. The first
+    /// batch lasts until `queued` more callers wait, as a store transaction holds the queue up.
     final class Recorder: Sendable {
         let batches = Mutex<[[Int]]>([])
+        let queued: Int
+        let queue: GroupCommit<Int, Int>
+
+        init(holdingUntil queued: Int, in queue: GroupCommit<Int, Int>) {
+            self.queued = queued
+            self.queue = queue
+        }
 
         func commit(_ items: [Int]) async -> GroupCommit<Int, Int>.Committed {
-            batches.withLock { $0.append(items) }
-            try? await Task.sleep(for: .milliseconds(2)) // a store transaction's worth of waiting
+            let first = batches.withLock { batches in
+                batches.append(items)
+                return batches.count == 1
+            }
+            if first { _ = await GroupCommitTests.waiting { queue.queuedCount >= queued } }
             return .init(results: items.map { $0 % 2 == 0 ? .success($0 * 10) : .failure(Refused(item: $0)) })
         }
     }
@@ -26,21 +52,25 @@ struct GroupCommitTests {
     }
 
     @Test func concurrentSubmissionsShareBatchesAndEachGetsItsOwnResult() async throws {
-        // Given a commit queue with batches of at most 16
+        // Given a commit queue with batches of at most 16, whose first batch (item 0's) lasts until 199 more
+        // callers wait
         let queue = GroupCommit<Int, Int>(maxBatch: 16)
-        let recorder = Recorder()
-        // When 200 callers submit at once
+        let recorder = Recorder(holdingUntil: 199, in: queue)
+        // When the 199 others submit at once while it commits
         let results = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
-            for item in 0..<200 {
+            func submit(_ item: Int) {
                 group.addTask { (item, await Result { try await queue.submit(item) { await recorder.commit($0) } }) }
             }
+            submit(0)
+            _ = await Self.waiting { recorder.batches.withLock { !$0.isEmpty } }
+            for item in 1..<200 { submit(item) }
             return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
-        // Then every item was committed exactly once, in batches, and got its own outcome
+        // Then every item was committed exactly once, and got its own outcome: 0 alone, and the 199 queued
+        // behind it in full batches of 16 (each leader with the 15 oldest waiters), then the 7 left
         let batches = recorder.batches.withLock { $0 }
         #expect(batches.flatMap { $0 }.sorted() == Array(0..<200))
-        #expect(batches.count < 200)
-        #expect(batches.allSatisfy { $0.count <= 16 })
+        #expect(batches.map(\.count) == [1] + Array(repeating: 16, count: 12) + [7])
         for item in 0..<200 {
             if item % 2 == 0 {
                 #expect(try results[item]?.get() == item * 10)
@@ -51,26 +81,28 @@ struct GroupCommitTests {
     }
 
     @Test func followersInACancelledLeadersBatchAreCommittedUnderTheNextLeader() async throws {
-        // Given a first batch that takes a moment, and item 0 whose commit waits until cancelled
+        // Given a first batch that ends only once 0, 1 and 2 are queued, and item 0 whose commit waits until cancelled
         let queue = GroupCommit<Int, Int>(maxBatch: 64)
         let committed = Mutex<[[Int]]>([])
         let commit: GroupCommit<Int, Int>.Commit = { items in
             committed.withLock { $0.append(items) }
-            // The first batch ends only once 0, 1 and 2 are queued, however late a loaded machine runs them.
-            while items.contains(100), queue.queuedCount < 3 { try? await Task.sleep(for: .milliseconds(5)) }
+            if items.contains(100) { _ = await Self.waiting { queue.queuedCount >= 3 } }
             if items.contains(0) {
-                do { try await Task.sleep(for: .seconds(30)) } catch { return .init(results: items.map { _ in .failure(CancellationError()) }) }
+                // A clock no one moves: the sleep ends only when the task is cancelled.
+                do { try await ManualClock().sleep(for: .seconds(30)) } catch {
+                    return .init(results: items.map { _ in .failure(CancellationError()) })
+                }
             }
             return .init(results: items.map { .success($0) })
         }
         async let first = Result { try await queue.submit(100, commit: commit) }
-        while committed.withLock({ $0.isEmpty }) { await Task.yield() }
+        try #require(await Self.waiting { !committed.withLock { $0.isEmpty } })
         // When 0, 1 and 2 queue behind it, so 0 leads a batch holding 1 and 2, and 0 is cancelled
         let leader = Task { try await queue.submit(0, commit: commit) }
-        while queue.queuedCount < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        try #require(await Self.waiting { queue.queuedCount >= 1 })
         async let one = Result { try await queue.submit(1, commit: commit) }
         async let two = Result { try await queue.submit(2, commit: commit) }
-        while !committed.withLock({ $0.contains { $0.contains(0) } }) { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await Self.waiting { committed.withLock { $0.contains { $0.contains(0) } } })
         leader.cancel()
         // Then 0 fails, and 1 and 2 are committed again, together, under the next leader
         await #expect(throws: CancellationError.self) { try await leader.value }
@@ -89,15 +121,13 @@ struct GroupCommitTests {
             log.append("commit \(batch)")
             return .init(results: items.map { .success($0) }) {
                 // The first follow-up waits for a later commit: with one batch at a time it never comes.
-                if batch == 0 {
-                    for _ in 0..<2_000 where !log.all.contains("commit 4") { try? await Task.sleep(for: .milliseconds(5)) }
-                }
+                if batch == 0 { _ = await Self.waiting { log.all.contains("commit 4") } }
                 log.append("follow-up \(batch)")
             }
         }
         // When 0 commits alone, and 4…11 are submitted while it follows up
         async let zero = queue.submit(0, commit: commit)
-        while log.count == 0 { await Task.yield() }
+        try #require(await Self.waiting { log.count > 0 })
         let rest = Task {
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for item in 4..<12 { group.addTask { try await queue.submit(item, commit: commit) } }
@@ -122,18 +152,16 @@ struct GroupCommitTests {
         let started = Log()
         let commit: GroupCommit<Int, Int>.Commit = { items in
             started.append("commit \(items.min()!)")
-            while items.contains(100), queue.queuedCount < 3 { try? await Task.sleep(for: .milliseconds(5)) }
+            if items.contains(100) { _ = await Self.waiting { queue.queuedCount >= 3 } }
             return .init(results: items.map { .success($0) }) {
                 // The follow-up holds until both followers have their results, after the first batch's own
-                // follow-up (giving up after about 10 s)
-                if items.contains(0) {
-                    for _ in 0..<2_000 where log.count < 3 { try? await Task.sleep(for: .milliseconds(5)) }
-                }
+                // follow-up (unless they never come)
+                if items.contains(0) { _ = await Self.waiting { log.count >= 3 } }
                 log.append("follow-up \(items.min()!)")
             }
         }
         async let first = queue.submit(100, commit: commit)
-        while started.count == 0 { await Task.yield() }
+        try #require(await Self.waiting { started.count > 0 })
         let submit: @Sendable (Int) -> Task<Void, any Error> = { item in
             Task {
                 let result = try await queue.submit(item, commit: commit)
@@ -141,7 +169,7 @@ struct GroupCommitTests {
             }
         }
         let leader = submit(0)
-        while queue.queuedCount < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        try #require(await Self.waiting { queue.queuedCount >= 1 })
         let followers = [submit(1), submit(2)]
         // When the batch of 0, 1 and 2 commits
         #expect(try await first == 100)

@@ -91,7 +91,8 @@ extension FullScreen {
             case .tick:
                 worker?.yield(.refresh(chat: screen.chat))
                 if screen.awaitsReceipts { worker?.yield(.latest(chat: screen.chat)) }
-                if let since = typingSince, ContinuousClock.now - since > .seconds(5) { stopTyping() } // paused for 2–5 s with text still in the input
+                // Paused for 2–5 s with text still in the input.
+                if let since = typingSince, ContinuousClock.now - since > .seconds(5) { stopTyping() }
             }
             return true
         }

@@ -104,7 +104,8 @@ extension PollRules {
         var spoiled = 0
         for vote in latest.values {
             guard let ids = try? PollSelection.decode(vote.content), ids.allSatisfy({ order[$0] != nil }) else { spoiled += 1; continue }
-            let selected = Set(ids).sorted { order[$0]! < order[$1]! }
+            let chosen = Set(ids)
+            let selected = options.map(\.id).filter(chosen.contains) // in the options' order, each once
             guard selected.count <= spec.selectionLimit else { spoiled += 1; continue }
             guard !selected.isEmpty else { continue } // withdrawn
             ballots.append(.init(voter: vote.author, options: selected, message: vote.id, lamport: vote.lamport, timestampMillis: vote.timestampMillis))

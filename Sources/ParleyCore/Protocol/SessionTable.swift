@@ -145,10 +145,10 @@ public struct SessionTable: Sendable {
 
     /// Seals `plaintext` for the peer's current session; nil when there is none yet.
     public mutating func seal(_ plaintext: [UInt8], for peer: PeerID) -> Datagram? {
-        guard let index = current[peer], sessions[index] != nil else { return nil }
         // Mutated in place through the subscript: a copy would also copy the replay window's storage.
-        let bytes = sessions[index]!.seal(plaintext)
-        return Datagram(address: sessions[index]!.address, bytes: bytes)
+        guard let index = current[peer], let address = sessions[index]?.address, let bytes = sessions[index]?.seal(plaintext)
+        else { return nil }
+        return Datagram(address: address, bytes: bytes)
     }
 
     /// Opens a data packet; the peer's address follows its latest authenticated packet.
@@ -162,12 +162,13 @@ public struct SessionTable: Sendable {
             if current[session.peer] == receiverIndex { current[session.peer] = nil }
             throw .unknownSession
         }
-        let plaintext = try sessions[receiverIndex]!.open(counter: counter, sealed: sealed) // in place, as in `seal`
-        sessions[receiverIndex]!.address = address
-        sessions[receiverIndex]!.lastHeardAt = now
+        // In place, as in `seal` (the guard above found the session, so the chaining always reaches it).
+        guard let plaintext = try sessions[receiverIndex]?.open(counter: counter, sealed: sealed) else { throw .unknownSession }
+        sessions[receiverIndex]?.address = address
+        sessions[receiverIndex]?.lastHeardAt = now
         lastHeard[session.peer] = now
         lastAddress[session.peer] = address
-        return (sessions[receiverIndex]!.peer, plaintext)
+        return (session.peer, plaintext)
     }
 
     /// Drops a peer's sessions, e.g. when it is known to have restarted.

@@ -100,12 +100,10 @@ public enum LSAG {
     static func walk(_ response: [UInt8], _ challenge: [UInt8], _ key: BallotPublicKey, _ base: [UInt8], _ tag: LinkingTag)
         -> ([UInt8], [UInt8])?
     {
-        response.withUnsafeBufferPointer { r in
-            guard let left = Ristretto.combinationWithBase(r.baseAddress!, challenge, key.rawRepresentation),
-                  let right = Ristretto.combination(r.baseAddress!, base, challenge, tag.rawRepresentation)
-            else { return nil }
-            return (left, right)
-        }
+        guard let left = Ristretto.combinationWithBase(response, challenge, key.rawRepresentation),
+              let right = Ristretto.combination(response, base, challenge, tag.rawRepresentation)
+        else { return nil }
+        return (left, right)
     }
 
     static func tagBase(_ scope: [UInt8]) -> [UInt8] { Ristretto.fromHash(Ristretto.hash512([tagBaseLabel, scope])) }

@@ -54,13 +54,13 @@ enum Ristretto {
 
     /// (a·P) + (b·Q), the step every ring member costs twice. nil if a product or the sum is invalid.
     static func combination(_ a: UnsafePointer<UInt8>, _ p: [UInt8], _ b: [UInt8], _ q: [UInt8]) -> [UInt8]? {
-        guard let left = multiply(a, p), let right = b.withUnsafeBufferPointer({ multiply($0.baseAddress!, q) }) else { return nil }
+        guard let left = multiply(a, p), let right = multiply(b, q) else { return nil }
         return add(left, right)
     }
 
     /// a·B + b·Q.
     static func combinationWithBase(_ a: UnsafePointer<UInt8>, _ b: [UInt8], _ q: [UInt8]) -> [UInt8]? {
-        guard let left = multiplyBase(a), let right = b.withUnsafeBufferPointer({ multiply($0.baseAddress!, q) }) else { return nil }
+        guard let left = multiplyBase(a), let right = multiply(b, q) else { return nil }
         return add(left, right)
     }
 

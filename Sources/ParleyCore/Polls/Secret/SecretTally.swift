@@ -91,9 +91,10 @@ public enum SecretPollRules {
             ? ([], []) : suppression(poll: poll, secret: secret, published: Set(selections.keys), related: related, check: check)
         var counts = Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) })
         var countedTags = Set<LinkingTag>()
-        for (tag, choices) in selections where choices.count == 1 {
+        for (tag, choices) in selections {
+            guard choices.count == 1, let choice = choices.first else { continue }
             countedTags.insert(tag)
-            for id in choices.first! { counts[id, default: 0] += 1 }
+            for id in choice { counts[id, default: 0] += 1 }
         }
         return SecretTally(
             poll: poll.id, counts: counts, counted: countedTags.count, conflicting: selections.count - countedTags.count,

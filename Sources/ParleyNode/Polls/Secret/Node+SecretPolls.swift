@@ -108,11 +108,10 @@ extension Node {
                 "a secret ballot travels through two other members, and \(pool.count) \(pool.count == 1 ? "is" : "are") reachable now; try again when more are online")
         }
         var paths: [BallotPath] = []
-        while pool.count >= 2, paths.count < 2 {
-            // Nor is a publisher, when it can be helped: what the creator holds itself no publisher has
-            // committed to, so it could leave it out unseen.
-            let first = pool.subtracting([creator]).randomElement() ?? pool.randomElement()!
-            let publisher = pool.subtracting([first, creator]).randomElement() ?? pool.subtracting([first]).randomElement()!
+        // Nor is a publisher, when it can be helped: what the creator holds itself no publisher has
+        // committed to, so it could leave it out unseen. (Both are found while the pool holds two.)
+        while paths.count < 2, let first = pool.subtracting([creator]).randomElement() ?? pool.randomElement(),
+              let publisher = pool.subtracting([first, creator]).randomElement() ?? pool.subtracting([first]).randomElement() {
             paths.append(BallotPath(firstRelay: first, publisher: publisher))
             pool.subtract([first, publisher])
         }

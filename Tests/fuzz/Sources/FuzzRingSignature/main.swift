@@ -26,6 +26,7 @@ for bytes in valid {
 
 // `RingSignature(decoding:members:)` for the ring size the length implies, `LSAG.verify` over the
 // ring of 2 or 3, and the point decoders (`BallotPublicKey`, `LinkingTag`) on 32-byte inputs.
+// swift-format-ignore: OnlyOneTrailingClosureArgument
 Fuzzer.main(seeds: { valid.sorted { $0.lexicographicallyPrecedes($1) } + [keys[0].publicKey.rawRepresentation] }) { bytes in
     if bytes.count == 32 {
         let key = try? BallotPublicKey(rawRepresentation: bytes), tag = try? LinkingTag(rawRepresentation: bytes)

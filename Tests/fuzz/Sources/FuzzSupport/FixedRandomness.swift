@@ -3,6 +3,8 @@
 /// Signing draws its nonces from libsodium (the fixed-draw signing functions are package-internal),
 /// so the harness replaces libsodium's generator with a fixed stream (SplitMix64) before any signing.
 /// Never for anything but fuzz seeds.
+// The C symbol's own name.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("randombytes_set_implementation")
 private func randombytes_set_implementation(_ implementation: UnsafeRawPointer) -> CInt
 

@@ -5,6 +5,8 @@ import Darwin
 #endif
 
 /// libFuzzer's entry point when the program has its own `main` (SwiftPM names an executable's entry).
+// The C symbol's own name.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
 private func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<CInt>,
