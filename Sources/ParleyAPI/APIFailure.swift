@@ -61,7 +61,8 @@ public struct APIFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case let failure as APIFailure: self = failure
         case let error as NodeError: self.init(kind: Self.kind(of: error.kind), message: error.description)
         case let error as StoreError: self.init(kind: Self.kind(of: error.kind), message: error.description)
-        case is CoreError, is CryptoError, is DecodingError: self.init(kind: .invalid, message: String(describing: error))
+        case is CoreError, is CryptoError, is DecodingError:
+            self.init(kind: .invalid, message: String(describing: error))
         default: self.init(kind: .internal, message: String(describing: error))
         }
     }

@@ -17,12 +17,14 @@ public enum APIRequest: Codable, Sendable, Hashable {
     /// chat shows (`ContentKind.isShown`). `before` (a message id prefix) pages back from that message
     /// (the latest `limit` before it), `after` forward (the first `limit` after it).
     case messages(
-        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: String? = nil, after: String? = nil, shown: Bool? = nil)
+        chat: String, tag: String?, ref: String?, refTag: String?, limit: Int?, before: String? = nil,
+        after: String? = nil, shown: Bool? = nil)
     /// Without `options`, a yes/no poll. `closesAtMillis` is Unix time in milliseconds. `secret`: a
     /// secret ballot (docs/BALLOTS.md), which needs `closesAtMillis` and takes no answers or suggestions.
     case pollCreate(
         chat: String, question: String, options: [String]? = nil, description: String? = nil, maxVotes: Int? = nil,
-        unique: Bool? = nil, anonymous: Bool? = nil, allowAnswers: Bool? = nil, allowSuggestions: Bool? = nil, closesAtMillis: Int64? = nil,
+        unique: Bool? = nil, anonymous: Bool? = nil, allowAnswers: Bool? = nil, allowSuggestions: Bool? = nil,
+        closesAtMillis: Int64? = nil,
         secret: Bool? = nil)
     /// A vote on a poll of any kind: `["up"]` or `["down"]` on a yes/no poll; option ids or texts on an
     /// options poll. On a secret poll the same choices make this user's ballot, signed for the
@@ -52,7 +54,9 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case react(chat: String, message: String, type: String, score: Int? = nil, unique: Bool? = nil)
     case unreact(chat: String, message: String, type: String)
     /// A message's reaction groups and a page of its reactions, newest first. `sort`: count, score, first or last.
-    case reactions(chat: String, message: String, type: String? = nil, author: String? = nil, sort: String? = nil, limit: Int? = nil, before: String? = nil)
+    case reactions(
+        chat: String, message: String, type: String? = nil, author: String? = nil, sort: String? = nil,
+        limit: Int? = nil, before: String? = nil)
     /// Advances the chat's read marker and sends read receipts: up to message number `upTo` (#N), or
     /// up to `message` (an id prefix), else to the latest message.
     case read(chat: String, upTo: Int64? = nil, message: String? = nil)
@@ -87,7 +91,9 @@ public struct APIResponse<Result: Codable & Sendable>: Codable, Sendable {
     public let kind: APIFailure.Kind?
 
     public static func success(_ result: Result) -> Self { Self(ok: true, result: result, error: nil, kind: nil) }
-    public static func failure(_ failure: APIFailure) -> Self { Self(ok: false, result: nil, error: failure.message, kind: failure.kind) }
+    public static func failure(_ failure: APIFailure) -> Self {
+        Self(ok: false, result: nil, error: failure.message, kind: failure.kind)
+    }
 }
 
 /// A line of a `watch` stream.
@@ -99,7 +105,10 @@ public struct WatchEvent: Codable, Sendable {
     /// Names of those typing now, sent when the set changes; empty when everyone stopped.
     public let typing: [String]?
 
-    public init(message: MessageView? = nil, poll: PollResultsView? = nil, reactions: ReactionGroupsView? = nil, typing: [String]? = nil) {
+    public init(
+        message: MessageView? = nil, poll: PollResultsView? = nil, reactions: ReactionGroupsView? = nil,
+        typing: [String]? = nil
+    ) {
         self.message = message
         self.poll = poll
         self.reactions = reactions

@@ -32,7 +32,8 @@ extension APIRequest {
         // Case names are Swift identifiers; anything else cannot name a request (and is never
         // spliced into JSON below).
         guard let first = name.unicodeScalars.first, CharacterSet.letters.contains(first),
-              name.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else {
+            name.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) })
+        else {
             throw .unknownRequest(name)
         }
         let body = body.isEmpty ? Data("{}".utf8) : body
@@ -40,7 +41,9 @@ extension APIRequest {
         do { object = try JSONSerialization.jsonObject(with: body) } catch {
             throw .malformed("the body is not JSON: \(error.localizedDescription)")
         }
-        guard object is [String: Any] else { throw .malformed("the body must be a JSON object ({} for a request without values)") }
+        guard object is [String: Any] else {
+            throw .malformed("the body must be a JSON object ({} for a request without values)")
+        }
         // The body is one valid JSON object, so wrapping its bytes cannot change its meaning.
         var wrapped = Data("{\"\(name)\":".utf8)
         wrapped.append(body)
@@ -68,7 +71,8 @@ extension APIRequest {
 
     private static func codingPath(of error: DecodingError) -> [any CodingKey] {
         switch error {
-        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .keyNotFound(_, context), let .dataCorrupted(context):
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .keyNotFound(_, context),
+            let .dataCorrupted(context):
             context.codingPath
         @unknown default: []
         }
@@ -78,16 +82,23 @@ extension APIRequest {
     /// `missing field "chat" in send`, `field "refs[0]" in send: expected a string`. `line`, the
     /// whole request line, tells an unknown request name from a line that is not one request.
     static func describe(_ error: DecodingError, line: String? = nil) -> String {
-        let (path, detail): ([any CodingKey], String) = switch error {
-        case let .keyNotFound(key, context): (context.codingPath + [key], "missing")
-        case let .typeMismatch(type, context): (context.codingPath, "expected \(jsonKind(of: type))")
-        case let .valueNotFound(type, context): (context.codingPath, "expected \(jsonKind(of: type)), found null")
-        case let .dataCorrupted(context): (context.codingPath, context.debugDescription)
-        @unknown default: ([], "the request does not fit")
+        let (path, detail): ([any CodingKey], String) =
+            switch error {
+            case let .keyNotFound(key, context): (context.codingPath + [key], "missing")
+            case let .typeMismatch(type, context): (context.codingPath, "expected \(jsonKind(of: type))")
+            case let .valueNotFound(type, context): (context.codingPath, "expected \(jsonKind(of: type)), found null")
+            case let .dataCorrupted(context): (context.codingPath, context.debugDescription)
+            @unknown default: ([], "the request does not fit")
+            }
+        guard let request = path.first?.stringValue, path.first?.intValue == nil else {
+            return topLevel(error, line: line)
         }
-        guard let request = path.first?.stringValue, path.first?.intValue == nil else { return topLevel(error, line: line) }
         let field = path.dropFirst().reduce(into: "") { text, key in
-            if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
         }
         if field.isEmpty { return "the value of \(request) must be a JSON object" }
         if case .keyNotFound = error { return #"missing field "\#(field)" in \#(request)"# }
@@ -96,12 +107,16 @@ extension APIRequest {
 
     /// A line that is no request at all: not JSON, or not an object with one request's name as its one key.
     private static func topLevel(_ error: DecodingError, line: String?) -> String {
-        let object = line.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) }
+        let object = line.flatMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed])
+        }
         guard let object else {
             if case .dataCorrupted = error { return "the line is not JSON" }
             return "a request is a JSON object with one key, the request's name"
         }
-        if let keys = (object as? [String: Any]).map({ Array($0.keys) }), keys.count == 1 { return #"no request named "\#(keys[0])""# }
+        if let keys = (object as? [String: Any]).map({ Array($0.keys) }), keys.count == 1 {
+            return #"no request named "\#(keys[0])""#
+        }
         return "a request is a JSON object with one key, the request's name"
     }
 

@@ -22,11 +22,14 @@ extension APIService {
         return try chats.map { summary in
             ChatView(
                 summary, names: names, me: node.me, unread: try node.unreadCount(chat: summary.invite.id),
-                readMarker: try node.readMarker(chat: summary.invite.id), waitingFor: try node.membersWaiting(chat: summary.invite.id), noRoute: noRoute[summary.invite.id] ?? [],
+                readMarker: try node.readMarker(chat: summary.invite.id),
+                waitingFor: try node.membersWaiting(chat: summary.invite.id), noRoute: noRoute[summary.invite.id] ?? [],
                 forks: try node.forks(chat: summary.invite.id))
         }.sorted { lhs, rhs in
             if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
-            if lhs.lastActivityMillis != rhs.lastActivityMillis { return lhs.lastActivityMillis > rhs.lastActivityMillis }
+            if lhs.lastActivityMillis != rhs.lastActivityMillis {
+                return lhs.lastActivityMillis > rhs.lastActivityMillis
+            }
             let order = lhs.name.localizedCaseInsensitiveCompare(rhs.name)
             return order == .orderedSame ? lhs.id < rhs.id : order == .orderedAscending
         }
@@ -45,7 +48,8 @@ extension APIService {
         }
         let noRoute = try await node.membersWithoutRoute(chats: [chat])[chat] ?? []
         return ChatView(
-            summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat), readMarker: try node.readMarker(chat: chat),
+            summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat),
+            readMarker: try node.readMarker(chat: chat),
             waitingFor: try node.membersWaiting(chat: chat), noRoute: noRoute, forks: try node.forks(chat: chat))
     }
 }

@@ -42,7 +42,8 @@ public struct PendingInviteView: Codable, Sendable, Hashable {
         kind = invite.kind.rawValue
         title = invite.title
         creator = MemberView(id: invite.creator.hex, name: names[invite.creator])
-        members = invite.members.filter { $0 != me }.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
+        members = invite.members.filter { $0 != me }.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(
+            by: MemberView.byName)
         createdAtMillis = invite.createdAtMillis
         receivedAtMillis = pending.receivedAtMillis
     }

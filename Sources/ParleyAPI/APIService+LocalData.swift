@@ -19,7 +19,8 @@ extension APIService {
             return Self.ok(values.map { LocalDataView(message: id.hex, key: $0.key, value: $0.value) })
         case let .localDelete(message, key):
             let id = try node.resolveMessage(prefix: message, in: nil)
-            return Self.ok(LocalDataView(message: id.hex, key: key, value: try await node.deleteLocalData(message: id, key: key)))
+            return Self.ok(
+                LocalDataView(message: id.hex, key: key, value: try await node.deleteLocalData(message: id, key: key)))
         default:
             throw NodeError.invalid("not a local data request")
         }

@@ -13,7 +13,8 @@ extension APIService {
 
     func typing(chat text: String, active: Bool) async throws -> TypingSentView {
         let chat = try resolveChat(text)
-        return TypingSentView(chat: chat.hex, active: active, recipients: try await node.setTyping(chat: chat, active: active))
+        return TypingSentView(
+            chat: chat.hex, active: active, recipients: try await node.setTyping(chat: chat, active: active))
     }
 
     /// Streams the names of those typing in `chat` (sorted) each time the set changes.
@@ -22,7 +23,9 @@ extension APIService {
         for await typing in node.typingUpdates(chat: chat) where typing != shown {
             shown = typing
             let names = try names()
-            let shownNames = typing.map { names[$0] ?? String($0.hex.prefix(8)) }.sorted { $0.lowercased() < $1.lowercased() }
+            let shownNames = typing.map { names[$0] ?? String($0.hex.prefix(8)) }.sorted {
+                $0.lowercased() < $1.lowercased()
+            }
             try await emit(Self.encode(WatchEvent(typing: shownNames)))
         }
     }

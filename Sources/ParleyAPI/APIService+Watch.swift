@@ -9,7 +9,8 @@ extension APIService {
     /// typing events. What is streamed counts as read (the read marker follows it) unless `marksRead`
     /// is false: the web page marks only what was on its screen, with `read`.
     public func watch(
-        chat text: String, backlog: Int = 50, marksRead: Bool = true, emit: @escaping @Sendable (String) async throws -> Void
+        chat text: String, backlog: Int = 50, marksRead: Bool = true,
+        emit: @escaping @Sendable (String) async throws -> Void
     ) async throws {
         let chat = try resolveChat(text)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -22,7 +23,9 @@ extension APIService {
 
     /// Serves a streaming request (`watch`, `watchMessages`) until the client goes away, sending each
     /// line through `emit`; false for a request that is answered once (`respond`).
-    public func stream(_ request: APIRequest, emit: @escaping @Sendable (String) async throws -> Void) async throws -> Bool {
+    public func stream(_ request: APIRequest, emit: @escaping @Sendable (String) async throws -> Void) async throws
+        -> Bool
+    {
         switch request {
         case let .watch(chat): try await watch(chat: chat, emit: emit)
         case let .watchMessages(chat, tags, ref): try await watchMatching(chat: chat, tags: tags, ref: ref, emit: emit)
@@ -32,10 +35,14 @@ extension APIService {
     }
 
     /// A live criteria query: each message matching as it is stored, as a message event.
-    func watchMatching(chat text: String, tags: [String]?, ref: String?, emit: @Sendable (String) async throws -> Void) async throws {
+    func watchMatching(chat text: String, tags: [String]?, ref: String?, emit: @Sendable (String) async throws -> Void)
+        async throws
+    {
         let chat = try resolveChat(text)
         // An empty list would match nothing, ever: a stream that never says a word is a mistake.
-        if tags?.isEmpty == true { throw NodeError.invalid("tags names no tag: give at least one, or leave it out for every tag") }
+        if tags?.isEmpty == true {
+            throw NodeError.invalid("tags names no tag: give at least one, or leave it out for every tag")
+        }
         let reference = try ref.map { try resolveReference($0, chat: chat) }
         let criteria = MessageCriteria(
             chat: chat, referencing: reference?.id, referenceTag: ref?.contains(":") == true ? reference?.tag : nil,
@@ -48,12 +55,16 @@ extension APIService {
     /// The most unread messages a watch streams at its start so that it may move the read marker over them.
     static let maxUnreadBacklog = 500
 
-    private func watchMessages(chat: ChatID, backlog: Int, marksRead wanted: Bool, emit: @Sendable (String) async throws -> Void) async throws {
+    private func watchMessages(
+        chat: ChatID, backlog: Int, marksRead wanted: Bool, emit: @Sendable (String) async throws -> Void
+    ) async throws {
         var last: Int64 = 0
         // The backlog reaches back to the read marker, so marking what was streamed as read never
         // covers a message nobody was shown. With more unread than that, the marker is left alone.
         let marker = try node.readMarker(chat: chat)
-        let unread = try node.messages(matching: MessageCriteria(chat: chat, limit: Self.maxUnreadBacklog + 1, afterLocalNumber: marker)).count
+        let unread = try node.messages(
+            matching: MessageCriteria(chat: chat, limit: Self.maxUnreadBacklog + 1, afterLocalNumber: marker)
+        ).count
         let backlogCoversUnread = unread <= Self.maxUnreadBacklog
         let marksRead = wanted && backlogCoversUnread
         let firstBatch = backlogCoversUnread ? max(backlog, unread) : backlog
@@ -74,7 +85,8 @@ extension APIService {
                 let message = stored.message
                 guard forks.counts(message) else { continue }
                 switch message.tag {
-                case .text, .custom, .membership: try await emit(Self.encode(WatchEvent(message: view(stored, names: names))))
+                case .text, .custom, .membership:
+                    try await emit(Self.encode(WatchEvent(message: view(stored, names: names))))
                 case .poll: polls.append(message.id)
                 case _ where PollRules.changesAPoll(message.tag): polls += PollRules.pollTargets(of: message)
                 case .reaction: reacted += message.references.filter { $0.tag == .reaction }.map(\.id)

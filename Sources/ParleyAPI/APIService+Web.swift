@@ -36,7 +36,9 @@ extension APIRequest {
 extension APIService {
     func webFrontEnd() throws -> any WebFrontEndOwner {
         guard let web else {
-            throw APIFailure(kind: .unavailable, message: "this node does not serve the web app: start it with 'parley node … --web 127.0.0.1:8080'")
+            throw APIFailure(
+                kind: .unavailable,
+                message: "this node does not serve the web app: start it with 'parley node … --web 127.0.0.1:8080'")
         }
         return web
     }

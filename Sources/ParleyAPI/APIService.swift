@@ -22,7 +22,8 @@ public struct APIService: Sendable {
     /// The failure names what does not fit: `bad request: missing field "chat" in send`.
     public static func parse(_ line: String) -> Result<APIRequest, BadRequest> {
         do { return .success(try APIJSON.decode(APIRequest.self, from: line)) } catch {
-            let reason = (error as? DecodingError).map { APIRequest.describe($0, line: line) } ?? error.localizedDescription
+            let reason =
+                (error as? DecodingError).map { APIRequest.describe($0, line: line) } ?? error.localizedDescription
             return .failure(BadRequest(line: failure(APIFailure(kind: .invalid, message: "bad request: \(reason)"))))
         }
     }
@@ -45,7 +46,10 @@ public struct APIService: Sendable {
             let parsed = try address.map { try PeerAddress(parsing: $0) }
             return Self.ok(ContactAddedView(try await node.addContact(Contact(peer: key, name: name, address: parsed))))
         case .contactsList:
-            return Self.ok(try node.contacts().map { ContactView(id: $0.peer.hex, name: $0.name, address: $0.address?.description) })
+            return Self.ok(
+                try node.contacts().map {
+                    ContactView(id: $0.peer.hex, name: $0.name, address: $0.address?.description)
+                })
         case let .chatCreate(title, members, kind):
             return Self.ok(try await createChat(title: title, members: members, kind: kind))
         case .chatList:
@@ -64,45 +68,63 @@ public struct APIService: Sendable {
             sent.noRoute = noRoute.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
             return Self.ok(sent)
         case let .messages(chat, tag, ref, refTag, limit, before, after, shown):
-            return try messages(chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit, before: before, after: after, shown: shown ?? false)
-        case let .pollCreate(chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt, secret):
+            return try messages(
+                chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit, before: before, after: after,
+                shown: shown ?? false)
+        case let .pollCreate(
+            chat, question, options, description, maxVotes, unique, anonymous, allowAnswers, allowSuggestions, closesAt,
+            secret):
             let chatID = try resolveChat(chat)
             if secret == true {
                 guard allowAnswers != true, allowSuggestions != true else {
-                    throw NodeError.invalid("a secret poll takes no answers or suggestions: they would be signed by their authors")
+                    throw NodeError.invalid(
+                        "a secret poll takes no answers or suggestions: they would be signed by their authors")
                 }
                 let spec = options.flatMap { $0.isEmpty ? nil : $0 }.map {
-                    PollSpec(question: question, description: description ?? "", options: $0, maxVotes: maxVotes, unique: unique ?? false,
-                             anonymous: true, closesAtMillis: closesAt)
+                    PollSpec(
+                        question: question, description: description ?? "", options: $0, maxVotes: maxVotes,
+                        unique: unique ?? false,
+                        anonymous: true, closesAtMillis: closesAt)
                 }
-                return Self.ok(try await createSecretPoll(chat: chatID, question: question, spec: spec, closesAtMillis: closesAt))
+                return Self.ok(
+                    try await createSecretPoll(chat: chatID, question: question, spec: spec, closesAtMillis: closesAt))
             }
             guard let options, !options.isEmpty else {
                 guard description == nil, maxVotes == nil, unique != true, anonymous != true, allowAnswers != true,
-                      allowSuggestions != true, closesAt == nil else {
+                    allowSuggestions != true, closesAt == nil
+                else {
                     throw NodeError.invalid("poll settings need options: add --option TEXT (at least two)")
                 }
-                return Self.ok(try pollView(chat: chatID, poll: try await node.createPoll(chat: chatID, question: question).id))
+                return Self.ok(
+                    try pollView(chat: chatID, poll: try await node.createPoll(chat: chatID, question: question).id))
             }
             let spec = PollSpec(
-                question: question, description: description ?? "", options: options, maxVotes: maxVotes, unique: unique ?? false,
-                anonymous: anonymous ?? false, allowAnswers: allowAnswers ?? false, allowSuggestions: allowSuggestions ?? false,
+                question: question, description: description ?? "", options: options, maxVotes: maxVotes,
+                unique: unique ?? false,
+                anonymous: anonymous ?? false, allowAnswers: allowAnswers ?? false,
+                allowSuggestions: allowSuggestions ?? false,
                 closesAtMillis: closesAt)
             return Self.ok(try pollView(chat: chatID, poll: try await node.createPoll(chat: chatID, spec: spec).id))
         case let .pollVote(chat, poll, choices, keepChoice):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            let cast = try await node.vote(chat: chatID, poll: pollID, choices: choices, keepChoice: keepChoice ?? false)
+            let cast = try await node.vote(
+                chat: chatID, poll: pollID, choices: choices, keepChoice: keepChoice ?? false)
             let names = try names()
-            return Self.ok(VoteView(cast, poll: try pollView(chat: chatID, poll: pollID, names: names), names: names) { view($0, names: names) })
+            return Self.ok(
+                VoteView(cast, poll: try pollView(chat: chatID, poll: pollID, names: names), names: names) {
+                    view($0, names: names)
+                })
         case let .pollUnvote(chat, poll, option):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            return Self.ok(view(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))
+            return Self.ok(
+                view(try await node.removeVote(chat: chatID, poll: pollID, option: option), names: try names()))
         case let .pollAnswer(chat, poll, text):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(view(try await node.answerPoll(chat: chatID, poll: pollID, text: text), names: try names()))
         case let .pollSuggest(chat, poll, text):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            return Self.ok(view(try await node.suggestOption(chat: chatID, poll: pollID, text: text), names: try names()))
+            return Self.ok(
+                view(try await node.suggestOption(chat: chatID, poll: pollID, text: text), names: try names()))
         case let .pollClose(chat, poll):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(view(try await node.closePoll(chat: chatID, poll: pollID), names: try names()))
@@ -111,7 +133,9 @@ public struct APIService: Sendable {
             return Self.ok(try pollView(chat: chatID, poll: pollID))
         case let .pollVotes(chat, poll, option, answers, limit, before):
             let (chatID, pollID) = try resolveMessage(chat, poll)
-            let page = try node.pollVotes(chat: chatID, poll: pollID, option: option, answers: answers ?? false, limit: limit ?? 25, before: before)
+            let page = try node.pollVotes(
+                chat: chatID, poll: pollID, option: option, answers: answers ?? false, limit: limit ?? 25,
+                before: before)
             return Self.ok(PollVotesView(page, names: try names()))
         case .localGet, .localSet, .localList, .localDelete: return try await handleLocalData(request)
         case .watch, .watchMessages:
@@ -144,7 +168,8 @@ public struct APIService: Sendable {
 
     func pollView(chat: ChatID, poll: MessageID, names: [PeerID: String]? = nil) throws -> PollResultsView {
         let myVote = try node.localData(message: poll, key: LocalDataKey.pollVote)
-        return PollResultsView(try node.pollSnapshot(chat: chat, poll: poll), names: try names ?? self.names(), myVote: myVote)
+        return PollResultsView(
+            try node.pollSnapshot(chat: chat, poll: poll), names: try names ?? self.names(), myVote: myVote)
     }
 
     /// A chat as `resolveChat` accepts it, and a unique id prefix of one of its messages.
@@ -164,13 +189,16 @@ public struct APIService: Sendable {
     /// A contact name, a full 64-digit id, or a unique id prefix among contacts.
     func resolvePeer(_ text: String) throws -> PeerID {
         let contacts = try node.contacts()
-        if let contact = contacts.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) { return contact.peer }
+        if let contact = contacts.first(where: { $0.name.caseInsensitiveCompare(text) == .orderedSame }) {
+            return contact.peer
+        }
         if text.count == 64, let key = try? PeerID(rawRepresentation: Hex.decode(text)) { return key }
         let matches = Hex.isHexPrefix(text) ? contacts.filter { $0.peer.hex.hasPrefix(text.lowercased()) } : []
         guard matches.count == 1 else {
-            throw NodeError.notFound(matches.isEmpty
-                ? "unknown peer '\(text)': add it first with 'parley contacts add FILE.pub --name NAME'"
-                : "peer prefix '\(text)' is ambiguous: matches \(matches.map(\.name).joined(separator: ", "))")
+            throw NodeError.notFound(
+                matches.isEmpty
+                    ? "unknown peer '\(text)': add it first with 'parley contacts add FILE.pub --name NAME'"
+                    : "peer prefix '\(text)' is ambiguous: matches \(matches.map(\.name).joined(separator: ", "))")
         }
         return matches[0].peer
     }
@@ -181,10 +209,13 @@ public struct APIService: Sendable {
         let titled = try node.chats().filter { $0.invite.title.caseInsensitiveCompare(text) == .orderedSame }
         if titled.count == 1 { return titled[0].invite.id }
         if titled.count > 1 {
-            let candidates = titled.map { "\($0.invite.id.hex.prefix(12)) (\($0.members.count) members)" }.joined(separator: ", ")
+            let candidates = titled.map { "\($0.invite.id.hex.prefix(12)) (\($0.members.count) members)" }.joined(
+                separator: ", ")
             throw NodeError.invalid("several chats are titled '\(text)': \(candidates); use the chat id")
         }
-        guard Hex.isHexPrefix(text) else { throw NodeError.notFound("no chat titled '\(text)' (see 'parley chat list')") }
+        guard Hex.isHexPrefix(text) else {
+            throw NodeError.notFound("no chat titled '\(text)' (see 'parley chat list')")
+        }
         return try node.resolveChat(prefix: text) // rethrows the store's precise error
     }
 
@@ -199,7 +230,9 @@ public struct APIService: Sendable {
 
     static func ok(_ value: some Codable & Sendable) -> APIResult { APIResult(value: value) }
     /// The response line carrying a result.
-    private static func envelope<Result: Codable & Sendable>(_ value: Result) -> String { encode(APIResponse.success(value)) }
+    private static func envelope<Result: Codable & Sendable>(_ value: Result) -> String {
+        encode(APIResponse.success(value))
+    }
     /// The response line reporting a failure.
     public static func failure(_ failure: APIFailure) -> String { encode(APIResponse<String>.failure(failure)) }
 

@@ -29,11 +29,12 @@ public struct ContactAddedView: Codable, Sendable, Hashable {
         name = contact.name
         address = contact.address?.description
         previousName = update.previous.flatMap { $0.name == contact.name ? nil : $0.name }
-        change = switch update.previous {
-        case nil: .added
-        case let previous? where previous.name != contact.name: .renamed
-        case let previous? where previous.address != contact.address: .readdressed
-        default: .unchanged
-        }
+        change =
+            switch update.previous {
+            case nil: .added
+            case let previous? where previous.name != contact.name: .renamed
+            case let previous? where previous.address != contact.address: .readdressed
+            default: .unchanged
+            }
     }
 }

@@ -57,12 +57,13 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         case disputed
 
         init(_ phase: PollPhase) {
-            self = switch phase {
-            case .open: .open
-            case .closing: .closing
-            case .closed: .closed
-            case .disputed: .disputed
-            }
+            self =
+                switch phase {
+                case .open: .open
+                case .closing: .closing
+                case .closed: .closed
+                case .disputed: .disputed
+                }
         }
     }
 
@@ -74,10 +75,11 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         case afterClose
 
         init(_ standing: BallotStanding) {
-            self = switch standing {
-            case .counted: .counted
-            case .afterClose: .afterClose
-            }
+            self =
+                switch standing {
+                case .counted: .counted
+                case .afterClose: .afterClose
+                }
         }
     }
 
@@ -150,7 +152,9 @@ public struct PollResultsView: Codable, Sendable, Hashable {
         sequence = poll.sequence
         ownVotes = snapshot.ownVotes
         isClosed = snapshot.isClosed
-        laterCloses = (snapshot.tally?.close ?? snapshot.outcome?.closure).map(\.laterCloses).flatMap { $0 > 0 ? $0 : nil }
+        laterCloses = (snapshot.tally?.close ?? snapshot.outcome?.closure).map(\.laterCloses).flatMap {
+            $0 > 0 ? $0 : nil
+        }
         phase = Phase(snapshot.phase)
         ownBallot = snapshot.ownBallot.map(Standing.init)
         self.myVote = myVote
@@ -162,10 +166,15 @@ public struct PollResultsView: Codable, Sendable, Hashable {
             (up, down) = (tally.up, tally.down)
             totalVotes = tally.up + tally.down
             winners = tally.up == tally.down ? [] : [tally.up > tally.down ? "up" : "down"]
-            bars = PollBar.bars(counts: [("up", tally.up), ("down", tally.down)], ballots: tally.up + tally.down, closed: snapshot.phase == .closed)
-                .map(Bar.init)
+            bars = PollBar.bars(
+                counts: [("up", tally.up), ("down", tally.down)], ballots: tally.up + tally.down,
+                closed: snapshot.phase == .closed
+            )
+            .map(Bar.init)
             (answersCount, latestAnswers) = (0, [])
-            voters = tally.ballots.map { Voter(id: $0.voter.hex, name: names[$0.voter], vote: $0.choice.rawValue, options: nil) }
+            voters = tally.ballots.map {
+                Voter(id: $0.voter.hex, name: names[$0.voter], vote: $0.choice.rawValue, options: nil)
+            }
         case let .options(outcome):
             let spec = outcome.spec
             kind = "options"
@@ -176,20 +185,28 @@ public struct PollResultsView: Codable, Sendable, Hashable {
             (up, down) = (nil, nil)
             // A secret poll lists no ballots: its share is of the electors counted.
             let cast = snapshot.secret?.tally.counted ?? outcome.ballots.count
-            bars = PollBar.bars(counts: outcome.options.map { ($0.id, $0.votes) }, ballots: cast, closed: snapshot.phase == .closed)
-                .map(Bar.init)
+            bars = PollBar.bars(
+                counts: outcome.options.map { ($0.id, $0.votes) }, ballots: cast, closed: snapshot.phase == .closed
+            )
+            .map(Bar.init)
             options = zip(outcome.options, bars).map { option, bar in
-                Option(id: option.id, text: option.text, votes: option.votes, ratio: bar.share, suggestedBy: option.suggestedBy?.hex)
+                Option(
+                    id: option.id, text: option.text, votes: option.votes, ratio: bar.share,
+                    suggestedBy: option.suggestedBy?.hex)
             }
             totalVotes = outcome.totalVotes
             winners = outcome.winners
             closesAtMillis = spec.closesAtMillis
             answersCount = outcome.answers.count
             latestAnswers = outcome.answers.prefix(5).map {
-                Answer(author: spec.anonymous ? nil : $0.author.hex, authorName: spec.anonymous ? nil : names[$0.author],
-                       text: $0.text, timestampMillis: $0.timestampMillis)
+                Answer(
+                    author: spec.anonymous ? nil : $0.author.hex, authorName: spec.anonymous ? nil : names[$0.author],
+                    text: $0.text, timestampMillis: $0.timestampMillis)
             }
-            voters = spec.anonymous ? [] : outcome.ballots.map { Voter(id: $0.voter.hex, name: names[$0.voter], vote: nil, options: $0.options) }
+            voters =
+                spec.anonymous
+                ? []
+                : outcome.ballots.map { Voter(id: $0.voter.hex, name: names[$0.voter], vote: nil, options: $0.options) }
         }
         secret = snapshot.secret.map { SecretPollView($0, names: names) }
         disputes = snapshot.disputes.map { PollDisputesView($0, creator: poll.author, names: names) }
@@ -231,8 +248,9 @@ public struct PollVotesView: Codable, Sendable, Hashable {
 
     public init(_ page: PollVotePage, names: [PeerID: String]) {
         items = page.items.map {
-            Item(author: $0.author?.hex, authorName: $0.author.flatMap { names[$0] }, options: $0.options, text: $0.text,
-                 message: $0.message.hex, timestampMillis: $0.timestampMillis)
+            Item(
+                author: $0.author?.hex, authorName: $0.author.flatMap { names[$0] }, options: $0.options, text: $0.text,
+                message: $0.message.hex, timestampMillis: $0.timestampMillis)
         }
         nextCursor = page.nextCursor
     }

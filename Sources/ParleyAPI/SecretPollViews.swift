@@ -18,12 +18,13 @@ public struct SecretPollView: Codable, Sendable, Hashable {
         case notCounted
 
         init(_ own: SecretPollStatus.OwnBallot) {
-            self = switch own {
-            case .relayed: .relayed
-            case .published: .published
-            case .counted: .counted
-            case .notCounted: .notCounted
-            }
+            self =
+                switch own {
+                case .relayed: .relayed
+                case .published: .published
+                case .counted: .counted
+                case .notCounted: .notCounted
+                }
         }
     }
 
@@ -67,9 +68,12 @@ public struct SecretPollView: Codable, Sendable, Hashable {
         hiddenAmong = status.hiddenAmong
         resultsFinal = status.resultsFinal
         let tally = status.tally
-        (counted, conflicting, rejected, late, byOthers, suppressed) = status.resultsFinal
-            ? (tally.counted, tally.conflicting, tally.rejected, tally.late, tally.byOthers, tally.suppressed) : (nil, nil, nil, nil, nil, nil)
-        suppressionRevealedBy = status.resultsFinal
+        (counted, conflicting, rejected, late, byOthers, suppressed) =
+            status.resultsFinal
+            ? (tally.counted, tally.conflicting, tally.rejected, tally.late, tally.byOthers, tally.suppressed)
+            : (nil, nil, nil, nil, nil, nil)
+        suppressionRevealedBy =
+            status.resultsFinal
             ? tally.suppressionRevealedBy.sorted().map { Elector(id: $0.hex, name: names[$0]) } : nil
         electorateProblem = tally.electorateProblem?.description
         ownBallot = status.ownBallot.map(OwnBallot.init)
@@ -85,7 +89,8 @@ public struct VoteView: Codable, Sendable, Hashable {
     /// On a secret poll: the ballot cast and the paths it travels (no message of this user's carries it).
     public let secretBallot: SecretBallotView?
 
-    init(_ cast: CastVote, poll: PollResultsView, names: [PeerID: String], message view: (StoredMessage) -> MessageView) {
+    init(_ cast: CastVote, poll: PollResultsView, names: [PeerID: String], message view: (StoredMessage) -> MessageView)
+    {
         self.poll = poll
         switch cast {
         case let .message(stored): (message, secretBallot) = (view(stored), nil)
@@ -119,7 +124,9 @@ public struct SecretBallotView: Codable, Sendable, Hashable {
     init(_ cast: SecretBallotCast, names: [PeerID: String]) {
         selection = cast.selection
         paths = cast.paths.map {
-            Path(firstRelay: $0.firstRelay.hex, firstRelayName: names[$0.firstRelay], publisher: $0.publisher.hex, publisherName: names[$0.publisher])
+            Path(
+                firstRelay: $0.firstRelay.hex, firstRelayName: names[$0.firstRelay], publisher: $0.publisher.hex,
+                publisherName: names[$0.publisher])
         }
     }
 }

@@ -32,8 +32,12 @@ public struct StatusView: Codable, Sendable, Hashable {
 
     init(_ status: NodeStatus, name: String) {
         (peer, self.name, listen, rejections) = (status.peer, name, status.listen, status.rejections)
-        (datagramsIn, datagramsOut, connectedPeers, knownPeers) = (status.datagramsIn, status.datagramsOut, status.connectedPeers, status.knownPeers)
-        (pendingRetransmits, storedFromAuthors, storedRelayed) = (status.pendingRetransmits, status.storedFromAuthors, status.storedRelayed)
+        (datagramsIn, datagramsOut, connectedPeers, knownPeers) = (
+            status.datagramsIn, status.datagramsOut, status.connectedPeers, status.knownPeers
+        )
+        (pendingRetransmits, storedFromAuthors, storedRelayed) = (
+            status.pendingRetransmits, status.storedFromAuthors, status.storedRelayed
+        )
         (framesRetransmitted, syncMessagesSent) = (status.framesRetransmitted, status.syncMessagesSent)
     }
 }

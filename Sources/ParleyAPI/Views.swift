@@ -114,12 +114,15 @@ public struct ChatView: Codable, Sendable, Hashable {
     public let forked: [ForkedMemberView]
 
     public init(
-        _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, readMarker: Int64, waitingFor: [PeerID],
+        _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, readMarker: Int64,
+        waitingFor: [PeerID],
         noRoute: [PeerID], forks: ChatForks = .none
     ) {
         self.unread = unread
         self.readMarker = readMarker
-        forked = forks.authors.map { ForkedMemberView(id: $0.hex, name: names[$0], fromSequence: forks.forkedFrom[$0] ?? 0) }
+        forked = forks.authors.map {
+            ForkedMemberView(id: $0.hex, name: names[$0], fromSequence: forks.forkedFrom[$0] ?? 0)
+        }
         self.noRoute = noRoute.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         self.waitingFor = waitingFor.map { MemberView(id: $0.hex, name: names[$0]) }.sorted(by: MemberView.byName)
         id = summary.invite.id.hex
@@ -138,7 +141,6 @@ public struct ChatView: Codable, Sendable, Hashable {
         name = !title.isEmpty ? title : other.map { names[$0] ?? String($0.hex.prefix(8)) } ?? "(just you)"
     }
 }
-
 
 /// A member that signed two histories in a chat: from `fromSequence` on, its messages there count for nothing.
 public struct ForkedMemberView: Codable, Sendable, Hashable {

@@ -31,7 +31,9 @@ struct ProfilePhase: AsyncParsableCommand {
             print("latency p50 \(result.p50Milliseconds) ms, p99 \(result.p99Milliseconds) ms, lost \(result.lost)")
         case .idle:
             let result = try await IdleCost.measure(scale, directory: scratch.path)
-            print("idle: \(result.members) nodes, \(result.processCPUSeconds) CPU s in \(result.seconds) s = \(result.percentOfACorePerNode) % of a core per node")
+            print(
+                "idle: \(result.members) nodes, \(result.processCPUSeconds) CPU s in \(result.seconds) s = \(result.percentOfACorePerNode) % of a core per node"
+            )
         case .catchup:
             let result = try await CatchUp.measure(scale, directory: scratch.path)
             print("catch-up: \(result.messages) messages in \(result.seconds) s = \(result.perSecond) msg/s")
@@ -39,7 +41,9 @@ struct ProfilePhase: AsyncParsableCommand {
             let store = try await LargeStore.build(scale, directory: scratch.path)
             print("store built in \(store.buildSeconds) s")
             let result = try await Tally.measure(scale, store: store)
-            print("tally \(result.tallySeconds * 1000) ms, raw \(result.rawSeconds * 1000) ms, up \(result.up) down \(result.down)")
+            print(
+                "tally \(result.tallySeconds * 1000) ms, raw \(result.rawSeconds * 1000) ms, up \(result.up) down \(result.down)"
+            )
         }
     }
 }

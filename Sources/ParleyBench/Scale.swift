@@ -31,7 +31,8 @@ struct Scale: Sendable {
         idleMembers: 30, idleDuration: .seconds(20))
 
     static let quick = Scale(
-        name: "quick", microDuration: .milliseconds(200), udpDatagrams: 50_000, sqliteRows: 20_000, sqliteLookups: 5_000,
+        name: "quick", microDuration: .milliseconds(200), udpDatagrams: 50_000, sqliteRows: 20_000,
+        sqliteLookups: 5_000,
         throughputMessages: 2_000, latencySamples: 200, catchUpMessages: 5_000, storeMessages: 20_000,
         votes: 1_000, voters: 25, repetitions: 3, webMessages: 1_000, webVotes: 10,
         idleMembers: 30, idleDuration: .seconds(5))

@@ -34,7 +34,8 @@ struct ServeNode: AsyncParsableCommand {
             throw ValidationError("the data directory \(data) belongs to another identity")
         }
         let transport = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
-        let node = Node(configuration: NodeConfiguration(identity: identity), store: store, transport: transport, logger: logger)
+        let node = Node(
+            configuration: NodeConfiguration(identity: identity), store: store, transport: transport, logger: logger)
         let server = try await ControlServer.start(
             service: APIService(node: node, selfName: "bench"), socketPath: "\(data)/control.sock")
         try await withThrowingTaskGroup(of: Void.self) { group in

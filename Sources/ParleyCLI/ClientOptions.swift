@@ -14,7 +14,9 @@ struct NodeOptions: ParsableArguments, NodeConnecting {
 
     func dataDirectory() throws -> String {
         let environment = ProcessInfo.processInfo.environment["PARLEY_DATA"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let directory = data ?? environment else { throw ValidationError("no data directory: pass --data DIR or set PARLEY_DATA") }
+        guard let directory = data ?? environment else {
+            throw ValidationError("no data directory: pass --data DIR or set PARLEY_DATA")
+        }
         try DataDirectory.check(directory)
         return directory
     }

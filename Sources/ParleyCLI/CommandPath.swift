@@ -34,7 +34,9 @@ struct CommandPath: Equatable {
         if let unknown { suggestion = Self.closest(to: unknown, among: candidates) } else { suggestion = nil }
     }
 
-    private static func subcommands(of command: any ParsableCommand.Type) -> [(name: String, type: any ParsableCommand.Type)] {
+    private static func subcommands(of command: any ParsableCommand.Type) -> [(
+        name: String, type: any ParsableCommand.Type
+    )] {
         var found: [(name: String, type: any ParsableCommand.Type)] = []
         for type in command.configuration.subcommands { found.append((type._commandName, type)) }
         return found
@@ -46,7 +48,9 @@ struct CommandPath: Equatable {
         let lowered = word.lowercased()
         if let extended = names.first(where: { $0.hasPrefix(lowered) }) { return extended }
         let scored = names.map { (name: $0, distance: editDistance(lowered, $0)) }
-        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= min(2, max(1, lowered.count / 2)) else { return nil }
+        guard let best = scored.min(by: { $0.distance < $1.distance }),
+            best.distance <= min(2, max(1, lowered.count / 2))
+        else { return nil }
         return best.name
     }
 

@@ -16,7 +16,8 @@ enum DataDirectory {
     static func create(_ path: String) throws(CLIError) {
         try check(path)
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw CLIError("cannot create the data directory \(path): \(reason(error))", kind: .invalid)
         }

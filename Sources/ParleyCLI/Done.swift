@@ -24,10 +24,13 @@ enum Done {
                 "sent\(chatNamed(chat, "to")) \(short)"
             }
         case let .chatCreate(title, members, kind):
-            kind == "direct" ? "created a direct chat with \(members.joined(separator: ", ")) \(short)" : "created the chat \(title) \(short)"
+            kind == "direct"
+                ? "created a direct chat with \(members.joined(separator: ", ")) \(short)"
+                : "created the chat \(title) \(short)"
         case let .pollCreate(chat, _, _, _, _, _, _, _, _, _, _): "posted a poll\(chatNamed(chat, "in")) \(short)"
         case let .pollVote(_, poll, choices, _): "voted \(choices.joined(separator: ", ")) on poll \(poll) \(short)"
-        case let .pollUnvote(_, poll, option): "took back your vote\(option.map { " for \($0)" } ?? "") on poll \(poll) \(short)"
+        case let .pollUnvote(_, poll, option):
+            "took back your vote\(option.map { " for \($0)" } ?? "") on poll \(poll) \(short)"
         case let .pollAnswer(_, poll, _): "answered poll \(poll) \(short)"
         case let .pollSuggest(_, poll, text): "suggested “\(text)” on poll \(poll) \(short)"
         case let .pollClose(_, poll): "closed poll \(poll) \(short)"

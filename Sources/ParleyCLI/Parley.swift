@@ -10,7 +10,8 @@ struct Parley: AsyncParsableCommand {
         subcommands: [
             Keygen.self, NodeCommand.self, Contacts.self, Chat.self, Send.self, Messages.self,
             Poll.self, Local.self, Status.self, Open.self,
-            React.self, Unreact.self, Reactions.self, Read.self, Receipts.self, Members.self, Typing.self, Invites.self, Watch.self, Web.self,
+            React.self, Unreact.self, Reactions.self, Read.self, Receipts.self, Members.self, Typing.self, Invites.self,
+            Watch.self, Web.self,
         ]
     )
 
@@ -30,7 +31,8 @@ struct Parley: AsyncParsableCommand {
         do {
             var command = try parseAsRoot()
             // ArgumentParser takes a parent's options after a subcommand too: refuse rather than ignore it there.
-            if !(command is Parley), FailureReport.optionWords(CommandLine.arguments.dropFirst()).contains("--version") {
+            if !(command is Parley), FailureReport.optionWords(CommandLine.arguments.dropFirst()).contains("--version")
+            {
                 throw ValidationError("--version is an option of parley alone: 'parley --version'")
             }
             if var command = command as? any AsyncParsableCommand {

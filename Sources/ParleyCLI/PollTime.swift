@@ -6,13 +6,17 @@ enum PollTime {
     static func parse(_ text: String, now: Date = Date()) throws -> Int64 {
         if text.hasPrefix("+") {
             let units: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-            guard let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropFirst().dropLast()), amount > 0 else {
+            guard let unit = text.last.flatMap({ units[$0] }), let amount = Double(text.dropFirst().dropLast()),
+                amount > 0
+            else {
                 throw ValidationError("'\(text)' is not a relative time; use +30s, +10m, +2h or +1d")
             }
             return Int64((now.timeIntervalSince1970 + amount * unit) * 1_000)
         }
         let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
+        for options: ISO8601DateFormatter.Options in [
+            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime],
+        ] {
             formatter.formatOptions = options
             if let date = formatter.date(from: text) { return Int64(date.timeIntervalSince1970 * 1_000) }
         }

@@ -40,7 +40,8 @@ func printNote(_ line: String) {
 /// Runs a request that posts something (a message, a poll, a chat) and says what it did (`Done`);
 /// in text mode, `notice` may add a line on stderr.
 func runPosting<View: Codable & Sendable>(
-    _ request: APIRequest, options: ClientOptions, as type: View.Type, id: (View) -> String, notice: (View) -> String? = { _ in nil }
+    _ request: APIRequest, options: ClientOptions, as type: View.Type, id: (View) -> String,
+    notice: (View) -> String? = { _ in nil }
 ) async throws {
     let view = try await ControlClient.callOnce(request, options: options, as: type)
     try Done.report(request, id: id(view), view: view, json: options.json)
@@ -49,5 +50,6 @@ func runPosting<View: Codable & Sendable>(
 
 /// Runs a request that posts a message (send, poll actions, reactions).
 func runPosting(_ request: APIRequest, options: ClientOptions) async throws {
-    try await runPosting(request, options: options, as: MessageView.self, id: \.id, notice: { Render.noRoute($0.noRoute ?? []) })
+    try await runPosting(
+        request, options: options, as: MessageView.self, id: \.id, notice: { Render.noRoute($0.noRoute ?? []) })
 }

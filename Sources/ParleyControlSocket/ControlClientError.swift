@@ -14,7 +14,9 @@ public struct ControlClientError: Error, Hashable, Sendable, CustomStringConvert
     private init(_ base: Base) { self.base = base }
 
     /// No control socket in the data directory: no node was started there.
-    static func noNode(dataDirectory: String) -> ControlClientError { ControlClientError(.noNode(dataDirectory: dataDirectory)) }
+    static func noNode(dataDirectory: String) -> ControlClientError {
+        ControlClientError(.noNode(dataDirectory: dataDirectory))
+    }
 
     /// The socket is there but nobody answers on it (a node that was killed leaves it behind).
     static func unreachable(dataDirectory: String, reason: String) -> ControlClientError {

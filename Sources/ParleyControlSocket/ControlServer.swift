@@ -37,7 +37,9 @@ public struct ControlServer: Sendable {
     /// matches) would otherwise only notice at its next line, and hold its task and subscription
     /// until the node stops. The client sends nothing more once streaming, so the end of its input
     /// is its hang-up.
-    private static func streamUntilHangUp(_ request: APIRequest, service: APIService, connection: LineConnection) async throws {
+    private static func streamUntilHangUp(_ request: APIRequest, service: APIService, connection: LineConnection)
+        async throws
+    {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { _ = try await service.stream(request, emit: { try await connection.send($0) }) }
             group.addTask { for try await _ in connection.lines {} }

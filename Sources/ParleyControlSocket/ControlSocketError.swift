@@ -25,9 +25,13 @@ public struct ControlSocketError: Error, Hashable, Sendable, CustomStringConvert
     /// A peer sent a line longer than the framing allows; the connection is dropped.
     public static func lineTooLong(limit: Int) -> ControlSocketError { ControlSocketError(.lineTooLong(limit: limit)) }
 
-    public static func invalidLine(_ reason: String) -> ControlSocketError { ControlSocketError(.invalidLine(reason: reason)) }
+    public static func invalidLine(_ reason: String) -> ControlSocketError {
+        ControlSocketError(.invalidLine(reason: reason))
+    }
 
-    public static func sendFailed(_ reason: String) -> ControlSocketError { ControlSocketError(.sendFailed(reason: reason)) }
+    public static func sendFailed(_ reason: String) -> ControlSocketError {
+        ControlSocketError(.sendFailed(reason: reason))
+    }
 
     /// `run()` was called on a server that is already serving (or was closed).
     public static var alreadyRunning: ControlSocketError { ControlSocketError(.alreadyRunning) }

@@ -23,7 +23,8 @@ public final class LineClient: Sendable {
                 .connect(unixDomainSocketPath: path) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try LineConnection.configure(
-                            channel, maxInbound: NewlineFrameDecoder.responseLimit, maxOutbound: NewlineFrameDecoder.requestLimit)
+                            channel, maxInbound: NewlineFrameDecoder.responseLimit,
+                            maxOutbound: NewlineFrameDecoder.requestLimit)
                     }
                 }
             return LineClient(path: path, connection: connection)

@@ -19,7 +19,8 @@ public final class LineConnection: Sendable {
     static func configure(_ channel: any Channel, maxInbound: Int, maxOutbound: Int) throws -> LineConnection {
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(NewlineFrameDecoder(maxLength: maxInbound)))
         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(NewlineFrameEncoder()))
-        return LineConnection(channel: channel, lines: try LineStreamHandler.install(on: channel), maxOutbound: maxOutbound)
+        return LineConnection(
+            channel: channel, lines: try LineStreamHandler.install(on: channel), maxOutbound: maxOutbound)
     }
 
     /// The lines received, without their "\n". Ends when the peer stops sending; throws

@@ -67,7 +67,8 @@ public final class LineServer: Sendable {
                     channel.eventLoop.makeCompletedFuture {
                         connections.add(channel)
                         return try LineConnection.configure(
-                            channel, maxInbound: NewlineFrameDecoder.requestLimit, maxOutbound: NewlineFrameDecoder.responseLimit)
+                            channel, maxInbound: NewlineFrameDecoder.requestLimit,
+                            maxOutbound: NewlineFrameDecoder.responseLimit)
                     }
                 }
         } catch {

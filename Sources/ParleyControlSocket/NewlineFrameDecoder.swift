@@ -34,7 +34,9 @@ struct NewlineFrameDecoder: ByteToMessageDecoder {
     }
 
     /// At end of stream an unterminated last line is still a line.
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
         while try decode(context: context, buffer: &buffer) == .continue {}
         if seenEOF, buffer.readableBytes > 0 {
             fireLine(context: context, buffer: &buffer, length: buffer.readableBytes)
@@ -61,7 +63,8 @@ struct NewlineFrameEncoder: MessageToByteEncoder {
     }
 
     /// A line must not contain the delimiter, and must fit the other side's limit.
-    static func check(_ line: String, maxLength: Int = NewlineFrameDecoder.defaultMaxLength) throws(ControlSocketError) {
+    static func check(_ line: String, maxLength: Int = NewlineFrameDecoder.defaultMaxLength) throws(ControlSocketError)
+    {
         guard line.utf8.count <= maxLength else { throw .lineTooLong(limit: maxLength) }
         guard !line.utf8.contains(UInt8(ascii: "\n")) else { throw .invalidLine("a line must not contain a newline") }
     }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The filesystem side of a Unix-domain socket: what is at the path, owner-only permissions, and
@@ -18,7 +18,8 @@ struct SocketFile: Sendable {
     /// Records the identity of the socket we just bound and makes it owner-only (0600).
     init(securing path: String) throws(ControlSocketError) {
         guard chmod(path, 0o600) == 0 else {
-            throw .cannotListen(on: path, reason: "cannot restrict permissions: " + ControlSocketError.reason(errno: errno))
+            throw .cannotListen(
+                on: path, reason: "cannot restrict permissions: " + ControlSocketError.reason(errno: errno))
         }
         guard let status = Self.status(of: path) else {
             throw .cannotListen(on: path, reason: "the socket file vanished after bind")
@@ -35,7 +36,8 @@ struct SocketFile: Sendable {
 
     static func unlinkStale(_ path: String) throws(ControlSocketError) {
         guard unlink(path) == 0 || errno == ENOENT else {
-            throw .cannotListen(on: path, reason: "cannot remove stale socket: " + ControlSocketError.reason(errno: errno))
+            throw .cannotListen(
+                on: path, reason: "cannot remove stale socket: " + ControlSocketError.reason(errno: errno))
         }
     }
 

@@ -17,7 +17,9 @@ public struct Bytes32: Hashable, Sendable, Comparable {
     /// The first 32 bytes of `raw`, which must hold at least that many (a codec's buffer).
     public init(copying raw: UnsafeRawBufferPointer) {
         precondition(raw.count >= Self.count, "Bytes32 takes 32 bytes, got \(raw.count)")
-        Swift.withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<Self.count])) }
+        Swift.withUnsafeMutableBytes(of: &words) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[..<Self.count]))
+        }
     }
 
     /// Fills the 32 bytes with `fill` (a C function writing its output in place).

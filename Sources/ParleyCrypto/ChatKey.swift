@@ -12,10 +12,11 @@ public struct ChatKey: Sendable {
 
     public static func generate() throws(CryptoError) -> ChatKey {
         try Sodium.ensureInitialised()
-        return ChatKey(secret: try SecretBytes(count: byteCount, failure: .libraryUnavailable) { key in
-            crypto_aead_xchacha20poly1305_ietf_keygen(key)
-            return 0
-        })
+        return ChatKey(
+            secret: try SecretBytes(count: byteCount, failure: .libraryUnavailable) { key in
+                crypto_aead_xchacha20poly1305_ietf_keygen(key)
+                return 0
+            })
     }
 
     public init(rawRepresentation bytes: [UInt8]) throws(CryptoError) {

@@ -10,7 +10,8 @@ public enum BLAKE2b {
     public static func hash256Inline(_ data: UnsafeRawBufferPointer) -> Bytes32 {
         _ = try? Sodium.ensureInitialised()
         return Bytes32 { out in
-            _ = crypto_generichash(out, 32, data.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(data.count), nil, 0)
+            _ = crypto_generichash(
+                out, 32, data.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(data.count), nil, 0)
         }
     }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Key files in `keys/`: `NAME.key` holds the secret seed (mode 0600), `NAME.pub` the shareable public key.
@@ -42,15 +42,19 @@ public enum IdentityFile {
         for path in ["\(directory)/\(name).key", "\(directory)/\(name).pub"] where access(path, F_OK) == 0 {
             throw .keyFile(path: path, reason: "already exists; refusing to overwrite a key")
         }
-        let seedHex = identity.seed.withPointer { Hex.encode(UnsafeBufferPointer(start: $0, count: Identity.seedByteCount)) }
+        let seedHex = identity.seed.withPointer {
+            Hex.encode(UnsafeBufferPointer(start: $0, count: Identity.seedByteCount))
+        }
         try create(path: "\(directory)/\(name).key", mode: 0o600, text: "\(secretPrefix) \(seedHex)\n")
-        try create(path: "\(directory)/\(name).pub", mode: 0o644, text: "\(publicPrefix) \(identity.publicKey.hex) \(name)\n")
+        try create(
+            path: "\(directory)/\(name).pub", mode: 0o644, text: "\(publicPrefix) \(identity.publicKey.hex) \(name)\n")
     }
 
     private static func create(path: String, mode: mode_t, text: String) throws(CryptoError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else {
-            let reason = errno == EEXIST ? "already exists; refusing to overwrite a key" : "cannot create it (\(errnoText()))"
+            let reason =
+                errno == EEXIST ? "already exists; refusing to overwrite a key" : "cannot create it (\(errnoText()))"
             throw .keyFile(path: path, reason: reason)
         }
         defer { close(fd) }
@@ -64,9 +68,9 @@ public enum IdentityFile {
     /// `write(2)` under a name that does not clash with this type's `write`.
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         #if canImport(Glibc)
-        Glibc.write(fd, bytes.baseAddress, bytes.count)
+            Glibc.write(fd, bytes.baseAddress, bytes.count)
         #else
-        Darwin.write(fd, bytes.baseAddress, bytes.count)
+            Darwin.write(fd, bytes.baseAddress, bytes.count)
         #endif
     }
 

@@ -14,7 +14,9 @@ public struct AgreementPublicKey: Hashable, Sendable {
     public func seal(_ plaintext: [UInt8]) throws(CryptoError) -> [UInt8] {
         try Sodium.ensureInitialised()
         var out = [UInt8](repeating: 0, count: plaintext.count + Int(crypto_box_sealbytes()))
-        guard crypto_box_seal(&out, plaintext, UInt64(plaintext.count), rawRepresentation) == 0 else { throw .keyExchangeFailed }
+        guard crypto_box_seal(&out, plaintext, UInt64(plaintext.count), rawRepresentation) == 0 else {
+            throw .keyExchangeFailed
+        }
         return out
     }
 }
@@ -37,8 +39,10 @@ public struct EphemeralKeyPair: Sendable {
         let both = try SecretBytes(count: 64, failure: .keyExchangeFailed) { rx in
             secret.withPointer { sk in
                 initiator
-                    ? crypto_kx_client_session_keys(rx, rx + 32, publicKey.rawRepresentation, sk, peer.rawRepresentation)
-                    : crypto_kx_server_session_keys(rx, rx + 32, publicKey.rawRepresentation, sk, peer.rawRepresentation)
+                    ? crypto_kx_client_session_keys(
+                        rx, rx + 32, publicKey.rawRepresentation, sk, peer.rawRepresentation)
+                    : crypto_kx_server_session_keys(
+                        rx, rx + 32, publicKey.rawRepresentation, sk, peer.rawRepresentation)
             }
         }
         return SessionKeys(receive: SessionKey(secret: both, offset: 0), send: SessionKey(secret: both, offset: 32))

@@ -17,7 +17,9 @@ final class SecretBytes: @unchecked Sendable {
     }
 
     convenience init(copying bytes: [UInt8]) throws(CryptoError) {
-        try self.init(count: bytes.count, failure: .libraryUnavailable) { $0.update(from: bytes, count: bytes.count); return 0 }
+        try self.init(count: bytes.count, failure: .libraryUnavailable) {
+            $0.update(from: bytes, count: bytes.count); return 0
+        }
     }
 
     func withPointer<R>(_ body: (UnsafePointer<UInt8>) throws -> R) rethrows -> R {

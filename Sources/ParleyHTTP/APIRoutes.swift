@@ -14,8 +14,9 @@ struct APIRoutes: Sendable {
     func add<Context: RequestContext>(to router: Router<Context>) {
         // Without an upgrade, the WebSocket route says what it wants (the upgrade itself never gets here).
         router.get("/api/ws") { _, _ in
-            WebResponses.error(status: HTTPResponse.Status(code: 426), kind: WebErrorKind.upgradeRequired.rawValue,
-                               message: "/api/ws is a WebSocket: connect with an upgrade")
+            WebResponses.error(
+                status: HTTPResponse.Status(code: 426), kind: WebErrorKind.upgradeRequired.rawValue,
+                message: "/api/ws is a WebSocket: connect with an upgrade")
         }
         router.post("/api/:request") { request, context in
             try await respond(to: request, name: context.parameters.get("request") ?? "")
@@ -24,12 +25,14 @@ struct APIRoutes: Sendable {
 
     func respond(to request: Request, name: String) async throws -> Response {
         if APIRequest.ownerOnlyNames.contains(name) {
-            return WebResponses.error(status: .forbidden, kind: WebErrorKind.forbidden.rawValue,
-                                      message: "'\(name)' is for the node's owner only: run 'parley web' on the node's machine")
+            return WebResponses.error(
+                status: .forbidden, kind: WebErrorKind.forbidden.rawValue,
+                message: "'\(name)' is for the node's owner only: run 'parley web' on the node's machine")
         }
         if APIRequest.streamingNames.contains(name) {
-            return WebResponses.error(status: .notFound, kind: WebErrorKind.notFound.rawValue,
-                                      message: "'\(name)' is a stream: send {\"watch\":{\"chat\":…}} on the WebSocket /api/ws")
+            return WebResponses.error(
+                status: .notFound, kind: WebErrorKind.notFound.rawValue,
+                message: "'\(name)' is a stream: send {\"watch\":{\"chat\":…}} on the WebSocket /api/ws")
         }
         // Throws Hummingbird's "too large" (413) past the limit, before reading the rest.
         let buffer = try await request.body.collect(upTo: Self.maxBodyBytes)
@@ -37,9 +40,11 @@ struct APIRoutes: Sendable {
         do {
             decoded = try APIRequest.decode(name: name, body: Data(buffer.readableBytesView))
         } catch let .unknownRequest(unknown) {
-            return WebResponses.error(status: .notFound, kind: WebErrorKind.notFound.rawValue, message: "no request named '\(unknown)'")
+            return WebResponses.error(
+                status: .notFound, kind: WebErrorKind.notFound.rawValue, message: "no request named '\(unknown)'")
         } catch {
-            return WebResponses.error(status: .badRequest, kind: WebErrorKind.invalid.rawValue, message: error.description)
+            return WebResponses.error(
+                status: .badRequest, kind: WebErrorKind.invalid.rawValue, message: error.description)
         }
         switch await service.answer(to: decoded) {
         case let .success(json): return WebResponses.json(json)

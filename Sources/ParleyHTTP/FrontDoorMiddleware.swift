@@ -11,11 +11,17 @@ struct FrontDoorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The node's own logger (Hummingbird's is quieter): method and path only, never a query or a body.
     let logger: Logger
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var response: Response
         if let refusal = gate.refusal(for: request.head) {
             // Method and path only: a query may hold the token (/login), a body chat content.
-            logger.debug("refused", metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(refusal.status.code)"])
+            logger.debug(
+                "refused",
+                metadata: [
+                    "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(refusal.status.code)",
+                ])
             response = WebResponses.error(refusal)
         } else {
             do {
@@ -25,7 +31,8 @@ struct FrontDoorMiddleware<Context: RequestContext>: RouterMiddleware {
             } catch {
                 response = WebResponses.error(for: error)
                 if response.status.code >= 500 {
-                    logger.warning("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(type(of: error))"])
+                    logger.warning(
+                        "request failed", metadata: ["path": "\(request.uri.path)", "error": "\(type(of: error))"])
                 }
             }
         }

@@ -19,12 +19,14 @@ enum LoginPages {
     }
 
     /// The code is used, expired or wrong: what to do, not a JSON error.
-    static let refused = page(head: "", body: """
-        <p>This login link does not work any more: each link works once, within a minute.</p>
-        <p>On the machine running the node, run</p>
-        <pre>parley web --data DATA</pre>
-        <p>and open the new link it prints.</p>
-        """)
+    static let refused = page(
+        head: "",
+        body: """
+            <p>This login link does not work any more: each link works once, within a minute.</p>
+            <p>On the machine running the node, run</p>
+            <pre>parley web --data DATA</pre>
+            <p>and open the new link it prints.</p>
+            """)
 
     static func page(head: String, body: String, styled: Bool = true) -> String {
         """

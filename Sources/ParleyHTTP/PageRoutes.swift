@@ -37,10 +37,14 @@ struct PageRoutes: Sendable {
     func login(_ request: Request) -> Response {
         let session: WebSessionCredentials?
         do {
-            session = try request.uri.queryParameters.get("code").flatMap { code throws(WebError) in try gate.access.redeem(code: code) }
+            session = try request.uri.queryParameters.get("code").flatMap { code throws(WebError) in
+                try gate.access.redeem(code: code)
+            }
         } catch {
             logger.error("the web sessions file could not be written", metadata: ["error": "\(error)"])
-            return LoginPages.html(LoginPages.page(head: "", body: "<p>The node could not keep the session: see its log.</p>"), status: .internalServerError)
+            return LoginPages.html(
+                LoginPages.page(head: "", body: "<p>The node could not keep the session: see its log.</p>"),
+                status: .internalServerError)
         }
         guard let session else { return LoginPages.html(LoginPages.refused, status: .forbidden) }
         var headers = HTTPFields()

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Files only the node's owner may read (the token, the sessions, the TLS key), replaced whole.
@@ -14,7 +14,9 @@ enum PrivateFile {
         let temporary = "\(path).\(getpid()).tmp"
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw WebError("\(what) \(path): cannot write it (\(String(cString: strerror(errno))))") }
+        guard descriptor >= 0 else {
+            throw WebError("\(what) \(path): cannot write it (\(String(cString: strerror(errno))))")
+        }
         let bytes = Array(contents.utf8)
         let written = bytes.isEmpty ? 0 : write(descriptor, bytes, bytes.count)
         let synced = fsync(descriptor) == 0

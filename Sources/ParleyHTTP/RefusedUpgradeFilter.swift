@@ -28,7 +28,8 @@ final class RefusedUpgradeFilter: ChannelInboundHandler, RemovableChannelHandler
             return
         }
         if head.headers.contains(name: "upgrade"),
-           (try? HTTPRequest(head, secure: false, splitCookie: false)).map({ gate.refusal(for: $0) != nil }) ?? true {
+            (try? HTTPRequest(head, secure: false, splitCookie: false)).map({ gate.refusal(for: $0) != nil }) ?? true
+        {
             // Without these it asks for nothing but the route itself.
             head.headers.remove(name: "upgrade")
             head.headers.remove(name: "connection")

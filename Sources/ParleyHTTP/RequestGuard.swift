@@ -34,9 +34,12 @@ final class RequestGuard: Sendable {
 
     /// nil when the request may go on, else why not.
     func refusal(for head: HTTPRequest) -> WebRefusal? {
-        guard let address else { return WebRefusal(status: .serviceUnavailable, kind: .unavailable, message: "the web app is starting") }
+        guard let address else {
+            return WebRefusal(status: .serviceUnavailable, kind: .unavailable, message: "the web app is starting")
+        }
         guard address.accepts(authority: head.authority) else {
-            return WebRefusal(status: .forbidden, kind: .forbidden, message: "this server answers only to Host \(address)")
+            return WebRefusal(
+                status: .forbidden, kind: .forbidden, message: "this server answers only to Host \(address)")
         }
         guard address.accepts(origin: head.headerFields[.origin]) else {
             return WebRefusal(status: .forbidden, kind: .forbidden, message: "requests from other origins are refused")
@@ -76,7 +79,8 @@ final class RequestGuard: Sendable {
     /// The session a browser's request names: this node's cookie, and the proof in `Authorization:
     /// Session PROOF` or, on a WebSocket handshake, in the subprotocol list. nil when either is missing.
     func sessionCredentials(_ head: HTTPRequest) -> WebSessionCredentials? {
-        guard let id = cookie(head), let proof = Self.authorization(head, scheme: "Session") ?? Self.offeredProof(head) else { return nil }
+        guard let id = cookie(head), let proof = Self.authorization(head, scheme: "Session") ?? Self.offeredProof(head)
+        else { return nil }
         return WebSessionCredentials(id: id, proof: proof)
     }
 
@@ -85,7 +89,9 @@ final class RequestGuard: Sendable {
         for field in head.headerFields[values: .cookie] {
             for pair in field.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0] == access.cookieName, WebSessionCredentials.isWellFormed(parts[1]) { return parts[1] }
+                if parts.count == 2, parts[0] == access.cookieName, WebSessionCredentials.isWellFormed(parts[1]) {
+                    return parts[1]
+                }
             }
         }
         return nil
@@ -97,11 +103,15 @@ final class RequestGuard: Sendable {
     }
 
     private static func offeredProof(_ head: HTTPRequest) -> String? {
-        offeredProtocols(head).first { $0.hasPrefix(proofProtocolPrefix) }.map { String($0.dropFirst(proofProtocolPrefix.count)) }
+        offeredProtocols(head).first { $0.hasPrefix(proofProtocolPrefix) }.map {
+            String($0.dropFirst(proofProtocolPrefix.count))
+        }
     }
 
     private static func offeredProtocols(_ head: HTTPRequest) -> [String] {
-        head.headerFields[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        head.headerFields[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
     }
 
     private static func authorization(_ head: HTTPRequest, scheme: String) -> String? {

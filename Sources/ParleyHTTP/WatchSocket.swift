@@ -39,22 +39,27 @@ struct WatchSocket: Sendable {
         let watches = WatchSet()
         do {
             for try await message in inbound.messages(maxSize: Self.maxFrameBytes) {
-                let size = switch message {
-                case let .text(text): text.utf8.count
-                case let .binary(bytes): bytes.readableBytes
-                }
+                let size =
+                    switch message {
+                    case let .text(text): text.utf8.count
+                    case let .binary(bytes): bytes.readableBytes
+                    }
                 if size > Self.maxCommandBytes {
                     try await outbound.write(.text(Self.oversizedFrame(bytes: size)))
                     try await outbound.close(.messageTooLarge, reason: "command over \(Self.maxCommandBytes) bytes")
                     break
                 }
                 guard case let .text(text) = message, let command = try? APIJSON.decode(Command.self, from: text) else {
-                    try await outbound.write(.text(WebResponses.errorBody(
-                        kind: WebErrorKind.invalid.rawValue, message: #"expected {"watch":{"chat":"ID"}} or {"unwatch":{"chat":"ID"}}"#)))
+                    try await outbound.write(
+                        .text(
+                            WebResponses.errorBody(
+                                kind: WebErrorKind.invalid.rawValue,
+                                message: #"expected {"watch":{"chat":"ID"}} or {"unwatch":{"chat":"ID"}}"#)))
                     continue
                 }
                 switch command {
-                case let .watch(chat, marksRead): try await start(chat, marksRead: marksRead ?? true, in: watches, outbound: outbound)
+                case let .watch(chat, marksRead):
+                    try await start(chat, marksRead: marksRead ?? true, in: watches, outbound: outbound)
                 case let .unwatch(chat): watches.stop(chat)
                 }
             }
@@ -72,7 +77,9 @@ struct WatchSocket: Sendable {
             message: "a command is at most \(maxCommandBytes) bytes; this one has \(bytes): the connection closes")
     }
 
-    private func start(_ chat: String, marksRead: Bool, in watches: WatchSet, outbound: WebSocketOutboundWriter) async throws {
+    private func start(_ chat: String, marksRead: Bool, in watches: WatchSet, outbound: WebSocketOutboundWriter)
+        async throws
+    {
         let started = watches.start(chat, limit: Self.maxWatches) { generation in
             Task { [service, logger] in
                 do {
@@ -90,7 +97,9 @@ struct WatchSocket: Sendable {
             }
         }
         if !started {
-            let failure = APIFailure(kind: .invalid, message: "at most \(Self.maxWatches) chats are watched at once on one socket: unwatch one first")
+            let failure = APIFailure(
+                kind: .invalid,
+                message: "at most \(Self.maxWatches) chats are watched at once on one socket: unwatch one first")
             try await outbound.write(.text(Self.errorFrame(chat: chat, failure: failure)))
         }
     }

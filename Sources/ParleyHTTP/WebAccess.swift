@@ -47,13 +47,21 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
 
     /// The data directory's token (made on first use) and sessions. `dataDirectory` nil keeps
     /// everything in memory with a fresh token (tests, the benchmark).
-    public init(dataDirectory: String?, nodeKey: String, now: @escaping @Sendable () -> Date = { Date() }) throws(WebError) {
+    public init(dataDirectory: String?, nodeKey: String, now: @escaping @Sendable () -> Date = { Date() })
+        throws(WebError)
+    {
         self.cookieName = Self.cookieName(nodeKey: nodeKey)
         self.dataDirectory = dataDirectory
-        self.lock = try dataDirectory.map { directory throws(WebError) in try WebDirectoryLock(dataDirectory: directory) }
+        self.lock = try dataDirectory.map { directory throws(WebError) in try WebDirectoryLock(dataDirectory: directory)
+        }
         self.now = now
-        let token = try dataDirectory.map { directory throws(WebError) in try WebToken.loadOrCreate(dataDirectory: directory) } ?? WebToken.generate()
-        let sessions = try dataDirectory.map { directory throws(WebError) in try WebSessionFile.read(dataDirectory: directory, now: now()) } ?? [:]
+        let token =
+            try dataDirectory.map { directory throws(WebError) in try WebToken.loadOrCreate(dataDirectory: directory) }
+            ?? WebToken.generate()
+        let sessions =
+            try dataDirectory.map { directory throws(WebError) in
+                try WebSessionFile.read(dataDirectory: directory, now: now())
+            } ?? [:]
         state = Mutex(State(token: token, sessions: sessions))
     }
 
@@ -84,7 +92,9 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
         let (ended, watchers) = try state.withLock { state throws(WebError) -> (Int, [Watcher]) in
             // Under the lock: two revokes at once would otherwise leave one's token in the file and
             // the other's in memory (and share one temporary file name).
-            state.token = try dataDirectory.map { directory throws(WebError) in try WebToken.replace(dataDirectory: directory) } ?? WebToken.generate()
+            state.token =
+                try dataDirectory.map { directory throws(WebError) in try WebToken.replace(dataDirectory: directory) }
+                ?? WebToken.generate()
             let now = now()
             let ended = state.sessions.values.filter { $0 > now }.count
             state.codes = [:]
@@ -168,10 +178,16 @@ public final class WebAccess: WebFrontEndOwner, Sendable {
 
     /// Runs `body` (a WebSocket's life) until it returns or the session it was opened with ends,
     /// whichever comes first. nil credentials (a script with the token, `bearer`): until a revoke.
-    func whileLive(_ credentials: WebSessionCredentials?, bearer: String?, _ body: @escaping @Sendable () async -> Void) async {
+    func whileLive(_ credentials: WebSessionCredentials?, bearer: String?, _ body: @escaping @Sendable () async -> Void)
+        async
+    {
         let task = Task { await body() }
         let watcher = watch(credentials?.key, bearer: bearer) { task.cancel() }
-        await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
         if let watcher { state.withLock { _ = $0.watchers.removeValue(forKey: watcher) } }
     }
 

@@ -22,17 +22,24 @@ public struct WebAddress: Sendable, Hashable, CustomStringConvertible {
     /// asks the system for a free port. A wildcard address (0.0.0.0, ::) is refused: requests are
     /// checked against the one address served.
     public init(parsing text: String) throws(WebError) {
-        guard let colon = text.lastIndex(of: ":") else { throw .address(text, "expected HOST:PORT, e.g. 127.0.0.1:8080") }
+        guard let colon = text.lastIndex(of: ":") else {
+            throw .address(text, "expected HOST:PORT, e.g. 127.0.0.1:8080")
+        }
         var host = String(text[..<colon])
         guard let port = Int(text[text.index(after: colon)...]), (0...65_535).contains(port) else {
             throw .address(text, "the port must be a number from 0 to 65535")
         }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:".contains($0) }), host.allSatisfy(\.isASCII) else {
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:".contains($0) }),
+            host.allSatisfy(\.isASCII)
+        else {
             throw .address(text, "the host must be a name or an IP address")
         }
         guard !["0.0.0.0", "::", "0:0:0:0:0:0:0:0"].contains(host) else {
-            throw .address(text, "bind one address (e.g. 127.0.0.1 or this machine's LAN address), not a wildcard: the Host check needs it")
+            throw .address(
+                text,
+                "bind one address (e.g. 127.0.0.1 or this machine's LAN address), not a wildcard: the Host check needs it"
+            )
         }
         self.init(host: host.lowercased(), port: port)
     }

@@ -14,7 +14,8 @@ public enum WebAddressFile {
     static func fingerprintPath(dataDirectory: String) -> String { "\(dataDirectory)/\(fingerprintFileName)" }
 
     /// `fingerprint` is the served certificate's when `address` is `https`.
-    public static func write(_ address: WebAddress, fingerprint: String? = nil, dataDirectory: String) throws(WebError) {
+    public static func write(_ address: WebAddress, fingerprint: String? = nil, dataDirectory: String) throws(WebError)
+    {
         if let fingerprint { try write("\(fingerprint)\n", to: fingerprintPath(dataDirectory: dataDirectory)) }
         try write("\(address)\n", to: path(dataDirectory: dataDirectory))
     }
@@ -38,7 +39,9 @@ public enum WebAddressFile {
     }
 
     private static func contents(_ path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        FileManager.default.contents(atPath: path).map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 
     private static func write(_ text: String, to path: String) throws(WebError) {

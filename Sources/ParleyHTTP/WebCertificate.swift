@@ -1,9 +1,9 @@
 import Crypto
 public import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import SwiftASN1
 import X509
@@ -38,26 +38,34 @@ public struct WebCertificate: Sendable {
 
     /// The data directory's certificate for `host`: the kept one while it names the host and is
     /// valid, else a new one (and a new key) that replaces it.
-    public static func loadOrCreate(dataDirectory: String, host: String, now: Date = Date()) throws(WebError) -> WebCertificate {
-        let certificatePath = certificatePath(dataDirectory: dataDirectory), keyPath = keyPath(dataDirectory: dataDirectory)
+    public static func loadOrCreate(dataDirectory: String, host: String, now: Date = Date()) throws(WebError)
+        -> WebCertificate
+    {
+        let certificatePath = certificatePath(dataDirectory: dataDirectory),
+            keyPath = keyPath(dataDirectory: dataDirectory)
         let names = subjectAlternativeNames(for: host)
-        guard FileManager.default.fileExists(atPath: certificatePath), FileManager.default.fileExists(atPath: keyPath) else {
+        guard FileManager.default.fileExists(atPath: certificatePath), FileManager.default.fileExists(atPath: keyPath)
+        else {
             return try create(names: names, dataDirectory: dataDirectory, now: now, provenance: .created)
         }
         let kept = try load(certificatePath: certificatePath, keyPath: keyPath)
         let held = Set(((try? kept.certificate.extensions.subjectAlternativeNames) ?? nil).map(Array.init) ?? [])
         if !held.isSuperset(of: names) {
             let shown = held.map(Self.display).sorted().joined(separator: ", ")
-            return try create(names: names, dataDirectory: dataDirectory, now: now,
-                              provenance: .replaced("it was made for \(shown.isEmpty ? "no host" : shown), not \(host)"))
+            return try create(
+                names: names, dataDirectory: dataDirectory, now: now,
+                provenance: .replaced("it was made for \(shown.isEmpty ? "no host" : shown), not \(host)"))
         }
         if now >= kept.certificate.notValidAfter || now < kept.certificate.notValidBefore {
             let until = ISO8601DateFormatter().string(from: kept.certificate.notValidAfter)
-            return try create(names: names, dataDirectory: dataDirectory, now: now,
-                              provenance: .replaced(now < kept.certificate.notValidBefore ? "it is not valid yet" : "it expired \(until)"))
+            return try create(
+                names: names, dataDirectory: dataDirectory, now: now,
+                provenance: .replaced(
+                    now < kept.certificate.notValidBefore ? "it is not valid yet" : "it expired \(until)"))
         }
-        return WebCertificate(certificatePEM: kept.certificatePEM, privateKeyPEM: kept.keyPEM,
-                              fingerprint: try fingerprint(pem: kept.certificatePEM, path: certificatePath), provenance: .reused)
+        return WebCertificate(
+            certificatePEM: kept.certificatePEM, privateKeyPEM: kept.keyPEM,
+            fingerprint: try fingerprint(pem: kept.certificatePEM, path: certificatePath), provenance: .reused)
     }
 
     /// The names a browser may be given for `host`: the host itself, and on loopback every name
@@ -65,7 +73,10 @@ public struct WebCertificate: Sendable {
     static func subjectAlternativeNames(for host: String) -> Set<GeneralName> {
         var hosts: Set<String> = [host]
         if WebAddress(host: host, port: 0).isLoopback { hosts.formUnion(["localhost", "127.0.0.1", "::1"]) }
-        return Set(hosts.map { name in ipAddressBytes(name).map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) } ?? .dnsName(name) })
+        return Set(
+            hosts.map { name in
+                ipAddressBytes(name).map { .ipAddress(ASN1OctetString(contentBytes: $0[...])) } ?? .dnsName(name)
+            })
     }
 
     /// The 4 or 16 bytes of an IP address, nil for a host name.
@@ -89,7 +100,9 @@ public struct WebCertificate: Sendable {
         }
     }
 
-    private static func create(names: Set<GeneralName>, dataDirectory: String, now: Date, provenance: Provenance) throws(WebError) -> WebCertificate {
+    private static func create(names: Set<GeneralName>, dataDirectory: String, now: Date, provenance: Provenance)
+        throws(WebError) -> WebCertificate
+    {
         let certificatePath = certificatePath(dataDirectory: dataDirectory)
         let certificatePEM: String, keyPEM: String
         do {
@@ -105,7 +118,8 @@ public struct WebCertificate: Sendable {
             let certificate = try Certificate(
                 version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: key.publicKey,
                 notValidBefore: now.addingTimeInterval(-3_600), notValidAfter: now.addingTimeInterval(lifetime),
-                issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions, issuerPrivateKey: key)
+                issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
+                issuerPrivateKey: key)
             certificatePEM = try certificate.serializeAsPEM().pemString
             keyPEM = try key.serializeAsPEM().pemString
         } catch {
@@ -114,17 +128,21 @@ public struct WebCertificate: Sendable {
         // The key first: a certificate on disk always has its key beside it.
         // Created 0600 under a temporary name, synced, then renamed: no one else can ever read it, and
         // a reader never sees half a key.
-        try PrivateFile.replace(path: keyPath(dataDirectory: dataDirectory), contents: keyPEM + "\n", what: "web app TLS key")
+        try PrivateFile.replace(
+            path: keyPath(dataDirectory: dataDirectory), contents: keyPEM + "\n", what: "web app TLS key")
         do {
             try Data((certificatePEM + "\n").utf8).write(to: URL(fileURLWithPath: certificatePath), options: .atomic)
         } catch {
             throw WebError("cannot write \(certificatePath): \(error.localizedDescription)")
         }
-        return WebCertificate(certificatePEM: certificatePEM, privateKeyPEM: keyPEM,
-                              fingerprint: try fingerprint(pem: certificatePEM, path: certificatePath), provenance: provenance)
+        return WebCertificate(
+            certificatePEM: certificatePEM, privateKeyPEM: keyPEM,
+            fingerprint: try fingerprint(pem: certificatePEM, path: certificatePath), provenance: provenance)
     }
 
-    private static func load(certificatePath: String, keyPath: String) throws(WebError) -> (certificate: Certificate, certificatePEM: String, keyPEM: String) {
+    private static func load(certificatePath: String, keyPath: String) throws(WebError) -> (
+        certificate: Certificate, certificatePEM: String, keyPEM: String
+    ) {
         let keyPEM = try readSecret(keyPath)
         let certificatePEM: String
         do {
@@ -147,7 +165,9 @@ public struct WebCertificate: Sendable {
 
     private static func fingerprint(pem: String, path: String) throws(WebError) -> String {
         let der: [UInt8]
-        do { der = try PEMDocument(pemString: pem).derBytes } catch { throw WebError("\(path) is not a PEM certificate") }
+        do { der = try PEMDocument(pemString: pem).derBytes } catch {
+            throw WebError("\(path) is not a PEM certificate")
+        }
         return SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
@@ -160,7 +180,9 @@ public struct WebCertificate: Sendable {
             throw WebError("cannot read \(path): \(error.localizedDescription)")
         }
         guard mode & 0o077 == 0 else {
-            throw WebError("\(path): group or others may read it (mode \(String(mode & 0o777, radix: 8))); chmod 600 it, or delete it for a new key")
+            throw WebError(
+                "\(path): group or others may read it (mode \(String(mode & 0o777, radix: 8))); chmod 600 it, or delete it for a new key"
+            )
         }
         do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw WebError("cannot read \(path): \(error.localizedDescription)")

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `DATA/web-lock`, held (flock, exclusive) by whoever owns the web app's files: the node serving
@@ -25,9 +25,10 @@ final class WebDirectoryLock: Sendable {
             let busy = errno == EWOULDBLOCK
             let reason = String(cString: strerror(errno))
             close(descriptor)
-            throw WebError(busy
-                ? "a node is starting or serving the web app of \(dataDirectory): run the command again once it listens (or has stopped)"
-                : "the web app's lock \(path): cannot take it (\(reason))")
+            throw WebError(
+                busy
+                    ? "a node is starting or serving the web app of \(dataDirectory): run the command again once it listens (or has stopped)"
+                    : "the web app's lock \(path): cannot take it (\(reason))")
         }
         self.descriptor = descriptor
     }

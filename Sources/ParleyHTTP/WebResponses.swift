@@ -64,7 +64,9 @@ enum WebResponses {
             let status = http.status
             return error(status: status, kind: kind(of: status).rawValue, message: message(for: status))
         default:
-            return error(status: .internalServerError, kind: WebErrorKind.internal.rawValue, message: "the server failed to answer")
+            return error(
+                status: .internalServerError, kind: WebErrorKind.internal.rawValue,
+                message: "the server failed to answer")
         }
     }
 

@@ -10,7 +10,9 @@ public enum WebScheme: String, Sendable, Hashable, CustomStringConvertible {
     /// The rule of `parley node --web`: loopback is plain HTTP unless `forceTLS` (`--web-tls`); any
     /// other address carries the login and every decrypted message across the network, so it is
     /// HTTPS unless `allowPlainHTTP` (`--insecure-http`) says plainly that it should not be.
-    public static func serving(_ address: WebAddress, forceTLS: Bool, allowPlainHTTP: Bool) throws(WebError) -> WebScheme {
+    public static func serving(_ address: WebAddress, forceTLS: Bool, allowPlainHTTP: Bool) throws(WebError)
+        -> WebScheme
+    {
         if forceTLS, allowPlainHTTP {
             throw WebError("--web-tls and --insecure-http contradict each other: give one of them")
         }

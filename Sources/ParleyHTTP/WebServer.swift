@@ -21,10 +21,12 @@ public struct WebServer: Sendable {
     /// (HTTPS, and WebSockets as wss), else only plain HTTP. `onListening` gets the address really
     /// bound (port 0 resolved) once the server accepts connections.
     public init(
-        service: APIService, access: WebAccess, address requested: WebAddress, certificate: WebCertificate? = nil, logger: Logger,
+        service: APIService, access: WebAccess, address requested: WebAddress, certificate: WebCertificate? = nil,
+        logger: Logger,
         onListening: @escaping @Sendable (WebAddress) async -> Void = { _ in }
     ) throws(WebError) {
-        let address = WebAddress(host: requested.host, port: requested.port, scheme: certificate == nil ? .http : .https)
+        let address = WebAddress(
+            host: requested.host, port: requested.port, scheme: certificate == nil ? .http : .https)
         let assets: WebAssetCatalog
         do { assets = try WebAssetCatalog.bundled() } catch { throw WebError(error.description) }
         // A fixed port is known now; port 0 only once bound, and nothing can reach it before that.
@@ -44,12 +46,16 @@ public struct WebServer: Sendable {
                 // router's front door); the check is repeated here so no path upgrades without it.
                 guard head.path == "/api/ws", gate.refusal(for: head) == nil else { return .dontUpgrade }
                 var headers = WebResponses.securityHeaders
-                if RequestGuard.offersPageProtocol(head) { headers[.secWebSocketProtocol] = RequestGuard.webSocketProtocol }
+                if RequestGuard.offersPageProtocol(head) {
+                    headers[.secWebSocketProtocol] = RequestGuard.webSocketProtocol
+                }
                 // A socket opened with a session closes when that session ends (logout, revoke), one
                 // opened with the token at a revoke.
                 let session = gate.session(of: head), bearer = session == nil ? gate.bearer(of: head) : nil
                 return .upgrade(headers) { inbound, outbound, _ in
-                    await access.whileLive(session, bearer: bearer) { await socket.run(inbound: inbound, outbound: outbound) }
+                    await access.whileLive(session, bearer: bearer) {
+                        await socket.run(inbound: inbound, outbound: outbound)
+                    }
                 }
             }
             return GuardedWebSocketChannel(upgrading: upgrading, gate: gate)
@@ -67,9 +73,11 @@ public struct WebServer: Sendable {
         if logger.logLevel > .debug { serverLogger.logLevel = .critical }
         let application = Application(
             router: router, server: server,
-            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address.host, port: address.port), serverName: nil),
             onServerRunning: { channel in
-                let bound = WebAddress(host: address.host, port: channel.localAddress?.port ?? address.port, scheme: address.scheme)
+                let bound = WebAddress(
+                    host: address.host, port: channel.localAddress?.port ?? address.port, scheme: address.scheme)
                 gate.serve(bound)
                 await onListening(bound)
             },

@@ -15,13 +15,18 @@ enum WebSessionFile {
         guard FileManager.default.fileExists(atPath: path) else { return [:] }
         let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o777
         guard mode & 0o077 == 0 else {
-            throw WebError("web sessions \(path): group or others may read it (mode \(String(mode & 0o777, radix: 8))); chmod 600 it, or delete it to log every browser out")
+            throw WebError(
+                "web sessions \(path): group or others may read it (mode \(String(mode & 0o777, radix: 8))); chmod 600 it, or delete it to log every browser out"
+            )
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw WebError("web sessions \(path): cannot read it") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw WebError("web sessions \(path): cannot read it")
+        }
         var sessions: [String: Date] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")
-            guard fields.count == 2, WebSessionCredentials.isWellFormed(fields[0]), let seconds = Int64(fields[1]) else { continue }
+            guard fields.count == 2, WebSessionCredentials.isWellFormed(fields[0]), let seconds = Int64(fields[1])
+            else { continue }
             let expiry = Date(timeIntervalSince1970: TimeInterval(seconds))
             if expiry > now { sessions[String(fields[0])] = expiry }
         }
@@ -29,7 +34,10 @@ enum WebSessionFile {
     }
 
     static func write(_ sessions: [String: Date], dataDirectory: String) throws(WebError) {
-        let lines = sessions.sorted { $0.key < $1.key }.map { "\($0.key) \(Int64($0.value.timeIntervalSince1970.rounded(.up)))\n" }
-        try PrivateFile.replace(path: path(dataDirectory: dataDirectory), contents: lines.joined(), what: "web sessions")
+        let lines = sessions.sorted { $0.key < $1.key }.map {
+            "\($0.key) \(Int64($0.value.timeIntervalSince1970.rounded(.up)))\n"
+        }
+        try PrivateFile.replace(
+            path: path(dataDirectory: dataDirectory), contents: lines.joined(), what: "web sessions")
     }
 }

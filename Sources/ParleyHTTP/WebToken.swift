@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import ParleyCrypto
 
@@ -67,12 +67,16 @@ public struct WebToken: Sendable, CustomStringConvertible {
             throw .tokenFile(path, "cannot read it (\(error.localizedDescription))")
         }
         guard mode & 0o077 == 0 else {
-            throw .tokenFile(path, "group or others may read it (mode \(String(mode & 0o777, radix: 8))); chmod 600 it, or delete it for a new token")
+            throw .tokenFile(
+                path,
+                "group or others may read it (mode \(String(mode & 0o777, radix: 8))); chmod 600 it, or delete it for a new token"
+            )
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw .tokenFile(path, "cannot read it") }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.utf8.count == byteCount * 2, text.utf8.allSatisfy({ Self.isLowerHex($0) }) else {
-            throw .tokenFile(path, "not a token (expected \(byteCount * 2) lower-case hex digits); delete it for a new one")
+            throw .tokenFile(
+                path, "not a token (expected \(byteCount * 2) lower-case hex digits); delete it for a new one")
         }
         return WebToken(hex: text)
     }

@@ -17,13 +17,17 @@ final class ChatStateCache: Sendable {
     /// Reserves the next (sequence, lamport) pair for an own message in `chat`, with the id of the
     /// own message before it, which it must name as its `previous`. `link(chat:to:)` must follow
     /// with the new message's id before the next reservation in the chat.
-    func reserve(chat: ChatID, author: PeerID, store: MessageStore) throws -> (sequence: UInt64, lamport: UInt64, previous: MessageID?) {
-        let loaded = try counters.withLock { $0[chat] } ?? {
-            let next = try store.nextSequence(chat: chat, author: author)
-            return Counters(
-                nextSequence: next, lamport: try store.chatClock(chat: chat),
-                previous: next > 1 ? try store.messageID(chat: chat, author: author, sequence: next - 1) : nil)
-        }()
+    func reserve(chat: ChatID, author: PeerID, store: MessageStore) throws -> (
+        sequence: UInt64, lamport: UInt64, previous: MessageID?
+    ) {
+        let loaded =
+            try counters.withLock { $0[chat] }
+            ?? {
+                let next = try store.nextSequence(chat: chat, author: author)
+                return Counters(
+                    nextSequence: next, lamport: try store.chatClock(chat: chat),
+                    previous: next > 1 ? try store.messageID(chat: chat, author: author, sequence: next - 1) : nil)
+            }()
         return counters.withLock { all in
             var entry = all[chat] ?? loaded
             entry.lamport = ChatClock.next(after: entry.lamport)

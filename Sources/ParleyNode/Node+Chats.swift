@@ -10,16 +10,23 @@ extension Node {
     /// a second one with the same person returns the first.
     public func createChat(title: String, members: [PeerID], kind: ChatKind = .group) async throws -> ChatInvite {
         let others = Set(members).subtracting([me])
-        if kind == .direct, others.count != 1 { throw NodeError.invalid("a direct chat is with exactly one other person") }
+        if kind == .direct, others.count != 1 {
+            throw NodeError.invalid("a direct chat is with exactly one other person")
+        }
         // One direct chat per person: asking again opens the one there is.
-        if kind == .direct, let existing = try store.chats().first(where: { $0.kind == .direct && Set($0.members) == others.union([me]) }) {
+        if kind == .direct,
+            let existing = try store.chats().first(where: {
+                $0.kind == .direct && Set($0.members) == others.union([me])
+            })
+        {
             return existing.invite
         }
         let key = try ChatKey.generate()
         let invite = try ChatInvite.create(
             by: identity, kind: kind, title: title, members: Array(others), key: key, createdAtMillis: clock.wallMillis)
         _ = try await store.saveChat(invite, key: EpochKey(epoch: 0, key: key), joinedAtMillis: clock.wallMillis)
-        await pushReliably(invite.members.filter { $0 != me }.map { (.invite(invite.id, to: $0), .invite(invite.encoded)) })
+        await pushReliably(
+            invite.members.filter { $0 != me }.map { (.invite(invite.id, to: $0), .invite(invite.encoded)) })
         return invite
     }
 

@@ -12,7 +12,8 @@ extension Node {
         let arrivals = arrivals(chat: criteria.chat)
         let task = Task {
             do {
-                var last = try store.messages(matching: MessageCriteria(chat: criteria.chat, limit: 1)).last?.localNumber ?? 0
+                var last =
+                    try store.messages(matching: MessageCriteria(chat: criteria.chat, limit: 1)).last?.localNumber ?? 0
                 for await batch in arrivals {
                     guard batch.highestLocalNumber > last else { continue }
                     var query = criteria

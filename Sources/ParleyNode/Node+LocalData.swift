@@ -5,7 +5,9 @@ import ParleyStore
 /// in `LocalDataKey.reserved` are the node's own; front ends read them but cannot change them.
 extension Node {
     /// The value of `key` on a message; nil when unset.
-    public func localData(message: MessageID, key: String) throws -> String? { try store.localData(message: message, key: key) }
+    public func localData(message: MessageID, key: String) throws -> String? {
+        try store.localData(message: message, key: key)
+    }
 
     /// Every local value on a message, by key.
     public func allLocalData(message: MessageID) throws -> [String: String] { try store.allLocalData(message: message) }

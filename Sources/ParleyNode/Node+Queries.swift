@@ -23,7 +23,9 @@ extension Node {
     public func latestLocalNumber(chat: ChatID) throws -> Int64 { try store.latestLocalNumber(chat: chat) }
 
     /// A criteria query: messages of a chat by tag, reference and local-number window.
-    public func messages(matching criteria: MessageCriteria) throws -> [StoredMessage] { try store.messages(matching: criteria) }
+    public func messages(matching criteria: MessageCriteria) throws -> [StoredMessage] {
+        try store.messages(matching: criteria)
+    }
 
     /// The chat's members proven to have signed two histories, and from which sequence (PROTOCOL.md §4.4).
     public func forks(chat: ChatID) throws -> ChatForks { try store.forks(chat: chat) }

@@ -67,11 +67,14 @@ public final class Node: Sendable {
         self.clock = clock
         self.logger = logger
         engine = NodeEngine(
-            identity: configuration.identity, maxWaiting: configuration.maxQueuedFramesPerPeer, rateLimits: configuration.rateLimits,
+            identity: configuration.identity, maxWaiting: configuration.maxQueuedFramesPerPeer,
+            rateLimits: configuration.rateLimits,
             logger: logger)
         chatState = ChatStateCache()
         chains = Mutex(ChainAssembler(configuration: configuration.chainHolding))
-        presenceHub = PresenceHub(typingExpiry: configuration.typingTimeout, trafficTimeout: PresenceBeat.timeout(interval: configuration.presenceInterval))
+        presenceHub = PresenceHub(
+            typingExpiry: configuration.typingTimeout,
+            trafficTimeout: PresenceBeat.timeout(interval: configuration.presenceInterval))
         rendezvous = Mutex(Rendezvous(firstTurn: Int(configuration.identity.publicKey.rawRepresentation.first ?? 0)))
     }
 
@@ -126,7 +129,7 @@ public final class Node: Sendable {
     /// A batch that fails to commit is dropped (its messages come again by retransmit or sync); the
     /// failure is logged, except when shutting down.
     private func storeReporting(_ prepared: PreparedBatch) async {
-        do { try await storeAndReply(prepared) } catch where !Task.isCancelled {
+        do { try await storeAndReply(prepared) } catch  where !Task.isCancelled {
             logger.warning("dropped an inbound batch", metadata: ["error": "\(error)"])
         } catch {}
     }
@@ -137,7 +140,8 @@ public final class Node: Sendable {
         var nextHeartbeat = Duration.zero
         while !Task.isCancelled {
             let now = clock.now
-            let (due, idle) = await engine.tick(now: now, wallMillis: clock.wallMillis, inputDelay: transport.inbound.queueDelay)
+            let (due, idle) = await engine.tick(
+                now: now, wallMillis: clock.wallMillis, inputDelay: transport.inbound.queueDelay)
             await transmit(due)
             if now - lastAnnounce >= configuration.announceInterval {
                 lastAnnounce = now
@@ -162,12 +166,16 @@ public final class Node: Sendable {
                 do { interval = try await heartbeat() } catch {
                     logger.warning("presence heartbeat failed; retrying next interval", metadata: ["error": "\(error)"])
                 }
-                nextHeartbeat = clock.now + PresenceSchedule.delay(untilNextBeatAfter: clock.wallMillis, interval: interval)
+                nextHeartbeat =
+                    clock.now + PresenceSchedule.delay(untilNextBeatAfter: clock.wallMillis, interval: interval)
             }
             let quiet = idle && !presenceHub.holdsTypingIndicators && !secretBallots.hasTimers && pollDeadlines.isEmpty
-            let tick = quiet ? max(configuration.quietTick, configuration.idleTick, configuration.tick)
+            let tick =
+                quiet
+                ? max(configuration.quietTick, configuration.idleTick, configuration.tick)
                 : idle ? max(configuration.idleTick, configuration.tick) : configuration.tick
-            let nextRound = min(nextHeartbeat, lastSync + configuration.syncInterval, lastAnnounce + configuration.announceInterval)
+            let nextRound = min(
+                nextHeartbeat, lastSync + configuration.syncInterval, lastAnnounce + configuration.announceInterval)
             try await clock.sleep(for: max(.zero, min(tick, nextRound - clock.now)))
         }
     }

@@ -57,7 +57,10 @@ actor NodeEngine {
     private let maxWaiting: Int
     private let logger: Logger
 
-    init(identity: Identity, maxWaiting: Int, rateLimits: RateLimiter.Configuration = .init(), logger: Logger = Logger(label: "parley.engine")) {
+    init(
+        identity: Identity, maxWaiting: Int, rateLimits: RateLimiter.Configuration = .init(),
+        logger: Logger = Logger(label: "parley.engine")
+    ) {
         sessions = SessionTable(identity: identity)
         self.maxWaiting = maxWaiting
         limiter = RateLimiter(configuration: rateLimits)
@@ -69,7 +72,9 @@ actor NodeEngine {
     /// Counts a rejection. The trace names only the reason and the source: never content or keys.
     func reject(_ reason: ProtocolRejection, count: Int = 1, from source: PeerAddress? = nil) {
         rejections[reason, default: 0] += count
-        logger.trace("rejected", metadata: ["reason": "\(reason.rawValue)", "count": "\(count)", "from": "\(source?.description ?? "-")"])
+        logger.trace(
+            "rejected",
+            metadata: ["reason": "\(reason.rawValue)", "count": "\(count)", "from": "\(source?.description ?? "-")"])
     }
 
     func countStored(fromAuthors: Int, relayed: Int) {
@@ -129,7 +134,9 @@ actor NodeEngine {
     /// Bounded per-peer maps: anyone can mint identities, so an entry may be evicted (a peer that
     /// speaks again is simply learned again).
     private func remember<Value>(_ map: inout [PeerID: Value], _ value: Value, for peer: PeerID) {
-        if map[peer] == nil, map.count >= Self.maxRememberedPeers, let victim = map.keys.first(where: { !isConnected($0) }) {
+        if map[peer] == nil, map.count >= Self.maxRememberedPeers,
+            let victim = map.keys.first(where: { !isConnected($0) })
+        {
             map[victim] = nil
         }
         map[peer] = value
@@ -163,7 +170,9 @@ actor NodeEngine {
             let packet: Packet
             do { packet = try Packet(decoding: datagram.bytes) } catch {
                 let reason: ProtocolRejection = error.isUnsupportedVersion ? .unsupportedVersion : .malformed
-                reject(limiter.admit(.unauthenticated, from: datagram.address, now: now) ? reason : .rateLimited, from: datagram.address)
+                reject(
+                    limiter.admit(.unauthenticated, from: datagram.address, now: now) ? reason : .rateLimited,
+                    from: datagram.address)
                 continue
             }
             guard limiter.admit(rateClass(of: packet), from: datagram.address, now: now) else {
@@ -173,23 +182,29 @@ actor NodeEngine {
             do throws(ProtocolRejection) {
                 switch packet {
                 case let .data(index, counter, sealed):
-                    let (peer, plaintext) = try sessions.open(receiverIndex: index, counter: counter, sealed: sealed, from: datagram.address, now: now)
+                    let (peer, plaintext) = try sessions.open(
+                        receiverIndex: index, counter: counter, sealed: sealed, from: datagram.address, now: now)
                     remember(&addresses, datagram.address, for: peer)
-                    do { opened.frames.append((peer, try Frame.decodeAll(plaintext))) } catch { reject(.malformed, from: datagram.address) }
+                    do { opened.frames.append((peer, try Frame.decodeAll(plaintext))) } catch {
+                        reject(.malformed, from: datagram.address)
+                    }
                 case let .handshakeInit(index, ephemeral, sealed):
                     let (peer, response) = try sessions.handleInit(
-                        senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: datagram.address, now: now, wallMillis: wallMillis)
+                        senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: datagram.address, now: now,
+                        wallMillis: wallMillis)
                     remember(&addresses, datagram.address, for: peer)
                     opened.replies.append(response)
                     opened.established.append(peer)
                 case let .handshakeResponse(sender, receiver, ephemeral, sealed):
                     let peer = try sessions.handleResponse(
-                        senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed, from: datagram.address, now: now)
+                        senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed,
+                        from: datagram.address, now: now)
                     remember(&addresses, datagram.address, for: peer)
                     opened.established.append(peer)
                 case let .announce(peer, timestamp, signature):
                     guard peer != me else { continue }
-                    try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: wallMillis)
+                    try Announcement.verify(
+                        peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: wallMillis)
                     guard timestamp > announcedAt[peer, default: .min] else { throw ProtocolRejection.replayed }
                     remember(&announcedAt, timestamp, for: peer)
                     if addresses[peer] != datagram.address || !isConnected(peer) { opened.announced.append(peer) }
@@ -197,7 +212,9 @@ actor NodeEngine {
                     // The announcer may know only our address (`--peer`), not our id: an answer lets
                     // it reach us by id (to invite us, for one). Offered only for a peer not reached
                     // lately, at most once per interval; the node answers contacts and members only.
-                    if !isLive(peer, now: now), answeredAnnounceAt[peer].map({ now - $0 >= Self.announceAnswerInterval }) ?? true {
+                    if !isLive(peer, now: now),
+                        answeredAnnounceAt[peer].map({ now - $0 >= Self.announceAnswerInterval }) ?? true
+                    {
                         remember(&answeredAnnounceAt, now, for: peer)
                         opened.answerable.append((peer, datagram.address))
                     }
@@ -256,7 +273,9 @@ actor NodeEngine {
 
     /// `datagramsIfConnected` for many peers in one hop: a heartbeat to a hundred members is one
     /// engine call and one transport write, not a hundred of each.
-    func datagramsIfConnected(_ frames: [Frame], toEach peers: some Sequence<PeerID>, now: Duration, wallMillis: Int64) -> [Datagram] {
+    func datagramsIfConnected(_ frames: [Frame], toEach peers: some Sequence<PeerID>, now: Duration, wallMillis: Int64)
+        -> [Datagram]
+    {
         peers.flatMap { datagramsIfConnected(frames, to: $0, now: now, wallMillis: wallMillis) }
     }
 
@@ -300,7 +319,9 @@ actor NodeEngine {
     func tick(now: Duration, wallMillis: Int64, inputDelay: Duration = .zero) -> (datagrams: [Datagram], idle: Bool) {
         // A retransmit to a peer without a session uses up the attempt; the copy queued for the
         // handshake remains.
-        let retransmits = byPeer(reliableQueue.takeDue(now: now, inputDelay: inputDelay)).filter { sessions.session(for: $0.peer) != nil }
+        let retransmits = byPeer(reliableQueue.takeDue(now: now, inputDelay: inputDelay)).filter {
+            sessions.session(for: $0.peer) != nil
+        }
         // `datagrams` counts what it makes.
         let out = retransmits.flatMap { datagrams($0.frames, to: $0.peer, now: now, wallMillis: wallMillis) }
         let handshakes = waiting.keys.flatMap { handshakeIfNeeded(with: $0, now: now, wallMillis: wallMillis) }

@@ -39,7 +39,9 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Bad input, or a rule refuses the request.
     public static func invalid(_ reason: String) -> NodeError { NodeError(.invalid, reason) }
     /// The message named as a poll is not one.
-    public static func notAPoll(_ id: MessageID) -> NodeError { NodeError(.notAPoll, "message \(id.shortHex) is not a poll") }
+    public static func notAPoll(_ id: MessageID) -> NodeError {
+        NodeError(.notAPoll, "message \(id.shortHex) is not a poll")
+    }
     /// This user already voted `choice` on the yes/no poll.
     public static func alreadyVoted(_ poll: MessageID, choice: String) -> NodeError {
         NodeError(.alreadyVoted, "you already voted \(choice) on poll \(poll.shortHex); a second vote is refused")
@@ -50,7 +52,8 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func notInElectorate(_ poll: MessageID, electors: Int) -> NodeError {
         NodeError(
             .notInElectorate,
-            "you are not in the electorate of secret poll \(poll.shortHex): its \(electors) electors are the members whose ballot keys its creator held when it was posted")
+            "you are not in the electorate of secret poll \(poll.shortHex): its \(electors) electors are the members whose ballot keys its creator held when it was posted"
+        )
     }
     /// The secret poll's electorate is refused on every node (`SecretPollRules.electorateProblem`, a
     /// final problem: `ElectorateProblem.isFinal`).
@@ -59,17 +62,23 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .tooFewToHide(others):
             NodeError(
                 .refusedElectorate,
-                "only \(others) other member\(others == 1 ? "" : "s") could hide your vote on secret poll \(poll.shortHex); a secret ballot needs at least \(SecretPoll.minHidingElectors) besides the creator")
+                "only \(others) other member\(others == 1 ? "" : "s") could hide your vote on secret poll \(poll.shortHex); a secret ballot needs at least \(SecretPoll.minHidingElectors) besides the creator"
+            )
         case .notAMember, .unpublishedKey:
-            NodeError(.refusedElectorate, "secret poll \(poll.shortHex) is refused on every node, so no ballot is cast into it: \(problem)")
+            NodeError(
+                .refusedElectorate,
+                "secret poll \(poll.shortHex) is refused on every node, so no ballot is cast into it: \(problem)")
         }
     }
     /// A secret poll here would list too few members besides its creator for a vote to hide among.
     public static func tooFewToHide(_ chat: ChatID, others: Int) -> NodeError {
         NodeError(
             .refusedElectorate,
-            "a secret poll needs at least \(SecretPoll.minHidingElectors) members besides you with ballot keys, so each vote hides among them; chat \(chat.shortHex) has \(others)")
+            "a secret poll needs at least \(SecretPoll.minHidingElectors) members besides you with ballot keys, so each vote hides among them; chat \(chat.shortHex) has \(others)"
+        )
     }
     /// This node's user is not a member of the chat.
-    public static func notAMember(_ chat: ChatID) -> NodeError { NodeError(.notAMember, "you are not a member of chat \(chat.shortHex)") }
+    public static func notAMember(_ chat: ChatID) -> NodeError {
+        NodeError(.notAMember, "you are not a member of chat \(chat.shortHex)")
+    }
 }

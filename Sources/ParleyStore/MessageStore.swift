@@ -30,7 +30,10 @@ public struct MessageStore: Sendable {
         // less often: about 10 % more 2-node throughput in back-to-back bench profiles.
         configuration.prepareDatabase { db in
             // Once checkpointed, a WAL file grown past the checkpoint size is cut back to it.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 8192; PRAGMA journal_size_limit = 33554432")
+            try db.execute(
+                sql:
+                    "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 8192; PRAGMA journal_size_limit = 33554432"
+            )
         }
         let pool: DatabasePool
         do { pool = try DatabasePool(path: path, configuration: configuration) } catch {

@@ -23,7 +23,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     private let base: Base
     private init(_ base: Base) { self.base = base }
 
-    static func cannotOpen(path: String, reason: String) -> StoreError { StoreError(.cannotOpen(path: path, reason: reason)) }
+    static func cannotOpen(path: String, reason: String) -> StoreError {
+        StoreError(.cannotOpen(path: path, reason: reason))
+    }
     static func notADatabase(path: String) -> StoreError { StoreError(.notADatabase(path: path)) }
     static func newerSchema(path: String, migrations: [String]) -> StoreError {
         StoreError(.newerSchema(path: path, migrations: migrations.sorted()))
@@ -38,20 +40,25 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     }
     static func corrupt(_ reason: String) -> StoreError { StoreError(.corrupt(reason)) }
     static func invalidPrefix(_ prefix: String) -> StoreError { StoreError(.invalidPrefix(prefix)) }
-    static func noMatch(_ kind: String, prefix: String) -> StoreError { StoreError(.noMatch(kind: kind, prefix: prefix)) }
+    static func noMatch(_ kind: String, prefix: String) -> StoreError {
+        StoreError(.noMatch(kind: kind, prefix: prefix))
+    }
     static func ambiguous(_ kind: String, prefix: String, count: Int) -> StoreError {
         StoreError(.ambiguous(kind: kind, prefix: prefix, count: count))
     }
     static func unknownMessage(_ id: String) -> StoreError { StoreError(.unknownMessage(id)) }
     static func unknownInvite(_ id: String) -> StoreError { StoreError(.unknownInvite(id)) }
-    static func nameTaken(_ name: String, owner: String) -> StoreError { StoreError(.nameTaken(name: name, owner: owner)) }
+    static func nameTaken(_ name: String, owner: String) -> StoreError {
+        StoreError(.nameTaken(name: name, owner: owner))
+    }
     static func invalid(_ reason: String) -> StoreError { StoreError(.invalid(reason)) }
 
     /// Wraps any error raised while touching the database, naming what was being done.
     static func database(_ context: String, _ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
         if let error = error as? DatabaseError {
-            let reason = error.message.map { "\($0) (SQLite code \(error.extendedResultCode.rawValue))" } ?? error.description
+            let reason =
+                error.message.map { "\($0) (SQLite code \(error.extendedResultCode.rawValue))" } ?? error.description
             return StoreError(.database(context: context, reason: reason))
         }
         return StoreError(.database(context: context, reason: String(describing: error)))
@@ -93,7 +100,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch base {
         case let .cannotOpen(path, reason): "cannot open store at \(path): \(reason)"
-        case let .notADatabase(path): "store at \(path) is not a Parley database (not SQLite, or corrupt); refusing to touch it"
+        case let .notADatabase(path):
+            "store at \(path) is not a Parley database (not SQLite, or corrupt); refusing to touch it"
         case let .newerSchema(path, migrations):
             "store at \(path) was written by a newer Parley (schema \(migrations.joined(separator: ", "))); upgrade Parley"
         case let .olderWireProtocol(path, version):

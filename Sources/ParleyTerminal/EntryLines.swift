@@ -2,7 +2,9 @@
 /// the quote they reply to above them and a reactions line under them; polls as cards with a bar per
 /// option; notices as they were written, wrapped.
 enum EntryLines {
-    static let authorColors: [TerminalColor] = [.cyan, .green, .yellow, .magenta, .blue, .brightCyan, .brightGreen, .brightMagenta]
+    static let authorColors: [TerminalColor] = [
+        .cyan, .green, .yellow, .magenta, .blue, .brightCyan, .brightGreen, .brightMagenta,
+    ]
 
     static func lines(_ entries: [ScreenState.Entry], width: Int) -> [StyledLine] {
         entries.flatMap { entry in
@@ -31,7 +33,8 @@ enum EntryLines {
         let wrapped = TextWidth.wrap(message.text, first: width - prefix, rest: width - 2)
         var lines: [StyledLine] = []
         if let quote = message.quote {
-            lines.append(StyledLine("  " + TextWidth.truncate(quote, to: max(width - 2, 1)), style: Style(foreground: .gray)))
+            lines.append(
+                StyledLine("  " + TextWidth.truncate(quote, to: max(width - 2, 1)), style: Style(foreground: .gray)))
         }
         for (index, text) in wrapped.enumerated() {
             var line = StyledLine()
@@ -68,11 +71,12 @@ enum EntryLines {
         notice.flatMap { text in
             let indent = String(text.prefix { $0 == " " })
             let body = String(text.dropFirst(indent.count))
-            return TextWidth.wrap(body, first: width - 2 - indent.count, rest: width - 4 - indent.count).enumerated().map { index, part in
-                var line = StyledLine("┆ ", style: Style(foreground: .gray))
-                line.append(indent + (index == 0 ? part : "  " + part))
-                return line
-            }
+            return TextWidth.wrap(body, first: width - 2 - indent.count, rest: width - 4 - indent.count).enumerated()
+                .map { index, part in
+                    var line = StyledLine("┆ ", style: Style(foreground: .gray))
+                    line.append(indent + (index == 0 ? part : "  " + part))
+                    return line
+                }
         }
     }
 
@@ -88,7 +92,8 @@ enum EntryLines {
                 line = StyledLine("  ")
             }
             if line.width > 2 { line.append(" ") }
-            line.append(text, style: reaction.mine ? Style(foreground: .brightYellow, bold: true) : Style(foreground: .gray))
+            line.append(
+                text, style: reaction.mine ? Style(foreground: .brightYellow, bold: true) : Style(foreground: .gray))
         }
         return lines + [line]
     }
@@ -96,14 +101,17 @@ enum EntryLines {
     static func poll(_ poll: ScreenState.PollCard, width: Int) -> [StyledLine] {
         let edge = Style(foreground: .magenta, bold: true)
         var lines: [StyledLine] = []
-        let header = (poll.time.isEmpty ? "" : poll.time + " ") + "Poll \(poll.id) · \(poll.author): \(poll.question)" + (poll.isClosed ? " [closed]" : "")
+        let header =
+            (poll.time.isEmpty ? "" : poll.time + " ") + "Poll \(poll.id) · \(poll.author): \(poll.question)"
+            + (poll.isClosed ? " [closed]" : "")
         for (index, text) in TextWidth.wrap(header, first: width - 2, rest: width - 4).enumerated() {
             var line = StyledLine("▌ ", style: edge)
             line.append(index == 0 ? text : "  " + text, style: Style(bold: true))
             lines.append(line)
         }
         // "▌ *Label  ███·····  1  50% ★"
-        let votes = poll.options.map { "\($0.votes)" }, shares = poll.options.map { "\(Int(($0.share * 100).rounded()))%" }
+        let votes = poll.options.map { "\($0.votes)" },
+            shares = poll.options.map { "\(Int(($0.share * 100).rounded()))%" }
         let (votesWidth, sharesWidth) = (votes.map(\.count).max() ?? 0, shares.map(\.count).max() ?? 0)
         let counts = zip(votes, shares).map { padded($0, to: votesWidth) + " " + padded($1, to: sharesWidth) }
         let countWidth = votesWidth + 1 + sharesWidth
@@ -117,7 +125,8 @@ enum EntryLines {
             if barWidth > 0 {
                 // Filled to the share, as the percent beside it and the web page's bar: never scaled to the leader.
                 let filled = min(max(Int((option.share * Double(barWidth)).rounded()), 0), barWidth)
-                line.append(String(repeating: "█", count: filled), style: Style(foreground: option.winner ? .green : .blue))
+                line.append(
+                    String(repeating: "█", count: filled), style: Style(foreground: option.winner ? .green : .blue))
                 line.append(String(repeating: "·", count: barWidth - filled) + " ", style: Style(foreground: .gray))
             }
             line.append(count)

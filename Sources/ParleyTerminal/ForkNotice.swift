@@ -47,6 +47,7 @@ public enum ForkNotice {
             return "\(name(members[0])) signed two histories from their message \(members[0].fromSequence): "
                 + "their messages from then on count for nothing and are not shown"
         }
-        return "\(list(members)) signed two histories: their messages from each one's fork on count for nothing and are not shown"
+        return
+            "\(list(members)) signed two histories: their messages from each one's fork on count for nothing and are not shown"
     }
 }

@@ -10,7 +10,9 @@ public enum ColorMode: Hashable, Sendable {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
         let term = environment["TERM"] ?? ""
         if term == "dumb" { return .none }
-        if term.contains("256color") || ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "") { return .palette256 }
+        if term.contains("256color") || ["truecolor", "24bit"].contains(environment["COLORTERM"] ?? "") {
+            return .palette256
+        }
         return .sixteen
     }
 }
@@ -73,7 +75,8 @@ public struct FrameWriter: Sendable {
 
     /// A wide character whose continuation changed must be rewritten too.
     private func isWideNeighbour(_ grid: ScreenGrid, _ row: Int, _ column: Int) -> Bool {
-        column + 1 < grid.width && grid[row, column + 1].isContinuation && grid[row, column + 1] != previous?[row, column + 1]
+        column + 1 < grid.width && grid[row, column + 1].isContinuation
+            && grid[row, column + 1] != previous?[row, column + 1]
     }
 
     /// Select Graphic Rendition: a reset, then the style's attributes and colours.

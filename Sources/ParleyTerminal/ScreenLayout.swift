@@ -31,14 +31,16 @@ public struct ScreenLayout: Hashable, Sendable {
         typingRow = full ? height - 3 : nil
         let top = full ? 1 : 0
         let bodyHeight = max(height - (full ? 4 : 2), 0)
-        let (chatWidth, memberWidth) = switch width {
-        case 100...: (22, 20)
-        case 80...: (18, 16)
-        case 60...: (18, 0)
-        default: (0, 0)
-        }
+        let (chatWidth, memberWidth) =
+            switch width {
+            case 100...: (22, 20)
+            case 80...: (18, 16)
+            case 60...: (18, 0)
+            default: (0, 0)
+            }
         chats = chatWidth > 0 ? Pane(column: 0, width: chatWidth, top: top, height: bodyHeight) : nil
-        members = memberWidth > 0 ? Pane(column: width - memberWidth, width: memberWidth, top: top, height: bodyHeight) : nil
+        members =
+            memberWidth > 0 ? Pane(column: width - memberWidth, width: memberWidth, top: top, height: bodyHeight) : nil
         let messageColumn = chatWidth > 0 ? chatWidth + 1 : 0
         let messageEnd = memberWidth > 0 ? width - memberWidth - 1 : width
         messages = Pane(column: messageColumn, width: max(messageEnd - messageColumn, 0), top: top, height: bodyHeight)

@@ -44,9 +44,13 @@ public enum ScreenRenderer {
         // A warning about the chat stays on top of its messages, which get the rows below it.
         let warning = warningLines(state.warning, pane: layout.messages)
         for (offset, line) in warning.enumerated() {
-            grid.write(line, row: layout.messages.top + offset, column: layout.messages.column, limit: layout.messages.width, style: warningStyle)
+            grid.write(
+                line, row: layout.messages.top + offset, column: layout.messages.column, limit: layout.messages.width,
+                style: warningStyle)
         }
-        let (messagesTop, messagesHeight) = (layout.messages.top + warning.count, layout.messages.height - warning.count)
+        let (messagesTop, messagesHeight) = (
+            layout.messages.top + warning.count, layout.messages.height - warning.count
+        )
         let lines = EntryLines.lines(state.entries, width: layout.messages.width)
         let scroll = min(max(state.scroll, 0), max(lines.count - messagesHeight, 0))
         let end = lines.count - scroll
@@ -57,7 +61,9 @@ public enum ScreenRenderer {
             grid.write(line, row: firstRow + offset, column: layout.messages.column, limit: layout.messages.width)
         }
         if let row = layout.typingRow, !state.typing.isEmpty {
-            grid.write(" " + typingText(state.typing), row: row, column: 0, limit: width, style: Style(foreground: .gray, dim: true))
+            grid.write(
+                " " + typingText(state.typing), row: row, column: 0, limit: width,
+                style: Style(foreground: .gray, dim: true))
         }
         if let row = layout.statusRow { status(state, row: row, into: &grid) }
         var cursor: Position?
@@ -69,7 +75,8 @@ public enum ScreenRenderer {
             grid.write(text, row: row, column: 2, limit: columns)
             if state.focus == .input, width > 2 { cursor = Position(row: row, column: 2 + column) }
         }
-        return RenderedScreen(grid: grid, cursor: cursor, messageLines: lines.count, messageRows: messagesHeight, scroll: scroll)
+        return RenderedScreen(
+            grid: grid, cursor: cursor, messageLines: lines.count, messageRows: messagesHeight, scroll: scroll)
     }
 
     static let warningStyle = Style(foreground: .brightYellow, bold: true)
@@ -103,11 +110,14 @@ public enum ScreenRenderer {
     private static func header(_ state: ScreenState, layout: ScreenLayout, row: Int, into grid: inout ScreenGrid) {
         grid.fill(row: row, column: 0, count: layout.width, style: bar)
         let title = Style(bold: true, reverse: true)
-        if let pane = layout.chats { grid.write(" Chats", row: row, column: pane.column, limit: pane.width, style: title) }
+        if let pane = layout.chats {
+            grid.write(" Chats", row: row, column: pane.column, limit: pane.width, style: title)
+        }
         let pane = layout.messages
         grid.write(" # " + state.title, row: row, column: pane.column, limit: pane.width, style: title)
         if let pane = layout.members {
-            grid.write(" Members (\(state.members.count))", row: row, column: pane.column, limit: pane.width, style: title)
+            grid.write(
+                " Members (\(state.members.count))", row: row, column: pane.column, limit: pane.width, style: title)
         }
     }
 
@@ -122,14 +132,19 @@ public enum ScreenRenderer {
         for (offset, chat) in state.chats.dropFirst(first).prefix(pane.height).enumerated() {
             let index = first + offset, row = pane.top + offset
             let selected = index == state.selectedChat
-            let style = selected ? (state.focus == .chats ? Style(bold: true, reverse: true) : Style(foreground: .brightCyan, bold: true)) : .plain
+            let style =
+                selected
+                ? (state.focus == .chats
+                    ? Style(bold: true, reverse: true) : Style(foreground: .brightCyan, bold: true)) : .plain
             if selected { grid.fill(row: row, column: pane.column, count: pane.width, style: style) }
             let unread = chat.unread > 0 ? " \(chat.unread)" : ""
             let title = TextWidth.truncate(chat.title, to: pane.width - 2 - TextWidth.of(unread) - 1)
             grid.write((selected ? "› " : "  ") + title, row: row, column: pane.column, limit: pane.width, style: style)
             if !unread.isEmpty {
                 let column = pane.column + pane.width - TextWidth.of(unread) - 1
-                grid.write(unread, row: row, column: column, style: selected ? style : Style(foreground: .brightYellow, bold: true))
+                grid.write(
+                    unread, row: row, column: column,
+                    style: selected ? style : Style(foreground: .brightYellow, bold: true))
             }
         }
     }
@@ -138,19 +153,23 @@ public enum ScreenRenderer {
         var row = pane.top
         for member in members {
             guard row < pane.top + pane.height else { return }
-            let (marker, markerStyle, nameStyle): (String, Style, Style) = switch member.presence {
-            case .online: ("●", Style(foreground: .green, bold: true), .plain)
-            case .offline: ("○", Style(foreground: .gray), Style(foreground: .gray))
-            case nil: (" ", .plain, .plain)
-            }
+            let (marker, markerStyle, nameStyle): (String, Style, Style) =
+                switch member.presence {
+                case .online: ("●", Style(foreground: .green, bold: true), .plain)
+                case .offline: ("○", Style(foreground: .gray), Style(foreground: .gray))
+                case nil: (" ", .plain, .plain)
+                }
             grid.write(" " + marker + " ", row: row, column: pane.column, limit: pane.width, style: markerStyle)
             var style = nameStyle
             style.bold = member.isYou
-            grid.write(TextWidth.truncate(member.name, to: pane.width - 3), row: row, column: pane.column + 3, limit: pane.width - 3, style: style)
+            grid.write(
+                TextWidth.truncate(member.name, to: pane.width - 3), row: row, column: pane.column + 3,
+                limit: pane.width - 3, style: style)
             row += 1
             if case let .offline(lastSeen?) = member.presence, row < pane.top + pane.height {
-                grid.write(TextWidth.truncate("seen " + lastSeen, to: pane.width - 3), row: row, column: pane.column + 3,
-                           limit: pane.width - 3, style: Style(foreground: .gray, dim: true))
+                grid.write(
+                    TextWidth.truncate("seen " + lastSeen, to: pane.width - 3), row: row, column: pane.column + 3,
+                    limit: pane.width - 3, style: Style(foreground: .gray, dim: true))
                 row += 1
             }
         }

@@ -39,7 +39,8 @@ public struct ScreenState: Hashable, Sendable {
         public var quote: String?
 
         public init(
-            author: String, text: String, isOwn: Bool = false, reactions: [Reaction] = [], id: String = "", time: String = "",
+            author: String, text: String, isOwn: Bool = false, reactions: [Reaction] = [], id: String = "",
+            time: String = "",
             delivery: String = "", quote: String? = nil
         ) {
             self.author = author
@@ -83,7 +84,8 @@ public struct ScreenState: Hashable, Sendable {
         public var time: String
 
         public init(
-            id: String, author: String, question: String, isClosed: Bool = false, options: [PollOption], summary: String, time: String = ""
+            id: String, author: String, question: String, isClosed: Bool = false, options: [PollOption],
+            summary: String, time: String = ""
         ) {
             self.id = id
             self.time = time
@@ -155,7 +157,8 @@ public struct ScreenState: Hashable, Sendable {
 
     public init(
         chats: [Chat] = [], selectedChat: Int = 0, title: String = "", entries: [Entry] = [], scroll: Int = 0,
-        members: [Member] = [], typing: [String] = [], input: InputLine = InputLine(), focus: Focus = .input, status: Status? = nil,
+        members: [Member] = [], typing: [String] = [], input: InputLine = InputLine(), focus: Focus = .input,
+        status: Status? = nil,
         warning: String? = nil
     ) {
         self.chats = chats

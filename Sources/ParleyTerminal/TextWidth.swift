@@ -9,8 +9,8 @@ public enum TextWidth {
         if scalars.contains(where: { $0.value == 0xFE0F }) || first.properties.isEmojiPresentation { return 2 }
         switch first.value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+            0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
             return 2
         default:
             return 1
@@ -24,7 +24,8 @@ public enum TextWidth {
     public static func printable(_ character: Character) -> Character {
         if character == "\t" { return " " }
         let isControl = character.unicodeScalars.contains { scalar in
-            scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) || scalar.properties.generalCategory == .format && scalar.value != 0x200D && scalar.value != 0xFE0F
+            scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+                || scalar.properties.generalCategory == .format && scalar.value != 0x200D && scalar.value != 0xFE0F
         }
         return isControl ? "\u{FFFD}" : character
     }

@@ -5,13 +5,14 @@ import ParleyCrypto
 /// vectors the independent Python implementation wrote, which the Swift tests must reproduce.
 public enum BallotDocumentVectors {
     public static let values: [String: [UInt8]] = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let marker = "```text\n"
         guard let text = try? String(contentsOf: root.appendingPathComponent("docs/BALLOTS.md"), encoding: .utf8),
-              let section = text.range(of: "## 7. Test vectors"),
-              let open = text.range(of: marker + "alice seed = ", range: section.upperBound..<text.endIndex),
-              case let start = text.index(open.lowerBound, offsetBy: marker.count),
-              let close = text.range(of: "```", range: start..<text.endIndex)
+            let section = text.range(of: "## 7. Test vectors"),
+            let open = text.range(of: marker + "alice seed = ", range: section.upperBound..<text.endIndex),
+            case let start = text.index(open.lowerBound, offsetBy: marker.count),
+            let close = text.range(of: "```", range: start..<text.endIndex)
         else { return [:] }
         var values: [String: String] = [:]
         var last = ""

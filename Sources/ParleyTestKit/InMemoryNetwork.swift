@@ -12,7 +12,9 @@ public final class InMemoryNetwork: Sendable {
         /// groups is dropped (an endpoint in no group reaches every other). Empty: no partition.
         public var partition: [Set<PeerAddress>]
 
-        public init(lossRate: Double = 0, duplicateRate: Double = 0, reorder: Bool = false, partition: [Set<PeerAddress>] = []) {
+        public init(
+            lossRate: Double = 0, duplicateRate: Double = 0, reorder: Bool = false, partition: [Set<PeerAddress>] = []
+        ) {
             self.lossRate = lossRate
             self.duplicateRate = duplicateRate
             self.reorder = reorder
@@ -103,7 +105,8 @@ public final class InMemoryNetwork: Sendable {
                 }
                 let copies = state.random.nextUnit() < state.conditions.duplicateRate ? 2 : 1
                 for _ in 0..<copies {
-                    byDestination[datagram.address, default: []].append(Datagram(address: source, bytes: datagram.bytes))
+                    byDestination[datagram.address, default: []].append(
+                        Datagram(address: source, bytes: datagram.bytes))
                     state.delivered += 1
                 }
             }
@@ -125,7 +128,9 @@ public final class InMemoryNetwork: Sendable {
 extension InMemoryNetwork.Conditions {
     /// Whether the partition cuts `a` off from `b`.
     func separates(_ a: PeerAddress, _ b: PeerAddress) -> Bool {
-        guard let side = partition.firstIndex(where: { $0.contains(a) }), let other = partition.firstIndex(where: { $0.contains(b) }) else {
+        guard let side = partition.firstIndex(where: { $0.contains(a) }),
+            let other = partition.firstIndex(where: { $0.contains(b) })
+        else {
             return false
         }
         return side != other

@@ -3,11 +3,11 @@ import NIOPosix
 import ParleyCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Binds the datagram channels of a `UDPTransport`, tuned for bursts, and can do it again when the
@@ -70,18 +70,21 @@ struct DatagramChannelFactory: Sendable {
                 }
             }
         #if os(Linux) || os(FreeBSD) || os(Android)
-        // NIO splits one receive buffer into `vectorReadCount` slots, so size it for full slots.
-        bootstrap = bootstrap
-            .channelOption(.datagramVectorReadMessageCount, value: Self.vectorReadCount)
-            .channelOption(
-                .recvAllocator,
-                value: FixedSizeRecvByteBufferAllocator(capacity: Self.vectorReadCount * Self.slotBytes)
-            )
+            // NIO splits one receive buffer into `vectorReadCount` slots, so size it for full slots.
+            bootstrap =
+                bootstrap
+                .channelOption(.datagramVectorReadMessageCount, value: Self.vectorReadCount)
+                .channelOption(
+                    .recvAllocator,
+                    value: FixedSizeRecvByteBufferAllocator(capacity: Self.vectorReadCount * Self.slotBytes)
+                )
         #else
-        bootstrap = bootstrap.channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.slotBytes))
+            bootstrap = bootstrap.channelOption(
+                .recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.slotBytes))
         #endif
         if sharingPort {
-            bootstrap = bootstrap
+            bootstrap =
+                bootstrap
                 .channelOption(.socketOption(.so_reuseaddr), value: 1)
                 .channelOption(.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT)), value: 1)
         }

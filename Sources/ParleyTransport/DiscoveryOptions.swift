@@ -47,7 +47,8 @@ public struct DiscoveryOptions: Hashable, Sendable {
             return device
         }
         let isLoopback = { (device: NIONetworkDevice) in device.address?.ipAddress?.hasPrefix("127.") ?? false }
-        if let device = ipv4.first(where: { $0.multicastSupported && !isLoopback($0) }) ?? ipv4.first(where: isLoopback) {
+        if let device = ipv4.first(where: { $0.multicastSupported && !isLoopback($0) }) ?? ipv4.first(where: isLoopback)
+        {
             return device
         }
         throw .discoveryFailed("no IPv4 interface to discover on")

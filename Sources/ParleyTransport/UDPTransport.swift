@@ -31,7 +31,8 @@ public final class UDPTransport: DatagramTransport {
     private let resolver = AddressResolver()
     /// The broadcast addresses of this machine's networks (a subnet's x.x.x.255 and the like): the
     /// kernel refuses a send there (EACCES), which would close the socket.
-    private let localBroadcasts: Set<String> = Set(((try? System.enumerateDevices()) ?? []).compactMap { $0.broadcastAddress?.ipAddress })
+    private let localBroadcasts: Set<String> = Set(
+        ((try? System.enumerateDevices()) ?? []).compactMap { $0.broadcastAddress?.ipAddress })
 
     public var statistics: TransportStatistics { counters.snapshot }
 
@@ -187,7 +188,10 @@ public final class UDPTransport: DatagramTransport {
         // The kernel refuses port 0 and broadcast (EINVAL, EACCES), and NIO closes the socket on any
         // write error it does not expect: an address a peer could name (the source of an announce, a
         // member's `meet`) must never get that far. Multicast goes only to the discovery group.
-        guard peer == discoveryTarget || remote.ipAddress.map({ Self.isUnicast($0) && !localBroadcasts.contains($0) }) == true else { return nil }
+        guard
+            peer == discoveryTarget
+                || remote.ipAddress.map({ Self.isUnicast($0) && !localBroadcasts.contains($0) }) == true
+        else { return nil }
         return remote
     }
 

@@ -42,21 +42,25 @@ public struct WebAssetCatalog: Sendable {
 
     /// Reads every file with a known type under `directory`; other files are left out.
     static func load(directory: URL) throws(WebAppError) -> WebAssetCatalog {
-        guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else {
+        guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
+        else {
             throw WebAppError(description: "cannot list the web app's files in \(directory.path)")
         }
         var assets: [String: WebAsset] = [:]
         let rootPath = directory.standardizedFileURL.path
         for case let file as URL in files {
             guard (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                  let type = contentTypes[file.pathExtension.lowercased()] else { continue }
+                let type = contentTypes[file.pathExtension.lowercased()]
+            else { continue }
             let path = String(file.standardizedFileURL.path.dropFirst(rootPath.count))
             guard let bytes = FileManager.default.contents(atPath: file.path) else {
                 throw WebAppError(description: "cannot read the web app's file \(file.path)")
             }
             assets[path.hasPrefix("/") ? path : "/" + path] = WebAsset(bytes: Array(bytes), contentType: type)
         }
-        guard assets["/index.html"] != nil else { throw WebAppError(description: "the web app has no index.html in \(directory.path)") }
+        guard assets["/index.html"] != nil else {
+            throw WebAppError(description: "the web app has no index.html in \(directory.path)")
+        }
         return WebAssetCatalog(assets: assets)
     }
 

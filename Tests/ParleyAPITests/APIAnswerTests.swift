@@ -29,14 +29,19 @@ struct APIAnswerTests {
     @Test func aRequestIsDecodedFromItsNameAndBody() throws {
         #expect(try APIRequest.decode(name: "chatList", body: Data("{}".utf8)) == .chatList)
         #expect(try APIRequest.decode(name: "status", body: Data()) == .status)
-        #expect(try APIRequest.decode(name: "send", body: Data(#"{"chat":"c","text":"t","tag":null,"refs":[]}"#.utf8))
-            == .send(chat: "c", text: "t", tag: nil, refs: []))
-        #expect(try APIRequest.decode(name: "typing", body: Data(#"{"chat":"c","active":true}"#.utf8)) == .typing(chat: "c", active: true))
+        #expect(
+            try APIRequest.decode(name: "send", body: Data(#"{"chat":"c","text":"t","tag":null,"refs":[]}"#.utf8))
+                == .send(chat: "c", text: "t", tag: nil, refs: []))
+        #expect(
+            try APIRequest.decode(name: "typing", body: Data(#"{"chat":"c","active":true}"#.utf8))
+                == .typing(chat: "c", active: true))
     }
 
     @Test(arguments: ["nope", "ChatList", "chat-list", "", "1status", "status\"", "chatList\":{},\"x"])
     func anUnknownNameIsToldApartFromABadBody(name: String) {
-        #expect(throws: APIRequestDecodingError.unknownRequest(name)) { try APIRequest.decode(name: name, body: Data("{}".utf8)) }
+        #expect(throws: APIRequestDecodingError.unknownRequest(name)) {
+            try APIRequest.decode(name: name, body: Data("{}".utf8))
+        }
     }
 
     @Test(arguments: ["{", "[]", "5", "{\"chat\":1,\"text\":\"t\",\"refs\":[]}", "{\"text\":\"t\"}", "{} {}"])

@@ -43,10 +43,14 @@ struct ChatListTests {
         let first = try await node.createChat(title: "Lunch", members: [])
         let second = try await node.createChat(title: "lunch", members: [])
         func error(_ chat: String) async throws -> String? {
-            try APIJSON.decode(APIResponse<String>.self, from: await service.respond(to: .messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 1))).error
+            try APIJSON.decode(
+                APIResponse<String>.self,
+                from: await service.respond(to: .messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 1))
+            ).error
         }
         #expect(try await error("Dinner") == "no chat titled 'Dinner' (see 'parley chat list')")
         let ambiguous = try #require(try await error("LUNCH"))
-        #expect(ambiguous.contains(String(first.id.hex.prefix(12))) && ambiguous.contains(String(second.id.hex.prefix(12))))
+        #expect(
+            ambiguous.contains(String(first.id.hex.prefix(12))) && ambiguous.contains(String(second.id.hex.prefix(12))))
     }
 }

@@ -12,7 +12,10 @@ struct ContactRequestTests {
         let service = APIService(node: try APITestNode.make(), selfName: "me")
         let bob = try Identity.generate().publicKey.hex
         func add(_ name: String, _ address: String? = nil) async throws -> ContactAddedView? {
-            try APIJSON.decode(APIResponse<ContactAddedView>.self, from: await service.respond(to: .contactsAdd(peer: bob, name: name, address: address))).result
+            try APIJSON.decode(
+                APIResponse<ContactAddedView>.self,
+                from: await service.respond(to: .contactsAdd(peer: bob, name: name, address: address))
+            ).result
         }
 
         // When bob is added, added again, renamed, then given an address

@@ -26,12 +26,14 @@ struct ForkViewTests {
         let mallory = try Identity.generate()
         try await node.addContact(Contact(peer: mallory.publicKey, name: Self.hostileName))
         let chat = try await node.createChat(title: "Lunch", members: [mallory.publicKey])
-        let before = try APIJSON.decode(APIResponse<[ChatView]>.self, from: await service.respond(to: .chatList)).result ?? []
+        let before =
+            try APIJSON.decode(APIResponse<[ChatView]>.self, from: await service.respond(to: .chatList)).result ?? []
         #expect(before.first?.forked == [])
         #expect(try await node.store.recordFork(try Self.proof(chat: chat.id, author: mallory), atMillis: 0))
 
         // Then the chat list names her, with her name as given (escaping is the renderer's job)
-        let listed = try #require(try APIJSON.decode(APIResponse<[ChatView]>.self, from: await service.respond(to: .chatList)).result?.first)
+        let listed = try #require(
+            try APIJSON.decode(APIResponse<[ChatView]>.self, from: await service.respond(to: .chatList)).result?.first)
         #expect(listed.forked.map(\.id) == [mallory.publicKey.hex])
         #expect(listed.forked.first?.name == Self.hostileName)
         #expect(listed.forked.first?.fromSequence == 1)

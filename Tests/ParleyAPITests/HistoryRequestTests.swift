@@ -13,8 +13,13 @@ struct HistoryControlTests {
         let old = try APIJSON.decode(
             APIRequest.self, from: #"{"messages":{"chat":"Lunch","tag":"Poll","ref":null,"refTag":null,"limit":20}}"#)
         #expect(old == .messages(chat: "Lunch", tag: "Poll", ref: nil, refTag: nil, limit: 20))
-        let paged = try APIJSON.decode(APIRequest.self, from: #"{"messages":{"chat":"Lunch","limit":5,"before":"9488ce85","shown":true}}"#)
-        #expect(paged == .messages(chat: "Lunch", tag: nil, ref: nil, refTag: nil, limit: 5, before: "9488ce85", after: nil, shown: true))
+        let paged = try APIJSON.decode(
+            APIRequest.self, from: #"{"messages":{"chat":"Lunch","limit":5,"before":"9488ce85","shown":true}}"#)
+        #expect(
+            paged
+                == .messages(
+                    chat: "Lunch", tag: nil, ref: nil, refTag: nil, limit: 5, before: "9488ce85", after: nil,
+                    shown: true))
         #expect(try APIJSON.decode(APIRequest.self, from: #"{"read":{"chat":"Lunch"}}"#) == .read(chat: "Lunch"))
     }
 
@@ -51,10 +56,13 @@ struct HistoryControlTests {
         _ = try await node.send(chat: f.chat.id, tag: try Tag("Sticker"), content: Array("🦆".utf8))
 
         // When listing shown kinds, paging back and forth through them, and listing everything (an old client's request)
-        let shown = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: nil, shown: true))
+        let shown = try await f.messages(
+            .messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: nil, shown: true))
         let fourth = String(notes[3].id.hex.prefix(10))
-        let older = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 2, before: fourth, shown: true))
-        let newer = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 2, after: fourth, shown: true))
+        let older = try await f.messages(
+            .messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 2, before: fourth, shown: true))
+        let newer = try await f.messages(
+            .messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 2, after: fourth, shown: true))
         let all = try await f.messages(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: nil))
         let byTag = try await f.messages(.messages(chat: "Notes", tag: "Sticker", ref: nil, refTag: nil, limit: nil))
 
@@ -73,9 +81,11 @@ struct HistoryControlTests {
     @Test func refusesBadCursorsClearly() async throws {
         let f = try await Fixture.make()
         let first = try await f.service.node.sendText(chat: f.chat.id, "first").id.hex
-        let unknown = try await f.error(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 5, before: "ffffffff"))
+        let unknown = try await f.error(
+            .messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 5, before: "ffffffff"))
         #expect(unknown?.contains("no message matches id prefix 'ffffffff'") == true)
-        let crossed = try await f.error(.messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 5, before: first, after: first))
+        let crossed = try await f.error(
+            .messages(chat: "Notes", tag: nil, ref: nil, refTag: nil, limit: 5, before: first, after: first))
         #expect(crossed?.contains("no message is between them") == true)
         let upTo = try await f.error(.read(chat: "Notes", upTo: -1))
         #expect(upTo?.contains("--upto") == true)

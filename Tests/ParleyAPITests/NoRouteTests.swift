@@ -23,7 +23,11 @@ struct NoRouteTests {
     }
 
     func create(_ members: [String]) async throws -> ChatView {
-        try #require(try APIJSON.decode(APIResponse<ChatView>.self, from: await service.respond(to: .chatCreate(title: "Lunch", members: members))).result)
+        try #require(
+            try APIJSON.decode(
+                APIResponse<ChatView>.self,
+                from: await service.respond(to: .chatCreate(title: "Lunch", members: members))
+            ).result)
     }
 
     @Test func aContactWithoutAnAddressIsNamedOnCreateSendAndTheList() async throws {
@@ -32,16 +36,25 @@ struct NoRouteTests {
         #expect(chat.noRoute.map(\.id) == [dave.hex] && chat.noRoute.map(\.name) == ["dave"])
 
         // Then sending says so too, and so does the chat list
-        let sent = try #require(try APIJSON.decode(APIResponse<MessageView>.self, from: await service.respond(to: .send(chat: chat.id, text: "hi", tag: nil, refs: []))).result)
+        let sent = try #require(
+            try APIJSON.decode(
+                APIResponse<MessageView>.self,
+                from: await service.respond(to: .send(chat: chat.id, text: "hi", tag: nil, refs: []))
+            ).result)
         #expect(sent.noRoute?.map(\.id) == [dave.hex])
-        let listed = try #require(try APIJSON.decode(APIResponse<[ChatView]>.self, from: await service.respond(to: .chatList)).result)
+        let listed = try #require(
+            try APIJSON.decode(APIResponse<[ChatView]>.self, from: await service.respond(to: .chatList)).result)
         #expect(listed.map { $0.noRoute.map(\.id) } == [[dave.hex]])
 
         // When an address for dave is learned (an announce, a handshake, a contact's --addr)
         await node.learnAddress(try PeerAddress(parsing: "127.0.0.1:7001"), for: dave)
 
         // Then nobody is named any more
-        let after = try #require(try APIJSON.decode(APIResponse<MessageView>.self, from: await service.respond(to: .send(chat: chat.id, text: "again", tag: nil, refs: []))).result)
+        let after = try #require(
+            try APIJSON.decode(
+                APIResponse<MessageView>.self,
+                from: await service.respond(to: .send(chat: chat.id, text: "again", tag: nil, refs: []))
+            ).result)
         #expect(after.noRoute?.isEmpty == true)
     }
 

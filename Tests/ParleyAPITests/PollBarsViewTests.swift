@@ -14,7 +14,9 @@ struct PollBarsViewTests {
         let spec = PollSpec(question: "Where?", options: ["Lake", "Hills", "Town"], maxVotes: 2)
         let poll = try await node.createPoll(chat: chat.id, spec: spec).message.id
         _ = try await node.vote(chat: chat.id, poll: poll, choices: ["Lake", "Hills"])
-        func view() throws -> PollResultsView { PollResultsView(try node.pollSnapshot(chat: chat.id, poll: poll), names: [:], myVote: nil) }
+        func view() throws -> PollResultsView {
+            PollResultsView(try node.pollSnapshot(chat: chat.id, poll: poll), names: [:], myVote: nil)
+        }
 
         // Then while it is open the bars are the shares of the one ballot, and nobody is starred (a tie, and open)
         let open = try view()
@@ -33,10 +35,14 @@ struct PollBarsViewTests {
         let chat = try await node.createChat(title: "Lunch", members: [try Identity.generate().publicKey])
         let poll = try await node.createPoll(chat: chat.id, question: "Pizza?").message.id
         _ = try await node.vote(chat: chat.id, poll: poll, choices: ["up"])
-        func view() throws -> PollResultsView { PollResultsView(try node.pollSnapshot(chat: chat.id, poll: poll), names: [:], myVote: nil) }
+        func view() throws -> PollResultsView {
+            PollResultsView(try node.pollSnapshot(chat: chat.id, poll: poll), names: [:], myVote: nil)
+        }
 
         #expect(try view().bars.map(\.choice) == ["up", "down"])
-        #expect(try view().bars.map(\.votes) == [1, 0] && view().bars.map(\.share) == [1, 0] && view().bars.map(\.winner) == [false, false])
+        #expect(
+            try view().bars.map(\.votes) == [1, 0] && view().bars.map(\.share) == [1, 0]
+                && view().bars.map(\.winner) == [false, false])
         _ = try await node.closePoll(chat: chat.id, poll: poll)
         #expect(try view().bars.map(\.winner) == [true, false])
     }

@@ -26,7 +26,8 @@ struct AnonymousPollTests {
         _ = try await node.answerPoll(chat: chat.id, poll: poll, text: "overdue")
 
         // Then the counts are there, but no identity
-        let view = PollResultsView(try node.pollSnapshot(chat: chat.id, poll: poll), names: [node.me: "me"], myVote: nil)
+        let view = PollResultsView(
+            try node.pollSnapshot(chat: chat.id, poll: poll), names: [node.me: "me"], myVote: nil)
         #expect(view.options?.map(\.votes) == [1, 0])
         #expect(view.voters.isEmpty)
         #expect(view.latestAnswers.allSatisfy { $0.author == nil && $0.authorName == nil })
@@ -46,7 +47,8 @@ struct ChatViewTests {
         _ = try await node.store.saveChat(legacy, joinedAtMillis: 0)
 
         // Then the chat list says which is sealed end to end
-        let list = try APIJSON.decode(APIResponse<[ChatView]>.self, from: await APIService(node: node, selfName: "me").respond(to: .chatList))
+        let list = try APIJSON.decode(
+            APIResponse<[ChatView]>.self, from: await APIService(node: node, selfName: "me").respond(to: .chatList))
         let sealed = Dictionary(uniqueKeysWithValues: (list.result ?? []).map { ($0.title, $0.sealed) })
         #expect(sealed == ["Keyed": true, "Old": false])
     }
@@ -60,12 +62,19 @@ struct PollCreateResponseTests {
         let service = APIService(node: node, selfName: "me")
 
         // When an options poll and a yes/no poll are created through the API
-        let created = try APIJSON.decode(APIResponse<PollResultsView>.self, from: await service.respond(to: .pollCreate(
-            chat: "Trip", question: "Where?", options: ["Lake", "Hills"], description: nil, maxVotes: nil, unique: true,
-            anonymous: nil, allowAnswers: nil, allowSuggestions: nil, closesAtMillis: nil)))
-        let yesNo = try APIJSON.decode(APIResponse<PollResultsView>.self, from: await service.respond(to: .pollCreate(
-            chat: chat.id.hex, question: "Pizza?", options: nil, description: nil, maxVotes: nil, unique: nil,
-            anonymous: nil, allowAnswers: nil, allowSuggestions: nil, closesAtMillis: nil)))
+        let created = try APIJSON.decode(
+            APIResponse<PollResultsView>.self,
+            from: await service.respond(
+                to: .pollCreate(
+                    chat: "Trip", question: "Where?", options: ["Lake", "Hills"], description: nil, maxVotes: nil,
+                    unique: true,
+                    anonymous: nil, allowAnswers: nil, allowSuggestions: nil, closesAtMillis: nil)))
+        let yesNo = try APIJSON.decode(
+            APIResponse<PollResultsView>.self,
+            from: await service.respond(
+                to: .pollCreate(
+                    chat: chat.id.hex, question: "Pizza?", options: nil, description: nil, maxVotes: nil, unique: nil,
+                    anonymous: nil, allowAnswers: nil, allowSuggestions: nil, closesAtMillis: nil)))
 
         // Then each answer is the poll's view: its id, question, options and settings, nothing voted yet
         let poll = try #require(created.result)

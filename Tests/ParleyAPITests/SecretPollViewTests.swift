@@ -17,7 +17,8 @@ struct SecretPollViewTests {
         let chat = try await node.createChat(title: "Board", members: members.map(\.publicKey)).id
         let key = try #require(try node.store.membership(of: chat)?.sealingKey)
         let keys = try members.map { member in
-            let ballotKey = try BallotKeyPair(identity: member, chat: chat.rawRepresentation).publicKey.rawRepresentation
+            let ballotKey = try BallotKeyPair(identity: member, chat: chat.rawRepresentation).publicKey
+                .rawRepresentation
             return try MessageDraft(
                 chat: chat, author: member.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .ballotKey,
                 content: SealedContent.seal(ballotKey, with: key, chat: chat, author: member.publicKey, sequence: 1)
@@ -31,7 +32,9 @@ struct SecretPollViewTests {
         // Given a chat of four with every ballot key, and its creator's secret poll
         let node = try APITestNode.make()
         let chat = try await Self.chatWithKeys(node, others: 3)
-        let poll = try await node.createSecretPoll(chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: Int64.max >> 12).poll.id
+        let poll = try await node.createSecretPoll(
+            chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: Int64.max >> 12
+        ).poll.id
 
         // Then its view names the four electors, a vote hidden among the three besides the creator, no problem
         let view = PollResultsView(try node.pollSnapshot(chat: chat, poll: poll), names: [:], myVote: nil)
@@ -50,7 +53,8 @@ struct SecretPollViewTests {
 
         // When its creator asks for a secret poll, then the failure says why, as kind invalid
         let thrown = await #expect(throws: NodeError.self) {
-            try await node.createSecretPoll(chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: Int64.max >> 12)
+            try await node.createSecretPoll(
+                chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: Int64.max >> 12)
         }
         let failure = APIFailure(try #require(thrown))
         #expect(failure.kind == .invalid)

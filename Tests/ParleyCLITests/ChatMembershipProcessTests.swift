@@ -20,11 +20,14 @@ struct ChatMembershipProcessTests {
         // Given a direct chat with bob and a group with bob and carol, made by alice
         let direct = try parley.client("alice", ["chat", "create", "--direct", "--member", "bob"])
         let group = try parley.client("alice", ["chat", "create", "Team", "--member", "bob", "--member", "carol"])
-        #expect(throws: CommandFailed.self) { try parley.client("alice", ["chat", "create", "--direct", "--member", "bob", "--member", "carol"]) }
+        #expect(throws: CommandFailed.self) {
+            try parley.client("alice", ["chat", "create", "--direct", "--member", "bob", "--member", "carol"])
+        }
         try parley.client("alice", ["send", group, "before"])
         #expect(parley.eventually("carol", ["messages", group]) { $0.contains("before") })
         // carol has one unread message, the last one shown; reading the chat clears it
-        let carols = try JSONDecoder().decode([ChatJSON].self, from: Data(try parley.client("carol", ["chat", "list", "--json"]).utf8))
+        let carols = try JSONDecoder().decode(
+            [ChatJSON].self, from: Data(try parley.client("carol", ["chat", "list", "--json"]).utf8))
         #expect(carols.first { $0.id == group }.map { ($0.unread, $0.lastMessage?.text) } ?? (0, nil) == (1, "before"))
         try parley.client("carol", ["read", group])
         #expect(try parley.client("carol", ["chat", "list"]).contains("unread") == false)
@@ -36,7 +39,8 @@ struct ChatMembershipProcessTests {
         let groupLine = try #require(lines.firstIndex { $0.contains(String(group.prefix(12))) })
         #expect(lines.first == "Direct:" && lines.contains("Groups:") && directLine < groupLine)
         #expect(lines[directLine].contains("bob"))
-        let chats = try JSONDecoder().decode([ChatJSON].self, from: Data(try parley.client("alice", ["chat", "list", "--json"]).utf8))
+        let chats = try JSONDecoder().decode(
+            [ChatJSON].self, from: Data(try parley.client("alice", ["chat", "list", "--json"]).utf8))
         #expect(chats.map(\.kind) == ["direct", "group"])
 
         // When bob tries to change the group, he is refused; alice removes carol

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A plain blocking client of a node's control socket (JSON lines), for load the CLI would be too
@@ -26,7 +26,9 @@ final class ControlConnection {
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else {
             close(descriptor)
@@ -67,8 +69,12 @@ final class ControlConnection {
     private func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
-            guard written > 0 else { throw ControlFailure(message: "the node went away (write: \(String(cString: strerror(errno))))") }
+            let written = bytes[offset...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL))
+            }
+            guard written > 0 else {
+                throw ControlFailure(message: "the node went away (write: \(String(cString: strerror(errno))))")
+            }
             offset += written
         }
     }
@@ -82,7 +88,10 @@ final class ControlConnection {
             }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw ControlFailure(message: "the node went away (read: \(count == 0 ? "closed" : String(cString: strerror(errno))))") }
+            guard count > 0 else {
+                throw ControlFailure(
+                    message: "the node went away (read: \(count == 0 ? "closed" : String(cString: strerror(errno))))")
+            }
             buffer += chunk[..<count]
         }
     }
@@ -95,10 +104,18 @@ struct ControlFailure: Error, CustomStringConvertible {
 
 /// The control requests the reliability tests use, as JSON objects (see docs/PROTOCOL.md §14).
 enum Control {
-    static func send(chat: String, text: String) -> [String: Any] { ["send": ["chat": chat, "text": text, "refs": [String]()]] }
-    static func pollCreate(chat: String, question: String) -> [String: Any] { ["pollCreate": ["chat": chat, "question": question]] }
-    static func pollVote(chat: String, poll: String, choice: String) -> [String: Any] { ["pollVote": ["chat": chat, "poll": poll, "choices": [choice]]] }
-    static func pollResults(chat: String, poll: String) -> [String: Any] { ["pollResults": ["chat": chat, "poll": poll]] }
+    static func send(chat: String, text: String) -> [String: Any] {
+        ["send": ["chat": chat, "text": text, "refs": [String]()]]
+    }
+    static func pollCreate(chat: String, question: String) -> [String: Any] {
+        ["pollCreate": ["chat": chat, "question": question]]
+    }
+    static func pollVote(chat: String, poll: String, choice: String) -> [String: Any] {
+        ["pollVote": ["chat": chat, "poll": poll, "choices": [choice]]]
+    }
+    static func pollResults(chat: String, poll: String) -> [String: Any] {
+        ["pollResults": ["chat": chat, "poll": poll]]
+    }
     static func messages(chat: String) -> [String: Any] { ["messages": ["chat": chat]] }
     static var status: [String: Any] { ["status": [String: Any]()] }
     static var chatList: [String: Any] { ["chatList": [String: Any]()] }

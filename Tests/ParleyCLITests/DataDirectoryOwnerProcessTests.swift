@@ -65,9 +65,13 @@ struct DataDirectoryOwnerProcessTests {
     }
 
     /// `parley node` with bob's key on alice's data directory, expected to exit by itself.
-    private func startWithBobsKey(_ parley: ParleyBinary, port: Int) throws -> (status: Int32?, stdout: String, stderr: String) {
-        try parley.runBounded([
-            "node", "--key", "\(parley.workspace)/keys/bob.key", "--data", parley.data("alice"), "--listen", "127.0.0.1:\(port)",
-        ], seconds: 10)
+    private func startWithBobsKey(_ parley: ParleyBinary, port: Int) throws -> (
+        status: Int32?, stdout: String, stderr: String
+    ) {
+        try parley.runBounded(
+            [
+                "node", "--key", "\(parley.workspace)/keys/bob.key", "--data", parley.data("alice"), "--listen",
+                "127.0.0.1:\(port)",
+            ], seconds: 10)
     }
 }

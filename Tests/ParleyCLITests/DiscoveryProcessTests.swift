@@ -16,8 +16,10 @@ struct DiscoveryProcessTests {
         for (name, member) in zip(["alice", "bob"], namespaces.members) {
             _ = try parley.keygen(name)
             // Every namespace has its own ports, so a fixed one cannot collide with a parallel test.
-            nodes.append(try parley.startNode(name, listen: "\(member.address):7001", options: ["--discover"],
-                                              launcher: namespaces.launcher(for: member)))
+            nodes.append(
+                try parley.startNode(
+                    name, listen: "\(member.address):7001", options: ["--discover"],
+                    launcher: namespaces.launcher(for: member)))
         }
         // The control socket is a file, so the client commands run from the test's own namespace.
         try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/bob.pub", "--name", "bob"])

@@ -51,7 +51,9 @@ struct ForkDisplayProcessTests {
         }
 
         /// Alice's store, opened for `body` only (her node is stopped meanwhile).
-        private static func withStore<Result>(_ parley: ParleyBinary, _ body: (MessageStore) async throws -> Result) async throws -> Result {
+        private static func withStore<Result>(_ parley: ParleyBinary, _ body: (MessageStore) async throws -> Result)
+            async throws -> Result
+        {
             let store = try MessageStore.open(path: parley.data("alice") + "/parley.sqlite")
             return try await body(store)
         }
@@ -88,9 +90,12 @@ struct ForkDisplayProcessTests {
         // The member list marks her, and her alone
         let members = try bed.parley.runBounded(["members", "Lunch"] + data)
         let lines = members.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains {
-            $0.hasPrefix(Self.shownName) && $0.hasSuffix("⚠ signed two histories from their message 1: their messages from then on count for nothing")
-        }, "\(members.stdout)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix(Self.shownName)
+                    && $0.hasSuffix(
+                        "⚠ signed two histories from their message 1: their messages from then on count for nothing")
+            }, "\(members.stdout)")
         #expect(lines.filter { $0.contains("signed two histories") }.count == 1)
         #expect(Bed.harmless(members.stdout))
 
@@ -99,8 +104,10 @@ struct ForkDisplayProcessTests {
         #expect(messages.status == 0)
         #expect(messages.stdout.contains("before the fork"))
         #expect(!messages.stdout.contains("signed two histories"))
-        #expect(messages.stderr.contains(
-            "Note: \(Self.shownName) signed two histories from their message 1: their messages from then on count for nothing and are not shown"),
+        #expect(
+            messages.stderr.contains(
+                "Note: \(Self.shownName) signed two histories from their message 1: their messages from then on count for nothing and are not shown"
+            ),
             "\(messages.stderr)")
         #expect(Bed.harmless(messages.stderr))
 
@@ -117,7 +124,9 @@ struct ForkDisplayProcessTests {
     func theFullScreenShowsAWarningLineNamingTheForkedMember() async throws {
         let bed = try await Bed.make()
         defer { bed.stop() }
-        let command = [ParleyBinary.path, "open", bed.chat, "--data", bed.parley.data("alice")].map { "'\($0)'" }.joined(separator: " ")
+        let command =
+            [ParleyBinary.path, "open", bed.chat, "--data", bed.parley.data("alice")].map { "'\($0)'" }.joined(
+                separator: " ")
             + "; sleep 120"
         let pane = try TmuxPane(command: command, width: 80, height: 24)
         defer { pane.kill() }
@@ -129,7 +138,10 @@ struct ForkDisplayProcessTests {
         #expect(rows.count > 1 && rows[1].hasPrefix("⚠ mal\u{FFFD}[31m\u{FFFD}[2J\u{FFFD}lory⏎bob: hi"), "\(screen)")
         // and the member pane marks her
         #expect(screen.contains("⚠ mal\u{FFFD}[31m"), "\(screen)")
-        #expect(screen.split(separator: "\n").contains { $0.contains("│ ○ ⚠ mal") || $0.contains("│ ● ⚠ mal") || $0.contains("│   ⚠ mal") }, "\(screen)")
+        #expect(
+            screen.split(separator: "\n").contains {
+                $0.contains("│ ○ ⚠ mal") || $0.contains("│ ● ⚠ mal") || $0.contains("│   ⚠ mal")
+            }, "\(screen)")
         #expect(Bed.harmless(screen))
     }
 }

@@ -4,7 +4,9 @@ import Testing
 /// The full screen's entries as a user targets them: each with its time and a short id the commands
 /// take, replies under a quote of what they answer, `/results` as `parley poll results` prints it,
 /// and own messages' delivery ticks. Bob's `parley open` in an 80×24 tmux pane, alice on the CLI.
-@Suite(.timeLimit(.minutes(2)), .enabled(if: TmuxPane.executable != nil, "tmux is not installed: the full-screen tests need it"))
+@Suite(
+    .timeLimit(.minutes(2)),
+    .enabled(if: TmuxPane.executable != nil, "tmux is not installed: the full-screen tests need it"))
 struct FullScreenEntriesTests {
     struct Message: Decodable {
         let id: String
@@ -47,21 +49,27 @@ struct FullScreenEntriesTests {
         // Given alice's message and poll, and bob's own message, on bob's screen
         try parley.client("alice", ["send", chat, "first from alice"])
         let poll = try parley.client("alice", ["poll", "create", chat, "Pizza?"])
-        #expect(pane.waitFor { $0.contains("alice: first from alice") && $0.contains("alice: Pizza?") }, "\(pane.capture())")
+        #expect(
+            pane.waitFor { $0.contains("alice: first from alice") && $0.contains("alice: Pizza?") }, "\(pane.capture())"
+        )
         try pane.type("own words")
         try pane.press("Enter")
         #expect(pane.waitFor { $0.contains("you: own words") }, "\(pane.capture())")
 
         // Then every entry starts with the time it was written (HH:mm, local) and its id's first 8 hex digits
         let rows = Self.paneRows(pane.capture())
-        let messages = try JSONDecoder().decode([Message].self, from: Data(try parley.client("bob", ["messages", chat, "--json"]).utf8))
+        let messages = try JSONDecoder().decode(
+            [Message].self, from: Data(try parley.client("bob", ["messages", chat, "--json"]).utf8))
         let bob = try #require(messages.first { $0.text == "own words" }).author
         for message in messages {
             let author = message.author == bob ? "you" : message.authorName ?? ""
-            let expected = message.text.hasPrefix("📊 Pizza?")
+            let expected =
+                message.text.hasPrefix("📊 Pizza?")
                 ? "▌ \(Self.clock(message.timestampMillis)) Poll \(message.id.prefix(8)) · \(author): Pizza?"
                 : "\(Self.clock(message.timestampMillis)) \(message.id.prefix(8)) \(author): \(message.text)"
-            #expect(rows.contains { $0.hasPrefix(expected) }, "no row starts with '\(expected)' in\n\(rows.joined(separator: "\n"))")
+            #expect(
+                rows.contains { $0.hasPrefix(expected) },
+                "no row starts with '\(expected)' in\n\(rows.joined(separator: "\n"))")
         }
         #expect(messages.count == 3, "\(messages.map(\.text))")
 
@@ -100,24 +108,31 @@ struct FullScreenEntriesTests {
         try pane.press("Enter")
 
         // Then alice's node holds a Text message referencing the question
-        #expect(parley.eventually("alice", ["messages", chat, "--ref", question, "--json"]) {
-            $0.contains("\"text\":\"me, at noon\"") && $0.contains("\"tag\":\"Text\"")
-        })
+        #expect(
+            parley.eventually("alice", ["messages", chat, "--ref", question, "--json"]) {
+                $0.contains("\"text\":\"me, at noon\"") && $0.contains("\"tag\":\"Text\"")
+            })
         // and bob's screen shows the reply right under a quote of the question
-        #expect(pane.waitFor { screen in
-            let rows = Self.paneRows(screen)
-            guard let reply = rows.firstIndex(where: { $0.contains("you: me, at noon") }), reply > 0 else { return false }
-            return rows[reply - 1] == "  ↳ alice: who is in for lunch?"
-        }, "\(pane.capture())")
+        #expect(
+            pane.waitFor { screen in
+                let rows = Self.paneRows(screen)
+                guard let reply = rows.firstIndex(where: { $0.contains("you: me, at noon") }), reply > 0 else {
+                    return false
+                }
+                return rows[reply - 1] == "  ↳ alice: who is in for lunch?"
+            }, "\(pane.capture())")
 
         // When alice answers bob's reply from the CLI, bob sees it under a quote of his reply
         let reply = try #require(Self.shownID(of: "you: me, at noon", in: pane.capture()))
         try parley.client("alice", ["send", chat, "great", "--ref", reply])
-        #expect(pane.waitFor { screen in
-            let rows = Self.paneRows(screen)
-            guard let answer = rows.firstIndex(where: { $0.contains("alice: great") }), answer > 0 else { return false }
-            return rows[answer - 1] == "  ↳ you: me, at noon"
-        }, "\(pane.capture())")
+        #expect(
+            pane.waitFor { screen in
+                let rows = Self.paneRows(screen)
+                guard let answer = rows.firstIndex(where: { $0.contains("alice: great") }), answer > 0 else {
+                    return false
+                }
+                return rows[answer - 1] == "  ↳ you: me, at noon"
+            }, "\(pane.capture())")
 
         // When the message named is unknown or not an id, the status line says so and nothing is sent
         try pane.type("/reply 0000 lost words")
@@ -149,12 +164,17 @@ struct FullScreenEntriesTests {
         // Then the screen shows every line `parley poll results` prints for bob: voters, and his own ballot
         let printed = try parley.client("bob", ["poll", "results", chat, poll]).split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(printed.contains { $0.hasPrefix("voters: ") && $0.contains("alice up") && $0.contains("bob down") }, "\(printed)")
+        #expect(
+            printed.contains { $0.hasPrefix("voters: ") && $0.contains("alice up") && $0.contains("bob down") },
+            "\(printed)")
         #expect(printed.contains("you voted down"), "\(printed)")
-        #expect(pane.waitFor { screen in
-            let notice = Self.paneRows(screen).filter { $0.hasPrefix("┆ ") }.map { $0.dropFirst(2).trimmingCharacters(in: .whitespaces) }
-            return notice == printed
-        }, "\(pane.capture())")
+        #expect(
+            pane.waitFor { screen in
+                let notice = Self.paneRows(screen).filter { $0.hasPrefix("┆ ") }.map {
+                    $0.dropFirst(2).trimmingCharacters(in: .whitespaces)
+                }
+                return notice == printed
+            }, "\(pane.capture())")
 
         // When the poll named is unknown, the status line says so
         try pane.type("/results 0000")
@@ -171,12 +191,14 @@ struct FullScreenEntriesTests {
         try parley.client("alice", ["send", chat, "from alice"])
         try pane.type("tick me")
         try pane.press("Enter")
-        #expect(pane.waitFor { $0.contains("you: tick me ✓✓\n") || $0.contains("you: tick me ✓✓ ") }, "\(pane.capture())")
+        #expect(
+            pane.waitFor { $0.contains("you: tick me ✓✓\n") || $0.contains("you: tick me ✓✓ ") }, "\(pane.capture())")
         #expect(Self.paneRows(pane.capture()).contains { $0.hasSuffix("alice: from alice") }, "\(pane.capture())")
 
         // When alice reads the chat, it shows read
         try parley.client("alice", ["read", chat])
-        #expect(pane.waitFor { Self.paneRows($0).contains { $0.hasSuffix("you: tick me ✓✓ read") } }, "\(pane.capture())")
+        #expect(
+            pane.waitFor { Self.paneRows($0).contains { $0.hasSuffix("you: tick me ✓✓ read") } }, "\(pane.capture())")
 
         // When alice's node is down, what bob writes stays sent: one tick
         session.nodes[0].terminateAndWait()

@@ -3,7 +3,9 @@ import Testing
 
 /// `parley open` as a full-screen terminal UI, driven in a real 80×24 terminal (tmux) against two
 /// nodes on loopback. Skipped only when tmux is not installed.
-@Suite(.timeLimit(.minutes(2)), .enabled(if: TmuxPane.executable != nil, "tmux is not installed: the full-screen tests need it"))
+@Suite(
+    .timeLimit(.minutes(2)),
+    .enabled(if: TmuxPane.executable != nil, "tmux is not installed: the full-screen tests need it"))
 struct FullScreenTests {
     /// Alice and bob in a chat "Lunch" (and a second chat "Plans"), bob's `parley open` in a tmux pane.
     struct Session {
@@ -29,7 +31,9 @@ struct FullScreenTests {
                     try #require(parley.eventually("bob", ["messages", id]) { _ in true }, "bob never got the invite")
                 }
                 // After the command: its exit status, and whether the terminal is back in canonical mode.
-                let command = ([ParleyBinary.path, "open", chat, "--data", parley.data("bob")] + openOptions).map { "'\($0)'" }.joined(separator: " ")
+                let command =
+                    ([ParleyBinary.path, "open", chat, "--data", parley.data("bob")] + openOptions).map { "'\($0)'" }
+                    .joined(separator: " ")
                     + "; echo parley-exit-$?; stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon; sleep 120"
                 let pane = try TmuxPane(command: command, width: 80, height: 24)
                 return Session(parley: parley, chat: chat, plans: plans, pane: pane, nodes: nodes)
@@ -56,16 +60,18 @@ struct FullScreenTests {
         let (parley, chat, pane) = (session.parley, session.chat, session.pane)
 
         // The layout: chat list, the open chat's title, the members and the input prompt
-        #expect(pane.waitFor { screen in
-            screen.contains("Chats") && screen.contains("# Lunch") && screen.contains("Members (2)")
-                && screen.contains("alice") && screen.contains("Plans") && Self.inputRow(screen) == ">"
-        }, "\(pane.capture())")
+        #expect(
+            pane.waitFor { screen in
+                screen.contains("Chats") && screen.contains("# Lunch") && screen.contains("Members (2)")
+                    && screen.contains("alice") && screen.contains("Plans") && Self.inputRow(screen) == ">"
+            }, "\(pane.capture())")
 
         // When bob types a message and Enter, it shows in the list (after its time and id) and reaches alice
         try pane.type("hello full screen")
         try pane.press("Enter")
         #expect(pane.waitFor { $0.contains("you: hello full screen") }, "\(pane.capture())")
-        #expect(parley.eventually("alice", ["messages", chat, "--json"]) { $0.contains("\"text\":\"hello full screen\"") })
+        #expect(
+            parley.eventually("alice", ["messages", chat, "--json"]) { $0.contains("\"text\":\"hello full screen\"") })
 
         // When alice writes, bob sees it live
         try parley.client("alice", ["send", chat, "hi bob, from alice"])
@@ -86,7 +92,8 @@ struct FullScreenTests {
         try pane.type("/react yes")
         try pane.press("Enter")
         #expect(pane.waitFor { $0.contains("lgtm 1") && $0.contains("yes 1") }, "\(pane.capture())")
-        #expect(parley.eventually("alice", ["reactions", chat, String(hiID), "--json"]) { $0.contains("\"type\":\"yes\"") })
+        #expect(
+            parley.eventually("alice", ["reactions", chat, String(hiID), "--json"]) { $0.contains("\"type\":\"yes\"") })
 
         // When bob creates a poll and votes, the card shows live; alice's vote updates it
         try pane.type("/poll Lunch? | A | B")
@@ -97,7 +104,10 @@ struct FullScreenTests {
         try pane.type("/vote \(poll) A")
         try pane.press("Enter")
         // the status line says what the command did, and the open poll's leader is not starred (PollBar)
-        #expect(pane.waitFor { $0.contains("▌ *A ") && $0.contains("1 vote") && $0.contains("voted A on poll \(poll) (id ") }, "\(pane.capture())")
+        #expect(
+            pane.waitFor {
+                $0.contains("▌ *A ") && $0.contains("1 vote") && $0.contains("voted A on poll \(poll) (id ")
+            }, "\(pane.capture())")
         #expect(!pane.capture().contains("★"), "\(pane.capture())")
         #expect(parley.eventually("alice", ["poll", "results", chat, poll]) { $0.contains("Lunch?") })
         try parley.client("alice", ["poll", "vote", chat, poll, "B"])
@@ -105,7 +115,9 @@ struct FullScreenTests {
         // Closed 1–1: two half bars, and no star for a tie
         try pane.type("/close \(poll)")
         try pane.press("Enter")
-        #expect(pane.waitFor { $0.contains("Lunch? [closed]") && $0.contains("closed poll \(poll) (id ") }, "\(pane.capture())")
+        #expect(
+            pane.waitFor { $0.contains("Lunch? [closed]") && $0.contains("closed poll \(poll) (id ") },
+            "\(pane.capture())")
         #expect(pane.capture().contains("████████········ 1 50%") && !pane.capture().contains("★"), "\(pane.capture())")
 
         // A mistyped command is reported in the status line and nothing is sent

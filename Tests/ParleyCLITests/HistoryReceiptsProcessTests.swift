@@ -21,13 +21,16 @@ struct HistoryReceiptsProcessTests {
     }
 
     func messages(_ parley: ParleyBinary, _ name: String, _ arguments: [String]) throws -> [Message] {
-        try JSONDecoder().decode([Message].self, from: Data(try parley.client(name, ["messages"] + arguments + ["--json"]).utf8))
+        try JSONDecoder().decode(
+            [Message].self, from: Data(try parley.client(name, ["messages"] + arguments + ["--json"]).utf8))
     }
 
     /// The "#N" numbers of a text listing, and its hint lines.
     func page(_ output: String) -> (numbers: [Int], hints: [String]) {
         let lines = output.split(separator: "\n").map(String.init)
-        let numbers = lines.compactMap { line in line.hasPrefix("#") ? Int(line.dropFirst().prefix { $0.isNumber }) : nil }
+        let numbers = lines.compactMap { line in
+            line.hasPrefix("#") ? Int(line.dropFirst().prefix { $0.isNumber }) : nil
+        }
         return (numbers, lines.filter { $0.hasPrefix("older:") || $0.hasPrefix("newer:") })
     }
 
@@ -49,20 +52,26 @@ struct HistoryReceiptsProcessTests {
         let last = page(try parley.client("alice", ["messages", chat, "--limit", "10", "--after", ids[19]]))
 
         // Then each page holds ten, with a hint exactly when there is more that way
-        #expect(latest.numbers == Array(21...30) && latest.hints == ["older: --before \(ids[20])  (or --limit 0 for all)"])
-        #expect(middle.numbers == Array(11...20) && middle.hints == ["older: --before \(ids[10])  (or --limit 0 for all)"])
+        #expect(
+            latest.numbers == Array(21...30) && latest.hints == ["older: --before \(ids[20])  (or --limit 0 for all)"])
+        #expect(
+            middle.numbers == Array(11...20) && middle.hints == ["older: --before \(ids[10])  (or --limit 0 for all)"])
         #expect(oldest.numbers == Array(1...10) && oldest.hints.isEmpty)
         #expect(forward.numbers == Array(11...20) && forward.hints == ["newer: --after \(ids[19])"])
         #expect(last.numbers == Array(21...30) && last.hints.isEmpty)
         let json = try messages(parley, "alice", [chat, "--limit", "10", "--before", ids[20]])
         #expect(json.map(\.localNumber) == Array(11...20) && json.map(\.text) == (11...20).map { "message \($0)" })
-        let badCursor = #expect(throws: CommandFailed.self) { try parley.client("alice", ["messages", chat, "--before", "soon"]) }
+        let badCursor = #expect(throws: CommandFailed.self) {
+            try parley.client("alice", ["messages", chat, "--before", "soon"])
+        }
         #expect(badCursor?.stderr.contains("'soon' is not a hex id prefix") == true, "\(badCursor?.stderr ?? "")")
 
         // When alice sends a link, custom JSON, bad JSON, and a message with a tag no one shows
         try parley.client("alice", ["send", chat, "docs at https://swift.org/documentation/."])
         let custom = try parley.client("alice", ["send", chat, "--custom", #"{"k":1,"list":[true]}"#])
-        let badJSON = #expect(throws: CommandFailed.self) { try parley.client("alice", ["send", chat, "--custom", "{oops"]) }
+        let badJSON = #expect(throws: CommandFailed.self) {
+            try parley.client("alice", ["send", chat, "--custom", "{oops"])
+        }
         #expect(badJSON?.stderr.contains("JSON") == true)
         let sticker = try parley.client("alice", ["send", chat, "quack", "--tag", "Sticker"])
 
@@ -77,7 +86,10 @@ struct HistoryReceiptsProcessTests {
         #expect(try messages(parley, "alice", [chat, "--tag", "Sticker"]).map(\.id) == [sticker])
 
         // When bob has everything and reads the chat
-        #expect(parley.eventually("bob", ["messages", chat, "--all", "--json"]) { $0.contains(sticker) && $0.contains(custom) })
+        #expect(
+            parley.eventually("bob", ["messages", chat, "--all", "--json"]) {
+                $0.contains(sticker) && $0.contains(custom)
+            })
         let read = try parley.client("bob", ["read", chat])
         #expect(read.contains("0 unread"), "\(read)")
 

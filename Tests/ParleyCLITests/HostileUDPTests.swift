@@ -4,9 +4,9 @@ import ParleyCrypto
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A bare UDP socket on 127.0.0.1: a hostile peer that sends whatever bytes it likes.
@@ -18,7 +18,9 @@ final class RawUDPSocket {
         guard descriptor >= 0 else { throw ControlFailure(message: "socket() failed") }
         var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else {
             close(descriptor)
@@ -36,7 +38,9 @@ final class RawUDPSocket {
             let sent = bytes.withUnsafeBytes { buffer in
                 withUnsafePointer(to: &address) {
                     $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        sendto(descriptor, buffer.baseAddress, buffer.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                        sendto(
+                            descriptor, buffer.baseAddress, buffer.count, 0, $0,
+                            socklen_t(MemoryLayout<sockaddr_in>.size))
                     }
                 }
             }
@@ -80,7 +84,9 @@ struct HostileUDPTests {
         func stop() { nodes.forEach { $0.terminateAndWait() } }
 
         func rejections() throws -> [String: Int] {
-            let status = try JSONSerialization.jsonObject(with: Data(try parley.client("alice", ["status", "--json"]).utf8)) as? [String: Any]
+            let status =
+                try JSONSerialization.jsonObject(with: Data(try parley.client("alice", ["status", "--json"]).utf8))
+                as? [String: Any]
             return status?["rejections"] as? [String: Int] ?? [:]
         }
 
@@ -102,20 +108,41 @@ struct HostileUDPTests {
 
         // When a raw socket sends alice truncated, oversized, wrong-version, unknown-session, forged and stale datagrams
         let sealed = [UInt8](repeating: 0x42, count: Packet.handshakeInitSealedBytes)
-        let forgedInit = Packet.handshakeInit(senderIndex: 7, ephemeral: try EphemeralKeyPair.generate().publicKey, sealed: sealed).encoded()
-        guard case let .announce(_, _, strangersSignature) = Announcement.make(identity: stranger, wallMillis: now) else {
+        let forgedInit = Packet.handshakeInit(
+            senderIndex: 7, ephemeral: try EphemeralKeyPair.generate().publicKey, sealed: sealed
+        ).encoded()
+        guard case let .announce(_, _, strangersSignature) = Announcement.make(identity: stranger, wallMillis: now)
+        else {
             Issue.record("not an announce")
             return
         }
         let cases: [(String, [[UInt8]])] = [
-            ("malformed", [[], [2], [2, 3, 0, 0], Array(forgedInit.prefix(100)), [2, 9] + [UInt8](repeating: 0, count: 40),
-                           [2, 3] + [UInt8](repeating: 0xAB, count: Packet.maxDatagramBytes)]),
+            (
+                "malformed",
+                [
+                    [], [2], [2, 3, 0, 0], Array(forgedInit.prefix(100)), [2, 9] + [UInt8](repeating: 0, count: 40),
+                    [2, 3] + [UInt8](repeating: 0xAB, count: Packet.maxDatagramBytes),
+                ]
+            ),
             // (1: a peer still on wire protocol 1)
             ("unsupportedVersion", [[1] + forgedInit.dropFirst(), [0, 3] + [UInt8](repeating: 1, count: 40)]),
-            ("unknownSession", [Packet.data(receiverIndex: 0xDEAD_BEEF, counter: 1, sealed: [UInt8](repeating: 7, count: 40)).encoded()]),
+            (
+                "unknownSession",
+                [
+                    Packet.data(receiverIndex: 0xDEAD_BEEF, counter: 1, sealed: [UInt8](repeating: 7, count: 40))
+                        .encoded()
+                ]
+            ),
             ("decryptFailed", [forgedInit]),
             ("stale", [Announcement.make(identity: stranger, wallMillis: now - 3_600_000).encoded()]),
-            ("badSignature", [Packet.announce(peer: try Identity.generate().publicKey, timestampMillis: now, signature: strangersSignature).encoded()]),
+            (
+                "badSignature",
+                [
+                    Packet.announce(
+                        peer: try Identity.generate().publicKey, timestampMillis: now, signature: strangersSignature
+                    ).encoded()
+                ]
+            ),
         ]
         let before = try pair.rejections()
         for (_, datagrams) in cases { #expect(socket.send(datagrams, to: pair.ports.alice) == datagrams.count) }
@@ -146,7 +173,9 @@ struct HostileUDPTests {
         // operation), while bob keeps writing
         let sealed = [UInt8](repeating: 0x42, count: Packet.handshakeInitSealedBytes)
         let flood = try (0..<200).map { index in
-            Packet.handshakeInit(senderIndex: UInt32(index), ephemeral: try EphemeralKeyPair.generate().publicKey, sealed: sealed).encoded()
+            Packet.handshakeInit(
+                senderIndex: UInt32(index), ephemeral: try EphemeralKeyPair.generate().publicKey, sealed: sealed
+            ).encoded()
         }
         let socket = try RawUDPSocket()
         let start = Date()
@@ -169,9 +198,10 @@ struct HostileUDPTests {
         #expect(limited > 0, "nothing was rate-limited (\(accepted) datagrams sent)")
         #expect(Double(opened) <= budget, "\(opened) handshakes were opened in \(elapsed) s")
         // and bob's messages, sent during the flood, all arrive, and alice still answers
-        #expect(pair.parley.eventually("alice", ["messages", pair.chat, "--json"], seconds: 30) { output in
-            (0..<5).allSatisfy { output.contains("during \($0 * 20)") }
-        })
+        #expect(
+            pair.parley.eventually("alice", ["messages", pair.chat, "--json"], seconds: 30) { output in
+                (0..<5).allSatisfy { output.contains("during \($0 * 20)") }
+            })
         #expect(try pair.bobReaches(alice: "after the flood"))
     }
 }

@@ -11,7 +11,9 @@ import Testing
 /// (when the last node stored its last vote, and when polling the nodes saw it), what the vote cost
 /// (CPU, datagrams, retransmits, sync), what each idle node then costs (CPU from /proc over 30 s)
 /// and the nodes' total RSS.
-@Suite(.serialized, .enabled(if: Reliability.long, "a 100-node run: long suite only (PARLEY_LONG=1)"), .timeLimit(.minutes(20)))
+@Suite(
+    .serialized, .enabled(if: Reliability.long, "a 100-node run: long suite only (PARLEY_LONG=1)"),
+    .timeLimit(.minutes(20)))
 struct HundredMembersTests {
     static let members = Int(Reliability.environment["PARLEY_MEMBERS"] ?? "") ?? 100
     static let settleSeconds = 90.0
@@ -38,14 +40,22 @@ struct HundredMembersTests {
                 ["contactsAdd": ["peer": keys[other]!, "name": other, "address": "127.0.0.1:\(ports[index])"]]
             }
             let answers = try ControlConnection(dataDirectory: parley.data(name), timeout: 120).pipeline(requests)
-            try #require(answers.allSatisfy { if case .success = $0 { true } else { false } }, "\(name) refused a contact")
+            try #require(
+                answers.allSatisfy { if case .success = $0 { true } else { false } }, "\(name) refused a contact")
         }
 
         // Given one chat of all of them, and a poll everyone holds
-        let chat = try parley.client(names[0], ["chat", "create", "Hundred"] + names.dropFirst().flatMap { ["--member", $0] })
-        try #require(eventually(seconds: 120) { try names.allSatisfy { try self.holdsChat(parley, $0, chat) } }, "not every member joined")
-        let poll = try #require((try ControlConnection(dataDirectory: parley.data(names[0])).call(Control.pollCreate(chat: chat, question: "Lake?")) as? [String: Any])?["id"] as? String)
-        try #require(eventually(seconds: 120) { try names.allSatisfy { try self.tally(parley, $0, chat, poll) != nil } }, "the poll did not reach everyone")
+        let chat = try parley.client(
+            names[0], ["chat", "create", "Hundred"] + names.dropFirst().flatMap { ["--member", $0] })
+        try #require(
+            eventually(seconds: 120) { try names.allSatisfy { try self.holdsChat(parley, $0, chat) } },
+            "not every member joined")
+        let poll = try #require(
+            (try ControlConnection(dataDirectory: parley.data(names[0])).call(
+                Control.pollCreate(chat: chat, question: "Lake?")) as? [String: Any])?["id"] as? String)
+        try #require(
+            eventually(seconds: 120) { try names.allSatisfy { try self.tally(parley, $0, chat, poll) != nil } },
+            "the poll did not reach everyone")
 
         // When every member votes once, all at the same moment (a poll everyone answers when it is
         // announced), half up and half down: just after the nodes' shared beat instant, whose 100 × 99
@@ -64,7 +74,10 @@ struct HundredMembersTests {
             // One thread per voter: the control calls block, and each must be in flight at once.
             Thread.detachNewThread {
                 defer { voted.leave() }
-                do { _ = try ControlConnection(dataDirectory: directory, timeout: 120).call(Control.pollVote(chat: chat, poll: poll, choice: choice)) } catch {
+                do {
+                    _ = try ControlConnection(dataDirectory: directory, timeout: 120).call(
+                        Control.pollVote(chat: chat, poll: poll, choice: choice))
+                } catch {
                     refusals.withLock { $0 += 1 }
                 }
             }
@@ -94,7 +107,8 @@ struct HundredMembersTests {
         // What the vote cost, until polling saw agreement: all nodes' CPU, and their datagrams, the
         // frames sent again for want of an ack, and the messages sent in sync replies (9,900 votes is
         // the least there can be: each of 100 to 99 others).
-        Reliability.figure("hundred.voteCPUSeconds", String(format: "%.2f", Double(cpuTicks) / Double(sysconf(Int32(_SC_CLK_TCK)))))
+        Reliability.figure(
+            "hundred.voteCPUSeconds", String(format: "%.2f", Double(cpuTicks) / Double(sysconf(Int32(_SC_CLK_TCK)))))
         Reliability.figure("hundred.voteDatagramsSent", "\(traffic.datagramsOut)")
         Reliability.figure("hundred.voteFramesRetransmitted", "\(traffic.framesRetransmitted)")
         Reliability.figure("hundred.voteSyncMessagesSent", "\(traffic.syncMessagesSent)")
@@ -117,7 +131,8 @@ struct HundredMembersTests {
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         let percents = zip(before, after).map { Double($1 - $0) / ticksPerSecond / Self.idleWindowSeconds * 100 }
         let rss = processes.map { Self.rssKiB($0.processIdentifier) }.reduce(0, +)
-        Reliability.figure("hundred.idleCPUPercentPerNodeMean", String(format: "%.3f", percents.reduce(0, +) / Double(percents.count)))
+        Reliability.figure(
+            "hundred.idleCPUPercentPerNodeMean", String(format: "%.3f", percents.reduce(0, +) / Double(percents.count)))
         Reliability.figure("hundred.idleCPUPercentPerNodeMax", String(format: "%.3f", percents.max() ?? 0))
         Reliability.figure("hundred.totalRSSMiB", String(format: "%.0f", Double(rss) / 1024))
         #expect(processes.allSatisfy { $0.isRunning }, "a node died")
@@ -128,16 +143,21 @@ struct HundredMembersTests {
         // cores) only sees it one pass later, so the polled figure above is the poll's, this the nodes'.
         processes.forEach { $0.terminateAndWait() }
         let startMillis = Int64(start.timeIntervalSince1970 * 1000)
-        let storedSeconds = try names.map { name in Double(try Self.lastVoteStoredMillis(parley, name, chat) - startMillis) / 1000 }.sorted()
+        let storedSeconds = try names.map { name in
+            Double(try Self.lastVoteStoredMillis(parley, name, chat) - startMillis) / 1000
+        }.sorted()
         Reliability.figure("hundred.agreementSecondsFromFirstVote", String(format: "%.2f", storedSeconds.last ?? .nan))
-        Reliability.figure("hundred.agreementSecondsMedianNode", String(format: "%.2f", storedSeconds[storedSeconds.count / 2]))
+        Reliability.figure(
+            "hundred.agreementSecondsMedianNode", String(format: "%.2f", storedSeconds[storedSeconds.count / 2]))
     }
 
     /// When the node received the last vote it holds (wall-clock ms, the machine's one clock), read from
     /// its store file once the node has stopped.
     static func lastVoteStoredMillis(_ parley: ParleyBinary, _ name: String, _ chat: String) throws -> Int64 {
         let store = try MessageStore.open(path: "\(parley.data(name))/parley.sqlite")
-        let votes = try store.messages(matching: MessageCriteria(chat: try ChatID(rawRepresentation: Hex.decode(chat)), tags: [.pollVoteUp, .pollVoteDown]))
+        let votes = try store.messages(
+            matching: MessageCriteria(
+                chat: try ChatID(rawRepresentation: Hex.decode(chat)), tags: [.pollVoteUp, .pollVoteDown]))
         try #require(votes.count == members, "\(name) holds \(votes.count) votes")
         return votes.map(\.receivedAtMillis).max() ?? 0
     }
@@ -153,7 +173,8 @@ struct HundredMembersTests {
 
         func subtracting(_ earlier: Traffic) -> Traffic {
             Traffic(
-                datagramsOut: datagramsOut - earlier.datagramsOut, framesRetransmitted: framesRetransmitted - earlier.framesRetransmitted,
+                datagramsOut: datagramsOut - earlier.datagramsOut,
+                framesRetransmitted: framesRetransmitted - earlier.framesRetransmitted,
                 syncMessagesSent: syncMessagesSent - earlier.syncMessagesSent,
                 datagramsOutByNode: zip(datagramsOutByNode, earlier.datagramsOutByNode).map { $0 - $1 })
         }
@@ -164,7 +185,8 @@ struct HundredMembersTests {
         var total = Traffic()
         var fewestSessions = Int.max
         for name in names {
-            let status = try #require(try ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any])
+            let status = try #require(
+                try ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any])
             let datagramsOut = try #require(status["datagramsOut"] as? Int)
             total.datagramsOut += datagramsOut
             total.datagramsOutByNode.append(datagramsOut)
@@ -193,14 +215,18 @@ struct HundredMembersTests {
     }
 
     func holdsChat(_ parley: ParleyBinary, _ name: String, _ chat: String) throws -> Bool {
-        let chats = try ControlConnection(dataDirectory: parley.data(name)).call(Control.chatList) as? [[String: Any]] ?? []
+        let chats =
+            try ControlConnection(dataDirectory: parley.data(name)).call(Control.chatList) as? [[String: Any]] ?? []
         return chats.contains { $0["id"] as? String == chat }
     }
 
     /// [up, down] on the node, or nil while it does not hold the poll.
     func tally(_ parley: ParleyBinary, _ name: String, _ chat: String, _ poll: String) throws -> [Int]? {
-        guard let result = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.pollResults(chat: chat, poll: poll)) as? [String: Any],
-              let up = result["up"] as? Int, let down = result["down"] as? Int else { return nil }
+        guard
+            let result = try? ControlConnection(dataDirectory: parley.data(name)).call(
+                Control.pollResults(chat: chat, poll: poll)) as? [String: Any],
+            let up = result["up"] as? Int, let down = result["down"] as? Int
+        else { return nil }
         return [up, down]
     }
 
@@ -216,14 +242,16 @@ struct HundredMembersTests {
     /// utime + stime of a process, in clock ticks (/proc/PID/stat fields 14 and 15).
     static func cpuTicks(_ pid: Int32) -> Int {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
     }
 
     static func rssKiB(_ pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }

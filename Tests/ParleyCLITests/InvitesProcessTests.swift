@@ -10,7 +10,10 @@ struct InvitesProcessTests {
         let parley = try ParleyBinary()
         let base = Ports.base()
         for name in ["alice", "dave"] { _ = try parley.keygen(name) }
-        let nodes = [try parley.startNode("alice", port: base, peers: [base + 1]), try parley.startNode("dave", port: base + 1, peers: [base])]
+        let nodes = [
+            try parley.startNode("alice", port: base, peers: [base + 1]),
+            try parley.startNode("dave", port: base + 1, peers: [base]),
+        ]
         defer { nodes.forEach { $0.terminateAndWait() } }
         try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "dave"])
 
@@ -21,16 +24,21 @@ struct InvitesProcessTests {
         // Then dave's node lists the invite (who, what, with whom), and alice's chat list waits for dave
         #expect(parley.eventually("dave", ["invites"]) { $0.contains(String(chat.prefix(12))) })
         let listed = try parley.client("dave", ["invites"])
-        let json = try JSONSerialization.jsonObject(with: Data(try parley.client("dave", ["invites", "--json"]).utf8)) as? [[String: Any]]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(try parley.client("dave", ["invites", "--json"]).utf8))
+            as? [[String: Any]]
         #expect(json?.first?["title"] as? String == "Board games")
         // a stranger is "someone" and its key (once), and dave is not listed among the members
         let alice = try #require((json?.first?["creator"] as? [String: Any])?["id"] as? String)
-        #expect(listed.contains("someone (\(alice.prefix(12))) invites you to 'Board games', ") && listed.contains("parley invites accept"))
+        #expect(
+            listed.contains("someone (\(alice.prefix(12))) invites you to 'Board games', ")
+                && listed.contains("parley invites accept"))
         #expect(!listed.contains("\(alice.prefix(8)) ("))
         #expect((json?.first?["members"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [alice])
 
         // and a title with a line break cannot start a line of its own
-        let forged = try parley.client("alice", ["chat", "create", "Prize\nparley invites accept 000000000000", "--member", "dave"])
+        let forged = try parley.client(
+            "alice", ["chat", "create", "Prize\nparley invites accept 000000000000", "--member", "dave"])
         #expect(parley.eventually("dave", ["invites"]) { $0.contains(String(forged.prefix(12))) })
         let both = try parley.client("dave", ["invites"])
         #expect(!both.split(separator: "\n").contains { $0.hasPrefix("parley") })
@@ -47,7 +55,9 @@ struct InvitesProcessTests {
         #expect(try parley.client("dave", ["invites"]) == "(no invites waiting)")
         #expect(parley.eventually("alice", ["chat", "list"]) { !$0.contains("waiting for") })
         // and an invite id that is not pending says so, with the not-found exit code
-        let missing = #expect(throws: CommandFailed.self) { try parley.client("dave", ["invites", "decline", "abcdef"]) }
+        let missing = #expect(throws: CommandFailed.self) {
+            try parley.client("dave", ["invites", "decline", "abcdef"])
+        }
         #expect(missing?.status == 3)
     }
 }

@@ -23,7 +23,8 @@ final class LANCluster: Sendable {
             for name in hosts { try start(name) }
             for me in hosts {
                 for other in hosts where other != me {
-                    try parley.client(me, ["contacts", "add", "\(parley.workspace)/keys/\(other).pub", "--name", other])
+                    try parley.client(
+                        me, ["contacts", "add", "\(parley.workspace)/keys/\(other).pub", "--name", other])
                 }
             }
         } catch {
@@ -46,7 +47,8 @@ final class LANCluster: Sendable {
     func start(_ name: String) throws {
         try? FileManager.default.removeItem(atPath: parley.data(name) + "/control.sock")
         let host = bed.host(name)
-        let process = try parley.startNode(name, listen: "\(host.address):7001", options: ["--discover"], launcher: bed.launcher(for: host))
+        let process = try parley.startNode(
+            name, listen: "\(host.address):7001", options: ["--discover"], launcher: bed.launcher(for: host))
         nodes.withLock { $0[name] = process }
     }
 
@@ -61,8 +63,11 @@ final class LANCluster: Sendable {
 
     /// Creates a chat of every host, made by the first, and waits until everyone has joined it.
     func makeChat(_ title: String) throws -> String {
-        let chat = try parley.client(names[0], ["chat", "create", title] + names.dropFirst().flatMap { ["--member", $0] })
-        let joined = eventually(seconds: 60) { try self.names.allSatisfy { try self.messageCount(chat, on: $0) != nil } }
+        let chat = try parley.client(
+            names[0], ["chat", "create", title] + names.dropFirst().flatMap { ["--member", $0] })
+        let joined = eventually(seconds: 60) {
+            try self.names.allSatisfy { try self.messageCount(chat, on: $0) != nil }
+        }
         try #require(joined, "not every node joined the chat")
         return chat
     }
@@ -75,13 +80,19 @@ final class LANCluster: Sendable {
 
     /// Every message of the chat on a node.
     func messages(_ chat: String, on name: String) throws -> [StoredMessageSummary] {
-        let list = try ControlConnection(dataDirectory: parley.data(name), timeout: 120).call(Control.messages(chat: chat)) as? [[String: Any]] ?? []
+        let list =
+            try ControlConnection(dataDirectory: parley.data(name), timeout: 120).call(Control.messages(chat: chat))
+            as? [[String: Any]] ?? []
         return list.map(StoredMessageSummary.init)
     }
 
-    func status(of name: String) throws -> [String: Any] { try connect(name).call(Control.status) as? [String: Any] ?? [:] }
+    func status(of name: String) throws -> [String: Any] {
+        try connect(name).call(Control.status) as? [String: Any] ?? [:]
+    }
 
-    func rejections(of name: String) throws -> [String: Int] { try status(of: name)["rejections"] as? [String: Int] ?? [:] }
+    func rejections(of name: String) throws -> [String: Int] {
+        try status(of: name)["rejections"] as? [String: Int] ?? [:]
+    }
 
     func datagramsOut() throws -> Int { try names.reduce(0) { $0 + (try status(of: $1)["datagramsOut"] as? Int ?? 0) } }
 
@@ -100,7 +111,9 @@ final class LANCluster: Sendable {
             let chunk = texts[start..<min(start + 16, texts.count)].map { Control.send(chat: chat, text: $0) }
             guard let answers = try? connection.pipeline(Array(chunk), window: 16) else { return ids }
             for answer in answers {
-                guard case let .success(view) = answer, let id = (view as? [String: Any])?["id"] as? String else { return ids }
+                guard case let .success(view) = answer, let id = (view as? [String: Any])?["id"] as? String else {
+                    return ids
+                }
                 ids.append(id)
                 afterEach(ids.count)
             }
@@ -180,7 +193,9 @@ enum Reliability {
     /// Messages posted in total by the three nodes of the loss test.
     static let lossMessages = Int(environment["PARLEY_MESSAGES"] ?? "") ?? (long ? 10_000 : 300)
     /// Loss rates to run, in percent.
-    static let lossPercents = (environment["PARLEY_LOSS"] ?? (long ? "10,30" : "30")).split(separator: ",").compactMap { Int($0) }
+    static let lossPercents = (environment["PARLEY_LOSS"] ?? (long ? "10,30" : "30")).split(separator: ",").compactMap {
+        Int($0)
+    }
     /// Messages each of two nodes posts in the crash and partition tests.
     static let burst = long ? 2_000 : 150
     /// The longest a convergence may take before the test fails.
@@ -191,7 +206,9 @@ enum Reliability {
         let line = "FIGURE \(name) \(value)\n"
         print(line, terminator: "")
         guard let path = environment["PARLEY_FIGURES"], !path.isEmpty else { return }
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
         if let handle = FileHandle(forWritingAtPath: path) {
             handle.seekToEndOfFile()
             handle.write(Data(line.utf8))

@@ -3,7 +3,9 @@ import Testing
 
 /// Three real nodes on a LAN made of network namespaces, a bridge and nftables (see `LANTestBed`).
 /// Short here; `Tests/reliability/run-long.sh` runs the same tests at 10,000 messages.
-@Suite(.serialized, .enabled(if: LANTestBed.canCreate, "needs root, iproute2 and nftables"), .timeLimit(.minutes(Reliability.long ? 120 : 6)))
+@Suite(
+    .serialized, .enabled(if: LANTestBed.canCreate, "needs root, iproute2 and nftables"),
+    .timeLimit(.minutes(Reliability.long ? 120 : 6)))
 struct LANReliabilityTests {
     @Test func threeHostsWithDiscoverFindEachOtherAndChatWithNoPeerOption() throws {
         // Given three hosts on one bridge, each running a node with --discover and no --peer
@@ -16,7 +18,10 @@ struct LANReliabilityTests {
 
         // Then both receive it, and both replies reach everyone
         for name in ["bob", "carol"] {
-            #expect(cluster.eventually(seconds: 30) { try cluster.messages(chat, on: name).contains { $0.text == "hello LAN" } })
+            #expect(
+                cluster.eventually(seconds: 30) {
+                    try cluster.messages(chat, on: name).contains { $0.text == "hello LAN" }
+                })
             _ = try cluster.connect(name).call(Control.send(chat: chat, text: "\(name) here"))
         }
         #expect(cluster.waitForConvergence(chat, expected: 3, seconds: 30) != nil)
@@ -36,7 +41,9 @@ struct LANReliabilityTests {
         let chat = try cluster.makeChat("Lossy \(percent)")
         var polls: [String] = []
         for name in cluster.names {
-            let poll = try cluster.connect(name).call(Control.pollCreate(chat: chat, question: "\(name)'s question?")) as? [String: Any]
+            let poll =
+                try cluster.connect(name).call(Control.pollCreate(chat: chat, question: "\(name)'s question?"))
+                as? [String: Any]
             polls.append(try #require(poll?["id"] as? String))
         }
         #expect(cluster.waitForConvergence(chat, expected: polls.count, seconds: 60) != nil)
@@ -48,18 +55,24 @@ struct LANReliabilityTests {
         let perNode = Reliability.lossMessages / 3
         let choices = ["alice": "up", "bob": "down", "carol": "up"]
         let start = Date()
-        let posted = concurrently(cluster.names.map { name in
-            { @Sendable in
-                let texts = (0..<perNode).map { "\(name) #\($0)" }
-                let first = cluster.post(Array(texts.prefix(perNode / 2)), chat: chat, from: name)
-                let votes = pollIDs.compactMap { poll in
-                    (try? cluster.connect(name).call(Control.pollVote(chat: chat, poll: poll, choice: choices[name]!))) as? [String: Any]
+        let posted = concurrently(
+            cluster.names.map { name in
+                { @Sendable in
+                    let texts = (0..<perNode).map { "\(name) #\($0)" }
+                    let first = cluster.post(Array(texts.prefix(perNode / 2)), chat: chat, from: name)
+                    let votes = pollIDs.compactMap { poll in
+                        (try? cluster.connect(name).call(
+                            Control.pollVote(chat: chat, poll: poll, choice: choices[name]!))) as? [String: Any]
+                    }
+                    return (
+                        first + cluster.post(Array(texts.dropFirst(perNode / 2)), chat: chat, from: name), votes.count
+                    )
                 }
-                return (first + cluster.post(Array(texts.dropFirst(perNode / 2)), chat: chat, from: name), votes.count)
-            }
-        })
+            })
         let postedIDs = posted.flatMap(\.0)
-        #expect(postedIDs.count == perNode * 3 && posted.allSatisfy { $0.1 == polls.count }, "a node refused a send or a vote")
+        #expect(
+            postedIDs.count == perNode * 3 && posted.allSatisfy { $0.1 == polls.count },
+            "a node refused a send or a vote")
         let postingSeconds = Date().timeIntervalSince(start)
 
         // Then every node ends with exactly every message, once
@@ -70,7 +83,9 @@ struct LANReliabilityTests {
         for (name, store) in zip(cluster.names, stores) {
             #expect(store.count == expected, "\(name) holds \(store.count) of \(expected)")
             #expect(Set(store.map(\.id)).count == store.count, "\(name) holds a message twice")
-            #expect(Set(store.map { "\($0.author)/\($0.sequence)" }).count == store.count, "\(name) holds two messages at one author sequence")
+            #expect(
+                Set(store.map { "\($0.author)/\($0.sequence)" }).count == store.count,
+                "\(name) holds two messages at one author sequence")
             #expect(Set(postedIDs).isSubset(of: Set(store.map(\.id))), "\(name) lost a message")
         }
         #expect(Set(stores.map { Set($0.map(\.id)) }).count == 1, "the stores differ")
@@ -83,7 +98,9 @@ struct LANReliabilityTests {
         // and the loss was real, and no honest datagram was ever rate-limited
         let dropped = try cluster.bed.droppedByLoss()
         #expect(percent == 0 || dropped > 0, "the loss rules dropped nothing")
-        for name in cluster.names { #expect(try cluster.rejections(of: name)["rateLimited"] == nil, "\(name) rate-limited an honest peer") }
+        for name in cluster.names {
+            #expect(try cluster.rejections(of: name)["rateLimited"] == nil, "\(name) rate-limited an honest peer")
+        }
 
         if let seconds {
             let messages = perNode * 3 + polls.count * 3
@@ -92,7 +109,9 @@ struct LANReliabilityTests {
             Reliability.figure("loss\(percent).postingSeconds", String(format: "%.1f", postingSeconds))
             // Goodput: distinct messages held by all three, over the time from the first post to convergence.
             Reliability.figure("loss\(percent).convergenceSecondsAfterPosting", String(format: "%.1f", seconds))
-            Reliability.figure("loss\(percent).goodputMessagesPerSecond", String(format: "%.0f", Double(messages) / (postingSeconds + seconds)))
+            Reliability.figure(
+                "loss\(percent).goodputMessagesPerSecond",
+                String(format: "%.0f", Double(messages) / (postingSeconds + seconds)))
             Reliability.figure("loss\(percent).datagramsSent", "\(datagrams)")
             Reliability.figure("loss\(percent).datagramsDropped", "\(dropped)")
         }
@@ -118,17 +137,23 @@ struct LANReliabilityTests {
         #expect(alicePosted.count == burst)
         #expect((burst / 2..<burst).contains(carolAcknowledged.count), "carol acknowledged \(carolAcknowledged.count)")
         // (what carol had acknowledged to alice: alice's messages that both bob and carol acknowledged)
-        #expect(cluster.eventually(seconds: 60) {
-            try cluster.messages(chat, on: "alice").filter { $0.text.hasPrefix("alice") && $0.deliveredTo >= 1 }.count == burst
-        }, "bob never acknowledged all of alice's burst")
+        #expect(
+            cluster.eventually(seconds: 60) {
+                try cluster.messages(chat, on: "alice").filter { $0.text.hasPrefix("alice") && $0.deliveredTo >= 1 }
+                    .count == burst
+            }, "bob never acknowledged all of alice's burst")
         let ackedByCarol = Set(try cluster.messages(chat, on: "alice").filter { $0.deliveredTo == 2 }.map(\.id))
 
         // Then, restarted on the same data while cut off from everyone, carol still holds all of it
         try cluster.bed.isolate("carol")
         try cluster.start("carol")
         let held = Set(try cluster.messages(chat, on: "carol").map(\.id))
-        #expect(Set(carolAcknowledged).isSubset(of: held), "carol lost \(Set(carolAcknowledged).subtracting(held).count) of her own acknowledged messages")
-        #expect(ackedByCarol.isSubset(of: held), "carol lost \(ackedByCarol.subtracting(held).count) messages she had acknowledged to alice")
+        #expect(
+            Set(carolAcknowledged).isSubset(of: held),
+            "carol lost \(Set(carolAcknowledged).subtracting(held).count) of her own acknowledged messages")
+        #expect(
+            ackedByCarol.isSubset(of: held),
+            "carol lost \(ackedByCarol.subtracting(held).count) messages she had acknowledged to alice")
 
         // and once reconnected, all three converge on the same messages
         try cluster.bed.heal()
@@ -147,7 +172,8 @@ struct LANReliabilityTests {
         let cluster = try LANCluster()
         defer { cluster.stop() }
         let chat = try cluster.makeChat("Split")
-        let beforeReply = try #require(try cluster.connect("alice").call(Control.pollCreate(chat: chat, question: "Before?")) as? [String: Any])
+        let beforeReply = try #require(
+            try cluster.connect("alice").call(Control.pollCreate(chat: chat, question: "Before?")) as? [String: Any])
         let before = try #require(beforeReply["id"] as? String)
         #expect(cluster.waitForConvergence(chat, expected: 1, seconds: 60) != nil)
         try cluster.bed.partition(["alice", "bob"])
@@ -158,7 +184,8 @@ struct LANReliabilityTests {
             { @Sendable in cluster.post((0..<burst).map { "alice #\($0)" }, chat: chat, from: "alice") },
             { @Sendable in cluster.post((0..<burst).map { "carol #\($0)" }, chat: chat, from: "carol") },
         ])
-        let duringReply = try #require(try cluster.connect("carol").call(Control.pollCreate(chat: chat, question: "During?")) as? [String: Any])
+        let duringReply = try #require(
+            try cluster.connect("carol").call(Control.pollCreate(chat: chat, question: "During?")) as? [String: Any])
         let during = try #require(duringReply["id"] as? String)
         _ = try cluster.connect("bob").call(Control.pollVote(chat: chat, poll: before, choice: "up"))
         _ = try cluster.connect("carol").call(Control.pollVote(chat: chat, poll: before, choice: "down"))
@@ -184,7 +211,8 @@ struct LANReliabilityTests {
         #expect(Set(sides.flatMap { $0 }).isSubset(of: stores[0]))
         for (poll, up, down) in [(before, 1, 1), (during, 1, 0)] {
             let tallies = try cluster.names.map { try cluster.tally(chat, poll: poll, on: $0) }
-            #expect(tallies.allSatisfy { $0 == tallies[0] } && (tallies[0].up, tallies[0].down) == (up, down), "\(tallies)")
+            #expect(
+                tallies.allSatisfy { $0 == tallies[0] } && (tallies[0].up, tallies[0].down) == (up, down), "\(tallies)")
         }
         Reliability.figure("partition.messagesPerSide", "\(burst)")
         if let seconds { Reliability.figure("partition.convergenceSecondsAfterHeal", String(format: "%.1f", seconds)) }

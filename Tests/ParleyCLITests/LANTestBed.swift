@@ -11,7 +11,8 @@ struct LANTestBed {
         let address: String
     }
 
-    static let nftTool = ["/usr/sbin/nft", "/sbin/nft", "/usr/bin/nft"].first(where: FileManager.default.isExecutableFile)
+    static let nftTool = ["/usr/sbin/nft", "/sbin/nft", "/usr/bin/nft"].first(
+        where: FileManager.default.isExecutableFile)
     /// Namespaces need root and iproute2; loss and partitions also need nftables.
     static let canCreate = NetworkNamespaces.canCreate && nftTool != nil
 
@@ -24,7 +25,8 @@ struct LANTestBed {
         let prefix = "pl-\(UUID().uuidString.prefix(8).lowercased())"
         let bed = LANTestBed(
             bridgeNamespace: prefix + "-br",
-            hosts: names.enumerated().map { Host(name: $1, namespace: "\(prefix)-\($0)", address: "10.78.0.\($0 + 1)") })
+            hosts: names.enumerated().map { Host(name: $1, namespace: "\(prefix)-\($0)", address: "10.78.0.\($0 + 1)") }
+        )
         do {
             try bed.setUp()
         } catch {
@@ -41,13 +43,18 @@ struct LANTestBed {
         try Self.ip(["-n", bridgeNamespace, "link", "set", "br0", "up"])
         for (index, host) in hosts.enumerated() {
             try Self.ip(["netns", "add", host.namespace])
-            try Self.ip(["-n", bridgeNamespace, "link", "add", "v\(index)", "type", "veth", "peer", "name", "eth0", "netns", host.namespace])
+            try Self.ip([
+                "-n", bridgeNamespace, "link", "add", "v\(index)", "type", "veth", "peer", "name", "eth0", "netns",
+                host.namespace,
+            ])
             try Self.ip(["-n", bridgeNamespace, "link", "set", "v\(index)", "master", "br0", "up"])
             try Self.ip(["-n", host.namespace, "addr", "add", host.address + "/24", "dev", "eth0"])
             try Self.ip(["-n", host.namespace, "link", "set", "lo", "up"])
             try Self.ip(["-n", host.namespace, "link", "set", "eth0", "up"])
             try Self.ip(["-n", host.namespace, "route", "add", "224.0.0.0/4", "dev", "eth0"])
-            try Self.nft(host, """
+            try Self.nft(
+                host,
+                """
                 table inet parley {
                   chain loss { type filter hook input priority 0; policy accept; }
                   chain partition { type filter hook input priority -10; policy accept; }
@@ -66,7 +73,8 @@ struct LANTestBed {
         for host in hosts {
             try Self.nft(host, "flush chain inet parley loss")
             if percent > 0 {
-                try Self.nft(host, "add rule inet parley loss meta l4proto udp numgen random mod 100 < \(percent) counter drop")
+                try Self.nft(
+                    host, "add rule inet parley loss meta l4proto udp numgen random mod 100 < \(percent) counter drop")
             }
         }
     }
@@ -84,7 +92,10 @@ struct LANTestBed {
         let inside = hosts.filter { side.contains($0.name) }, outside = hosts.filter { !side.contains($0.name) }
         for (group, others) in [(inside, outside), (outside, inside)] where !others.isEmpty {
             for host in group {
-                try Self.nft(host, "add rule inet parley partition ip saddr { \(others.map(\.address).joined(separator: ", ")) } counter drop")
+                try Self.nft(
+                    host,
+                    "add rule inet parley partition ip saddr { \(others.map(\.address).joined(separator: ", ")) } counter drop"
+                )
             }
         }
     }
@@ -99,7 +110,9 @@ struct LANTestBed {
 
     /// Datagrams the partition rules dropped so far, over all hosts.
     func droppedByPartition() throws -> Int {
-        try hosts.reduce(0) { total, host in total + Self.packetCounts(in: try Self.nft(host, "list chain inet parley partition")) }
+        try hosts.reduce(0) { total, host in
+            total + Self.packetCounts(in: try Self.nft(host, "list chain inet parley partition"))
+        }
     }
 
     /// Deletes every namespace (veth pairs, bridge and rules go with them). Stop the nodes first.
@@ -109,12 +122,16 @@ struct LANTestBed {
     }
 
     private static func packetCounts(in listing: String) -> Int {
-        listing.components(separatedBy: "counter packets ").dropFirst().reduce(0) { $0 + (Int($1.prefix { $0.isNumber }) ?? 0) }
+        listing.components(separatedBy: "counter packets ").dropFirst().reduce(0) {
+            $0 + (Int($1.prefix { $0.isNumber }) ?? 0)
+        }
     }
 
     @discardableResult
     private static func nft(_ host: Host, _ script: String) throws -> String {
-        try run(NetworkNamespaces.ipTool ?? "ip", ["netns", "exec", host.namespace, nftTool ?? "nft", "-f", "-"], input: script)
+        try run(
+            NetworkNamespaces.ipTool ?? "ip", ["netns", "exec", host.namespace, nftTool ?? "nft", "-f", "-"],
+            input: script)
     }
 
     private static func ip(_ arguments: [String]) throws { try run(NetworkNamespaces.ipTool ?? "ip", arguments) }
@@ -135,7 +152,8 @@ struct LANTestBed {
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw IPCommandFailed(arguments: [executable] + arguments + [input ?? ""], stderr: String(decoding: error, as: UTF8.self))
+            throw IPCommandFailed(
+                arguments: [executable] + arguments + [input ?? ""], stderr: String(decoding: error, as: UTF8.self))
         }
         return String(decoding: output, as: UTF8.self)
     }

@@ -15,13 +15,18 @@ struct LocalSecurityTests {
         var nodes: [Process] = []
         defer { nodes.forEach { $0.terminateAndWait() } }
         for (name, port, peer) in [("alice", base, base + 1), ("bob", base + 1, base)] {
-            nodes.append(try parley.startNode(name, listen: "127.0.0.1:\(port)", options: ["--peer", "127.0.0.1:\(peer)", "--log-level", "trace"]))
+            nodes.append(
+                try parley.startNode(
+                    name, listen: "127.0.0.1:\(port)", options: ["--peer", "127.0.0.1:\(peer)", "--log-level", "trace"])
+            )
         }
         try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/bob.pub", "--name", "bob"])
         try parley.client("bob", ["contacts", "add", "\(parley.workspace)/keys/alice.pub", "--name", "alice"])
 
         // When alice sends a secret in a chat with a telling title, bob answers, and alice asks a poll question
-        let (title, secret, answer, question) = ("Operation Nightjar", "the vault code is 7-4-1-9", "noted: 7-4-1-9", "Move at dawn?")
+        let (title, secret, answer, question) = (
+            "Operation Nightjar", "the vault code is 7-4-1-9", "noted: 7-4-1-9", "Move at dawn?"
+        )
         let chat = try parley.client("alice", ["chat", "create", title, "--member", "bob"])
         try parley.client("alice", ["send", chat, secret])
         #expect(parley.eventually("bob", ["messages", chat, "--json"]) { $0.contains(secret) })
@@ -32,9 +37,13 @@ struct LocalSecurityTests {
         nodes.forEach { $0.terminateAndWait() }
 
         // Then both logs traced the traffic (so the check below looks at real output)
-        let logs = try ["alice", "bob"].map { try String(contentsOfFile: "\(parley.workspace)/\($0).log", encoding: .utf8) }
+        let logs = try ["alice", "bob"].map {
+            try String(contentsOfFile: "\(parley.workspace)/\($0).log", encoding: .utf8)
+        }
         for log in logs {
-            #expect(log.contains(" trace ") && log.contains("stored messages"), "the log traced nothing: \(log.prefix(500))")
+            #expect(
+                log.contains(" trace ") && log.contains("stored messages"), "the log traced nothing: \(log.prefix(500))"
+            )
         }
         // and neither holds any text, the title, the question, or either secret key (hex, any case)
         let seeds = try ["alice", "bob"].map { name in
@@ -73,7 +82,10 @@ struct LocalSecurityTests {
         chmod("\(parley.workspace)/keys/dave.key", mode)
 
         // When a node is started with it
-        let run = try parley.runBounded(["node", "--key", "\(parley.workspace)/keys/dave.key", "--data", parley.data("dave"), "--listen", "127.0.0.1:0"])
+        let run = try parley.runBounded([
+            "node", "--key", "\(parley.workspace)/keys/dave.key", "--data", parley.data("dave"), "--listen",
+            "127.0.0.1:0",
+        ])
 
         // Then it refuses at once, in one line that says how to fix it, and creates nothing
         #expect(run.status != nil && run.status != 0)
@@ -98,7 +110,10 @@ struct LocalSecurityTests {
         let before = newer == nil ? try Data(contentsOf: URL(fileURLWithPath: path)) : Data()
 
         // When a node is started on it
-        let run = try parley.runBounded(["node", "--key", "\(parley.workspace)/keys/erin.key", "--data", parley.data("erin"), "--listen", "127.0.0.1:0"])
+        let run = try parley.runBounded([
+            "node", "--key", "\(parley.workspace)/keys/erin.key", "--data", parley.data("erin"), "--listen",
+            "127.0.0.1:0",
+        ])
 
         // Then it exits non-zero with one clear line, and the store is as it was
         #expect(run.status != nil && run.status != 0, "the node did not refuse the store")
@@ -109,7 +124,8 @@ struct LocalSecurityTests {
             if damage == .wireProtocolOne {
                 // The refused migration changed nothing: the rows still carry version 1
                 try await newer.executeUnchecked("UPDATE chats SET invite = CAST(X'02' || substr(invite, 2) AS BLOB)")
-                try await newer.executeUnchecked("UPDATE messages SET encoded = CAST(X'02' || substr(encoded, 2) AS BLOB)")
+                try await newer.executeUnchecked(
+                    "UPDATE messages SET encoded = CAST(X'02' || substr(encoded, 2) AS BLOB)")
             } else {
                 try await newer.executeUnchecked("DELETE FROM grdb_migrations WHERE identifier = 'v9-future'")
             }
@@ -159,8 +175,10 @@ struct LocalSecurityTests {
         let invite = try ChatInvite.create(by: author, title: "History", members: [], createdAtMillis: 0)
         _ = try await store.saveChat(invite, joinedAtMillis: 0)
         let all = try (1...messages).map { sequence in
-            try MessageDraft(chat: invite.id, author: author.publicKey, sequence: UInt64(sequence), lamport: UInt64(sequence),
-                             timestampMillis: 0, tag: .text, content: Array(String(repeating: "x", count: 400).utf8)).signed(by: author)
+            try MessageDraft(
+                chat: invite.id, author: author.publicKey, sequence: UInt64(sequence), lamport: UInt64(sequence),
+                timestampMillis: 0, tag: .text, content: Array(String(repeating: "x", count: 400).utf8)
+            ).signed(by: author)
         }
         _ = try await store.insert(all, receivedAtMillis: 0, ownAuthor: author.publicKey)
         return store

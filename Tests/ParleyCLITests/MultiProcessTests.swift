@@ -33,22 +33,32 @@ struct MultiProcessTests {
         let chat = try parley.client("alice", ["chat", "create", "Lunch", "--member", "bob", "--member", "carol"])
         let poll = try parley.client("alice", ["poll", "create", chat, "Pizza?"])
         for name in ["bob", "carol"] {
-            #expect(parley.eventually(name, ["poll", "results", chat, poll]) { _ in true }, "\(name) never got the poll")
+            #expect(
+                parley.eventually(name, ["poll", "results", chat, poll]) { _ in true }, "\(name) never got the poll")
         }
         try parley.client("alice", ["poll", "vote", chat, poll, "up"])
         try parley.client("bob", ["poll", "vote", chat, String(poll.prefix(10)), "up"]) // a unique prefix is enough
         try parley.client("carol", ["poll", "vote", chat, poll, "down"])
         // A second vote is a conflict (exit 5), an unknown message is not found (exit 3), bad input invalid (exit 2)
-        let second = #expect(throws: CommandFailed.self) { try parley.client("bob", ["poll", "vote", chat, poll, "down"]) }
+        let second = #expect(throws: CommandFailed.self) {
+            try parley.client("bob", ["poll", "vote", chat, poll, "down"])
+        }
         #expect(second?.status == 5)
-        let unknown = #expect(throws: CommandFailed.self) { try parley.client("bob", ["poll", "results", chat, "abcdef12"]) }
+        let unknown = #expect(throws: CommandFailed.self) {
+            try parley.client("bob", ["poll", "results", chat, "abcdef12"])
+        }
         #expect(unknown?.status == 3)
-        let sideways = #expect(throws: CommandFailed.self) { try parley.client("bob", ["poll", "vote", chat, poll, "sideways"]) }
+        let sideways = #expect(throws: CommandFailed.self) {
+            try parley.client("bob", ["poll", "vote", chat, poll, "sideways"])
+        }
         #expect(sideways?.status == 2)
 
         var results: [Results] = []
         for name in ["alice", "bob", "carol"] {
-            #expect(parley.eventually(name, ["poll", "results", chat, poll, "--json"]) { $0.contains("\"down\":1") && $0.contains("\"up\":2") })
+            #expect(
+                parley.eventually(name, ["poll", "results", chat, poll, "--json"]) {
+                    $0.contains("\"down\":1") && $0.contains("\"up\":2")
+                })
             let json = try parley.client(name, ["poll", "results", chat, poll, "--json"])
             results.append(try JSONDecoder().decode(Results.self, from: Data(json.utf8)))
         }
@@ -63,7 +73,10 @@ struct MultiProcessTests {
         defer { processes.forEach { $0.terminateAndWait() } }
         let chat = try parley.client("alice", ["chat", "create", "Crash", "--member", "bob", "--member", "carol"])
         for n in 0..<10 { try parley.client("alice", ["send", chat, "before \(n)"]) }
-        #expect(parley.eventually("carol", ["messages", chat, "--json"]) { $0.components(separatedBy: "\"tag\":\"Text\"").count - 1 == 10 })
+        #expect(
+            parley.eventually("carol", ["messages", chat, "--json"]) {
+                $0.components(separatedBy: "\"tag\":\"Text\"").count - 1 == 10
+            })
 
         // When carol's node is killed with SIGKILL midway, and messages keep coming
         let carol = processes[2]
@@ -90,7 +103,9 @@ struct MultiProcessTests {
         #expect(failure?.stderr.split(separator: "\n").count == 1)
         _ = try parley.keygen("dave")
         chmod("\(parley.workspace)/keys/dave.key", 0o644)
-        let refused = try parley.runBounded(["node", "--key", "\(parley.workspace)/keys/dave.key", "--data", parley.data("dave")])
+        let refused = try parley.runBounded([
+            "node", "--key", "\(parley.workspace)/keys/dave.key", "--data", parley.data("dave"),
+        ])
         #expect(refused.status.map { $0 != 0 } == true, "a world-readable key was accepted")
         #expect(refused.stderr.contains("chmod 600"))
     }

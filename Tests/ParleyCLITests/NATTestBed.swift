@@ -24,13 +24,21 @@ struct NATTestBed {
     let hosts: [Host]
     private let namespaces: [String]
 
-    static func make(public publicNames: [String], behindRouters nattedNames: [String], _ routers: Routers) throws -> NATTestBed {
+    static func make(public publicNames: [String], behindRouters nattedNames: [String], _ routers: Routers) throws
+        -> NATTestBed
+    {
         let prefix = "pn-\(UUID().uuidString.prefix(8).lowercased())"
         let bridge = prefix + "-br"
-        let publicHosts = publicNames.enumerated().map { Host(name: $1, namespace: "\(prefix)-p\($0)", address: "10.79.0.\(100 + $0)") }
-        let natted = nattedNames.enumerated().map { Host(name: $1, namespace: "\(prefix)-n\($0)", address: "192.168.\($0 + 1).2") }
+        let publicHosts = publicNames.enumerated().map {
+            Host(name: $1, namespace: "\(prefix)-p\($0)", address: "10.79.0.\(100 + $0)")
+        }
+        let natted = nattedNames.enumerated().map {
+            Host(name: $1, namespace: "\(prefix)-n\($0)", address: "192.168.\($0 + 1).2")
+        }
         let routerNamespaces = nattedNames.indices.map { "\(prefix)-r\($0)" }
-        let bed = NATTestBed(hosts: publicHosts + natted, namespaces: [bridge] + publicHosts.map(\.namespace) + routerNamespaces + natted.map(\.namespace))
+        let bed = NATTestBed(
+            hosts: publicHosts + natted,
+            namespaces: [bridge] + publicHosts.map(\.namespace) + routerNamespaces + natted.map(\.namespace))
         do {
             try ip(["netns", "add", bridge])
             try ip(["-n", bridge, "link", "add", "br0", "type", "bridge"])
@@ -42,29 +50,40 @@ struct NATTestBed {
                 let router = routerNamespaces[index], lan = "192.168.\(index + 1)"
                 try attach(router, address: "10.79.0.\(index + 1)", to: bridge, port: "r\(index)")
                 try ip(["netns", "add", host.namespace])
-                try ip(["-n", router, "link", "add", "lan0", "type", "veth", "peer", "name", "eth0", "netns", host.namespace])
+                try ip([
+                    "-n", router, "link", "add", "lan0", "type", "veth", "peer", "name", "eth0", "netns",
+                    host.namespace,
+                ])
                 try ip(["-n", router, "addr", "add", "\(lan).1/24", "dev", "lan0"])
                 try ip(["-n", router, "link", "set", "lan0", "up"])
                 try ip(["-n", host.namespace, "addr", "add", "\(host.address)/24", "dev", "eth0"])
                 try ip(["-n", host.namespace, "link", "set", "lo", "up"])
                 try ip(["-n", host.namespace, "link", "set", "eth0", "up"])
                 try ip(["-n", host.namespace, "route", "add", "default", "via", "\(lan).1"])
-                try LANTestBed.run(NetworkNamespaces.ipTool ?? "ip", ["netns", "exec", router, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward"])
+                try LANTestBed.run(
+                    NetworkNamespaces.ipTool ?? "ip",
+                    ["netns", "exec", router, "sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward"])
                 guard routers != .routed else { continue }
-                try LANTestBed.run(NetworkNamespaces.ipTool ?? "ip", ["netns", "exec", router, LANTestBed.nftTool ?? "nft", "-f", "-"], input: """
-                    table ip nat {
-                      chain post { type nat hook postrouting priority 100; oifname "eth0" masquerade\(routers == .symmetricNAT ? " random" : ""); }
-                    }
-                    table inet firewall {
-                      chain input { type filter hook input priority 0; iifname "eth0" ct state new drop; }
-                    }
-                    """)
+                try LANTestBed.run(
+                    NetworkNamespaces.ipTool ?? "ip",
+                    ["netns", "exec", router, LANTestBed.nftTool ?? "nft", "-f", "-"],
+                    input: """
+                        table ip nat {
+                          chain post { type nat hook postrouting priority 100; oifname "eth0" masquerade\(routers == .symmetricNAT ? " random" : ""); }
+                        }
+                        table inet firewall {
+                          chain input { type filter hook input priority 0; iifname "eth0" ct state new drop; }
+                        }
+                        """)
             }
             if routers == .routed {
                 // Every namespace on the public segment reaches each network through its router.
                 for (index, _) in natted.enumerated() {
-                    for namespace in publicHosts.map(\.namespace) + routerNamespaces where namespace != routerNamespaces[index] {
-                        try ip(["-n", namespace, "route", "add", "192.168.\(index + 1).0/24", "via", "10.79.0.\(index + 1)"])
+                    for namespace in publicHosts.map(\.namespace) + routerNamespaces
+                    where namespace != routerNamespaces[index] {
+                        try ip([
+                            "-n", namespace, "route", "add", "192.168.\(index + 1).0/24", "via", "10.79.0.\(index + 1)",
+                        ])
                     }
                 }
             }
@@ -94,5 +113,7 @@ struct NATTestBed {
         try ip(["-n", namespace, "link", "set", "eth0", "up"])
     }
 
-    private static func ip(_ arguments: [String]) throws { try LANTestBed.run(NetworkNamespaces.ipTool ?? "ip", arguments) }
+    private static func ip(_ arguments: [String]) throws {
+        try LANTestBed.run(NetworkNamespaces.ipTool ?? "ip", arguments)
+    }
 }

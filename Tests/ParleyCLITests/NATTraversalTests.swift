@@ -9,8 +9,11 @@ struct NATTraversalTests {
     /// carol on the public segment; alice and bob behind NATs, started with `--peer` carol; carol
     /// creates a chat of the three. Returns the running nodes and the chat.
     /// `aliceHoldsForBob`: an address alice is given for bob that does not reach him (none by default).
-    static func start(symmetric: Bool, aliceHoldsForBob: String? = nil) throws -> (bed: NATTestBed, parley: ParleyBinary, nodes: [Process], chat: String) {
-        let bed = try NATTestBed.make(public: ["carol"], behindRouters: ["alice", "bob"], symmetric ? .symmetricNAT : .nat)
+    static func start(symmetric: Bool, aliceHoldsForBob: String? = nil) throws -> (
+        bed: NATTestBed, parley: ParleyBinary, nodes: [Process], chat: String
+    ) {
+        let bed = try NATTestBed.make(
+            public: ["carol"], behindRouters: ["alice", "bob"], symmetric ? .symmetricNAT : .nat)
         var nodes: [Process] = []
         do {
             let parley = try ParleyBinary()
@@ -20,18 +23,31 @@ struct NATTraversalTests {
             for name in names {
                 let host = bed.host(name)
                 let peer = name == "carol" ? [] : ["--peer", "\(carol.address):7001"]
-                nodes.append(try parley.startNode(name, listen: "\(host.address):7001", options: peer, launcher: bed.launcher(for: host)))
+                nodes.append(
+                    try parley.startNode(
+                        name, listen: "\(host.address):7001", options: peer, launcher: bed.launcher(for: host)))
             }
-            for (me, other, address) in [("carol", "alice", nil), ("carol", "bob", nil), ("alice", "carol", carol.address), ("bob", "carol", carol.address),
-                                         ("alice", "bob", aliceHoldsForBob), ("bob", "alice", nil)] as [(String, String, String?)] {
-                try parley.client(me, ["contacts", "add", "\(parley.workspace)/keys/\(other).pub", "--name", other] + (address.map { ["--addr", "\($0):7001"] } ?? []))
+            for (me, other, address) in [
+                ("carol", "alice", nil), ("carol", "bob", nil), ("alice", "carol", carol.address),
+                ("bob", "carol", carol.address),
+                ("alice", "bob", aliceHoldsForBob), ("bob", "alice", nil),
+            ] as [(String, String, String?)] {
+                try parley.client(
+                    me,
+                    ["contacts", "add", "\(parley.workspace)/keys/\(other).pub", "--name", other]
+                        + (address.map { ["--addr", "\($0):7001"] } ?? []))
             }
             // carol learns where alice and bob are from their announces (through their NATs)
-            #expect(parley.eventually("carol", ["status", "--json"]) { $0.contains(Self.key(parley, "alice")) && $0.contains(Self.key(parley, "bob")) })
+            #expect(
+                parley.eventually("carol", ["status", "--json"]) {
+                    $0.contains(Self.key(parley, "alice")) && $0.contains(Self.key(parley, "bob"))
+                })
             let chat = try parley.client("carol", ["chat", "create", "Across", "--member", "alice", "--member", "bob"])
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             for name in ["alice", "bob"] {
-                #expect(parley.eventually(name, ["chat", "list"], seconds: 30) { $0.contains("Across") }, "\(name) never joined")
+                #expect(
+                    parley.eventually(name, ["chat", "list"], seconds: 30) { $0.contains("Across") },
+                    "\(name) never joined")
             }
             return (bed, parley, nodes, chat)
         } catch {
@@ -42,7 +58,9 @@ struct NATTraversalTests {
     }
 
     static func key(_ parley: ParleyBinary, _ name: String) -> String {
-        ((try? String(contentsOfFile: "\(parley.workspace)/keys/\(name).pub", encoding: .utf8)) ?? "").split(separator: " ").dropFirst().first.map(String.init) ?? name
+        ((try? String(contentsOfFile: "\(parley.workspace)/keys/\(name).pub", encoding: .utf8)) ?? "").split(
+            separator: " "
+        ).dropFirst().first.map(String.init) ?? name
     }
 
     static func connected(_ parley: ParleyBinary, _ name: String, to other: String) -> Bool {
@@ -62,17 +80,24 @@ struct NATTraversalTests {
     }
 
     static func tally(_ parley: ParleyBinary, _ name: String, _ chat: String, _ poll: String) -> [Int]? {
-        guard let result = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.pollResults(chat: chat, poll: poll)) as? [String: Any],
-              let up = result["up"] as? Int, let down = result["down"] as? Int else { return nil }
+        guard
+            let result = try? ControlConnection(dataDirectory: parley.data(name)).call(
+                Control.pollResults(chat: chat, poll: poll)) as? [String: Any],
+            let up = result["up"] as? Int, let down = result["down"] as? Int
+        else { return nil }
         return [up, down]
     }
 
     /// Every member votes on a poll of carol's; true when all three tallies show 2 up and 1 down.
     static func votesAgree(_ parley: ParleyBinary, _ chat: String, seconds: Double) throws -> Bool {
-        let poll = try #require((try ControlConnection(dataDirectory: parley.data("carol")).call(Control.pollCreate(chat: chat, question: "Meet?")) as? [String: Any])?["id"] as? String)
+        let poll = try #require(
+            (try ControlConnection(dataDirectory: parley.data("carol")).call(
+                Control.pollCreate(chat: chat, question: "Meet?")) as? [String: Any])?["id"] as? String)
         for (name, choice) in [("carol", "up"), ("alice", "up"), ("bob", "down")] {
             let deadline = Date().addingTimeInterval(seconds)
-            while (try? ControlConnection(dataDirectory: parley.data(name)).call(Control.pollVote(chat: chat, poll: poll, choice: choice))) == nil, Date() < deadline {
+            while (try? ControlConnection(dataDirectory: parley.data(name)).call(
+                Control.pollVote(chat: chat, poll: poll, choice: choice))) == nil, Date() < deadline
+            {
                 Thread.sleep(forTimeInterval: 0.2) // the poll has not reached this member yet
             }
         }
@@ -93,10 +118,14 @@ struct NATTraversalTests {
         #expect(direct && seconds <= 5, "no direct session after \(seconds) s")
         Reliability.figure("nat.directSessionSeconds", String(format: "%.2f", seconds))
         // each sees the other online, and their votes give the same tally everywhere
-        #expect(parley.eventually("alice", ["members", chat, "--json"], seconds: 20) { Self.online($0, Self.key(parley, "bob"), via: nil) })
+        #expect(
+            parley.eventually("alice", ["members", chat, "--json"], seconds: 20) {
+                Self.online($0, Self.key(parley, "bob"), via: nil)
+            })
         #expect(try Self.votesAgree(parley, chat, seconds: 30))
         // and what alice writes goes to bob over their own session, not around it through carol
-        let (share, delivery) = try #require(try Self.relayShare(parley, chat, count: 50), "bob did not get alice's 50 texts")
+        let (share, delivery) = try #require(
+            try Self.relayShare(parley, chat, count: 50), "bob did not get alice's 50 texts")
         Reliability.figure("nat.relayShare", String(format: "%.2f of 50 texts, all in %.2f s", share, delivery))
         #expect(share <= 0.1, "\(share * 100) % of alice's texts reached bob through carol")
     }
@@ -121,39 +150,50 @@ struct NATTraversalTests {
         // other online from the beats carol relays, everything they write reaches the other through
         // carol, and the tallies agree
         for (name, other) in [("bob", "alice"), ("alice", "bob")] {
-            #expect(parley.eventually(name, ["members", chat, "--json"], seconds: 30) {
-                Self.online($0, Self.key(parley, other), via: Self.key(parley, "carol"))
-            }, "\(name) never saw \(other) online via carol")
+            #expect(
+                parley.eventually(name, ["members", chat, "--json"], seconds: 30) {
+                    Self.online($0, Self.key(parley, other), via: Self.key(parley, "carol"))
+                }, "\(name) never saw \(other) online via carol")
         }
         #expect(parley.eventually("bob", ["members", chat]) { $0.contains("alice  online via carol") })
         #expect(try Self.votesAgree(parley, chat, seconds: 60))
         _ = try ControlConnection(dataDirectory: parley.data("alice")).call(Control.send(chat: chat, text: "via carol"))
         #expect(parley.eventually("bob", ["messages", chat], seconds: 30) { $0.contains("via carol") })
-        let (share, seconds) = try #require(try Self.relayShare(parley, chat, count: 50), "bob did not get alice's 50 texts")
-        Reliability.figure("nat.symmetric.relayShare", String(format: "%.2f of 50 texts, all in %.2f s", share, seconds))
+        let (share, seconds) = try #require(
+            try Self.relayShare(parley, chat, count: 50), "bob did not get alice's 50 texts")
+        Reliability.figure(
+            "nat.symmetric.relayShare", String(format: "%.2f of 50 texts, all in %.2f s", share, seconds))
         #expect(share == 1, "without a session, every text of alice's reaches bob through carol")
         #expect(!Self.connected(parley, "alice", to: "bob"))
     }
 
     /// Others' messages bob's node stored so far: from their authors' own nodes, and relayed by another member.
     static func stored(_ parley: ParleyBinary, _ name: String) -> (fromAuthors: Int, relayed: Int)? {
-        guard let status = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any],
-              let direct = status["storedFromAuthors"] as? Int, let relayed = status["storedRelayed"] as? Int else { return nil }
+        guard
+            let status = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.status)
+                as? [String: Any],
+            let direct = status["storedFromAuthors"] as? Int, let relayed = status["storedRelayed"] as? Int
+        else { return nil }
         return (direct, relayed)
     }
 
     /// alice sends `count` texts; the share of them bob stored through another member (carol) rather
     /// than from alice's node itself, and the seconds until all arrived (nil if they did not within 30 s).
-    static func relayShare(_ parley: ParleyBinary, _ chat: String, count: Int) throws -> (share: Double, seconds: Double)? {
+    static func relayShare(_ parley: ParleyBinary, _ chat: String, count: Int) throws -> (
+        share: Double, seconds: Double
+    )? {
         let before = try #require(stored(parley, "bob"))
         let start = Date()
         for index in 1...count {
-            _ = try ControlConnection(dataDirectory: parley.data("alice")).call(Control.send(chat: chat, text: "share \(index)"))
+            _ = try ControlConnection(dataDirectory: parley.data("alice")).call(
+                Control.send(chat: chat, text: "share \(index)"))
         }
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             // Over everything bob stored meanwhile, in case anything but the texts arrived with them
-            if let now = stored(parley, "bob"), case let total = now.fromAuthors + now.relayed - before.fromAuthors - before.relayed, total >= count {
+            if let now = stored(parley, "bob"),
+                case let total = now.fromAuthors + now.relayed - before.fromAuthors - before.relayed, total >= count
+            {
                 return (Double(now.relayed - before.relayed) / Double(total), Date().timeIntervalSince(start))
             }
             Thread.sleep(forTimeInterval: 0.1)
@@ -163,8 +203,12 @@ struct NATTraversalTests {
 
     /// Whether the `members --json` output lists `key` as online, through `via`'s relaying or (nil) directly.
     static func online(_ json: String, _ key: String, via: String?) -> Bool {
-        guard let members = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else { return false }
-        return members.contains { $0["id"] as? String == key && $0["online"] as? Bool == true && $0["via"] as? String == via }
+        guard let members = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] else {
+            return false
+        }
+        return members.contains {
+            $0["id"] as? String == key && $0["online"] as? Bool == true && $0["via"] as? String == via
+        }
     }
 
     @Test func twoRoutedSubnetsWorkWithPeerAddressesOnly() throws {
@@ -177,16 +221,20 @@ struct NATTraversalTests {
         for name in ["alice", "bob"] { _ = try parley.keygen(name) }
         for (name, other) in [("alice", "bob"), ("bob", "alice")] {
             let host = bed.host(name)
-            nodes.append(try parley.startNode(
-                name, listen: "\(host.address):7001", options: ["--peer", "\(bed.host(other).address):7001"], launcher: bed.launcher(for: host)))
+            nodes.append(
+                try parley.startNode(
+                    name, listen: "\(host.address):7001", options: ["--peer", "\(bed.host(other).address):7001"],
+                    launcher: bed.launcher(for: host)))
         }
         for (me, other) in [("alice", "bob"), ("bob", "alice")] {
             try parley.client(me, ["contacts", "add", "\(parley.workspace)/keys/\(other).pub", "--name", other])
         }
 
         // When alice makes a chat with bob and writes
-        let chat = try parley.client("alice", ["chat", "create", "Routed", "--member", "bob"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        _ = try ControlConnection(dataDirectory: parley.data("alice")).call(Control.send(chat: chat, text: "across the router"))
+        let chat = try parley.client("alice", ["chat", "create", "Routed", "--member", "bob"]).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        _ = try ControlConnection(dataDirectory: parley.data("alice")).call(
+            Control.send(chat: chat, text: "across the router"))
 
         // Then bob joins and gets it, over a session of their own
         #expect(parley.eventually("bob", ["messages", chat], seconds: 30) { $0.contains("across the router") })

@@ -8,7 +8,8 @@ struct NetworkNamespaces {
         let address: String
     }
 
-    static let ipTool = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first(where: FileManager.default.isExecutableFile)
+    static let ipTool = ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"].first(
+        where: FileManager.default.isExecutableFile)
     /// Making namespaces needs root and iproute2.
     static let canCreate = getuid() == 0 && ipTool != nil
 

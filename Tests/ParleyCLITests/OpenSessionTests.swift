@@ -24,7 +24,8 @@ struct OpenSessionTests {
                 try parley.client("bob", ["contacts", "add", "\(parley.workspace)/keys/alice.pub", "--name", "alice"])
                 let chat = try parley.client("alice", ["chat", "create", "Open", "--member", "bob"])
                 try #require(parley.eventually("bob", ["messages", chat]) { _ in true }, "bob never got the invite")
-                let started = try InteractiveProcess(executable: ParleyBinary.path, arguments: ["open", chat, "--data", parley.data("bob")])
+                let started = try InteractiveProcess(
+                    executable: ParleyBinary.path, arguments: ["open", chat, "--data", parley.data("bob")])
                 open = started
                 try #require(started.waitFor { $0.contains("type a message") }, "open printed: \(started.transcript)")
                 return Session(parley: parley, chat: chat, open: started, nodes: nodes)
@@ -71,7 +72,9 @@ struct OpenSessionTests {
 
         // When bob types a line, alice receives it as a Text message
         try open.type("hi from the terminal")
-        #expect(parley.eventually("alice", ["messages", chat, "--tag", "Text"]) { $0.contains("bob: hi from the terminal") })
+        #expect(
+            parley.eventually("alice", ["messages", chat, "--tag", "Text"]) { $0.contains("bob: hi from the terminal") }
+        )
 
         // When bob types an unknown command, one error line is printed and the session goes on
         try open.type("/foo bar")
@@ -152,7 +155,8 @@ struct OpenSessionTests {
         // Given 60 messages at bob, more than the 50 a new session shows
         for index in 1...60 { try parley.client("alice", ["send", chat, "note \(index)"]) }
         #expect(parley.eventually("bob", ["messages", chat, "--limit", "1"]) { $0.contains("note 60") })
-        let open = try InteractiveProcess(executable: ParleyBinary.path, arguments: ["open", chat, "--data", parley.data("bob")])
+        let open = try InteractiveProcess(
+            executable: ParleyBinary.path, arguments: ["open", chat, "--data", parley.data("bob")])
         defer { open.stop() }
         #expect(open.waitFor { $0.contains("note 60") }, "\(open.transcript)")
         #expect(!open.transcript.contains("note 10\n"))
@@ -163,7 +167,9 @@ struct OpenSessionTests {
         #expect(open.waitFor { $0.contains("(no older messages)") }, "\(open.transcript)")
         // Then the first page held exactly the ten before the backlog, oldest first
         let older = open.transcript.components(separatedBy: "-- 10 older message(s) --").last ?? ""
-        let notes = older.components(separatedBy: "\n").compactMap { line in line.range(of: "note ").map { String(line[$0.upperBound...]) } }
+        let notes = older.components(separatedBy: "\n").compactMap { line in
+            line.range(of: "note ").map { String(line[$0.upperBound...]) }
+        }
         #expect(Array(notes.prefix(10)) == (1...10).map(String.init))
     }
 }

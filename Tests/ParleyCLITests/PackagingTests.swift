@@ -5,11 +5,16 @@ import Testing
 /// checked by systemd itself, and the shell completions the binary generates.
 @Suite(.timeLimit(.minutes(2)))
 struct PackagingTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// Runs `executable ARGUMENTS` to completion: its exit status and its stdout and stderr together.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -27,18 +32,22 @@ struct PackagingTests {
     /// with its own runtime directory: a user manager needs one, and a test runs without a login session.
     static func verify(_ unit: String) throws -> (status: Int32, output: String) {
         let scratch = NSTemporaryDirectory() + "parley-unit-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: scratch + "/runtime", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: scratch + "/runtime", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let path = scratch + "/parley-node.service"
         try unit.write(toFile: path, atomically: true, encoding: .utf8)
         // --man=no: the Documentation= page is installed with the unit, not here.
-        return try run(try #require(analyze), ["verify", "--user", "--man=no", path], environment: ["XDG_RUNTIME_DIR": scratch + "/runtime"])
+        return try run(
+            try #require(analyze), ["verify", "--user", "--man=no", path],
+            environment: ["XDG_RUNTIME_DIR": scratch + "/runtime"])
     }
 
     @Test(.enabled(if: analyze != nil, "systemd-analyze is not installed (Tests/run.sh installs systemd)"))
     func theSystemdUserUnitForTheNodeVerifiesAndABrokenOneDoesNot() throws {
         // Given the unit as install.sh installs it: its ExecStart pointing at the installed binary
-        let shipped = try String(contentsOf: Self.root.appendingPathComponent("packaging/parley-node.service"), encoding: .utf8)
+        let shipped = try String(
+            contentsOf: Self.root.appendingPathComponent("packaging/parley-node.service"), encoding: .utf8)
         #expect(shipped.contains("\nExecStart=/usr/local/bin/parley node "), "install.sh rewrites this path")
         let installed = shipped.replacingOccurrences(of: "/usr/local/bin/parley", with: ParleyBinary.path)
 

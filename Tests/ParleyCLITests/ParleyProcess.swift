@@ -8,7 +8,8 @@ final class ParleyBinary: Sendable {
     /// `.build/debug/parley`, or `$PARLEY_BIN` (the long reliability runs use a release build).
     static let path: String = {
         if let path = ProcessInfo.processInfo.environment["PARLEY_BIN"], !path.isEmpty { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/parley").path
     }()
 
@@ -29,13 +30,16 @@ final class ParleyBinary: Sendable {
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CommandFailed(arguments: arguments, status: process.terminationStatus, stderr: String(decoding: error, as: UTF8.self))
+            throw CommandFailed(
+                arguments: arguments, status: process.terminationStatus, stderr: String(decoding: error, as: UTF8.self))
         }
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Runs a command that is expected to exit by itself, killing it after `seconds` if it does not.
-    func runBounded(_ arguments: [String], seconds: Double = 20) throws -> (status: Int32?, stdout: String, stderr: String) {
+    func runBounded(_ arguments: [String], seconds: Double = 20) throws -> (
+        status: Int32?, stdout: String, stderr: String
+    ) {
         let (process, out, err) = try launch(arguments)
         let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
@@ -72,8 +76,11 @@ final class ParleyBinary: Sendable {
         let log = "\(workspace)/\(name).log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let process = Process()
-        let command = launcher + [Self.path, "node", "--key", "\(workspace)/keys/\(name).key", "--data", data(name),
-                                  "--listen", listen, "--log-level", "warning"] + options
+        let command =
+            launcher + [
+                Self.path, "node", "--key", "\(workspace)/keys/\(name).key", "--data", data(name),
+                "--listen", listen, "--log-level", "warning",
+            ] + options
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         process.standardOutput = FileHandle.nullDevice
@@ -84,7 +91,9 @@ final class ParleyBinary: Sendable {
             guard process.isRunning, Date() < deadline else {
                 process.terminateAndWait()
                 let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                throw CommandFailed(arguments: Array(command.dropFirst(launcher.count + 1)), status: process.terminationStatus, stderr: output)
+                throw CommandFailed(
+                    arguments: Array(command.dropFirst(launcher.count + 1)), status: process.terminationStatus,
+                    stderr: output)
             }
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -96,7 +105,8 @@ final class ParleyBinary: Sendable {
     func client(_ name: String, _ arguments: [String]) throws -> String { try run(arguments + ["--data", data(name)]) }
 
     /// Retries until `condition` holds on the command's output, at most `seconds`.
-    func eventually(_ name: String, _ arguments: [String], seconds: Double = 20, _ condition: (String) -> Bool) -> Bool {
+    func eventually(_ name: String, _ arguments: [String], seconds: Double = 20, _ condition: (String) -> Bool) -> Bool
+    {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let output = try? client(name, arguments), condition(output) { return true }

@@ -16,7 +16,8 @@ struct PollCloseProcessTests {
     }
 
     func results(_ parley: ParleyBinary, _ name: String, _ chat: String, _ poll: String) throws -> Results {
-        try JSONDecoder().decode(Results.self, from: Data(try parley.client(name, ["poll", "results", chat, poll, "--json"]).utf8))
+        try JSONDecoder().decode(
+            Results.self, from: Data(try parley.client(name, ["poll", "results", chat, poll, "--json"]).utf8))
     }
 
     @Test func aVoteSignedAfterTheCloseWithAnEarlierClockIsNotCountedOnAnyNode() async throws {
@@ -25,7 +26,9 @@ struct PollCloseProcessTests {
         let names = ["alice", "bob", "mallory"], base = Ports.base()
         let port = { (name: String) in base + names.firstIndex(of: name)! }
         for name in names { _ = try parley.keygen(name) }
-        var nodes = try names.map { name in try parley.startNode(name, port: port(name), peers: names.filter { $0 != name }.map(port)) }
+        var nodes = try names.map { name in
+            try parley.startNode(name, port: port(name), peers: names.filter { $0 != name }.map(port))
+        }
         defer { nodes.forEach { $0.terminateAndWait() } }
         for me in names {
             for other in names where other != me {
@@ -42,7 +45,9 @@ struct PollCloseProcessTests {
         #expect(parley.eventually("alice", resultsJSON) { $0.contains("\"down\":1") }, "alice never got bob's vote")
         try parley.client("alice", ["poll", "close", chat, poll])
         for name in names {
-            #expect(parley.eventually(name, resultsJSON) { $0.contains("\"isClosed\":true") }, "\(name) never saw the close")
+            #expect(
+                parley.eventually(name, resultsJSON) { $0.contains("\"isClosed\":true") }, "\(name) never saw the close"
+            )
         }
 
         // When mallory's modified client, node stopped, writes an "up" after the close, claiming the
@@ -54,7 +59,9 @@ struct PollCloseProcessTests {
 
         // Then alice and bob hold the vote, and every node still counts only bob's "down"
         for name in ["alice", "bob"] {
-            let arrived = parley.eventually(name, ["messages", chat, "--tag", "PollVoteUp", "--json"], seconds: 30) { $0.contains(forged.hex) }
+            let arrived = parley.eventually(name, ["messages", chat, "--tag", "PollVoteUp", "--json"], seconds: 30) {
+                $0.contains(forged.hex)
+            }
             #expect(arrived, "\(name) never got mallory's vote")
         }
         for name in ["alice", "mallory"] {
@@ -77,17 +84,22 @@ struct PollCloseProcessTests {
     func forgeLateVote(_ parley: ParleyBinary, chat chatHex: String, poll pollHex: String) async throws -> MessageID {
         let store = try MessageStore.open(path: parley.data("mallory") + "/parley.sqlite")
         let identity = try IdentityFile.loadSecret(path: "\(parley.workspace)/keys/mallory.key")
-        let chat = try ChatID(rawRepresentation: Hex.decode(chatHex)), poll = try MessageID(rawRepresentation: Hex.decode(pollHex))
-        let close = try #require(try store.messages(matching: MessageCriteria(chat: chat, tag: .pollClose)).first?.message)
+        let chat = try ChatID(rawRepresentation: Hex.decode(chatHex)),
+            poll = try MessageID(rawRepresentation: Hex.decode(pollHex))
+        let close = try #require(
+            try store.messages(matching: MessageCriteria(chat: chat, tag: .pollClose)).first?.message)
         let key = try #require(try store.membership(of: chat)?.sealingKey)
         let mallory = identity.publicKey
         let sequence = try store.nextSequence(chat: chat, author: mallory)
         let vote = try MessageDraft(
-            chat: chat, author: mallory, sequence: sequence, lamport: close.lamport - 1, timestampMillis: close.timestampMillis - 1,
-            tag: .pollVoteUp, content: SealedContent.seal([], with: key, chat: chat, author: mallory, sequence: sequence),
+            chat: chat, author: mallory, sequence: sequence, lamport: close.lamport - 1,
+            timestampMillis: close.timestampMillis - 1,
+            tag: .pollVoteUp,
+            content: SealedContent.seal([], with: key, chat: chat, author: mallory, sequence: sequence),
             references: [MessageReference(id: poll, tag: .pollVoteUp)]
         ).signed(by: identity)
-        let outcomes = try await store.insert([vote], receivedAtMillis: Int64(Date().timeIntervalSince1970 * 1000), ownAuthor: mallory, ownSent: true)
+        let outcomes = try await store.insert(
+            [vote], receivedAtMillis: Int64(Date().timeIntervalSince1970 * 1000), ownAuthor: mallory, ownSent: true)
         #expect(outcomes.first?.storedMessage?.state == .sent, "mallory's store took the vote as \(outcomes)")
         try await store.setLocalData(message: poll, key: "pollVote", value: "up")
         return vote.id

@@ -82,7 +82,8 @@ struct PresenceProcessTests {
         for name in ["bob", "carol"] {
             try #require(parley.eventually(name, ["messages", chat]) { _ in true }, "\(name) never got the invite")
         }
-        let open = try InteractiveProcess(executable: ParleyBinary.path, arguments: ["open", chat, "--data", parley.data("alice")])
+        let open = try InteractiveProcess(
+            executable: ParleyBinary.path, arguments: ["open", chat, "--data", parley.data("alice")])
         defer { open.stop() }
         try #require(open.waitFor { $0.contains("type a message") }, "open printed: \(open.transcript)")
 

@@ -18,7 +18,9 @@ struct ReactionsProcessTests {
         let next: String?
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, _ output: String) -> T? { try? JSONDecoder().decode(type, from: Data(output.utf8)) }
+    static func decode<T: Decodable>(_ type: T.Type, _ output: String) -> T? {
+        try? JSONDecoder().decode(type, from: Data(output.utf8))
+    }
 
     @Test func reactionsAgreeOnEveryNodeWithUniqueAndUnreact() throws {
         // Given three nodes and a message from alice
@@ -28,7 +30,8 @@ struct ReactionsProcessTests {
         let chat = try parley.client("alice", ["chat", "create", "Release", "--member", "bob", "--member", "carol"])
         let message = try parley.client("alice", ["send", chat, "ship 2.0 today?"])
         for name in ["bob", "carol"] {
-            #expect(parley.eventually(name, ["reactions", chat, message]) { _ in true }, "\(name) never got the message")
+            #expect(
+                parley.eventually(name, ["reactions", chat, message]) { _ in true }, "\(name) never got the message")
         }
 
         // When they react, bob replaces his reactions with a unique one, and carol withdraws one
@@ -42,7 +45,9 @@ struct ReactionsProcessTests {
         #expect(throws: CommandFailed.self) { try parley.client("carol", ["react", chat, message, "lgtm"]) }
         // Never chosen.
         #expect(throws: CommandFailed.self) { try parley.client("carol", ["unreact", chat, message, "🎉"]) }
-        #expect(throws: CommandFailed.self) { try parley.client("carol", ["react", chat, message, "x", "--score", "2000000"]) }
+        #expect(throws: CommandFailed.self) {
+            try parley.client("carol", ["react", chat, message, "x", "--score", "2000000"])
+        }
         try parley.client("bob", ["react", chat, message, "🚀", "--unique"])
         try parley.client("carol", ["unreact", chat, message, "❤️"])
 
@@ -54,20 +59,26 @@ struct ReactionsProcessTests {
             }
             #expect(settled, "\(name) did not reach \(expected)")
         }
-        let listings = try ["alice", "bob", "carol"].map { try #require(Self.decode(Listing.self, try parley.client($0, ["reactions", chat, message, "--json"]))) }
+        let listings = try ["alice", "bob", "carol"].map {
+            try #require(Self.decode(Listing.self, try parley.client($0, ["reactions", chat, message, "--json"])))
+        }
         #expect(listings[0] == listings[1] && listings[1] == listings[2])
         #expect(listings[0].reactions.count == 4)
         // and `mine` is each user's own view
-        let alice = try #require(Self.decode(Mine.self, try parley.client("alice", ["reactions", chat, message, "--json"])))
+        let alice = try #require(
+            Self.decode(Mine.self, try parley.client("alice", ["reactions", chat, message, "--json"])))
         #expect(alice.groups.map(\.mine) == [true, false, true])
-        let carol = try #require(Self.decode(Mine.self, try parley.client("carol", ["reactions", chat, message, "--json"])))
+        let carol = try #require(
+            Self.decode(Mine.self, try parley.client("carol", ["reactions", chat, message, "--json"])))
         #expect(carol.groups.map(\.mine) == [false, true, false])
         // and the list pages and filters
-        let page = try #require(Self.decode(Mine.self, try parley.client("bob", ["reactions", chat, message, "--limit", "3", "--json"])))
+        let page = try #require(
+            Self.decode(Mine.self, try parley.client("bob", ["reactions", chat, message, "--limit", "3", "--json"])))
         let cursor = try #require(page.next)
         let rest = try parley.client("bob", ["reactions", chat, message, "--limit", "3", "--before", cursor, "--json"])
         #expect(Self.decode(Listing.self, rest)?.reactions.count == 1)
-        let byAlice = try parley.client("carol", ["reactions", chat, message, "--author", "alice", "--type", "🚀", "--json"])
+        let byAlice = try parley.client(
+            "carol", ["reactions", chat, message, "--author", "alice", "--type", "🚀", "--json"])
         #expect(Self.decode(Listing.self, byAlice)?.reactions.map(\.score) == [5])
         let text = try parley.client("alice", ["reactions", chat, message, "--sort", "score", "--limit", "1"])
         #expect(text.contains("more: --before "))
@@ -88,7 +99,9 @@ struct ReactionsProcessTests {
         #expect(open.waitFor { $0.contains("👀 2*") }, "\(open.transcript)")
         #expect(parley.eventually("alice", ["reactions", chat, message, "--json"]) { $0.contains(#""count":2"#) })
         try open.type("/unreact \(message.prefix(10)) 👀")
-        #expect(open.waitFor { $0.components(separatedBy: "reactions on ").last?.contains("👀 1\n") == true }, "\(open.transcript)")
+        #expect(
+            open.waitFor { $0.components(separatedBy: "reactions on ").last?.contains("👀 1\n") == true },
+            "\(open.transcript)")
         try open.type("/react \(message.prefix(10))")
         #expect(open.waitFor { $0.contains("error: name the message: /react MESSAGE TYPE") }, "\(open.transcript)")
     }

@@ -15,7 +15,10 @@ struct ReadableChatProcessTests {
             parley = try ParleyBinary()
             let base = Ports.base()
             for name in ["alice", "bob"] { _ = try parley.keygen(name) }
-            nodes = [try parley.startNode("alice", port: base, peers: [base + 1]), try parley.startNode("bob", port: base + 1, peers: [base])]
+            nodes = [
+                try parley.startNode("alice", port: base, peers: [base + 1]),
+                try parley.startNode("bob", port: base + 1, peers: [base]),
+            ]
             try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/bob.pub", "--name", "bob"])
             try parley.client("bob", ["contacts", "add", "\(parley.workspace)/keys/alice.pub", "--name", "alice"])
             chat = try parley.client("alice", ["chat", "create", "Outing", "--member", "bob"])
@@ -30,13 +33,15 @@ struct ReadableChatProcessTests {
         defer { pair.stop() }
         let (parley, chat) = (pair.parley, pair.chat)
         // Given alice's options poll and bob's vote on it
-        let poll = try parley.client("alice", ["poll", "create", chat, "Where?", "--option", "Lake", "--option", "Hills", "--option", "Town"])
+        let poll = try parley.client(
+            "alice", ["poll", "create", chat, "Where?", "--option", "Lake", "--option", "Hills", "--option", "Town"])
         #expect(parley.eventually("bob", ["poll", "results", chat, poll]) { $0.contains("Where?") })
         try parley.client("bob", ["poll", "vote", chat, poll, "Lake"])
         #expect(parley.eventually("alice", ["messages", chat, "--all"]) { $0.contains("bob <PollVote>: voted Lake") })
 
         // Then the poll reads as its question and options everywhere, the vote as its choice
-        #expect(try parley.client("alice", ["messages", chat]).contains("alice <Poll>: 📊 Where? (Lake · Hills · Town)"))
+        #expect(
+            try parley.client("alice", ["messages", chat]).contains("alice <Poll>: 📊 Where? (Lake · Hills · Town)"))
         #expect(try parley.client("bob", ["chat", "list"]).contains("alice: 📊 Where? (Lake · Hills · Town)"))
         let json = try parley.client("alice", ["messages", chat, "--json"])
         #expect(json.contains(#""text":"📊 Where? (Lake · Hills · Town)""#))
@@ -67,7 +72,9 @@ struct ReadableChatProcessTests {
         #expect(parley.eventually("bob", ["poll", "results", chat, poll]) { $0.contains("Pizza?") })
 
         // When bob tries to vote by hand with a reserved tag, it is refused with the command to use
-        let refused = #expect(throws: CommandFailed.self) { try parley.client("bob", ["send", chat, "", "--tag", "PollVoteUp", "--ref", poll]) }
+        let refused = #expect(throws: CommandFailed.self) {
+            try parley.client("bob", ["send", chat, "", "--tag", "PollVoteUp", "--ref", poll])
+        }
         #expect(refused?.status == 2 && refused?.stderr.contains("parley poll vote") == true)
         // and after voting through the command, his view of his own vote is the stored one
         try parley.client("bob", ["poll", "vote", chat, poll, "down"])
@@ -75,7 +82,8 @@ struct ReadableChatProcessTests {
 
         // When alice watches custom "Sticker" messages, and bob sends one and a text
         let watch = try InteractiveProcess(
-            executable: ParleyBinary.path, arguments: ["watch", chat, "--tag", "Sticker", "--json", "--data", parley.data("alice")])
+            executable: ParleyBinary.path,
+            arguments: ["watch", chat, "--tag", "Sticker", "--json", "--data", parley.data("alice")])
         defer { watch.stop() }
         Thread.sleep(forTimeInterval: 0.5) // the watch starts from now: let it subscribe first
         try parley.client("bob", ["send", chat, "just text"])

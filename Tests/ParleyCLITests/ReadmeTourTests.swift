@@ -14,8 +14,11 @@ struct ReadmeTourTests {
     static func block(after heading: String, containing marker: String) throws -> String {
         let text = try String(contentsOf: readme, encoding: .utf8)
         let section = try #require(text.range(of: heading)).upperBound
-        let blocks = text[section...].components(separatedBy: "```sh\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
-        return try #require(blocks.first { $0.contains(marker) }, "no block with \(marker) after \(heading) in README.md")
+        let blocks = text[section...].components(separatedBy: "```sh\n").dropFirst().compactMap {
+            $0.components(separatedBy: "```").first
+        }
+        return try #require(
+            blocks.first { $0.contains(marker) }, "no block with \(marker) after \(heading) in README.md")
     }
 
     static func tour() throws -> String { try block(after: "## A short tour", containing: "parley node") }
@@ -32,7 +35,9 @@ struct ReadmeTourTests {
     /// `ip`, when `unshare -rn` can make a network namespace here: the script then brings its
     /// loopback up first.
     static let namespaceIP: String? = {
-        guard let ip = NetworkNamespaces.ipTool, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return nil }
+        guard let ip = NetworkNamespaces.ipTool, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            return nil
+        }
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         probe.arguments = ["-rn", ip, "link", "set", "lo", "up"]
@@ -57,7 +62,9 @@ struct ReadmeTourTests {
             process.arguments = Array(bash.dropFirst()) + [traps + script]
         }
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = URL(fileURLWithPath: ParleyBinary.path).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["PATH"] =
+            URL(fileURLWithPath: ParleyBinary.path).deletingLastPathComponent().path + ":"
+            + (environment["PATH"] ?? "/usr/bin:/bin")
         environment["TMPDIR"] = parley.workspace
         environment.removeValue(forKey: "PARLEY_DATA")
         process.environment = environment
@@ -84,16 +91,22 @@ struct ReadmeTourTests {
 
         // Then every command succeeded, and the tally, the criteria query and the removal read as the README says
         #expect(run.finished && run.status == 0, "the tour failed:\n\(run.output)\n\(run.errors)")
-        #expect(run.output.contains("up 1  down 1") && run.output.contains("alice up") && run.output.contains("bob down"), "\(run.output)")
+        #expect(
+            run.output.contains("up 1  down 1") && run.output.contains("alice up") && run.output.contains("bob down"),
+            "\(run.output)")
         #expect(run.output.contains("<PollVoteUp>: voted up"), "\(run.output)")
         #expect(run.output.contains("Lunch: alice, bob (epoch 1)"), "\(run.output)")
         // and the members screen shows bob, who has just voted, online
         #expect(run.output.split(separator: "\n").contains("bob  online"), "\(run.output)")
         // and what the nodes say goes to their logs, not into what the user asked for
-        #expect(!run.output.contains("parley node ") && !run.errors.contains("parley node "), "\(run.output)\n\(run.errors)")
+        #expect(
+            !run.output.contains("parley node ") && !run.errors.contains("parley node "), "\(run.output)\n\(run.errors)"
+        )
         #expect(!run.errors.contains("Error:"), "\(run.errors)")
         // and the browser block's `parley web` printed a link to the node it started (nothing before it prints one)
-        #expect(run.output.range(of: #"https?://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression) != nil, "no link: \(run.output)")
+        #expect(
+            run.output.range(of: #"https?://127\.0\.0\.1:[0-9]+/"#, options: .regularExpression) != nil,
+            "no link: \(run.output)")
     }
 
     @Test func aTourWhosePortIsTakenStopsWithinItsBoundAndSaysWhy() throws {
@@ -113,6 +126,7 @@ struct ReadmeTourTests {
         // Then it ends by itself, failing, with one line that names alice's node and the port, rather than hanging
         #expect(run.finished, "the tour hung:\n\(run.output)\n\(run.errors)")
         #expect(run.status != 0)
-        #expect(run.errors.contains("alice's node did not start") && run.errors.contains("127.0.0.1:7001"), "\(run.errors)")
+        #expect(
+            run.errors.contains("alice's node did not start") && run.errors.contains("127.0.0.1:7001"), "\(run.errors)")
     }
 }

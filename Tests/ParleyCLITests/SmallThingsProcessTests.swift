@@ -55,10 +55,16 @@ struct SmallThingsProcessTests {
         #expect(sent.status == 0 && sent.stderr == notice)
         // And under --json the reply carries it instead of a line on stderr
         let json = try alone.attempt(["send", "Lunch", "still?", "--json"])
-        #expect(json.stderr.isEmpty && json.stdout.contains("\"noRoute\":[{\"id\":\"\(dave)\",\"name\":\"Dave Smith\"}]"))
+        #expect(
+            json.stderr.isEmpty && json.stdout.contains("\"noRoute\":[{\"id\":\"\(dave)\",\"name\":\"Dave Smith\"}]"))
 
         // When an address for dave is given, the note goes away
-        try parley.client("alice", ["contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "Dave Smith", "--addr", "127.0.0.1:\(Ports.base() + 9)"])
+        try parley.client(
+            "alice",
+            [
+                "contacts", "add", "\(parley.workspace)/keys/dave.pub", "--name", "Dave Smith", "--addr",
+                "127.0.0.1:\(Ports.base() + 9)",
+            ])
         let addressed = try alone.attempt(["send", "Lunch", "now?"])
         #expect(addressed.status == 0 && addressed.stderr.isEmpty)
     }
@@ -73,7 +79,8 @@ struct SmallThingsProcessTests {
 
         // Then list shows both by key, and delete says what it removed
         #expect(try parley.client("alice", ["local", "list", message]) == "note = ask about vegan\nstar = 1")
-        #expect(try parley.client("alice", ["local", "delete", message, "note"]) == "deleted note (was ask about vegan)")
+        #expect(
+            try parley.client("alice", ["local", "delete", message, "note"]) == "deleted note (was ask about vegan)")
         #expect(try parley.client("alice", ["local", "list", message]) == "star = 1")
         // And get and delete of an unset key exit 1 with one line on stderr
         for command in ["get", "delete"] {
@@ -89,7 +96,9 @@ struct SmallThingsProcessTests {
         let (parley, chat) = (alone.parley, alone.chat)
         // Given a yes/no poll alice voted up on
         let poll = try parley.client("alice", ["poll", "create", chat, "Pizza?", "--json"])
-        let pollID = try #require(try JSONSerialization.jsonObject(with: Data(poll.utf8)) as? [String: Any])["id"] as? String ?? ""
+        let pollID =
+            try #require(try JSONSerialization.jsonObject(with: Data(poll.utf8)) as? [String: Any])["id"] as? String
+            ?? ""
         try parley.client("alice", ["poll", "vote", chat, pollID, "up"])
 
         // When she tries to reset the vote guard by hand, or delete it
@@ -97,7 +106,9 @@ struct SmallThingsProcessTests {
         let delete = try alone.attempt(["local", "delete", pollID, "pollVote"])
 
         // Then both are refused as invalid (exit 2), saying why
-        #expect(set.status == 2 && set.stderr.contains("'pollVote' is Parley's own local data") && set.stderr.contains("cannot be set"))
+        #expect(
+            set.status == 2 && set.stderr.contains("'pollVote' is Parley's own local data")
+                && set.stderr.contains("cannot be set"))
         #expect(delete.status == 2 && delete.stderr.contains("cannot be deleted"))
         // And the guard holds: it still reads up, is marked as Parley's in the list, and a second vote is refused
         #expect(try parley.client("alice", ["local", "get", pollID, "pollVote"]) == "up")
@@ -133,7 +144,9 @@ struct SmallThingsProcessTests {
         #expect(added == "added bob \(bob)")
         #expect(again == "bob \(bob) is already a contact")
         #expect(renamed == "renamed \(bob) from bob to robert")
-        #expect(try parley.client("alice", ["contacts", "list"]).split(separator: "\n").map { $0.split(separator: " ")[0] } == ["robert"])
+        #expect(
+            try parley.client("alice", ["contacts", "list"]).split(separator: "\n").map { $0.split(separator: " ")[0] }
+                == ["robert"])
     }
 
     @Test func aDataPathThatIsAFileGivesOneReadableLine() throws {
@@ -144,15 +157,21 @@ struct SmallThingsProcessTests {
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
 
         // When a node and a client command are pointed at it, and a node below it
-        let node = try parley.runBounded(["node", "--key", "\(parley.workspace)/keys/alice.key", "--data", file, "--listen", "127.0.0.1:0"])
+        let node = try parley.runBounded([
+            "node", "--key", "\(parley.workspace)/keys/alice.key", "--data", file, "--listen", "127.0.0.1:0",
+        ])
         let client = try parley.runBounded(["chat", "list", "--data", file])
-        let below = try parley.runBounded(["node", "--key", "\(parley.workspace)/keys/alice.key", "--data", file + "/sub", "--listen", "127.0.0.1:0"])
+        let below = try parley.runBounded([
+            "node", "--key", "\(parley.workspace)/keys/alice.key", "--data", file + "/sub", "--listen", "127.0.0.1:0",
+        ])
 
         // Then each exits 1 with one line naming the path, and no Foundation error dump
         for run in [node, client] {
             #expect(run.status == 1 && run.stderr == "Error: --data \(file) is a file, not a directory\n")
         }
-        #expect(below.status == 1 && below.stderr == "Error: cannot create the data directory \(file)/sub: Not a directory\n")
+        #expect(
+            below.status == 1
+                && below.stderr == "Error: cannot create the data directory \(file)/sub: Not a directory\n")
         #expect(![node, client, below].contains { $0.stderr.contains("NSCocoaErrorDomain") })
     }
 
@@ -160,7 +179,9 @@ struct SmallThingsProcessTests {
         let alone = try Alone()
         defer { alone.node.terminateAndWait() }
         let parley = alone.parley
-        func error(_ run: (status: Int32?, stdout: String, stderr: String)) throws -> (status: Int32?, kind: String?, message: String?) {
+        func error(_ run: (status: Int32?, stdout: String, stderr: String)) throws -> (
+            status: Int32?, kind: String?, message: String?
+        ) {
             let lines = run.stderr.split(separator: "\n")
             #expect(lines.count == 1 && run.stdout.isEmpty)
             let object = try JSONSerialization.jsonObject(with: Data(run.stderr.utf8)) as? [String: [String: String]]
@@ -170,13 +191,18 @@ struct SmallThingsProcessTests {
         // When a node refuses a request, a usage mistake is made, no node runs, and a key is reserved
         let notFound = try error(try alone.attempt(["messages", "Dinner", "--json"]))
         let usage = try error(try alone.attempt(["messages", "--json"]))
-        let noNode = try error(try parley.runBounded(["chat", "list", "--json", "--data", parley.workspace + "/nobody"]))
+        let noNode = try error(
+            try parley.runBounded(["chat", "list", "--json", "--data", parley.workspace + "/nobody"]))
         let unset = try error(try alone.attempt(["local", "get", alone.message, "note", "--json"]))
 
         // Then each is {"error":{"kind","message"}} on stderr, with the exit code it has without --json
-        #expect(notFound.status == 3 && notFound.kind == "notFound" && notFound.message == "no chat titled 'Dinner' (see 'parley chat list')")
+        #expect(
+            notFound.status == 3 && notFound.kind == "notFound"
+                && notFound.message == "no chat titled 'Dinner' (see 'parley chat list')")
         #expect(usage.status == 64 && usage.kind == "invalid" && usage.message == "Missing expected argument '<chat>'")
-        #expect(noNode.status == 1 && noNode.kind == "unavailable" && noNode.message?.hasPrefix("no node is running") == true)
+        #expect(
+            noNode.status == 1 && noNode.kind == "unavailable"
+                && noNode.message?.hasPrefix("no node is running") == true)
         #expect(unset.status == 1 && unset.kind == "notFound")
         // And without --json the same failure is the one "Error:" line
         let text = try alone.attempt(["messages", "Dinner"])
@@ -185,18 +211,22 @@ struct SmallThingsProcessTests {
 
     @Test func chatRemoveHelpSaysWhatTheThreatModelSaysAboutRemoval() throws {
         // Given what the threat model says about removal
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let model = try String(contentsOf: root.appendingPathComponent("docs/THREAT_MODEL.md"), encoding: .utf8)
         #expect(model.contains("a re-added member also reads what was said while it was out"))
         #expect(model.contains("A removed member keeps the keys of the epochs it was in and reads what was sent then"))
 
         // When the help of chat remove is shown
-        let help = try ParleyBinary().run(["chat", "remove", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = try ParleyBinary().run(["chat", "remove", "--help"]).split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
 
         // Then it says the same: forward-only, earlier epochs still readable, a re-added member reads what it missed
         #expect(help.contains("Removal is forward-only"))
         #expect(help.contains("cannot read anything sent after the removal"))
-        #expect(help.contains("It keeps the keys of the epochs it was in, so it still reads what was sent while it was a member"))
+        #expect(
+            help.contains(
+                "It keeps the keys of the epochs it was in, so it still reads what was sent while it was a member"))
         #expect(help.contains("by design it then also reads what was sent while it was away"))
     }
 }

@@ -12,7 +12,9 @@ final class TmuxPane {
     private let socket = NSTemporaryDirectory() + "parley-tmux-\(UUID().uuidString.prefix(8))"
 
     init(command: String, width: Int = 80, height: Int = 24) throws {
-        guard let tmux = Self.executable else { throw CommandFailed(arguments: ["tmux"], status: -1, stderr: "tmux is not installed") }
+        guard let tmux = Self.executable else {
+            throw CommandFailed(arguments: ["tmux"], status: -1, stderr: "tmux is not installed")
+        }
         self.tmux = tmux
         try run(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", command])
     }
@@ -71,7 +73,10 @@ final class TmuxPane {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid = pid_t()
         let spawned = posix_spawn(&pid, tmux, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw CommandFailed(arguments: ["tmux"] + arguments, status: spawned, stderr: String(cString: strerror(spawned))) }
+        guard spawned == 0 else {
+            throw CommandFailed(
+                arguments: ["tmux"] + arguments, status: spawned, stderr: String(cString: strerror(spawned)))
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 
@@ -14,11 +14,14 @@ struct WebProcessTests {
         let parley = try ParleyBinary()
         let base = Ports.base()
         _ = try parley.keygen("alice")
-        let node = try parley.startNode("alice", listen: "127.0.0.1:\(base)", options: ["--web", "127.0.0.1:\(base + 1)"])
+        let node = try parley.startNode(
+            "alice", listen: "127.0.0.1:\(base)", options: ["--web", "127.0.0.1:\(base + 1)"])
         defer { node.terminateAndWait() }
         let addressFile = parley.data("alice") + "/web-address"
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: addressFile), Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        while !FileManager.default.fileExists(atPath: addressFile), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         try parley.client("alice", ["chat", "create", "Lunch"])
 
         // When `parley web` prints a login link: a one-time code, not the token
@@ -26,7 +29,8 @@ struct WebProcessTests {
         #expect(url.hasPrefix("http://127.0.0.1:\(base + 1)/login?code="))
         #expect(url.split(separator: "=").last?.count == 64)
         let tokenPath = parley.data("alice") + "/web-token"
-        let token = try String(contentsOfFile: tokenPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try String(contentsOfFile: tokenPath, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(!url.contains(token))
         let mode = try FileManager.default.attributesOfItem(atPath: tokenPath)[.posixPermissions] as? Int
         #expect(mode == 0o600)
@@ -73,7 +77,9 @@ struct WebProcessTests {
         #expect(revoked == "revoked: 1 web session ended in the running node, and a new token is in \(tokenPath)")
         let (_, afterRevoke) = try await session.data(for: request)
         #expect((afterRevoke as? HTTPURLResponse)?.statusCode == 401)
-        #expect(try String(contentsOfFile: tokenPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) != token)
+        #expect(
+            try String(contentsOfFile: tokenPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                != token)
 
         // When the node stops, the address file goes, `parley web` says the app is not served, and a
         // revoke works on the files
@@ -81,8 +87,10 @@ struct WebProcessTests {
         #expect(!FileManager.default.fileExists(atPath: addressFile))
         let stopped = #expect(throws: CommandFailed.self) { try parley.client("alice", ["web"]) }
         #expect(stopped?.stderr.contains("not serving the web app") == true)
-        #expect(try parley.client("alice", ["web", "--revoke"])
-            == "revoked: 0 web sessions ended, and a new token is in \(tokenPath) (no node was serving the web app)")
+        #expect(
+            try parley.client("alice", ["web", "--revoke"])
+                == "revoked: 0 web sessions ended, and a new token is in \(tokenPath) (no node was serving the web app)"
+        )
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Testing
 
@@ -13,7 +13,8 @@ struct WebTLSProcessTests {
         // Given alice's node serving the web app on loopback with --web-tls
         let parley = try ParleyBinary()
         _ = try parley.keygen("alice")
-        let node = try WebNode.start(parley, "alice", listen: "127.0.0.1:0", options: ["--web", "127.0.0.1:0", "--web-tls"])
+        let node = try WebNode.start(
+            parley, "alice", listen: "127.0.0.1:0", options: ["--web", "127.0.0.1:0", "--web-tls"])
         defer { node.stop() }
 
         // Then it prints an https URL and a fingerprint, and that is the certificate the server presents
@@ -45,7 +46,8 @@ struct WebTLSProcessTests {
 
         // When a node is started with its web app there
         let result = try parley.runBounded([
-            "node", "--key", "\(parley.workspace)/keys/alice.key", "--data", parley.data("alice"), "--listen", "127.0.0.1:0",
+            "node", "--key", "\(parley.workspace)/keys/alice.key", "--data", parley.data("alice"), "--listen",
+            "127.0.0.1:0",
             "--web", "127.0.0.1:\(taken.port)",
         ])
 
@@ -53,14 +55,20 @@ struct WebTLSProcessTests {
         #expect(result.status != nil && result.status != 0)
         #expect(result.stdout.isEmpty, "\(result.stdout)")
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines == ["Error: cannot serve the web app on 127.0.0.1:\(taken.port): the port is in use (stop what listens there, or choose another port; port 0 takes a free one)"])
+        #expect(
+            lines == [
+                "Error: cannot serve the web app on 127.0.0.1:\(taken.port): the port is in use (stop what listens there, or choose another port; port 0 takes a free one)"
+            ])
         #expect(!FileManager.default.fileExists(atPath: parley.data("alice") + "/web-address"))
     }
 
     @Test func theTLSFlagsWithoutAWebAddressOrTogetherAreRefused() throws {
         let parley = try ParleyBinary()
         _ = try parley.keygen("alice")
-        let node = ["node", "--key", "\(parley.workspace)/keys/alice.key", "--data", parley.data("alice"), "--listen", "127.0.0.1:0"]
+        let node = [
+            "node", "--key", "\(parley.workspace)/keys/alice.key", "--data", parley.data("alice"), "--listen",
+            "127.0.0.1:0",
+        ]
         let alone = try parley.runBounded(node + ["--web-tls"])
         #expect(alone.status != nil && alone.status != 0)
         #expect(alone.stderr.contains("--web-tls is about the web app: give --web HOST:PORT too"))
@@ -78,27 +86,39 @@ struct WebTLSProcessTests {
         defer { namespaces.remove() }
         let (host, browser) = (namespaces.members[0], namespaces.members[1])
         _ = try parley.keygen("alice")
-        var node = try WebNode.start(parley, "alice", listen: "\(host.address):7001", options: ["--web", "\(host.address):8443"],
-                                     launcher: namespaces.launcher(for: host))
+        var node = try WebNode.start(
+            parley, "alice", listen: "\(host.address):7001", options: ["--web", "\(host.address):8443"],
+            launcher: namespaces.launcher(for: host))
 
         // Then it is HTTPS without being asked, and the other host gets the page with the printed certificate
         #expect(node.printedOrigin == "https://\(host.address):8443")
         let printed = try #require(node.printedFingerprint)
-        #expect(try WebTLSTools.servedFingerprint(host: host.address, port: 8443, launcher: namespaces.launcher(for: browser)) == printed)
-        #expect(try WebTLSTools.curl(["--insecure", "https://\(host.address):8443/"], launcher: namespaces.launcher(for: browser)).httpCode == "200")
+        #expect(
+            try WebTLSTools.servedFingerprint(
+                host: host.address, port: 8443, launcher: namespaces.launcher(for: browser)) == printed)
+        #expect(
+            try WebTLSTools.curl(
+                ["--insecure", "https://\(host.address):8443/"], launcher: namespaces.launcher(for: browser)
+            ).httpCode == "200")
         #expect(!node.errors.contains("warning"))
         node.stop()
 
         // When it is started again with --insecure-http
-        node = try WebNode.start(parley, "alice", listen: "\(host.address):7001", options: ["--web", "\(host.address):8443", "--insecure-http"],
-                                 launcher: namespaces.launcher(for: host))
+        node = try WebNode.start(
+            parley, "alice", listen: "\(host.address):7001",
+            options: ["--web", "\(host.address):8443", "--insecure-http"],
+            launcher: namespaces.launcher(for: host))
         defer { node.stop() }
 
         // Then it is plain HTTP, and it says plainly what crosses the network readable
         #expect(node.printedOrigin == "http://\(host.address):8443")
         #expect(node.printedFingerprint == nil)
-        #expect(node.errors.contains("login links, session cookies and every message the page shows cross the network readable"))
-        #expect(try WebTLSTools.curl(["http://\(host.address):8443/"], launcher: namespaces.launcher(for: browser)).httpCode == "200")
+        #expect(
+            node.errors.contains(
+                "login links, session cookies and every message the page shows cross the network readable"))
+        #expect(
+            try WebTLSTools.curl(["http://\(host.address):8443/"], launcher: namespaces.launcher(for: browser)).httpCode
+                == "200")
     }
 }
 
@@ -123,11 +143,16 @@ struct WebNode {
     }
 
     /// Starts the node and waits (at most 15 s) for DATA/web-address; throws with its stderr if it exits first.
-    static func start(_ parley: ParleyBinary, _ name: String, listen: String, options: [String], launcher: [String] = []) throws -> WebNode {
+    static func start(
+        _ parley: ParleyBinary, _ name: String, listen: String, options: [String], launcher: [String] = []
+    ) throws -> WebNode {
         let outputPath = "\(parley.workspace)/\(name).out", errorPath = "\(parley.workspace)/\(name).err"
         for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        let command = launcher + [ParleyBinary.path, "node", "--key", "\(parley.workspace)/keys/\(name).key", "--data", parley.data(name),
-                                  "--listen", listen, "--log-level", "warning"] + options
+        let command =
+            launcher + [
+                ParleyBinary.path, "node", "--key", "\(parley.workspace)/keys/\(name).key", "--data", parley.data(name),
+                "--listen", listen, "--log-level", "warning",
+            ] + options
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
@@ -137,10 +162,14 @@ struct WebNode {
         let node = WebNode(process: process, outputPath: outputPath, errorPath: errorPath)
         let deadline = Date().addingTimeInterval(15)
         // The address lines come right after the web-address file; wait for the last one printed.
-        while node.output.split(separator: "\n").count < 2 || !FileManager.default.fileExists(atPath: parley.data(name) + "/web-address") {
+        while node.output.split(separator: "\n").count < 2
+            || !FileManager.default.fileExists(atPath: parley.data(name) + "/web-address")
+        {
             guard process.isRunning, Date() < deadline else {
                 process.terminateAndWait()
-                throw CommandFailed(arguments: Array(command.dropFirst(launcher.count + 1)), status: process.terminationStatus, stderr: node.errors)
+                throw CommandFailed(
+                    arguments: Array(command.dropFirst(launcher.count + 1)), status: process.terminationStatus,
+                    stderr: node.errors)
             }
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -155,7 +184,9 @@ enum WebTLSTools {
     /// The SHA-256 fingerprint (colon hex) of the certificate `host:port` presents.
     static func servedFingerprint(host: String, port: Int, launcher: [String] = []) throws -> String {
         let prefix = launcher.joined(separator: " ")
-        let output = try shell("\(prefix) openssl s_client -connect \(host):\(port) </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256")
+        let output = try shell(
+            "\(prefix) openssl s_client -connect \(host):\(port) </dev/null 2>/dev/null | openssl x509 -noout -fingerprint -sha256"
+        )
         // "sha256 Fingerprint=AB:CD:…"
         return String(output.split(separator: "=").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -163,7 +194,10 @@ enum WebTLSTools {
     /// curl's exit status and the HTTP status code it got ("000" for none).
     static func curl(_ arguments: [String], launcher: [String] = []) throws -> (status: Int32, httpCode: String) {
         let process = Process()
-        let command = launcher + ["/usr/bin/curl", "--silent", "--max-time", "10", "--output", "/dev/null", "--write-out", "%{http_code}"] + arguments
+        let command =
+            launcher + [
+                "/usr/bin/curl", "--silent", "--max-time", "10", "--output", "/dev/null", "--write-out", "%{http_code}",
+            ] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         let out = Pipe()
@@ -206,7 +240,8 @@ struct TakenPort {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
         }
         guard descriptor >= 0, bound == 0, listen(descriptor, 1) == 0, named == 0 else {
-            throw CommandFailed(arguments: ["listen 127.0.0.1:0"], status: errno, stderr: String(cString: strerror(errno)))
+            throw CommandFailed(
+                arguments: ["listen 127.0.0.1:0"], status: errno, stderr: String(cString: strerror(errno)))
         }
         self.descriptor = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))

@@ -16,7 +16,10 @@ import Testing
         let error = await #expect(throws: ControlClientError.self) {
             _ = try await ControlClient.connect(dataDirectory: directory)
         }
-        #expect(error?.description == "no node is running with data directory \(directory) (start one with 'parley node --data \(directory) …')")
+        #expect(
+            error?.description
+                == "no node is running with data directory \(directory) (start one with 'parley node --data \(directory) …')"
+        )
         #expect(error?.kind == .unavailable)
         #expect(error?.refusal == nil)
     }
@@ -27,7 +30,9 @@ import Testing
         let error = await #expect(throws: ControlClientError.self) {
             _ = try await ControlClient.connect(dataDirectory: directory)
         }
-        #expect(error?.description == "cannot reach the node in \(directory): cannot connect to \(path): connection refused")
+        #expect(
+            error?.description == "cannot reach the node in \(directory): cannot connect to \(path): connection refused"
+        )
         #expect(error?.kind == .unavailable)
     }
 

@@ -2,11 +2,11 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A bare blocking Unix-domain socket, to play a misbehaving client or leave a stale socket file
@@ -43,7 +43,9 @@ final class RawUnixSocket: Sendable {
     func write(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, CInt(MSG_NOSIGNAL))
+            }
             guard written > 0 else { return false }
             offset += written
         }
@@ -85,7 +87,8 @@ func leaveStaleSocket(at path: String) throws {
 
 /// A fresh path for a socket in its own temporary directory (short: socket paths are limited to ~100 bytes).
 func temporarySocketPath() throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID().uuidString.prefix(8))")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "parley-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     return directory.appendingPathComponent("node.sock").path
 }

@@ -30,7 +30,8 @@ struct AuthorHoldingsTests {
     @Test func addingABatchFillsGapsExtendsTheTailAndOpensNewGaps() throws {
         let holdings = try AuthorHoldings(highest: 10, missing: [3...4, 7...7])
         // A batch that fills 3...4 and brings 11...12 and 15
-        #expect(holdings.adding([12, 4, 3, 11, 15, 4]) == (try AuthorHoldings(highest: 15, missing: [7...7, 13...14])))
+        #expect(
+            holdings.adding([12, 4, 3, 11, 15, 4]) == (try AuthorHoldings(highest: 15, missing: [7...7, 13...14])))
         // The tail of a catch-up: contiguous stays contiguous
         #expect(AuthorHoldings.contiguous(2_048).adding(Array(2_049...4_096)) == .contiguous(4_096))
         // Nothing new, or only what is held (and sequence 0, which no message has), changes nothing

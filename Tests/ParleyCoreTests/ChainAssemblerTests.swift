@@ -5,12 +5,16 @@ import Testing
 /// The hash chain a batch forms, and how held chained messages are released by what vouches for them.
 struct ChainAssemblerTests {
     /// Alice's messages 1...count in `Fixtures.invite`, each naming the one before it; the last one signed.
-    static func batch(_ count: Int, by author: Identity = Fixtures.alice, startingAt first: UInt64 = 1, after previous: MessageID? = nil) throws -> [Message] {
+    static func batch(
+        _ count: Int, by author: Identity = Fixtures.alice, startingAt first: UInt64 = 1,
+        after previous: MessageID? = nil
+    ) throws -> [Message] {
         var messages: [Message] = []
         var link = previous
         for offset in 0..<UInt64(count) {
             let message = try MessageDraft(
-                chat: Fixtures.invite.id, author: author.publicKey, sequence: first + offset, previous: link, lamport: first + offset,
+                chat: Fixtures.invite.id, author: author.publicKey, sequence: first + offset, previous: link,
+                lamport: first + offset,
                 timestampMillis: 42, tag: .text, content: Array("m\(first + offset)".utf8)
             ).chained()
             messages.append(message)
@@ -42,7 +46,8 @@ struct ChainAssemblerTests {
         #expect(throws: CoreError.self) { try Message(decoding: bytes) }
         #expect(throws: CoreError.self) {
             try MessageDraft(
-                chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 1, previous: chained.id, lamport: 1,
+                chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 1, previous: chained.id,
+                lamport: 1,
                 timestampMillis: 0, tag: .text, content: []
             ).chained()
         }
@@ -76,7 +81,8 @@ struct ChainAssemblerTests {
         // Mallory makes unsigned messages in alice's name for the same slots, with other content
         let forged = try (1...2).map { sequence in
             try MessageDraft(
-                chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: UInt64(sequence), lamport: 1, timestampMillis: 0,
+                chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: UInt64(sequence), lamport: 1,
+                timestampMillis: 0,
                 tag: .pollVoteUp, content: Array("forged".utf8)
             ).chained()
         }

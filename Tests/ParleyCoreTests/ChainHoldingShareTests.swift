@@ -69,7 +69,8 @@ struct ChainHoldingShareTests {
         let small = try Self.run(3)
         let large = try (1...2).map { sequence in
             try MessageDraft(
-                chat: Fixtures.invite.id, author: Fixtures.mallory.publicKey, sequence: UInt64(sequence), lamport: 1, timestampMillis: 0,
+                chat: Fixtures.invite.id, author: Fixtures.mallory.publicKey, sequence: UInt64(sequence), lamport: 1,
+                timestampMillis: 0,
                 tag: .text, content: [UInt8](repeating: 7, count: 4_000)
             ).chained()
         }
@@ -77,7 +78,9 @@ struct ChainHoldingShareTests {
         configuration.maxHeldBytes = large[0].encoded.count + 2 * small[0].encoded.count
         var assembler = ChainAssembler(configuration: configuration)
         // Carol holds more messages, mallory more bytes
-        for message in small.prefix(2) { #expect(assembler.hold(message, from: Fixtures.carol.publicKey, now: .zero) == .held) }
+        for message in small.prefix(2) {
+            #expect(assembler.hold(message, from: Fixtures.carol.publicKey, now: .zero) == .held)
+        }
         for message in large { _ = assembler.hold(message, from: Fixtures.mallory.publicKey, now: .zero) }
         #expect(assembler.isHeld(large[1].id) == false) // past the bytes, mallory holding the most
         #expect(assembler.hold(small[2], from: Fixtures.bob.publicKey, now: .zero) == .heldEvicting(1))

@@ -12,24 +12,31 @@ struct ChatKeysTests {
         let sealed = try Hex.decode(
             "6465666768696a6b6c6d6e6f707172737475767778797a7b141695dc9002a9e5f55fe84fc625a53c4d43594ea0a13266a42ad2c7")
         #expect(try vectorKey.open(sealed, associatedData: Array("parley".utf8)) == Array("hello, group".utf8))
-        #expect(throws: CryptoError.authenticationFailed) { try vectorKey.open(sealed, associatedData: Array("other".utf8)) }
+        #expect(throws: CryptoError.authenticationFailed) {
+            try vectorKey.open(sealed, associatedData: Array("other".utf8))
+        }
     }
 
     @Test func sealedContentOpensOnlyWithTheKeyAndTheSameAuthorAndSequence() throws {
         let chat = Fixtures.invite.id, author = Fixtures.bob.publicKey
-        let sealed = SealedContent.seal(Array("secret".utf8), with: EpochKey(epoch: 7, key: key), chat: chat, author: author, sequence: 3)
+        let sealed = SealedContent.seal(
+            Array("secret".utf8), with: EpochKey(epoch: 7, key: key), chat: chat, author: author, sequence: 3)
         #expect(sealed.count == 6 + SealedContent.overheadBytes)
         #expect(SealedContent.epoch(of: sealed) == 7)
-        #expect(SealedContent.open(sealed, keys: [key], chat: chat, author: author, sequence: 3) == Array("secret".utf8))
+        #expect(
+            SealedContent.open(sealed, keys: [key], chat: chat, author: author, sequence: 3) == Array("secret".utf8))
         // Copied under another author or sequence, or opened with another key, it does not open
-        #expect(SealedContent.open(sealed, keys: [key], chat: chat, author: Fixtures.carol.publicKey, sequence: 3) == nil)
+        #expect(
+            SealedContent.open(sealed, keys: [key], chat: chat, author: Fixtures.carol.publicKey, sequence: 3) == nil)
         #expect(SealedContent.open(sealed, keys: [key], chat: chat, author: author, sequence: 4) == nil)
-        #expect(SealedContent.open(sealed, keys: [try ChatKey.generate()], chat: chat, author: author, sequence: 3) == nil)
+        #expect(
+            SealedContent.open(sealed, keys: [try ChatKey.generate()], chat: chat, author: author, sequence: 3) == nil)
         #expect(SealedContent.epoch(of: [1, 2, 3]) == nil)
     }
 
     @Test func aGrantOpensForItsMemberOnly() throws {
-        let grant = try KeyGrant.seal([EpochKey(epoch: 0, key: key), EpochKey(epoch: 1, key: try ChatKey.generate())], to: Fixtures.bob.publicKey)
+        let grant = try KeyGrant.seal(
+            [EpochKey(epoch: 0, key: key), EpochKey(epoch: 1, key: try ChatKey.generate())], to: Fixtures.bob.publicKey)
         let opened = try KeyGrant.open(grant, with: Fixtures.bob)
         #expect(opened.map(\.epoch) == [0, 1])
         #expect(opened[0].key.withRawBytes { $0 } == key.withRawBytes { $0 })
@@ -38,7 +45,8 @@ struct ChatKeysTests {
 
     @Test func aKeyedInviteGivesEachMemberTheSameKeyAndOutsidersNone() throws {
         let invite = try ChatInvite.create(
-            by: Fixtures.alice, title: "Team", members: [Fixtures.bob.publicKey, Fixtures.carol.publicKey], key: key, createdAtMillis: 5)
+            by: Fixtures.alice, title: "Team", members: [Fixtures.bob.publicKey, Fixtures.carol.publicKey], key: key,
+            createdAtMillis: 5)
         let decoded = try ChatInvite(decoding: invite.encoded)
         #expect(decoded == invite && decoded.isKeyed && decoded.kind == .group)
         for member in [Fixtures.alice, Fixtures.bob, Fixtures.carol] {
@@ -50,17 +58,25 @@ struct ChatKeysTests {
     }
 
     @Test func aDirectChatIsBetweenExactlyTwo() throws {
-        let direct = try ChatInvite.create(by: Fixtures.alice, kind: .direct, title: "", members: [Fixtures.bob.publicKey], key: key, createdAtMillis: 0)
+        let direct = try ChatInvite.create(
+            by: Fixtures.alice, kind: .direct, title: "", members: [Fixtures.bob.publicKey], key: key,
+            createdAtMillis: 0)
         #expect(try ChatInvite(decoding: direct.encoded).kind == .direct)
         #expect(throws: CoreError.self) {
-            try ChatInvite.create(by: Fixtures.alice, kind: .direct, title: "", members: [Fixtures.bob.publicKey, Fixtures.carol.publicKey], key: key, createdAtMillis: 0)
+            try ChatInvite.create(
+                by: Fixtures.alice, kind: .direct, title: "",
+                members: [Fixtures.bob.publicKey, Fixtures.carol.publicKey], key: key, createdAtMillis: 0)
         }
-        #expect(throws: CoreError.self) { try ChatInvite.create(by: Fixtures.alice, title: "", members: [], key: key, createdAtMillis: 0) }
+        #expect(throws: CoreError.self) {
+            try ChatInvite.create(by: Fixtures.alice, title: "", members: [], key: key, createdAtMillis: 0)
+        }
     }
 
     @Test func aMembershipChangeRoundTripsAndGrantsEachMemberItsKeys() throws {
         let next = EpochKey(epoch: 2, key: try ChatKey.generate())
-        let change = try MembershipChange.make(epoch: 2, members: [Fixtures.carol.publicKey, Fixtures.alice.publicKey, Fixtures.alice.publicKey]) { member in
+        let change = try MembershipChange.make(
+            epoch: 2, members: [Fixtures.carol.publicKey, Fixtures.alice.publicKey, Fixtures.alice.publicKey]
+        ) { member in
             member == Fixtures.carol.publicKey ? [EpochKey(epoch: 0, key: key), next] : [next]
         }
         let decoded = try MembershipChange(decoding: change.encoded())
@@ -72,9 +88,13 @@ struct ChatKeysTests {
     }
 
     @Test func malformedMembershipChangesAreRejected() throws {
-        let change = try MembershipChange.make(epoch: 1, members: [Fixtures.alice.publicKey, Fixtures.bob.publicKey]) { _ in [EpochKey(epoch: 1, key: key)] }
+        let change = try MembershipChange.make(epoch: 1, members: [Fixtures.alice.publicKey, Fixtures.bob.publicKey]) {
+            _ in [EpochKey(epoch: 1, key: key)]
+        }
         let bytes = change.encoded()
-        for length in 0..<bytes.count { #expect(throws: CoreError.self) { try MembershipChange(decoding: Array(bytes.prefix(length))) } }
+        for length in 0..<bytes.count {
+            #expect(throws: CoreError.self) { try MembershipChange(decoding: Array(bytes.prefix(length))) }
+        }
         var epochZero = bytes
         epochZero[1...4] = [0, 0, 0, 0]
         #expect(throws: CoreError.self) { try MembershipChange(decoding: epochZero) }

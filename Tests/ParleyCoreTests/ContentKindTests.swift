@@ -12,10 +12,13 @@ struct ContentKindTests {
     @Test(arguments: [
         LinkCase(text: "no links here", links: []),
         LinkCase(text: "see https://example.com", links: ["https://example.com"]),
-        LinkCase(text: "HTTP://EXAMPLE.com/A?b=1#c and http://x.y", links: ["HTTP://EXAMPLE.com/A?b=1#c", "http://x.y"]),
+        LinkCase(
+            text: "HTTP://EXAMPLE.com/A?b=1#c and http://x.y", links: ["HTTP://EXAMPLE.com/A?b=1#c", "http://x.y"]),
         LinkCase(text: "end of sentence https://a.b/c.", links: ["https://a.b/c"]),
         LinkCase(text: "(see https://a.b/c), then", links: ["https://a.b/c"]),
-        LinkCase(text: "https://en.wikipedia.org/wiki/Swift_(language)", links: ["https://en.wikipedia.org/wiki/Swift_(language)"]),
+        LinkCase(
+            text: "https://en.wikipedia.org/wiki/Swift_(language)",
+            links: ["https://en.wikipedia.org/wiki/Swift_(language)"]),
         LinkCase(text: "quoted \"https://q.example/x\" here", links: ["https://q.example/x"]),
         LinkCase(text: "<https://angle.example/>", links: ["https://angle.example/"]),
         LinkCase(text: "xhttps://glued.example", links: []),

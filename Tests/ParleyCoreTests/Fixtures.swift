@@ -13,9 +13,10 @@ enum Fixtures {
     static let carol = identity(3)
     static let mallory = identity(9)
 
-    static let invite = (try? ChatInvite.create(
-        by: alice, title: "Lunch", members: [bob.publicKey, carol.publicKey], createdAtMillis: 1_000,
-        nonce: [UInt8](repeating: 0, count: 16)))!
+    static let invite =
+        (try? ChatInvite.create(
+            by: alice, title: "Lunch", members: [bob.publicKey, carol.publicKey], createdAtMillis: 1_000,
+            nonce: [UInt8](repeating: 0, count: 16)))!
 
     static func message(
         _ author: Identity, seq: UInt64, lamport: UInt64, tag: Tag = .text, text: String = "",
@@ -27,7 +28,10 @@ enum Fixtures {
         ).signed(by: author)
     }
 
-    static func vote(_ author: Identity, _ choice: VoteChoice, on poll: Message, seq: UInt64, lamport: UInt64) throws -> Message {
-        try message(author, seq: seq, lamport: lamport, tag: choice.tag, refs: [MessageReference(id: poll.id, tag: choice.tag)])
+    static func vote(_ author: Identity, _ choice: VoteChoice, on poll: Message, seq: UInt64, lamport: UInt64) throws
+        -> Message
+    {
+        try message(
+            author, seq: seq, lamport: lamport, tag: choice.tag, refs: [MessageReference(id: poll.id, tag: choice.tag)])
     }
 }

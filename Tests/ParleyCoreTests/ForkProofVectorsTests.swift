@@ -8,7 +8,8 @@ import Testing
 struct ForkProofVectorsTests {
     static func head(_ text: String, sequence: UInt64 = 1, previous: MessageID? = nil) throws -> Message {
         try MessageDraft(
-            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: sequence, previous: previous, lamport: sequence,
+            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: sequence, previous: previous,
+            lamport: sequence,
             timestampMillis: 41 + Int64(sequence), tag: .text, content: Array(text.utf8)
         ).signed(by: Fixtures.alice)
     }
@@ -20,7 +21,8 @@ struct ForkProofVectorsTests {
         #expect(proof.encoded.count == 412)
         #expect(Self.digest(proof.encoded) == "7577b29eba35710399405bc32b6e5663cc58487aa3f562044022af890974e4f6")
         let decoded = try ForkProof(decoding: proof.encoded)
-        #expect(decoded.author == Fixtures.alice.publicKey && decoded.sequence == 1 && decoded.chat == Fixtures.invite.id)
+        #expect(
+            decoded.author == Fixtures.alice.publicKey && decoded.sequence == 1 && decoded.chat == Fixtures.invite.id)
     }
 
     @Test func aProofsSlotIsReadWithoutCheckingIt() throws {
@@ -42,24 +44,34 @@ struct ForkProofVectorsTests {
     @Test func branchesThatAgreeProveNothing() throws {
         let hi = try Self.head("hi")
         #expect(throws: CoreError.self) { try ForkProof(first: [hi], second: [hi]) }
-        #expect(throws: CoreError.self) { try ForkProof(first: [hi], second: [Self.head("there", sequence: 2, previous: hi.id)]) }
-        #expect(throws: CoreError.self) { try ForkProof(first: [hi], second: [Self.head("far", sequence: 3, previous: hi.id)]) }
+        #expect(throws: CoreError.self) {
+            try ForkProof(first: [hi], second: [Self.head("there", sequence: 2, previous: hi.id)])
+        }
+        #expect(throws: CoreError.self) {
+            try ForkProof(first: [hi], second: [Self.head("far", sequence: 3, previous: hi.id)])
+        }
     }
 
     @Test func aBranchMustBeLinkedAndEndAtAHeadThatVerifies() throws {
         let hi = try Self.head("hi"), bye = try Self.head("bye")
         let chained = try MessageDraft(
-            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 42, tag: .text,
-            content: Array("x".utf8)).chained()
+            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 42,
+            tag: .text,
+            content: Array("x".utf8)
+        ).chained()
         #expect(throws: CoreError.self) { try ForkProof(first: [hi], second: [chained]) }
         let unlinked = try Self.head("there", sequence: 2, previous: bye.id)
-        #expect(throws: CoreError.self) { try ForkProof(first: [bye], second: [hi, Self.head("x", sequence: 3, previous: unlinked.id)]) }
+        #expect(throws: CoreError.self) {
+            try ForkProof(first: [bye], second: [hi, Self.head("x", sequence: 3, previous: unlinked.id)])
+        }
         var bytes = try ForkProof(first: [hi], second: [bye]).encoded
         bytes[bytes.count - 1] ^= 1
         #expect(throws: CoreError.self) { try ForkProof(decoding: bytes) }
         let mallory = try MessageDraft(
-            chat: Fixtures.invite.id, author: Fixtures.mallory.publicKey, sequence: 1, lamport: 1, timestampMillis: 42, tag: .text,
-            content: Array("hi".utf8)).signed(by: Fixtures.mallory)
+            chat: Fixtures.invite.id, author: Fixtures.mallory.publicKey, sequence: 1, lamport: 1, timestampMillis: 42,
+            tag: .text,
+            content: Array("hi".utf8)
+        ).signed(by: Fixtures.mallory)
         #expect(throws: CoreError.self) { try ForkProof(first: [hi], second: [mallory]) }
     }
 }

@@ -6,7 +6,9 @@ import Testing
 /// sequences below it, and every head of a forked or broken run.
 struct HeadCheckPlanTests {
     /// Alice's messages first...first+count-1, linked, each signed unless `signed` says otherwise.
-    static func run(_ count: Int, startingAt first: UInt64 = 1, signed: (UInt64) -> Bool = { _ in true }) throws -> [Message] {
+    static func run(_ count: Int, startingAt first: UInt64 = 1, signed: (UInt64) -> Bool = { _ in true }) throws
+        -> [Message]
+    {
         try ChainAssemblerTests.batch(count, startingAt: first).map { message in
             signed(message.sequence) ? try message.signedAsHead(by: Fixtures.alice) : message
         }
@@ -58,7 +60,8 @@ struct HeadCheckPlanTests {
     @Test func aForkedSequenceHasEveryHeadOfItsAuthorChecked() throws {
         var messages = try Self.run(5)
         let other = try MessageDraft(
-            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 3, previous: messages[1].id, lamport: 3,
+            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 3, previous: messages[1].id,
+            lamport: 3,
             timestampMillis: 42, tag: .pollVoteUp, content: []
         ).signed(by: Fixtures.alice)
         messages.append(other)

@@ -7,7 +7,9 @@ import Testing
     let chat = Fixtures.invite.id
     let other = Self.digest(200)
 
-    static func digest(_ byte: UInt8) -> Digest32 { (try? Digest32(rawRepresentation: [UInt8](repeating: byte, count: 32)))! }
+    static func digest(_ byte: UInt8) -> Digest32 {
+        (try? Digest32(rawRepresentation: [UInt8](repeating: byte, count: 32)))!
+    }
 
     @Test func anEmptyBatchPlansNothing() {
         let plan = InboundPlan(sorting: [])
@@ -18,7 +20,9 @@ import Testing
     }
 
     @Test func everyPeerWhoseSessionDeliveredADatagramIsHeardOnceEvenWithoutFrames() {
-        let plan = InboundPlan(sorting: [(alice, []), (bob, [.typing(chat: chat, active: true)]), (alice, [.ack([Self.digest(1)])])])
+        let plan = InboundPlan(sorting: [
+            (alice, []), (bob, [.typing(chat: chat, active: true)]), (alice, [.ack([Self.digest(1)])]),
+        ])
         #expect(plan.senders == [alice, bob])
     }
 
@@ -36,18 +40,20 @@ import Testing
     @Test func framesThatDependOnEachOtherAreStepsInArrivalOrder() {
         // An invite joins the chat the sync request after it asks about; a beat makes its sender
         // online for the sync reply after it. Sorting them by kind would change both answers.
-        let beat = PresenceBeat.make(identity: Fixtures.carol, wallMillis: 5_000, status: .online, interval: .seconds(20))
+        let beat = PresenceBeat.make(
+            identity: Fixtures.carol, wallMillis: 5_000, status: .online, interval: .seconds(20))
         let vector: [PeerID: AuthorHoldings] = [alice: .contiguous(3)]
         let plan = InboundPlan(sorting: [
             (bob, [.syncRequest(chat: other, vector: [:]), .invite([7, 7])]),
             (carol, [.presence(beat), .chainTops(chat: chat, ChainTops()), .syncRequest(chat: chat, vector: vector)]),
             (bob, [.needInvite(chat), .syncEnd(chat: chat, .done), .syncEnd(chat: other, .nothingMissing)]),
         ])
-        #expect(plan.steps.map(\.step) == [
-            .syncRequest(chat: other, vector: [:]), .invite([7, 7]),
-            .presence(beat), .chainTops(chat: chat, ChainTops()), .syncRequest(chat: chat, vector: vector),
-            .needInvite(chat), .syncEnded(chat: chat, .done), .syncEnded(chat: other, .nothingMissing),
-        ])
+        #expect(
+            plan.steps.map(\.step) == [
+                .syncRequest(chat: other, vector: [:]), .invite([7, 7]),
+                .presence(beat), .chainTops(chat: chat, ChainTops()), .syncRequest(chat: chat, vector: vector),
+                .needInvite(chat), .syncEnded(chat: chat, .done), .syncEnded(chat: other, .nothingMissing),
+            ])
         #expect(plan.steps.map(\.peer) == [bob, bob, carol, carol, carol, bob, bob, bob])
     }
 
@@ -87,10 +93,17 @@ import Testing
         let read = Self.digest(5)
         let plan = InboundPlan(sorting: [
             (bob, [.read(chat: chat, ids: [read]), .typing(chat: chat, active: true), .meetRequest(carol)]),
-            (carol, [.meet(peer: bob, address: address), .ballotRelay(publisher: alice, holdMillis: 250, sealed: [9]), .forkProof([6])]),
+            (
+                carol,
+                [
+                    .meet(peer: bob, address: address), .ballotRelay(publisher: alice, holdMillis: 250, sealed: [9]),
+                    .forkProof([6]),
+                ]
+            ),
             (bob, [.typing(chat: other, active: false)]),
         ])
-        #expect(plan.reads.map(\.peer) == [bob] && plan.reads.map(\.chat) == [chat] && plan.reads.map(\.ids) == [[read]])
+        #expect(
+            plan.reads.map(\.peer) == [bob] && plan.reads.map(\.chat) == [chat] && plan.reads.map(\.ids) == [[read]])
         #expect(plan.typing.map(\.chat) == [chat, other] && plan.typing.map(\.active) == [true, false])
         #expect(plan.typing.map(\.peer) == [bob, bob])
         #expect(plan.introductionsAsked.map(\.requester) == [bob] && plan.introductionsAsked.map(\.target) == [carol])

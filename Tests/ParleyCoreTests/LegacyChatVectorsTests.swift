@@ -18,7 +18,8 @@ struct LegacyChatVectorsTests {
             + "8a88e3dd7409f195fd52db2d3cba5d72ca6709bf1d94121bf3748801b40f6f5c"
             + "0000000000000002" + "e08a9c6f95b059909d7b32ac195d1a9c5bf5a7a981cb3326f4184fda04e23de9"
             + "0000000000000002" + "000000000000002b" + "0454657874" + "00" + "00000005" + "7468657265" + "01"
-            + "4a7ba9cdd4654d058e325ea8f839ad6e301b19fd051de017ba08ac7f2603f465071f6c06bd8e3b8e0988fb1f132a07573062753f839e1a3419968887aa617c08")
+            + "4a7ba9cdd4654d058e325ea8f839ad6e301b19fd051de017ba08ac7f2603f465071f6c06bd8e3b8e0988fb1f132a07573062753f839e1a3419968887aa617c08"
+    )
 
     @Test func theDocumentedBatchDecodesToItsIdsAndItsHeadVerifies() throws {
         let first = try Message(decoding: Self.chained)
@@ -34,10 +35,12 @@ struct LegacyChatVectorsTests {
     @Test func encodingTheDocumentedFieldsGivesTheDocumentedBytes() throws {
         let first = try MessageDraft(
             chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 42,
-            tag: .text, content: Array("hi".utf8)).chained()
+            tag: .text, content: Array("hi".utf8)
+        ).chained()
         let second = try MessageDraft(
             chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 2, previous: first.id, lamport: 2,
-            timestampMillis: 43, tag: .text, content: Array("there".utf8)).signed(by: Fixtures.alice)
+            timestampMillis: 43, tag: .text, content: Array("there".utf8)
+        ).signed(by: Fixtures.alice)
         #expect(first.encoded == Self.chained)
         #expect(second.encoded == Self.head)
         // A decoded copy is the same message, and hashes alike.

@@ -23,7 +23,8 @@ struct MessageCodecTests {
         // The seal byte sits at 122 + (1 + 4) + 1 + 4 + 2 = 134, chained or signed (PROTOCOL §4.1)
         let chained = try message.draft.chained()
         #expect(chained.encoded.count == 135 && chained.encoded[134] == 0 && message.encoded[134] == 1)
-        #expect(Message.isHead(inEncoding: chained.encoded) == false && Message.isHead(inEncoding: message.encoded) == true)
+        #expect(
+            Message.isHead(inEncoding: chained.encoded) == false && Message.isHead(inEncoding: message.encoded) == true)
     }
 
     static let knownMessageID = "e08a9c6f95b059909d7b32ac195d1a9c5bf5a7a981cb3326f4184fda04e23de9"
@@ -73,7 +74,10 @@ struct MessageCodecTests {
 
     @Test func refusesOversizedContentAndTooManyReferences() throws {
         let big = String(repeating: "x", count: Message.maxContentBytes + 1)
-        #expect(throws: CoreError.tooLarge("message content", limit: Message.maxContentBytes, actual: Message.maxContentBytes + 1)) {
+        #expect(
+            throws: CoreError.tooLarge(
+                "message content", limit: Message.maxContentBytes, actual: Message.maxContentBytes + 1)
+        ) {
             try Fixtures.message(Fixtures.alice, seq: 1, lamport: 1, text: big)
         }
         let refs = (0..<33).map { _ in MessageReference(id: Fixtures.invite.id, tag: .text) }
@@ -83,7 +87,8 @@ struct MessageCodecTests {
 
     @Test func refusesToSignForSomeoneElse() throws {
         let draft = MessageDraft(
-            chat: Fixtures.invite.id, author: Fixtures.bob.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text, content: [])
+            chat: Fixtures.invite.id, author: Fixtures.bob.publicKey, sequence: 1, lamport: 1, timestampMillis: 0,
+            tag: .text, content: [])
         #expect(throws: CoreError.self) { try draft.signed(by: Fixtures.alice) }
     }
 

@@ -21,7 +21,9 @@ struct PollTallyTests {
 
     @Test func aHostileFloodCountsOnceAsTheLatestVote() throws {
         // Given mallory sends 1,000 votes, the last (highest Lamport) one down
-        var votes = try (1...999).map { try Fixtures.vote(Fixtures.mallory, .up, on: poll, seq: UInt64($0), lamport: UInt64($0)) }
+        var votes = try (1...999).map {
+            try Fixtures.vote(Fixtures.mallory, .up, on: poll, seq: UInt64($0), lamport: UInt64($0))
+        }
         votes.append(try Fixtures.vote(Fixtures.mallory, .down, on: poll, seq: 1000, lamport: 5000))
         // When tallied in any order
         let forward = PollRules.tally(poll: poll, candidates: votes)
@@ -68,15 +70,18 @@ struct PollTallyTests {
     @Test func aReferenceMustCarryTheVotesTag() throws {
         // A "PollVoteUp" whose reference says "PollVoteDown" is not a vote.
         let mismatched = try Fixtures.message(
-            Fixtures.bob, seq: 1, lamport: 2, tag: .pollVoteUp, refs: [MessageReference(id: poll.id, tag: .pollVoteDown)])
-        let unrelated = try Fixtures.message(Fixtures.carol, seq: 1, lamport: 2, tag: .text, refs: [MessageReference(id: poll.id, tag: .text)])
+            Fixtures.bob, seq: 1, lamport: 2, tag: .pollVoteUp,
+            refs: [MessageReference(id: poll.id, tag: .pollVoteDown)])
+        let unrelated = try Fixtures.message(
+            Fixtures.carol, seq: 1, lamport: 2, tag: .text, refs: [MessageReference(id: poll.id, tag: .text)])
         #expect(PollRules.tally(poll: poll, candidates: [mismatched, unrelated]).ballots.isEmpty)
     }
 
     @Test func votesFromAnotherChatDoNotCount() throws {
         let elsewhere = try ChatInvite.create(by: Fixtures.bob, title: "Other", members: [], createdAtMillis: 0)
         let vote = try Fixtures.message(
-            Fixtures.bob, seq: 1, lamport: 2, tag: .pollVoteUp, refs: [MessageReference(id: poll.id, tag: .pollVoteUp)], chat: elsewhere.id)
+            Fixtures.bob, seq: 1, lamport: 2, tag: .pollVoteUp, refs: [MessageReference(id: poll.id, tag: .pollVoteUp)],
+            chat: elsewhere.id)
         #expect(PollRules.tally(poll: poll, candidates: [vote]).ballots.isEmpty)
     }
 
@@ -95,8 +100,11 @@ struct PollTallyTests {
         let closeReference = [MessageReference(id: poll.id, tag: .pollClose)]
         let bobsClose = try Fixtures.message(Fixtures.bob, seq: 3, lamport: 5, tag: .pollClose, refs: closeReference)
         let creatorsClose = try MessageDraft(
-            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 2, lamport: 5, timestampMillis: 42, tag: .pollClose,
-            content: PollCoverage(holdings: [Fixtures.bob.publicKey: .contiguous(1), Fixtures.carol.publicKey: .contiguous(1)]).encoded(),
+            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: 2, lamport: 5, timestampMillis: 42,
+            tag: .pollClose,
+            content: PollCoverage(holdings: [
+                Fixtures.bob.publicKey: .contiguous(1), Fixtures.carol.publicKey: .contiguous(1),
+            ]).encoded(),
             references: closeReference
         ).signed(by: Fixtures.alice)
 
@@ -105,7 +113,9 @@ struct PollTallyTests {
         #expect(open == PollRules.tally(poll: poll, candidates: [bobEarlier, bobLater, carol, bobsClose]))
         // And once its creator closed it, bob's ballot is his vote before the close, which they do not hold
         #expect(PollRules.tally(poll: poll, openBallots: [bobLater, carol], closes: [creatorsClose]) == nil)
-        #expect(PollRules.tally(poll: poll, candidates: [bobEarlier, bobLater, carol, creatorsClose]).choice(of: Fixtures.bob.publicKey) == .up)
+        #expect(
+            PollRules.tally(poll: poll, candidates: [bobEarlier, bobLater, carol, creatorsClose]).choice(
+                of: Fixtures.bob.publicKey) == .up)
     }
 }
 
@@ -115,8 +125,10 @@ struct PollCloseTests {
 
     func close(covering holdings: [PeerID: AuthorHoldings], seq: UInt64 = 2, lamport: UInt64) throws -> Message {
         try MessageDraft(
-            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: seq, lamport: lamport, timestampMillis: 42, tag: .pollClose,
-            content: PollCoverage(holdings: holdings).encoded(), references: [MessageReference(id: poll.id, tag: .pollClose)]
+            chat: Fixtures.invite.id, author: Fixtures.alice.publicKey, sequence: seq, lamport: lamport,
+            timestampMillis: 42, tag: .pollClose,
+            content: PollCoverage(holdings: holdings).encoded(),
+            references: [MessageReference(id: poll.id, tag: .pollClose)]
         ).signed(by: Fixtures.alice)
     }
 
@@ -152,7 +164,9 @@ struct PollCloseTests {
         // Given bob's up vote and carol's down vote, both inside alice's close
         let up = try Fixtures.vote(Fixtures.bob, .up, on: poll, seq: 1, lamport: 2)
         let down = try Fixtures.vote(Fixtures.carol, .down, on: poll, seq: 1, lamport: 3)
-        let first = try close(covering: [Fixtures.bob.publicKey: .contiguous(1), Fixtures.carol.publicKey: .contiguous(1)], seq: 2, lamport: 9)
+        let first = try close(
+            covering: [Fixtures.bob.publicKey: .contiguous(1), Fixtures.carol.publicKey: .contiguous(1)], seq: 2,
+            lamport: 9)
         // When alice closes again, later in her chain, covering only bob and claiming a lower clock
         let second = try close(covering: [Fixtures.bob.publicKey: .contiguous(1)], seq: 3, lamport: 4)
 
@@ -174,7 +188,8 @@ struct PollCloseTests {
 
     @Test func coverageRoundTripsAndRefusesBadEncodings() throws {
         let coverage = PollCoverage(holdings: [
-            Fixtures.bob.publicKey: try AuthorHoldings(highest: 8, missing: [3...3, 6...7]), Fixtures.carol.publicKey: .contiguous(2),
+            Fixtures.bob.publicKey: try AuthorHoldings(highest: 8, missing: [3...3, 6...7]),
+            Fixtures.carol.publicKey: .contiguous(2),
         ])
         #expect(try PollCoverage.decode(coverage.encoded()) == coverage)
         #expect(coverage.covers(author: Fixtures.bob.publicKey, sequence: 5))
@@ -190,7 +205,9 @@ struct PollCloseTests {
     @Test func coverageThatDoesNotFitClaimsOnlyGaplessPrefixes() throws {
         let gaps: [ClosedRange<UInt64>] = (0..<16).map { (index: UInt64) in (index * 6 + 2)...(index * 6 + 3) }
         let gappy = try AuthorHoldings(highest: 100, missing: gaps)
-        let holdings: [PeerID: AuthorHoldings] = [Fixtures.bob.publicKey: gappy, Fixtures.carol.publicKey: .contiguous(4)]
+        let holdings: [PeerID: AuthorHoldings] = [
+            Fixtures.bob.publicKey: gappy, Fixtures.carol.publicKey: .contiguous(4),
+        ]
         let fitted = try PollCoverage.fitting(holdings, maxBytes: 3 + 2 * 41)
         #expect(fitted.holdings[Fixtures.bob.publicKey] == AuthorHoldings.contiguous(1))
         #expect(fitted.holdings[Fixtures.carol.publicKey] == AuthorHoldings.contiguous(4))
@@ -200,10 +217,13 @@ struct PollCloseTests {
     /// PROTOCOL §13 vector: alice's close covering bob 1…8 without 3 and 6…7, and carol 1…2.
     @Test func closeContentVector() throws {
         let coverage = PollCoverage(holdings: [
-            Fixtures.bob.publicKey: try AuthorHoldings(highest: 8, missing: [3...3, 6...7]), Fixtures.carol.publicKey: .contiguous(2),
+            Fixtures.bob.publicKey: try AuthorHoldings(highest: 8, missing: [3...3, 6...7]),
+            Fixtures.carol.publicKey: .contiguous(2),
         ])
         let hex = coverage.encoded().map { String(format: "%02x", $0) }.joined()
-        #expect(hex == "0100028139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394000000000000000802"
-            + "000000000000000300000000000000030000000000000006000000000000000" + "7ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1000000000000000200")
+        #expect(
+            hex == "0100028139770ea87d175f56a35466c34c7ecccb8d8a91b4ee37a25df60f5b8fc9b394000000000000000802"
+                + "000000000000000300000000000000030000000000000006000000000000000"
+                + "7ed4928c628d1c2c6eae90338905995612959273a5c63f93636c14614ac8737d1000000000000000200")
     }
 }

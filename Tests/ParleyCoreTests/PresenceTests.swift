@@ -7,7 +7,8 @@ struct PresenceTests {
     static let now: Int64 = 1_800_000_000_000
 
     static func beat(
-        _ identity: Identity = Fixtures.bob, at wallMillis: Int64 = now, _ status: PresenceBeat.Status = .online, interval: Duration = .seconds(5)
+        _ identity: Identity = Fixtures.bob, at wallMillis: Int64 = now, _ status: PresenceBeat.Status = .online,
+        interval: Duration = .seconds(5)
     ) -> PresenceBeat {
         PresenceBeat.make(identity: identity, wallMillis: wallMillis, status: status, interval: interval)
     }
@@ -22,12 +23,15 @@ struct PresenceTests {
 
     @Test func aBeatPassesOnItsOwnSessionWithinTheFreshnessWindow() throws {
         try Self.beat().checkOnOwnSession(from: Fixtures.bob.publicKey, wallMillis: Self.now + 119_000)
-        try Self.beat(at: Self.now, .leaving).checkOnOwnSession(from: Fixtures.bob.publicKey, wallMillis: Self.now - 119_000)
+        try Self.beat(at: Self.now, .leaving).checkOnOwnSession(
+            from: Fixtures.bob.publicKey, wallMillis: Self.now - 119_000)
     }
 
     @Test(arguments: [Self.now + 121_000, Self.now - 121_000, Int64.min, Int64.max])
     func aStaleBeatIsRejected(receiverClock: Int64) {
-        #expect(throws: ProtocolRejection.stale) { try Self.beat().checkOnOwnSession(from: Fixtures.bob.publicKey, wallMillis: receiverClock) }
+        #expect(throws: ProtocolRejection.stale) {
+            try Self.beat().checkOnOwnSession(from: Fixtures.bob.publicKey, wallMillis: receiverClock)
+        }
         #expect(throws: ProtocolRejection.stale) { try Self.beat().verifyRelayed(wallMillis: receiverClock) }
     }
 
@@ -36,19 +40,23 @@ struct PresenceTests {
         // only bob holds; relayed, the same beat is refused
         let genuine = Self.beat(at: Self.now)
         let altered = PresenceBeat(
-            peer: genuine.peer, wallMillis: genuine.wallMillis, status: .leaving, intervalMillis: 5_000, signature: genuine.signature)
+            peer: genuine.peer, wallMillis: genuine.wallMillis, status: .leaving, intervalMillis: 5_000,
+            signature: genuine.signature)
         try altered.checkOnOwnSession(from: Fixtures.bob.publicKey, wallMillis: Self.now)
         #expect(throws: ProtocolRejection.badSignature) { try altered.verifyRelayed(wallMillis: Self.now) }
     }
 
     @Test func aBeatOnAnotherPeersSessionPassesOnlyTheRelayedChecks() throws {
         // Given bob's genuine beat, when mallory sends it on her own session, it is not hers
-        #expect(throws: ProtocolRejection.badSignature) { try Self.beat().checkOnOwnSession(from: Fixtures.mallory.publicKey, wallMillis: Self.now) }
+        #expect(throws: ProtocolRejection.badSignature) {
+            try Self.beat().checkOnOwnSession(from: Fixtures.mallory.publicKey, wallMillis: Self.now)
+        }
         // but as a relayed beat (PROTOCOL §12a) it is bob's, fresh and signed; stale or forged it is not
         try Self.beat().verifyRelayed(wallMillis: Self.now)
         #expect(throws: ProtocolRejection.stale) { try Self.beat().verifyRelayed(wallMillis: Self.now + 121_000) }
         let forged = PresenceBeat(
-            peer: Fixtures.bob.publicKey, wallMillis: Self.now, status: .online, intervalMillis: 5_000, signature: Self.beat(Fixtures.mallory).signature)
+            peer: Fixtures.bob.publicKey, wallMillis: Self.now, status: .online, intervalMillis: 5_000,
+            signature: Self.beat(Fixtures.mallory).signature)
         #expect(throws: ProtocolRejection.badSignature) { try forged.verifyRelayed(wallMillis: Self.now) }
     }
 
@@ -70,11 +78,14 @@ struct PresenceTests {
             signature: Self.beat(Fixtures.mallory).signature)
         // A captured "online" beat turned into "leaving", moved in time, or stretched to keep bob online longer
         let flipped = PresenceBeat(
-            peer: genuine.peer, wallMillis: genuine.wallMillis, status: .leaving, intervalMillis: 5_000, signature: genuine.signature)
+            peer: genuine.peer, wallMillis: genuine.wallMillis, status: .leaving, intervalMillis: 5_000,
+            signature: genuine.signature)
         let moved = PresenceBeat(
-            peer: genuine.peer, wallMillis: genuine.wallMillis + 1, status: .online, intervalMillis: 5_000, signature: genuine.signature)
+            peer: genuine.peer, wallMillis: genuine.wallMillis + 1, status: .online, intervalMillis: 5_000,
+            signature: genuine.signature)
         let stretched = PresenceBeat(
-            peer: genuine.peer, wallMillis: genuine.wallMillis, status: .online, intervalMillis: 60_000, signature: genuine.signature)
+            peer: genuine.peer, wallMillis: genuine.wallMillis, status: .online, intervalMillis: 60_000,
+            signature: genuine.signature)
         for beat in [forged, flipped, moved, stretched] {
             #expect(throws: ProtocolRejection.badSignature) { try beat.verifyRelayed(wallMillis: Self.now) }
         }
@@ -123,15 +134,22 @@ struct PresenceTests {
     }
 
     @Test(arguments: [
-        (Int64(1_800_000_000_000), Duration.seconds(5), Duration.seconds(5)), (1_800_000_003_000, .seconds(5), .seconds(2)),
-        (1_800_000_004_999, .seconds(5), .milliseconds(1)), (1_800_000_000_001, .milliseconds(14_850), .milliseconds(11_699)),
+        (Int64(1_800_000_000_000), Duration.seconds(5), Duration.seconds(5)),
+        (1_800_000_003_000, .seconds(5), .seconds(2)),
+        (1_800_000_004_999, .seconds(5), .milliseconds(1)),
+        (1_800_000_000_001, .milliseconds(14_850), .milliseconds(11_699)),
         (-1, .seconds(5), .milliseconds(1)),
     ])
-    func beatsFallOnWallClockMultiplesOfTheIntervalSoEveryonesArriveTogether(wallMillis: Int64, interval: Duration, delay: Duration) {
+    func beatsFallOnWallClockMultiplesOfTheIntervalSoEveryonesArriveTogether(
+        wallMillis: Int64, interval: Duration, delay: Duration
+    ) {
         #expect(PresenceSchedule.delay(untilNextBeatAfter: wallMillis, interval: interval) == delay)
     }
 
-    @Test(arguments: [(Duration.milliseconds(10), UInt32(1_000)), (.seconds(5), 5_000), (.seconds(3_600), 60_000), (.seconds(-1), 1_000)])
+    @Test(arguments: [
+        (Duration.milliseconds(10), UInt32(1_000)), (.seconds(5), 5_000), (.seconds(3_600), 60_000),
+        (.seconds(-1), 1_000),
+    ])
     func aBeatClampsItsIntervalIntoTheRangeEveryReceiverAccepts(interval: Duration, millis: UInt32) throws {
         let beat = Self.beat(interval: interval)
         #expect(beat.intervalMillis == millis)
@@ -260,7 +278,10 @@ struct PresenceTests {
         ("presence status 0", frame(8, Array(beatBody[0..<40]) + [0] + Array(beatBody[41...]))),
         ("presence status 3", frame(8, Array(beatBody[0..<40]) + [3] + Array(beatBody[41...]))),
         ("presence interval 999 ms", frame(8, Array(beatBody[0..<41]) + [0, 0, 0x03, 0xE7] + Array(beatBody[45...]))),
-        ("presence interval 60,001 ms", frame(8, Array(beatBody[0..<41]) + [0, 0, 0xEA, 0x61] + Array(beatBody[45...]))),
+        (
+            "presence interval 60,001 ms",
+            frame(8, Array(beatBody[0..<41]) + [0, 0, 0xEA, 0x61] + Array(beatBody[45...]))
+        ),
         ("presence truncated signature", frame(8, Array(beatBody.dropLast()))),
         ("presence with a trailing byte", frame(8, beatBody + [0])),
         ("length beyond the packet", [8, 0, 0, 0, 110] + beatBody),

@@ -37,13 +37,18 @@ struct HandshakeTests {
         guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else {
             Issue.record("not an init"); return (a, b)
         }
-        let (peer, response) = try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
+        let (peer, response) = try b.handleInit(
+            senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
         #expect(peer == alice.publicKey)
-        guard case let .handshakeResponse(sender, receiver, responderEphemeral, sealedSignature) = try Packet(decoding: response.bytes) else {
+        guard
+            case let .handshakeResponse(sender, receiver, responderEphemeral, sealedSignature) = try Packet(
+                decoding: response.bytes)
+        else {
             Issue.record("not a response"); return (a, b)
         }
         let responder = try a.handleResponse(
-            senderIndex: sender, receiverIndex: receiver, ephemeral: responderEphemeral, sealed: sealedSignature, from: bobAddress, now: .zero)
+            senderIndex: sender, receiverIndex: receiver, ephemeral: responderEphemeral, sealed: sealedSignature,
+            from: bobAddress, now: .zero)
         #expect(responder == bob.publicKey)
         return (a, b)
     }
@@ -52,18 +57,25 @@ struct HandshakeTests {
         var (a, b) = try handshake()
         let sealedByAlice = a.seal(Frame.encode([.needInvite(Fixtures.invite.id)]), for: bob.publicKey)
         let datagram = try #require(sealedByAlice)
-        guard case let .data(index, counter, sealed) = try Packet(decoding: datagram.bytes) else { Issue.record("not data"); return }
+        guard case let .data(index, counter, sealed) = try Packet(decoding: datagram.bytes) else {
+            Issue.record("not data"); return
+        }
         let opened = try b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress, now: .zero)
         #expect(opened.peer == alice.publicKey)
         #expect(try Frame.decodeAll(opened.plaintext) == [.needInvite(Fixtures.invite.id)])
-        #expect(throws: ProtocolRejection.replayed) { try b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress, now: .zero) }
+        #expect(throws: ProtocolRejection.replayed) {
+            try b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress, now: .zero)
+        }
         var tampered = sealed
         tampered[0] ^= 1
-        #expect(throws: ProtocolRejection.decryptFailed) { try b.open(receiverIndex: index, counter: counter + 1, sealed: tampered, from: aliceAddress, now: .zero) }
+        #expect(throws: ProtocolRejection.decryptFailed) {
+            try b.open(receiverIndex: index, counter: counter + 1, sealed: tampered, from: aliceAddress, now: .zero)
+        }
         let sealedByBob = b.seal(Frame.encode([.inviteAck(Fixtures.invite.id)]), for: alice.publicKey)
         let reply = try #require(sealedByBob)
         guard case let .data(i2, c2, s2) = try Packet(decoding: reply.bytes) else { Issue.record("not data"); return }
-        #expect(try a.open(receiverIndex: i2, counter: c2, sealed: s2, from: bobAddress, now: .zero).peer == bob.publicKey)
+        #expect(
+            try a.open(receiverIndex: i2, counter: c2, sealed: s2, from: bobAddress, now: .zero).peer == bob.publicKey)
     }
 
     @Test func aSessionThePeerKeepsSendingOnOutlivesAnyNumberOfNewerHandshakes() throws {
@@ -73,7 +85,8 @@ struct HandshakeTests {
             let sealedByAlice = a.seal(Frame.encode([.needInvite(Fixtures.invite.id)]), for: bob.publicKey)
             let datagram = try #require(sealedByAlice)
             guard case let .data(index, counter, sealed) = try Packet(decoding: datagram.bytes) else { return false }
-            return (try? b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress, now: now)) != nil
+            return (try? b.open(receiverIndex: index, counter: counter, sealed: sealed, from: aliceAddress, now: now))
+                != nil
         }
         // When bob answers 24 more attempts of alice's whose answers never reach her, while she goes on
         // sending on the session she has
@@ -98,9 +111,15 @@ struct HandshakeTests {
     /// the session bob installed.
     func answer(_ b: inout SessionTable, attemptOf initiator: inout SessionTable, at now: Duration) throws -> UInt32 {
         let initDatagram = try initiator.initiate(with: bob.publicKey, at: bobAddress, now: now, wallMillis: 1_000)
-        guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else { throw CoreError.malformed("not an init") }
-        let response = try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: now, wallMillis: 1_000).response
-        guard case let .handshakeResponse(sender, _, _, _) = try Packet(decoding: response.bytes) else { throw CoreError.malformed("not a response") }
+        guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else {
+            throw CoreError.malformed("not an init")
+        }
+        let response = try b.handleInit(
+            senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: now, wallMillis: 1_000
+        ).response
+        guard case let .handshakeResponse(sender, _, _, _) = try Packet(decoding: response.bytes) else {
+            throw CoreError.malformed("not a response")
+        }
         return sender
     }
 
@@ -114,15 +133,22 @@ struct HandshakeTests {
             guard case let .handshakeInit(index, ephemeral, sealed) = try Packet(decoding: initDatagram.bytes) else {
                 Issue.record("not an init"); return
             }
-            responses.append(try b.handleInit(
-                senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: start, wallMillis: 1_000).response)
+            responses.append(
+                try b.handleInit(
+                    senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: start,
+                    wallMillis: 1_000
+                ).response)
         }
         // When the answers reach alice newest first
         for response in responses.reversed() {
-            guard case let .handshakeResponse(sender, receiver, ephemeral, sealed) = try Packet(decoding: response.bytes) else {
+            guard
+                case let .handshakeResponse(sender, receiver, ephemeral, sealed) = try Packet(decoding: response.bytes)
+            else {
                 Issue.record("not a response"); return
             }
-            _ = try a.handleResponse(senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed, from: bobAddress, now: .seconds(3))
+            _ = try a.handleResponse(
+                senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed, from: bobAddress,
+                now: .seconds(3))
         }
         // Then alice sends on the session bob installed last, which bob keeps longest
         #expect(a.session(for: bob.publicKey)?.remoteIndex == b.session(for: alice.publicKey)?.localIndex)
@@ -136,17 +162,24 @@ struct HandshakeTests {
             Issue.record("not a handshake init")
             return
         }
-        _ = try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
+        _ = try b.handleInit(
+            senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
         #expect(throws: ProtocolRejection.replayed) {
-            try b.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
+            try b.handleInit(
+                senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero,
+                wallMillis: 1_000)
         }
         var late = SessionTable(identity: bob)
         #expect(throws: ProtocolRejection.stale) {
-            try late.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000 + 121_000)
+            try late.handleInit(
+                senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero,
+                wallMillis: 1_000 + 121_000)
         }
         var carol = SessionTable(identity: Fixtures.carol)
         #expect(throws: ProtocolRejection.decryptFailed) {
-            try carol.handleInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero, wallMillis: 1_000)
+            try carol.handleInit(
+                senderIndex: index, ephemeral: ephemeral, sealed: sealed, from: aliceAddress, now: .zero,
+                wallMillis: 1_000)
         }
     }
 
@@ -163,20 +196,23 @@ struct HandshakeTests {
     }
 
     @Test func announcementsVerifyAndExpire() throws {
-        guard case let .announce(peer, timestamp, signature) = Announcement.make(identity: alice, wallMillis: 10_000) else {
+        guard case let .announce(peer, timestamp, signature) = Announcement.make(identity: alice, wallMillis: 10_000)
+        else {
             Issue.record("not an announce")
             return
         }
         try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: 10_500)
         #expect(throws: ProtocolRejection.stale) {
-            try Announcement.verify(peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: 10_000 + 200_000)
+            try Announcement.verify(
+                peer: peer, timestampMillis: timestamp, signature: signature, wallMillis: 10_000 + 200_000)
         }
         // An extreme timestamp is stale, not an arithmetic trap (it is checked before the signature).
         #expect(throws: ProtocolRejection.stale) {
             try Announcement.verify(peer: peer, timestampMillis: .min, signature: signature, wallMillis: 10_000)
         }
         #expect(throws: ProtocolRejection.badSignature) {
-            try Announcement.verify(peer: bob.publicKey, timestampMillis: timestamp, signature: signature, wallMillis: 10_000)
+            try Announcement.verify(
+                peer: bob.publicKey, timestampMillis: timestamp, signature: signature, wallMillis: 10_000)
         }
     }
 }
@@ -194,10 +230,12 @@ struct FramePackingTests {
 
     @Test func syncFramesRoundTrip() throws {
         let frames: [Frame] = [
-            .syncRequest(chat: Fixtures.invite.id, vector: [
-                Fixtures.alice.publicKey: .contiguous(3),
-                Fixtures.bob.publicKey: try AuthorHoldings(highest: 9, missing: [2...4, 7...8]),
-            ]),
+            .syncRequest(
+                chat: Fixtures.invite.id,
+                vector: [
+                    Fixtures.alice.publicKey: .contiguous(3),
+                    Fixtures.bob.publicKey: try AuthorHoldings(highest: 9, missing: [2...4, 7...8]),
+                ]),
             .syncEnd(chat: Fixtures.invite.id, .more),
             .syncEnd(chat: Fixtures.invite.id, .done),
             .syncEnd(chat: Fixtures.invite.id, .nothingMissing),

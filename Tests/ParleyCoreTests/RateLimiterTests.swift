@@ -7,7 +7,10 @@ struct RateLimiterTests {
     let alice = PeerAddress(host: "10.0.0.1", port: 7001)
 
     /// How many of `count` datagrams spread evenly over `seconds` are admitted.
-    func admitted(_ limiter: inout RateLimiter, _ kind: RateLimiter.Class, from source: PeerAddress, count: Int, over seconds: Double, start: Duration = .zero) -> Int {
+    func admitted(
+        _ limiter: inout RateLimiter, _ kind: RateLimiter.Class, from source: PeerAddress, count: Int,
+        over seconds: Double, start: Duration = .zero
+    ) -> Int {
         (0..<count).count { index in
             let now = start + .nanoseconds(Int64(Double(index) / Double(count) * seconds * 1e9))
             return limiter.admit(kind, from: source, now: now)

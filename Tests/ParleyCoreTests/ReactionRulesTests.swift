@@ -9,19 +9,24 @@ struct ReactionRulesTests {
 
     /// A reaction by `author` on `target` (or on `on`), with the given content, clock and author timestamp.
     static func reaction(
-        _ author: Identity, _ content: ReactionContent, lamport: UInt64, sequence: UInt64? = nil, at millis: Int64 = 1_000,
+        _ author: Identity, _ content: ReactionContent, lamport: UInt64, sequence: UInt64? = nil,
+        at millis: Int64 = 1_000,
         on: Message = target, tag: ParleyCore.Tag = .reaction, refTag: ParleyCore.Tag = .reaction, chat: ChatID? = nil
     ) throws -> Message {
-        try raw(author, content.encoded(), lamport: lamport, sequence: sequence, at: millis, on: on, tag: tag, refTag: refTag, chat: chat)
+        try raw(
+            author, content.encoded(), lamport: lamport, sequence: sequence, at: millis, on: on, tag: tag,
+            refTag: refTag, chat: chat)
     }
 
     /// The message's sequence is `sequence`, or its clock when not given (an honest author's clocks rise with it).
     static func raw(
-        _ author: Identity, _ bytes: [UInt8], lamport: UInt64, sequence: UInt64? = nil, at millis: Int64 = 1_000, on: Message = target,
+        _ author: Identity, _ bytes: [UInt8], lamport: UInt64, sequence: UInt64? = nil, at millis: Int64 = 1_000,
+        on: Message = target,
         tag: ParleyCore.Tag = .reaction, refTag: ParleyCore.Tag = .reaction, chat: ChatID? = nil
     ) throws -> Message {
         try MessageDraft(
-            chat: chat ?? on.chat, author: author.publicKey, sequence: sequence ?? lamport, lamport: lamport, timestampMillis: millis,
+            chat: chat ?? on.chat, author: author.publicKey, sequence: sequence ?? lamport, lamport: lamport,
+            timestampMillis: millis,
             tag: tag, content: bytes, references: [MessageReference(id: on.id, tag: refTag)]
         ).signed(by: author)
     }
@@ -62,7 +67,10 @@ struct ReactionRulesTests {
         let staleRemoval = try Self.reaction(F.bob, Self.remove("🎉"), lamport: 1)
         #expect(Self.counts([staleRemoval, added]) == ["🎉 1 1"])
         // At one sequence (only a forking author makes two), the larger message id wins
-        let twins = [try Self.reaction(F.bob, Self.add("🎉", score: 2), lamport: 9), try Self.reaction(F.bob, Self.remove("🎉"), lamport: 9)]
+        let twins = [
+            try Self.reaction(F.bob, Self.add("🎉", score: 2), lamport: 9),
+            try Self.reaction(F.bob, Self.remove("🎉"), lamport: 9),
+        ]
         let winner = twins.max { $0.id < $1.id }!
         #expect(Self.counts(twins) == (winner == twins[0] ? ["🎉 1 2"] : []))
     }
@@ -72,8 +80,10 @@ struct ReactionRulesTests {
         // clock, and the removal's id sorts lower (the case where ordering by clock then id kept 🔥)
         let saturated = UInt64(Int64.max)
         let added = try Self.reaction(F.bob, Self.add("🔥"), lamport: saturated, sequence: 1)
-        let removed = try (0..<64).lazy.map { millis in try Self.reaction(F.bob, Self.remove("🔥"), lamport: saturated, sequence: 2, at: Int64(millis)) }
-            .first { $0.id < added.id }
+        let removed = try (0..<64).lazy.map { millis in
+            try Self.reaction(F.bob, Self.remove("🔥"), lamport: saturated, sequence: 2, at: Int64(millis))
+        }
+        .first { $0.id < added.id }
         let removal = try #require(removed)
         // Then the removal, later in bob's own chain, decides, in either order
         #expect(Self.counts([added, removal]) == [])
@@ -108,7 +118,8 @@ struct ReactionRulesTests {
             try Self.reaction(F.bob, Self.add("👍"), lamport: 2, on: elsewhere), // another target
             try Self.reaction(F.bob, Self.add("👍"), lamport: 3, refTag: .text), // reference tag is not Reaction
             try Self.reaction(F.bob, Self.add("👍"), lamport: 4, tag: .text), // not a Reaction message
-            try Self.reaction(F.bob, Self.add("👍"), lamport: 5, chat: try ChatID(rawRepresentation: [UInt8](repeating: 7, count: 32))),
+            try Self.reaction(
+                F.bob, Self.add("👍"), lamport: 5, chat: try ChatID(rawRepresentation: [UInt8](repeating: 7, count: 32))),
             try Self.raw(F.bob, [0x01, 0x00, 0x7F, 0xFF, 0xFF, 0xFF, 1, 0x61], lamport: 6), // score 2^31 − 1
             try Self.raw(F.bob, [0x09, 0x00], lamport: 7), // unknown version
         ]
@@ -124,7 +135,9 @@ struct ReactionRulesTests {
         #expect(Set(summary.reactions.map(\.type.rawValue)) == Set((9...40).map { "t\($0)" }))
     }
 
-    @Test(arguments: [1, 2, 3, 42] as [UInt64]) func anyArrivalOrderWithDuplicatesGivesTheSameResult(seed: UInt64) throws {
+    @Test(arguments: [1, 2, 3, 42] as [UInt64]) func anyArrivalOrderWithDuplicatesGivesTheSameResult(seed: UInt64)
+        throws
+    {
         // Given a random history of adds, unique adds and removals by four authors over four types
         var random = SplitMix64(seed: seed)
         let authors = [F.alice, F.bob, F.carol, F.mallory], types = ["👍", "❤️", "🎉", "no"]
@@ -132,11 +145,12 @@ struct ReactionRulesTests {
         for _ in 0..<60 {
             let author = authors[Int(random.next() % 4)], type = types[Int(random.next() % 4)]
             let lamport = 2 + random.next() % 20 // collisions on purpose: ties fall to the message id
-            let content: ReactionContent = switch random.next() % 4 {
-            case 0: try Self.remove(type)
-            case 1: try Self.add(type, score: Int(random.next() % 11) - 5, unique: true)
-            default: try Self.add(type, score: Int(random.next() % 11) - 5)
-            }
+            let content: ReactionContent =
+                switch random.next() % 4 {
+                case 0: try Self.remove(type)
+                case 1: try Self.add(type, score: Int(random.next() % 11) - 5, unique: true)
+                default: try Self.add(type, score: Int(random.next() % 11) - 5)
+                }
             history.append(try Self.reaction(author, content, lamport: lamport, at: Int64(random.next() % 10_000)))
         }
         let expected = ReactionRules.summary(target: Self.target, candidates: history)
@@ -148,7 +162,9 @@ struct ReactionRulesTests {
             let summary = ReactionRules.summary(target: Self.target, candidates: arrival)
             #expect(summary == expected)
             for sort in ReactionSort.allCases {
-                #expect(summary.groups(viewer: F.bob.publicKey, sortedBy: sort) == expected.groups(viewer: F.bob.publicKey, sortedBy: sort))
+                #expect(
+                    summary.groups(viewer: F.bob.publicKey, sortedBy: sort)
+                        == expected.groups(viewer: F.bob.publicKey, sortedBy: sort))
             }
         }
         #expect(!expected.reactions.isEmpty)

@@ -34,7 +34,10 @@ struct ReactionSummaryTests {
     @Test func groupsCarryCountsScoresTimesAndMine() throws {
         let groups = try Self.sample().groups(viewer: F.carol.publicKey)
         let thumbs = try #require(groups.first)
-        #expect((thumbs.count, thumbs.score, thumbs.firstAtMillis, thumbs.lastAtMillis, thumbs.mine) == (3, 3, 300, 900, true))
+        #expect(
+            (thumbs.count, thumbs.score, thumbs.firstAtMillis, thumbs.lastAtMillis, thumbs.mine) == (
+                3, 3, 300, 900, true
+            ))
         #expect(groups.map(\.mine) == [true, false, true, false])
     }
 

@@ -23,7 +23,9 @@ struct RendezvousTests {
     }
 
     @Test func aMeetNamingAHostInsteadOfAnAddressIsMalformed() throws {
-        for host in ["example.com", "10.0.0", "10.0.0.256", "1.2.3.4.5", "localhost", "+1.2.3.4", "010.0.0.1", "::ａ", ":::"] {
+        for host in [
+            "example.com", "10.0.0", "10.0.0.256", "1.2.3.4.5", "localhost", "+1.2.3.4", "010.0.0.1", "::ａ", ":::",
+        ] {
             let bytes = Frame.encode([.meet(peer: bob, address: PeerAddress(host: host, port: 1))])
             #expect(throws: CoreError.self, "\(host)") { try Frame.decodeAll(bytes) }
         }
@@ -36,7 +38,9 @@ struct RendezvousTests {
             let bytes = Array(buffer.prefix(38)) + Array(text.utf8)
             var framed = bytes
             let length = UInt32(bytes.count - 5)
-            framed[1...4] = [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
+            framed[1...4] = [
+                UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff),
+            ]
             #expect(throws: CoreError.self, "\(text)") { try Frame.decodeAll(framed) }
         }
     }
@@ -46,7 +50,8 @@ struct RendezvousTests {
         let dave = Fixtures.mallory.publicKey
         var asked: [[PeerID]] = []
         for second in [0, 9, 10, 29, 30, 70] {
-            asked.append(rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, now: .seconds(second)))
+            asked.append(
+                rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, now: .seconds(second)))
         }
         // 10 s, then 20 s, then 40 s between questions; two introducers each time, in turn
         #expect(asked == [[alice, bob], [], [carol, alice], [], [bob, carol], [alice, bob]])
@@ -66,40 +71,72 @@ struct RendezvousTests {
         var rules = Rendezvous()
         let dave = Fixtures.mallory.publicKey
         // Unreached from 0 s, with an address: nothing during the grace, and no meet is acted on then
-        let during = [0, 2, 4].map { rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds($0)) }
+        let during = [0, 2, 4].map {
+            rules.introducers(
+                toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds($0))
+        }
         #expect(during == [[], [], []])
         let meetDuringGrace = rules.shouldMeet(dave, from: alice, now: .seconds(4))
         #expect(!meetDuringGrace)
         // then the first question, as a member without an address gets at once, and the usual pace
-        #expect(rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds(5)) == [alice, bob])
-        #expect(rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds(14)).isEmpty)
-        #expect(rules.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds(15)) == [carol, alice])
+        #expect(
+            rules.introducers(
+                toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds(5)) == [
+                    alice, bob,
+                ])
+        #expect(
+            rules.introducers(
+                toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds(14)
+            ).isEmpty)
+        #expect(
+            rules.introducers(
+                toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds(15)) == [
+                    carol, alice,
+                ])
         // Reached, then lost again: a new grace
         rules.reached(dave)
-        #expect(rules.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(20)).isEmpty)
-        #expect(rules.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(25)) == [bob])
+        #expect(
+            rules.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(20))
+                .isEmpty)
+        #expect(
+            rules.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(25)) == [
+                bob
+            ])
         // A meet about a member in its grace is not acted on, but ends the grace: that member asked about
         // this node, so the address held for it does not work
         var stale = Rendezvous()
         _ = stale.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(50))
         let meetEndingGrace = stale.shouldMeet(dave, from: bob, now: .seconds(51))
         #expect(!meetEndingGrace)
-        #expect(stale.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(52)) == [bob])
+        #expect(
+            stale.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(52)) == [
+                bob
+            ])
         // and one before this node's first round skips it
         var early = Rendezvous()
         let meetBeforeAnyRound = early.shouldMeet(dave, from: bob, now: .seconds(60))
         #expect(!meetBeforeAnyRound)
-        #expect(early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(61)) == [bob])
+        #expect(
+            early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(61)) == [
+                bob
+            ])
         // Once questions are under way, a meet from a member not asked changes nothing: not acted on,
         // and the next question keeps its time
         let unasked = early.shouldMeet(dave, from: carol, now: .seconds(62))
         #expect(!unasked)
-        #expect(early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(70)).isEmpty)
-        #expect(early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(71)) == [bob])
+        #expect(
+            early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(70))
+                .isEmpty)
+        #expect(
+            early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(71)) == [
+                bob
+            ])
         // A member already showing online through a relay, or without an address, is asked about at once
         var other = Rendezvous()
-        #expect(other.introducers(toAsk: dave, among: [bob], showsOnline: true, holdsAddress: true, now: .zero) == [bob])
-        #expect(other.introducers(toAsk: carol, among: [bob], showsOnline: false, holdsAddress: false, now: .zero) == [bob])
+        #expect(
+            other.introducers(toAsk: dave, among: [bob], showsOnline: true, holdsAddress: true, now: .zero) == [bob])
+        #expect(
+            other.introducers(toAsk: carol, among: [bob], showsOnline: false, holdsAddress: false, now: .zero) == [bob])
     }
 
     @Test func aMeetIsActedOnOnlyAsTheAnswerToAFreshQuestionToThatIntroducer() {
@@ -110,7 +147,8 @@ struct RendezvousTests {
         _ = rules.introducers(toAsk: bob, among: [carol, alice], showsOnline: false, now: .seconds(1))
         let answers = [
             rules.shouldMeet(bob, from: carol, now: .seconds(2)), rules.shouldMeet(bob, from: carol, now: .seconds(3)),
-            rules.shouldMeet(bob, from: alice, now: .seconds(3)), rules.shouldMeet(bob, from: Fixtures.mallory.publicKey, now: .seconds(3)),
+            rules.shouldMeet(bob, from: alice, now: .seconds(3)),
+            rules.shouldMeet(bob, from: Fixtures.mallory.publicKey, now: .seconds(3)),
         ]
         #expect(answers == [true, false, true, false])
         let late = rules.shouldMeet(bob, from: carol, now: .seconds(12))
@@ -126,7 +164,10 @@ struct RendezvousTests {
         let dave = Fixtures.mallory.publicKey
         var punched: [Int] = []
         for second in stride(from: 0, through: 80, by: 10) {
-            #expect(rules.introducers(toAsk: dave, among: [carol, alice], showsOnline: true, now: .seconds(second)) == [carol, alice])
+            #expect(
+                rules.introducers(toAsk: dave, among: [carol, alice], showsOnline: true, now: .seconds(second)) == [
+                    carol, alice,
+                ])
             let answered = Duration.seconds(second) + .seconds(roundTrips[second / 10 % roundTrips.count])
             if rules.shouldMeet(dave, from: carol, now: answered) { punched.append(second) }
             // the other introducer's answer to the same question belongs to the same round
@@ -146,15 +187,18 @@ struct RendezvousTests {
         var first = Rendezvous(firstTurn: 0)
         var second = Rendezvous(firstTurn: 1)
         let dave = Fixtures.mallory.publicKey
-        #expect(first.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, now: .zero) == [alice, bob])
-        #expect(second.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, now: .zero) == [bob, carol])
+        #expect(
+            first.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, now: .zero) == [alice, bob])
+        #expect(
+            second.introducers(toAsk: dave, among: [alice, bob, carol], showsOnline: false, now: .zero) == [bob, carol])
     }
 
     @Test func eachPairIsIntroducedAtMostOncePerFiveSeconds() {
         var rules = Rendezvous()
         let introduced = [
             rules.shouldIntroduce(alice, to: bob, now: .zero), rules.shouldIntroduce(alice, to: bob, now: .seconds(4)),
-            rules.shouldIntroduce(bob, to: alice, now: .seconds(4)), rules.shouldIntroduce(alice, to: alice, now: .seconds(60)),
+            rules.shouldIntroduce(bob, to: alice, now: .seconds(4)),
+            rules.shouldIntroduce(alice, to: alice, now: .seconds(60)),
             rules.shouldIntroduce(alice, to: bob, now: .seconds(5)),
         ]
         #expect(introduced == [true, false, true, false, true])
@@ -171,9 +215,14 @@ struct RendezvousTests {
     }
 
     @Test func peersShareAChatOnlyWhenOneChatHoldsThemAll() throws {
-        let chatA = Fixtures.invite.id, chatB = try ChatInvite.create(by: Fixtures.alice, title: "B", members: [Fixtures.carol.publicKey], createdAtMillis: 1).id
+        let chatA = Fixtures.invite.id,
+            chatB = try ChatInvite.create(
+                by: Fixtures.alice, title: "B", members: [Fixtures.carol.publicKey], createdAtMillis: 1
+            ).id
         let memberships = [chatA: [alice, bob, carol], chatB: [alice, carol]]
-        #expect(Rendezvous.shareAChat([alice, bob], in: memberships) && Rendezvous.shareAChat([alice, bob, carol], in: memberships))
+        #expect(
+            Rendezvous.shareAChat([alice, bob], in: memberships)
+                && Rendezvous.shareAChat([alice, bob, carol], in: memberships))
         #expect(Rendezvous.shareAChat([bob, carol], in: memberships))
         #expect(Rendezvous.shareAChat([alice, carol], in: [chatB: [alice, carol]]))
         #expect(!Rendezvous.shareAChat([alice, bob], in: [chatB: [alice, carol]]))

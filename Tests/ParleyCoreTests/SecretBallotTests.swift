@@ -27,7 +27,9 @@ struct SecretBallotTests {
     static let optionsSpec = PollSpec(
         question: "Lunch?", options: ["Pizza", "Sushi", "Tacos"], maxVotes: 2, anonymous: true, closesAtMillis: closes)
 
-    static func id(_ byte: UInt8) -> Digest32 { (try? Digest32(rawRepresentation: [UInt8](repeating: byte, count: 32)))! }
+    static func id(_ byte: UInt8) -> Digest32 {
+        (try? Digest32(rawRepresentation: [UInt8](repeating: byte, count: 32)))!
+    }
 
     static func keyPair(_ identity: Identity, _ chat: ChatID) throws -> BallotKeyPair {
         try BallotKeyPair(identity: identity, chat: chat.rawRepresentation)
@@ -38,7 +40,8 @@ struct SecretBallotTests {
     }
 
     static func yesNo(_ identities: [Identity], chat: ChatID) throws -> SecretPoll {
-        try SecretPoll(question: .yesNo("Pizza?"), closesAtMillis: closes, electorate: electorate(identities, chat: chat))
+        try SecretPoll(
+            question: .yesNo("Pizza?"), closesAtMillis: closes, electorate: electorate(identities, chat: chat))
     }
 
     // MARK: Vectors
@@ -50,7 +53,9 @@ struct SecretBallotTests {
     @Test func secretPollContentsAreTheDocumentsBytes() throws {
         let electors = try Self.vectorElectorate()
         let yesNo = try Self.yesNo(electors, chat: Self.vectorChat)
-        let options = try SecretPoll(question: .options(Self.optionsSpec), closesAtMillis: Self.closes, electorate: Self.electorate(electors, chat: Self.vectorChat))
+        let options = try SecretPoll(
+            question: .options(Self.optionsSpec), closesAtMillis: Self.closes,
+            electorate: Self.electorate(electors, chat: Self.vectorChat))
         #expect(try yesNo.encoded() == BallotVectors.value("yes/no poll content"))
         #expect(try options.encoded() == BallotVectors.value("options poll content"))
         // The ring is the electorate sorted by member id: bob, alice, carol.
@@ -63,15 +68,19 @@ struct SecretBallotTests {
     @Test func ballotsCastWithTheVectorDrawsAreTheDocumentsBytes() throws {
         let electors = try Self.vectorElectorate()
         let yesNo = try Self.yesNo(electors, chat: Self.vectorChat)
-        let options = try SecretPoll(question: .options(Self.optionsSpec), closesAtMillis: Self.closes, electorate: Self.electorate(electors, chat: Self.vectorChat))
+        let options = try SecretPoll(
+            question: .options(Self.optionsSpec), closesAtMillis: Self.closes,
+            electorate: Self.electorate(electors, chat: Self.vectorChat))
         let alice = try SecretBallot.cast(
-            chat: Self.vectorChat, poll: Self.id(0xdd), secret: yesNo, selection: ["up"], key: Self.keyPair(electors[0], Self.vectorChat),
+            chat: Self.vectorChat, poll: Self.id(0xdd), secret: yesNo, selection: ["up"],
+            key: Self.keyPair(electors[0], Self.vectorChat),
             randomness: BallotVectors.draws())
         #expect(try alice.encoded == BallotVectors.value("alice yes/no ballot"))
         #expect(try alice.linkingTag.rawRepresentation == BallotVectors.value("alice yes/no tag"))
         // bob selects 3 then 1: the ballot carries them in the poll's order
         let bob = try SecretBallot.cast(
-            chat: Self.vectorChat, poll: Self.id(0xee), secret: options, selection: ["3", "1"], key: Self.keyPair(electors[1], Self.vectorChat),
+            chat: Self.vectorChat, poll: Self.id(0xee), secret: options, selection: ["3", "1"],
+            key: Self.keyPair(electors[1], Self.vectorChat),
             randomness: BallotVectors.draws())
         #expect(try bob.encoded == BallotVectors.value("bob options ballot"))
         #expect(bob.selection == ["1", "3"])
@@ -80,12 +89,16 @@ struct SecretBallotTests {
         let decoded = try SecretBallot(decoding: BallotVectors.value("alice yes/no ballot"))
         #expect(decoded == alice)
         try decoded.verify(chat: Self.vectorChat, poll: Self.id(0xdd), secret: yesNo)
-        #expect(throws: CoreError.self) { try decoded.verify(chat: Self.vectorChat, poll: Self.id(0xee), secret: yesNo) }
-        try SecretBallot(decoding: BallotVectors.value("bob options ballot")).verify(chat: Self.vectorChat, poll: Self.id(0xee), secret: options)
+        #expect(throws: CoreError.self) {
+            try decoded.verify(chat: Self.vectorChat, poll: Self.id(0xee), secret: yesNo)
+        }
+        try SecretBallot(decoding: BallotVectors.value("bob options ballot")).verify(
+            chat: Self.vectorChat, poll: Self.id(0xee), secret: options)
 
         // Its envelope: version, chat, length, ballot, zeros to the poll's envelope size, 512 bytes.
         #expect(yesNo.envelopeBytes == 512)
-        let envelope = try BallotEnvelope(chat: Self.vectorChat, ballot: alice.encoded).encoded(size: yesNo.envelopeBytes)
+        let envelope = try BallotEnvelope(chat: Self.vectorChat, ballot: alice.encoded).encoded(
+            size: yesNo.envelopeBytes)
         #expect(envelope.count == 512)
         #expect(try BLAKE2b.hash256(envelope) == BallotVectors.value("alice yes/no envelope hash"))
         #expect(try BallotEnvelope(decoding: envelope) == BallotEnvelope(chat: Self.vectorChat, ballot: alice.encoded))
@@ -96,9 +109,13 @@ struct SecretBallotTests {
         let ballot = try BallotVectors.value("alice yes/no ballot")
         let header = Array(ballot[..<(ballot.count - RingSignature.byteCount(members: 3))])
         let flipped = try SecretBallot(decoding: header + BallotVectors.value("reject: flipped response"))
-        #expect(throws: CoreError.self) { try flipped.verify(chat: Self.vectorChat, poll: Self.id(0xdd), secret: yesNo) }
+        #expect(throws: CoreError.self) {
+            try flipped.verify(chat: Self.vectorChat, poll: Self.id(0xdd), secret: yesNo)
+        }
         #expect(throws: CoreError.self) { try SecretBallot(decoding: header + BallotVectors.value("reject: c0 + l")) }
-        #expect(throws: CoreError.self) { try SecretBallot(decoding: header + BallotVectors.value("reject: identity tag")) }
+        #expect(throws: CoreError.self) {
+            try SecretBallot(decoding: header + BallotVectors.value("reject: identity tag"))
+        }
     }
 
     // MARK: Casting and verifying
@@ -111,31 +128,45 @@ struct SecretBallotTests {
         let poll = try Self.yesNo(Self.members, chat: Self.chat)
         for (index, member) in Self.members.enumerated() {
             let ballot = try SecretBallot.cast(
-                chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: [index % 2 == 0 ? "up" : "down"], key: Self.keyPair(member, Self.chat))
+                chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: [index % 2 == 0 ? "up" : "down"],
+                key: Self.keyPair(member, Self.chat))
             let received = try SecretBallot(decoding: ballot.encoded)
             try received.verify(chat: Self.chat, poll: Self.id(0x50), secret: poll)
-            #expect(received.linkingTag == (try LSAG.linkingTag(of: Self.keyPair(member, Self.chat), scope: Self.chat.rawRepresentation + Self.id(0x50).rawRepresentation)))
-            #expect(ballot.encoded.count == 1 + 32 + 1 + 1 + (index % 2 == 0 ? 2 : 4) + 2 + RingSignature.byteCount(members: 5))
+            #expect(
+                received.linkingTag
+                    == (try LSAG.linkingTag(
+                        of: Self.keyPair(member, Self.chat),
+                        scope: Self.chat.rawRepresentation + Self.id(0x50).rawRepresentation)))
+            #expect(
+                ballot.encoded.count == 1 + 32 + 1 + 1 + (index % 2 == 0 ? 2 : 4) + 2
+                    + RingSignature.byteCount(members: 5))
         }
     }
 
     @Test func aMemberOutsideTheElectorateCannotCast() throws {
         let poll = try Self.yesNo(Array(Self.members.prefix(4)), chat: Self.chat)
         #expect(throws: CoreError.self) {
-            try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"], key: Self.keyPair(Self.members[4], Self.chat))
+            try SecretBallot.cast(
+                chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"],
+                key: Self.keyPair(Self.members[4], Self.chat))
         }
         // nor sign over the ring directly
         #expect(throws: CryptoError.self) {
-            try LSAG.sign([1], ring: poll.ring, signer: Self.keyPair(Self.members[4], Self.chat), scope: Self.chat.rawRepresentation)
+            try LSAG.sign(
+                [1], ring: poll.ring, signer: Self.keyPair(Self.members[4], Self.chat),
+                scope: Self.chat.rawRepresentation)
         }
     }
 
     @Test func aBallotFailsAgainstATamperedElectorate() throws {
         let poll = try Self.yesNo(Self.members, chat: Self.chat)
-        let ballot = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"], key: Self.keyPair(Self.members[0], Self.chat))
+        let ballot = try SecretBallot.cast(
+            chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"],
+            key: Self.keyPair(Self.members[0], Self.chat))
         // one member listed with another key (that of the same identity in another chat)
         var electors = poll.electorate
-        electors[3] = SecretPoll.Elector(member: electors[3].member, key: try Self.keyPair(Self.members[3], Self.id(0x77)).publicKey)
+        electors[3] = SecretPoll.Elector(
+            member: electors[3].member, key: try Self.keyPair(Self.members[3], Self.id(0x77)).publicKey)
         let replaced = try SecretPoll(question: poll.question, closesAtMillis: Self.closes, electorate: electors)
         // the keys in another order (members listed under each other's keys)
         var shuffled = poll.electorate
@@ -145,39 +176,54 @@ struct SecretBallotTests {
         let extended = try Self.yesNo(Self.members + [Fixtures.mallory], chat: Self.chat)
         let reduced = try Self.yesNo(Array(Self.members.prefix(4)), chat: Self.chat)
         for tampered in [replaced, reordered, extended, reduced] {
-            #expect(throws: CoreError.self) { try ballot.verify(chat: Self.chat, poll: Self.id(0x50), secret: tampered) }
+            #expect(throws: CoreError.self) {
+                try ballot.verify(chat: Self.chat, poll: Self.id(0x50), secret: tampered)
+            }
         }
         try ballot.verify(chat: Self.chat, poll: Self.id(0x50), secret: poll)
     }
 
     @Test func aBallotIsForOnePollInOneChat() throws {
         let poll = try Self.yesNo(Self.members, chat: Self.chat)
-        let ballot = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
+        let ballot = try SecretBallot.cast(
+            chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"],
+            key: Self.keyPair(Self.members[1], Self.chat))
         #expect(throws: CoreError.self) { try ballot.verify(chat: Self.chat, poll: Self.id(0x51), secret: poll) }
         #expect(throws: CoreError.self) { try ballot.verify(chat: Self.id(0x52), poll: Self.id(0x50), secret: poll) }
         // Rewriting the poll id inside the ballot moves it nowhere: the signature's scope is the old poll.
         var moved = ballot.encoded
         moved.replaceSubrange(1..<33, with: Self.id(0x51).rawRepresentation)
-        #expect(throws: CoreError.self) { try SecretBallot(decoding: moved).verify(chat: Self.chat, poll: Self.id(0x51), secret: poll) }
+        #expect(throws: CoreError.self) {
+            try SecretBallot(decoding: moved).verify(chat: Self.chat, poll: Self.id(0x51), secret: poll)
+        }
     }
 
     /// A ballot signed by an elector over whatever selection bytes, bypassing `cast`'s checks.
-    static func handMade(_ selection: [String], poll: SecretPoll, by member: Identity, pollID: MessageID = id(0x50)) throws -> [UInt8] {
+    static func handMade(_ selection: [String], poll: SecretPoll, by member: Identity, pollID: MessageID = id(0x50))
+        throws -> [UInt8]
+    {
         let selectionBytes = try PollSelection.encode(selection)
         let signature = try LSAG.sign(
             Array("parley/2 secret ballot".utf8) + selectionBytes, ring: poll.ring, signer: keyPair(member, chat),
             scope: chat.rawRepresentation + pollID.rawRepresentation)
         let count = UInt16(poll.electorate.count)
-        return [1] + pollID.rawRepresentation + selectionBytes + [UInt8(count >> 8), UInt8(count & 0xff)] + signature.encoded
+        return [1] + pollID.rawRepresentation + selectionBytes + [UInt8(count >> 8), UInt8(count & 0xff)]
+            + signature.encoded
     }
 
     @Test func aValidSignatureOverABadSelectionIsStillRejected() throws {
-        let spec = PollSpec(question: "Where?", options: ["Lake", "Hills", "Town"], maxVotes: 2, closesAtMillis: Self.closes)
-        let poll = try SecretPoll(question: .options(spec), closesAtMillis: Self.closes, electorate: Self.electorate(Self.members, chat: Self.chat))
-        try SecretBallot(decoding: Self.handMade(["1", "3"], poll: poll, by: Self.members[0])).verify(chat: Self.chat, poll: Self.id(0x50), secret: poll)
+        let spec = PollSpec(
+            question: "Where?", options: ["Lake", "Hills", "Town"], maxVotes: 2, closesAtMillis: Self.closes)
+        let poll = try SecretPoll(
+            question: .options(spec), closesAtMillis: Self.closes,
+            electorate: Self.electorate(Self.members, chat: Self.chat))
+        try SecretBallot(decoding: Self.handMade(["1", "3"], poll: poll, by: Self.members[0])).verify(
+            chat: Self.chat, poll: Self.id(0x50), secret: poll)
         for bad in [["3", "1"], ["1", "2", "3"], ["4"], ["up"], ["1", "1"]] {
             let ballot = try SecretBallot(decoding: Self.handMade(bad, poll: poll, by: Self.members[0]))
-            #expect(throws: CoreError.self, "\(bad)") { try ballot.verify(chat: Self.chat, poll: Self.id(0x50), secret: poll) }
+            #expect(throws: CoreError.self, "\(bad)") {
+                try ballot.verify(chat: Self.chat, poll: Self.id(0x50), secret: poll)
+            }
         }
         // An empty selection signs too, but is no ballot.
         let empty = try SecretBallot(decoding: Self.handMade([], poll: poll, by: Self.members[0]))
@@ -186,7 +232,9 @@ struct SecretBallotTests {
 
     @Test func aTamperedSelectionBreaksTheSignature() throws {
         let poll = try Self.yesNo(Self.members, chat: Self.chat)
-        let ballot = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"], key: Self.keyPair(Self.members[2], Self.chat))
+        let ballot = try SecretBallot.cast(
+            chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"],
+            key: Self.keyPair(Self.members[2], Self.chat))
         // "up" → "down" in the selection, the signature kept
         let down = [1] + Self.id(0x50).rawRepresentation + [1, 4] + Array("down".utf8) + Array(ballot.encoded[37...])
         let tampered = try SecretBallot(decoding: down)
@@ -196,7 +244,9 @@ struct SecretBallotTests {
 
     @Test func randomAndTruncatedBytesAreNoBallot() throws {
         let poll = try Self.yesNo(Self.members, chat: Self.chat)
-        let ballot = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["down"], key: Self.keyPair(Self.members[3], Self.chat))
+        let ballot = try SecretBallot.cast(
+            chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["down"],
+            key: Self.keyPair(Self.members[3], Self.chat))
         for cut in [0, 1, 33, 40, ballot.encoded.count - 1] {
             #expect(throws: CoreError.self) { try SecretBallot(decoding: Array(ballot.encoded.prefix(cut))) }
         }
@@ -207,7 +257,9 @@ struct SecretBallotTests {
                 if !bytes.isEmpty { bytes[0] = 1 }
                 // Either it does not decode, or it does not verify.
                 if let random = try? SecretBallot(decoding: bytes) {
-                    #expect(throws: CoreError.self) { try random.verify(chat: Self.chat, poll: Self.id(0x50), secret: poll) }
+                    #expect(throws: CoreError.self) {
+                        try random.verify(chat: Self.chat, poll: Self.id(0x50), secret: poll)
+                    }
                 }
             }
         }
@@ -234,10 +286,15 @@ struct SecretBallotTests {
         let poll = try Self.yesNo(Self.members, chat: Self.chat)
         let key = try Self.keyPair(Self.members[0], Self.chat)
         let up = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"], key: key)
-        let down = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["down"], key: key)
-        let upAgain = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"], key: key)
-        let elsewhere = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x60), secret: poll, selection: ["up"], key: key)
-        let otherMember = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
+        let down = try SecretBallot.cast(
+            chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["down"], key: key)
+        let upAgain = try SecretBallot.cast(
+            chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"], key: key)
+        let elsewhere = try SecretBallot.cast(
+            chat: Self.chat, poll: Self.id(0x60), secret: poll, selection: ["up"], key: key)
+        let otherMember = try SecretBallot.cast(
+            chat: Self.chat, poll: Self.id(0x50), secret: poll, selection: ["up"],
+            key: Self.keyPair(Self.members[1], Self.chat))
         #expect(up.linkingTag == down.linkingTag && up.linkingTag == upAgain.linkingTag)
         #expect(up.encoded != upAgain.encoded)
         #expect(up.linkingTag != elsewhere.linkingTag)
@@ -252,12 +309,14 @@ struct SecretBallotTests {
         var lamport: UInt64 = 0
 
         mutating func post(
-            _ author: Identity, _ tag: ParleyCore.Tag, _ content: [UInt8], referencing poll: Message? = nil, chat: ChatID = Fixtures.invite.id
+            _ author: Identity, _ tag: ParleyCore.Tag, _ content: [UInt8], referencing poll: Message? = nil,
+            chat: ChatID = Fixtures.invite.id
         ) throws -> Message {
             sequences[author.publicKey, default: 0] += 1
             lamport += 1
             return try MessageDraft(
-                chat: chat, author: author.publicKey, sequence: sequences[author.publicKey]!, lamport: lamport, timestampMillis: 42, tag: tag,
+                chat: chat, author: author.publicKey, sequence: sequences[author.publicKey]!, lamport: lamport,
+                timestampMillis: 42, tag: tag,
                 content: content, references: poll.map { [MessageReference(id: $0.id, tag: tag)] } ?? []
             ).signed(by: author)
         }
@@ -270,7 +329,9 @@ struct SecretBallotTests {
         }
 
         /// `author`'s commitment to `salted` ballots, and its reveal of one, on `poll`.
-        mutating func commit(_ author: Identity, _ salted: [(salt: [UInt8], ballot: [UInt8])], on poll: Message) throws -> Message {
+        mutating func commit(_ author: Identity, _ salted: [(salt: [UInt8], ballot: [UInt8])], on poll: Message) throws
+            -> Message
+        {
             try post(author, .pollBallotCommit, BallotCommitment(salted: salted).encoded(), referencing: poll)
         }
 
@@ -285,7 +346,9 @@ struct SecretBallotTests {
         }
 
         mutating func ballotKeys(_ members: [Identity]) throws -> [Message] {
-            try members.map { try post($0, .ballotKey, SecretBallotTests.keyPair($0, Fixtures.invite.id).publicKey.rawRepresentation) }
+            try members.map {
+                try post($0, .ballotKey, SecretBallotTests.keyPair($0, Fixtures.invite.id).publicKey.rawRepresentation)
+            }
         }
     }
 
@@ -293,7 +356,9 @@ struct SecretBallotTests {
         var chat = Chat()
         let (secret, keys, poll) = try chat.yesNoPoll()
         func ballot(_ member: Int, _ choice: String) throws -> Message {
-            let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: [choice], key: Self.keyPair(Self.members[member], Self.chat))
+            let ballot = try SecretBallot.cast(
+                chat: Self.chat, poll: poll.id, secret: secret, selection: [choice],
+                key: Self.keyPair(Self.members[member], Self.chat))
             return try chat.post(Self.members[0], .pollSecretBallot, ballot.encoded, referencing: poll)
         }
         // Given member 1 votes up and then down, member 2 votes up twice (two signatures), member 3 down
@@ -303,13 +368,17 @@ struct SecretBallotTests {
             try ballot(3, "down"),
             try chat.post(Self.members[0], .pollSecretBallot, [1, 2, 3], referencing: poll),
         ]
-        let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) {
+        let tally = SecretPollRules.tally(
+            poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys
+        ) {
             SecretPollRules.check($0, poll: poll, secret: secret)
         }
         // Then member 1's two choices link, and neither counts; member 2 counts once
         #expect(tally.counts == ["up": 1, "down": 1])
         #expect((tally.counted, tally.conflicting, tally.rejected, tally.late) == (2, 1, 1, 0))
-        let memberTwo = try LSAG.linkingTag(of: Self.keyPair(Self.members[2], Self.chat), scope: Self.chat.rawRepresentation + poll.id.rawRepresentation)
+        let memberTwo = try LSAG.linkingTag(
+            of: Self.keyPair(Self.members[2], Self.chat), scope: Self.chat.rawRepresentation + poll.id.rawRepresentation
+        )
         #expect(tally.countedTags.contains(memberTwo))
         #expect(tally.electorateProblem == nil)
     }
@@ -320,14 +389,19 @@ struct SecretBallotTests {
         var chat = Chat()
         let (secret, keys, poll) = try chat.yesNoPoll()
         func cast(_ member: Int, _ choice: String) throws -> [UInt8] {
-            try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: [choice], key: Self.keyPair(Self.members[member], Self.chat)).encoded
+            try SecretBallot.cast(
+                chat: Self.chat, poll: poll.id, secret: secret, selection: [choice],
+                key: Self.keyPair(Self.members[member], Self.chat)
+            ).encoded
         }
         let related = [
             try chat.post(Self.members[2], .pollSecretBallot, try cast(1, "up"), referencing: poll),
             try chat.post(Self.members[0], .pollSecretBallot, try cast(3, "down"), referencing: poll),
         ]
         var checked: [MessageID] = []
-        let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) {
+        let tally = SecretPollRules.tally(
+            poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys
+        ) {
             checked.append($0.id)
             return SecretPollRules.check($0, poll: poll, secret: secret)
         }
@@ -340,17 +414,25 @@ struct SecretBallotTests {
     @Test func anElectorateKeyItsMemberDidNotPublishCountsNothing() throws {
         var chat = Chat()
         let (secret, keys, poll) = try chat.yesNoPoll()
-        let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"], key: Self.keyPair(Self.members[1], Self.chat))
+        let ballot = try SecretBallot.cast(
+            chat: Self.chat, poll: poll.id, secret: secret, selection: ["up"],
+            key: Self.keyPair(Self.members[1], Self.chat))
         let related = [try chat.post(Self.members[0], .pollSecretBallot, ballot.encoded, referencing: poll)]
         func tally(_ keys: [Message]) -> SecretTally {
-            SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) { SecretPollRules.check($0, poll: poll, secret: secret) }
+            SecretPollRules.tally(
+                poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys
+            ) { SecretPollRules.check($0, poll: poll, secret: secret) }
         }
         #expect(tally(keys).counts["up"] == 1)
         // member 3's key missing, or published by someone else (the creator), or in another chat
-        let byCreator = try chat.post(Self.members[0], .ballotKey, Self.keyPair(Self.members[3], Self.chat).publicKey.rawRepresentation)
+        let byCreator = try chat.post(
+            Self.members[0], .ballotKey, Self.keyPair(Self.members[3], Self.chat).publicKey.rawRepresentation)
         let elsewhere = try chat.post(
-            Self.members[3], .ballotKey, Self.keyPair(Self.members[3], Self.chat).publicKey.rawRepresentation, chat: Self.id(0x99))
-        for broken in [keys.filter { $0.author != Self.members[3].publicKey }] + [byCreator, elsewhere].map({ keys.filter { $0.author != Self.members[3].publicKey } + [$0] }) {
+            Self.members[3], .ballotKey, Self.keyPair(Self.members[3], Self.chat).publicKey.rawRepresentation,
+            chat: Self.id(0x99))
+        for broken in [keys.filter { $0.author != Self.members[3].publicKey }]
+            + [byCreator, elsewhere].map({ keys.filter { $0.author != Self.members[3].publicKey } + [$0] })
+        {
             let counted = tally(broken)
             #expect(counted.electorateProblem != nil)
             #expect(counted.counts == ["up": 0, "down": 0] && counted.counted == 0)
@@ -362,8 +444,11 @@ struct SecretBallotTests {
         var random = SplitMix64(seed: 2_024)
         var chat = Chat()
         let members = (21...40).map { Fixtures.identity(UInt8($0)) }
-        let spec = PollSpec(question: "Where?", options: ["Lake", "Hills", "Town", "Beach"], maxVotes: 2, closesAtMillis: Self.closes)
-        let secret = try SecretPoll(question: .options(spec), closesAtMillis: Self.closes, electorate: Self.electorate(members, chat: Self.chat))
+        let spec = PollSpec(
+            question: "Where?", options: ["Lake", "Hills", "Town", "Beach"], maxVotes: 2, closesAtMillis: Self.closes)
+        let secret = try SecretPoll(
+            question: .options(spec), closesAtMillis: Self.closes, electorate: Self.electorate(members, chat: Self.chat)
+        )
         let keys = try chat.ballotKeys(members)
         let poll = try chat.post(members[0], .poll, secret.encoded())
         let otherPoll = try chat.post(members[1], .poll, secret.encoded())
@@ -380,7 +465,8 @@ struct SecretBallotTests {
             if behaviour >= 8 { choices.append(selections.filter { $0 != choices[0] }.randomElement(using: &random)!) }
             for choice in choices {
                 for _ in 0..<Int.random(in: 1...3, using: &random) {
-                    let ballot = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: choice, key: key)
+                    let ballot = try SecretBallot.cast(
+                        chat: Self.chat, poll: poll.id, secret: secret, selection: choice, key: key)
                     casts.append(Cast(bytes: ballot.encoded, voter: voter, selection: ballot.selection))
                 }
             }
@@ -392,14 +478,28 @@ struct SecretBallotTests {
         var invalid: [[UInt8]] = []
         for index in 0..<6 {
             let voter = members[index]
-            invalid.append(try SecretBallot.cast(chat: Self.chat, poll: otherPoll.id, secret: secret, selection: ["1"], key: Self.keyPair(voter, Self.chat)).encoded)
-            var flipped = try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: secret, selection: ["2"], key: Self.keyPair(voter, Self.chat)).encoded
+            invalid.append(
+                try SecretBallot.cast(
+                    chat: Self.chat, poll: otherPoll.id, secret: secret, selection: ["1"],
+                    key: Self.keyPair(voter, Self.chat)
+                ).encoded)
+            var flipped = try SecretBallot.cast(
+                chat: Self.chat, poll: poll.id, secret: secret, selection: ["2"], key: Self.keyPair(voter, Self.chat)
+            ).encoded
             flipped[flipped.count - 1 - Int.random(in: 0..<600, using: &random)] ^= 0x01
             invalid.append(flipped)
             invalid.append(secureRandomBytes(count: Int.random(in: 0..<800, using: &random)))
         }
-        invalid.append(try SecretBallot.cast(chat: Self.chat, poll: poll.id, secret: outsider, selection: ["3"], key: Self.keyPair(Fixtures.mallory, Self.chat)).encoded)
-        invalid.append(try SecretBallot.cast(chat: Self.id(0x99), poll: poll.id, secret: secret, selection: ["3"], key: Self.keyPair(members[7], Self.chat)).encoded)
+        invalid.append(
+            try SecretBallot.cast(
+                chat: Self.chat, poll: poll.id, secret: outsider, selection: ["3"],
+                key: Self.keyPair(Fixtures.mallory, Self.chat)
+            ).encoded)
+        invalid.append(
+            try SecretBallot.cast(
+                chat: Self.id(0x99), poll: poll.id, secret: secret, selection: ["3"],
+                key: Self.keyPair(members[7], Self.chat)
+            ).encoded)
 
         // 1,000 ballot messages, most by the creator (its batches), some put out by another member
         // (which count nothing: only the creator publishes); the creator closes after the first 900.
@@ -409,14 +509,17 @@ struct SecretBallotTests {
         for index in 0..<1_000 {
             if index == 900 {
                 let holdings = chat.sequences.mapValues { AuthorHoldings.contiguous($0) }
-                close = try chat.post(members[0], .pollClose, PollCoverage(holdings: holdings).encoded(), referencing: poll)
+                close = try chat.post(
+                    members[0], .pollClose, PollCoverage(holdings: holdings).encoded(), referencing: poll)
             }
             let relay = Int.random(in: 0..<10, using: &random) < 8 ? members[0] : members.randomElement(using: &random)!
             let cast = Int.random(in: 0..<10, using: &random) < 8 ? casts.randomElement(using: &random)! : nil
             let bytes = cast?.bytes ?? invalid.randomElement(using: &random)!
-            relayed.append(Relayed(
-                message: try chat.post(relay, .pollSecretBallot, bytes, referencing: poll), cast: cast, beforeClose: index < 900,
-                byCreator: relay.publicKey == members[0].publicKey))
+            relayed.append(
+                Relayed(
+                    message: try chat.post(relay, .pollSecretBallot, bytes, referencing: poll), cast: cast,
+                    beforeClose: index < 900,
+                    byCreator: relay.publicKey == members[0].publicKey))
         }
         let creatorsClose = try #require(close)
 
@@ -434,7 +537,9 @@ struct SecretBallotTests {
         let expectedRejected = relayed.filter { $0.byCreator && $0.cast == nil }.count
         let expectedLate = relayed.filter { $0.byCreator && $0.cast != nil && !$0.beforeClose }.count
         let expectedByOthers = relayed.filter { !$0.byCreator }.count
-        #expect(expectedCounted > 5 && expectedConflicting > 0 && expectedLate > 0 && expectedRejected > 100 && expectedByOthers > 100)
+        #expect(
+            expectedCounted > 5 && expectedConflicting > 0 && expectedLate > 0 && expectedRejected > 100
+                && expectedByOthers > 100)
 
         // Five nodes hold the messages in different orders, some twice, with unrelated ones among them.
         let noise = [
@@ -443,7 +548,8 @@ struct SecretBallotTests {
             try chat.post(members[5], .pollSecretBallot, casts[0].bytes, referencing: poll, chat: Self.id(0x99)),
             try chat.post(members[6], .pollClose, [], referencing: poll),
         ]
-        let strangerKey = try chat.post(Fixtures.mallory, .ballotKey, Self.keyPair(Fixtures.mallory, Self.chat).publicKey.rawRepresentation)
+        let strangerKey = try chat.post(
+            Fixtures.mallory, .ballotKey, Self.keyPair(Fixtures.mallory, Self.chat).publicKey.rawRepresentation)
         var cache: [MessageID: CheckedBallot?] = [:]
         var checks = 0
         var tallies: [SecretTally] = []
@@ -454,7 +560,10 @@ struct SecretBallotTests {
             var heldKeys = keys + [strangerKey] + keys.prefix(3)
             heldKeys.shuffle(using: &random)
             tallies.append(
-                SecretPollRules.tally(poll: poll, secret: secret, members: Set(members.map(\.publicKey)), related: held, ballotKeys: heldKeys) { message in
+                SecretPollRules.tally(
+                    poll: poll, secret: secret, members: Set(members.map(\.publicKey)), related: held,
+                    ballotKeys: heldKeys
+                ) { message in
                     if let known = cache[message.id] { return known }
                     checks += 1
                     let checked = SecretPollRules.check(message, poll: poll, secret: secret)
@@ -484,23 +593,35 @@ struct SecretBallotTests {
             let members = (0..<size).map { _ in (try? Identity.generate())! }
             let secret = try Self.yesNo(members, chat: Self.chat)
             let key = try Self.keyPair(members[size / 2], Self.chat)
-            var ballot = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: secret, selection: ["up"], key: key)
+            var ballot = try SecretBallot.cast(
+                chat: Self.chat, poll: Self.id(0x50), secret: secret, selection: ["up"], key: key)
             let rounds = size == 200 ? 10 : 30
             var signTimes: [Duration] = []
             var verifyTimes: [Duration] = []
             for _ in 0..<rounds {
-                signTimes.append(try clock.measure {
-                    ballot = try SecretBallot.cast(chat: Self.chat, poll: Self.id(0x50), secret: secret, selection: ["up"], key: key)
-                })
-                verifyTimes.append(try clock.measure { try SecretBallot(decoding: ballot.encoded).verify(chat: Self.chat, poll: Self.id(0x50), secret: secret) })
+                signTimes.append(
+                    try clock.measure {
+                        ballot = try SecretBallot.cast(
+                            chat: Self.chat, poll: Self.id(0x50), secret: secret, selection: ["up"], key: key)
+                    })
+                verifyTimes.append(
+                    try clock.measure {
+                        try SecretBallot(decoding: ballot.encoded).verify(
+                            chat: Self.chat, poll: Self.id(0x50), secret: secret)
+                    })
             }
-            let envelope = try BallotEnvelope(chat: Self.chat, ballot: ballot.encoded).encoded(size: secret.envelopeBytes)
+            let envelope = try BallotEnvelope(chat: Self.chat, ballot: ballot.encoded).encoded(
+                size: secret.envelopeBytes)
             func median(_ times: [Duration]) -> String {
                 let sorted = times.sorted()
-                return String(format: "%.2f ms", Double(sorted[sorted.count / 2].components.attoseconds) / 1e15 + Double(sorted[sorted.count / 2].components.seconds) * 1e3)
+                return String(
+                    format: "%.2f ms",
+                    Double(sorted[sorted.count / 2].components.attoseconds) / 1e15 + Double(
+                        sorted[sorted.count / 2].components.seconds) * 1e3)
             }
             print(
-                "ballot costs: \(size) members, poll content \(try secret.encoded().count) B, ballot \(ballot.encoded.count) B, sealed envelope \(envelope.count + 48) B, sign \(median(signTimes)), verify \(median(verifyTimes)) (median of \(rounds))")
+                "ballot costs: \(size) members, poll content \(try secret.encoded().count) B, ballot \(ballot.encoded.count) B, sealed envelope \(envelope.count + 48) B, sign \(median(signTimes)), verify \(median(verifyTimes)) (median of \(rounds))"
+            )
         }
     }
 }
@@ -508,10 +629,16 @@ struct SecretBallotTests {
 /// docs/BALLOTS.md §4 "Suppression" and its §7 vectors: a publisher's commitment and reveal.
 struct BallotCommitmentTests {
     @Test func commitmentEntriesContentAndRevealAreTheDocumentsBytes() throws {
-        let (saltOne, saltTwo) = try (BallotVectors.value("commitment salt 1"), BallotVectors.value("commitment salt 2"))
+        let (saltOne, saltTwo) = try (
+            BallotVectors.value("commitment salt 1"), BallotVectors.value("commitment salt 2")
+        )
         let (alice, bob) = try (BallotVectors.value("alice yes/no ballot"), BallotVectors.value("bob options ballot"))
-        #expect(try BallotCommitment.entry(salt: saltOne, ballot: alice).rawRepresentation == BallotVectors.value("alice yes/no commitment entry"))
-        #expect(try BallotCommitment.entry(salt: saltTwo, ballot: bob).rawRepresentation == BallotVectors.value("bob options commitment entry"))
+        #expect(
+            try BallotCommitment.entry(salt: saltOne, ballot: alice).rawRepresentation
+                == BallotVectors.value("alice yes/no commitment entry"))
+        #expect(
+            try BallotCommitment.entry(salt: saltTwo, ballot: bob).rawRepresentation
+                == BallotVectors.value("bob options commitment entry"))
         let commitment = try BallotCommitment(salted: [(saltOne, alice), (saltTwo, bob)])
         #expect(try commitment.encoded() == BallotVectors.value("commitment content"))
         #expect(try BallotCommitment(decoding: BallotVectors.value("commitment content")) == commitment)
@@ -525,13 +652,21 @@ struct BallotCommitmentTests {
     @Test func malformedCommitmentsAndRevealsAreRefused() throws {
         let content = try BallotVectors.value("commitment content")
         let unsorted = [content[0], content[1], content[2]] + Array(content[35...]) + Array(content[3..<35])
-        for bad in [[], [2] + content.dropFirst(), Array(content.dropLast()), [1, 0, 0], unsorted, content + [0]] as [[UInt8]] {
+        for bad in [[], [2] + content.dropFirst(), Array(content.dropLast()), [1, 0, 0], unsorted, content + [0]]
+            as [[UInt8]]
+        {
             #expect(throws: CoreError.self) { try BallotCommitment(decoding: bad) }
         }
         #expect(throws: CoreError.self) { try BallotCommitment(salted: []) }
         let ballot = try BallotVectors.value("alice yes/no ballot")
-        #expect(throws: CoreError.self) { try BallotCommitment(salted: [([UInt8](repeating: 1, count: 32), ballot), ([UInt8](repeating: 1, count: 32), ballot)]) }
-        for bad in [[], [1], [2] + [UInt8](repeating: 0, count: 40), [1] + [UInt8](repeating: 0, count: 32)] as [[UInt8]] {
+        #expect(throws: CoreError.self) {
+            try BallotCommitment(salted: [
+                ([UInt8](repeating: 1, count: 32), ballot), ([UInt8](repeating: 1, count: 32), ballot),
+            ])
+        }
+        for bad in [[], [1], [2] + [UInt8](repeating: 0, count: 40), [1] + [UInt8](repeating: 0, count: 32)]
+            as [[UInt8]]
+        {
             #expect(throws: CoreError.self) { try BallotReveal(decoding: bad) }
         }
     }
@@ -540,7 +675,9 @@ struct BallotCommitmentTests {
 extension SecretBallotTests {
     /// Member `member`'s ballot for `choice` on `poll`.
     static func ballot(_ member: Int, _ choice: String, on poll: Message, _ secret: SecretPoll) throws -> [UInt8] {
-        try SecretBallot.cast(chat: chat, poll: poll.id, secret: secret, selection: [choice], key: keyPair(members[member], chat)).encoded
+        try SecretBallot.cast(
+            chat: chat, poll: poll.id, secret: secret, selection: [choice], key: keyPair(members[member], chat)
+        ).encoded
     }
 
     /// `ballot` with its last byte flipped: it decodes, carries the same linking tag, and fails its ring check.
@@ -569,7 +706,9 @@ extension SecretBallotTests {
             for _ in 0..<times { related.append(try chat.reveal(Self.members[member], bytes, salt: salt, on: poll)) }
         }
         var checks = 0
-        let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related.shuffled(), ballotKeys: keys) {
+        let tally = SecretPollRules.tally(
+            poll: poll, secret: secret, members: Self.memberIDs, related: related.shuffled(), ballotKeys: keys
+        ) {
             checks += 1
             return SecretPollRules.check($0, poll: poll, secret: secret)
         }
@@ -583,7 +722,8 @@ extension SecretBallotTests {
 
         // and once the creator publishes a ballot under that tag (a voter's other, different one), nothing is left out
         var withBallot = Chat(sequences: chat.sequences, lamport: chat.lamport)
-        let published = try withBallot.post(Self.members[0], .pollSecretBallot, try Self.ballot(1, "down", on: poll, secret), referencing: poll)
+        let published = try withBallot.post(
+            Self.members[0], .pollSecretBallot, try Self.ballot(1, "down", on: poll, secret), referencing: poll)
         let closeAfter = try withBallot.close(poll)
         let again = SecretPollRules.tally(
             poll: poll, secret: secret, members: Self.memberIDs,
@@ -602,7 +742,9 @@ extension SecretBallotTests {
         let (secret, keys, poll) = try chat.yesNoPoll()
         let ballot = try Self.ballot(1, "up", on: poll, secret)
         let salt = [UInt8](repeating: 7, count: 32)
-        let padding = (0..<secret.electorate.count).map { (salt: [UInt8](repeating: UInt8($0 + 1), count: 32), ballot: [UInt8($0)]) }
+        let padding = (0..<secret.electorate.count).map {
+            (salt: [UInt8](repeating: UInt8($0 + 1), count: 32), ballot: [UInt8($0)])
+        }
         var related = [
             try chat.commit(Self.members[2], [(salt, ballot)], on: poll),
             try chat.commit(Self.members[3], [(salt, ballot)] + padding, on: poll),
@@ -610,7 +752,9 @@ extension SecretBallotTests {
         ]
         related.append(try chat.close(poll))
         for member in [2, 3] { related.append(try chat.reveal(Self.members[member], ballot, salt: salt, on: poll)) }
-        let tally = SecretPollRules.tally(poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys) {
+        let tally = SecretPollRules.tally(
+            poll: poll, secret: secret, members: Self.memberIDs, related: related, ballotKeys: keys
+        ) {
             SecretPollRules.check($0, poll: poll, secret: secret)
         }
         // Then the garbage is rejected, the ballot is shown left out, by publisher 2 alone

@@ -13,7 +13,9 @@ struct Bytes32Tests {
         appended.append(stored)
         #expect(appended == [0xaa] + bytes)
         #expect(Bytes32(bytes[...]) == stored, "from a slice")
-        #expect(Bytes32((0..<32).lazy.map { UInt8($0 * 7 & 0xff) }) == stored, "from a collection with no contiguous storage")
+        #expect(
+            Bytes32((0..<32).lazy.map { UInt8($0 * 7 & 0xff) }) == stored,
+            "from a collection with no contiguous storage")
         let longer = bytes + [0xff, 0xfe]
         #expect(longer.withUnsafeBytes { Bytes32(copying: $0) } == stored, "the first 32 bytes of a codec's buffer")
     }
@@ -31,8 +33,11 @@ struct Bytes32Tests {
             pairs += [(low, high), (high, low)]
         }
         for _ in 0..<500 {
-            pairs.append(((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) },
-                          (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+            pairs.append(
+                (
+                    (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) },
+                    (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                ))
         }
         for (left, right) in pairs {
             #expect((Bytes32(left) < Bytes32(right)) == left.lexicographicallyPrecedes(right), "\(left) < \(right)")
@@ -56,9 +61,11 @@ struct Bytes32Tests {
         let filled = Bytes32 { out in for index in 0..<32 { out[index] = UInt8(31 - index) } }
         #expect(filled.array == (0..<32).map { UInt8(31 - $0) })
         // BLAKE2b-256 written in place: of nothing, and of "abc" (the vectors `SigningTests` checks through `hash256`)
-        #expect(Hex.encode(BLAKE2b.hash256Inline(UnsafeRawBufferPointer(start: nil, count: 0)).array)
+        #expect(
+            Hex.encode(BLAKE2b.hash256Inline(UnsafeRawBufferPointer(start: nil, count: 0)).array)
                 == "0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8")
-        #expect(Hex.encode(Array("abc".utf8).withUnsafeBytes { BLAKE2b.hash256Inline($0) }.array)
+        #expect(
+            Hex.encode(Array("abc".utf8).withUnsafeBytes { BLAKE2b.hash256Inline($0) }.array)
                 == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
     }
 }

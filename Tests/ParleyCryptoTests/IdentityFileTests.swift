@@ -30,19 +30,24 @@ final class IdentityFileTests {
 
     @Test func neverOverwritesAnExistingKey() throws {
         try IdentityFile.write(try Identity.generate(), name: "carol", directory: dir)
-        #expect(throws: CryptoError.self) { try IdentityFile.write(try Identity.generate(), name: "carol", directory: dir) }
+        #expect(throws: CryptoError.self) {
+            try IdentityFile.write(try Identity.generate(), name: "carol", directory: dir)
+        }
     }
 
     @Test func refusesWithoutWritingAnythingWhenOnlyThePublicFileExists() throws {
         // Given a stray NAME.pub (e.g. copied from another machine) and no NAME.key
         FileManager.default.createFile(atPath: "\(dir)/erin.pub", contents: Data("parley-public-key-v1 00 erin\n".utf8))
         // When keygen runs, it refuses and leaves no orphan secret key
-        #expect(throws: CryptoError.self) { try IdentityFile.write(try Identity.generate(), name: "erin", directory: dir) }
+        #expect(throws: CryptoError.self) {
+            try IdentityFile.write(try Identity.generate(), name: "erin", directory: dir)
+        }
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/erin.key"))
     }
 
     @Test func rejectsAFileThatIsNotAKey() throws {
-        FileManager.default.createFile(atPath: "\(dir)/x.key", contents: Data("hello".utf8), attributes: [.posixPermissions: 0o600])
+        FileManager.default.createFile(
+            atPath: "\(dir)/x.key", contents: Data("hello".utf8), attributes: [.posixPermissions: 0o600])
         #expect(throws: CryptoError.self) { try IdentityFile.loadSecret(path: "\(dir)/x.key") }
         #expect(throws: CryptoError.self) { try IdentityFile.loadSecret(path: "\(dir)/missing.key") }
     }

@@ -9,7 +9,9 @@ import Testing
 struct LSAGTests {
     static let vectors = BallotDocumentVectors.values
 
-    static func vector(_ name: String) throws -> [UInt8] { try #require(vectors[name], "docs/BALLOTS.md §7 has no '\(name)'") }
+    static func vector(_ name: String) throws -> [UInt8] {
+        try #require(vectors[name], "docs/BALLOTS.md §7 has no '\(name)'")
+    }
 
     /// Draws 0, 1, 2 of the vectors' fixed "randomness" (§7).
     static func vectorDraws() throws -> (Int) -> [UInt8] {
@@ -44,18 +46,24 @@ struct LSAGTests {
             #expect(try Self.key(name).publicKey.rawRepresentation == Self.vector("\(name) ballot key"), "\(name)")
         }
         // One identity has unrelated keys in two chats.
-        let elsewhere = try BallotKeyPair(identity: Identity(seed: Self.vector("alice seed")), chat: [UInt8](repeating: 0xcd, count: 32))
+        let elsewhere = try BallotKeyPair(
+            identity: Identity(seed: Self.vector("alice seed")), chat: [UInt8](repeating: 0xcd, count: 32))
         #expect(try elsewhere.publicKey != Self.key("alice").publicKey)
     }
 
     @Test func linkingTagsAreTheDocumentsPerPoll() throws {
         let alice = try Self.key("alice")
-        #expect(try LSAG.linkingTag(of: alice, scope: Self.yesNoScope).rawRepresentation == Self.vector("alice yes/no tag"))
-        #expect(try LSAG.linkingTag(of: alice, scope: Self.optionsScope).rawRepresentation == Self.vector("alice options tag"))
+        #expect(
+            try LSAG.linkingTag(of: alice, scope: Self.yesNoScope).rawRepresentation == Self.vector("alice yes/no tag"))
+        #expect(
+            try LSAG.linkingTag(of: alice, scope: Self.optionsScope).rawRepresentation
+                == Self.vector("alice options tag"))
     }
 
     @Test func aSignatureWithTheVectorDrawsIsTheDocumentsBytes() throws {
-        let signature = try LSAG.sign(Self.upBallot, ring: Self.ring(), signer: Self.key("alice"), scope: Self.yesNoScope, randomness: Self.vectorDraws())
+        let signature = try LSAG.sign(
+            Self.upBallot, ring: Self.ring(), signer: Self.key("alice"), scope: Self.yesNoScope,
+            randomness: Self.vectorDraws())
         #expect(try signature.encoded == Self.vector("alice yes/no signature"))
         #expect(try signature.linkingTag.rawRepresentation == Self.vector("alice yes/no tag"))
         // and the document's bytes decode to it and verify
@@ -68,21 +76,35 @@ struct LSAGTests {
         let ring = try Self.ring()
         // A response with one bit flipped is canonical but does not close the ring.
         let flipped = try RingSignature(decoding: Self.vector("reject: flipped response"), members: 3)
-        #expect(throws: CryptoError.badSignature) { try LSAG.verify(flipped, message: Self.upBallot, ring: ring, scope: Self.yesNoScope) }
+        #expect(throws: CryptoError.badSignature) {
+            try LSAG.verify(flipped, message: Self.upBallot, ring: ring, scope: Self.yesNoScope)
+        }
         // c₀ + ℓ is the same scalar, not its canonical encoding; the identity is no tag.
         #expect(throws: CryptoError.self) { try RingSignature(decoding: Self.vector("reject: c0 + l"), members: 3) }
-        #expect(throws: CryptoError.self) { try RingSignature(decoding: Self.vector("reject: identity tag"), members: 3) }
+        #expect(throws: CryptoError.self) {
+            try RingSignature(decoding: Self.vector("reject: identity tag"), members: 3)
+        }
         // The document's signature fails for another poll, another selection, or another ring.
         let signature = try RingSignature(decoding: Self.vector("alice yes/no signature"), members: 3)
-        #expect(throws: CryptoError.badSignature) { try LSAG.verify(signature, message: Self.upBallot, ring: ring, scope: Self.optionsScope) }
+        #expect(throws: CryptoError.badSignature) {
+            try LSAG.verify(signature, message: Self.upBallot, ring: ring, scope: Self.optionsScope)
+        }
         let down = Array("parley/2 secret ballot".utf8) + [1, 4] + Array("down".utf8)
-        #expect(throws: CryptoError.badSignature) { try LSAG.verify(signature, message: down, ring: ring, scope: Self.yesNoScope) }
+        #expect(throws: CryptoError.badSignature) {
+            try LSAG.verify(signature, message: down, ring: ring, scope: Self.yesNoScope)
+        }
         let withDave = try [ring[0], Self.key("dave").publicKey, ring[2]]
-        #expect(throws: CryptoError.badSignature) { try LSAG.verify(signature, message: Self.upBallot, ring: withDave, scope: Self.yesNoScope) }
+        #expect(throws: CryptoError.badSignature) {
+            try LSAG.verify(signature, message: Self.upBallot, ring: withDave, scope: Self.yesNoScope)
+        }
         let reordered = [ring[1], ring[0], ring[2]]
-        #expect(throws: CryptoError.badSignature) { try LSAG.verify(signature, message: Self.upBallot, ring: reordered, scope: Self.yesNoScope) }
+        #expect(throws: CryptoError.badSignature) {
+            try LSAG.verify(signature, message: Self.upBallot, ring: reordered, scope: Self.yesNoScope)
+        }
         #expect(throws: CryptoError.self) {
-            try LSAG.sign(Self.upBallot, ring: ring, signer: Self.key("dave"), scope: Self.yesNoScope, randomness: Self.vectorDraws())
+            try LSAG.sign(
+                Self.upBallot, ring: ring, signer: Self.key("dave"), scope: Self.yesNoScope,
+                randomness: Self.vectorDraws())
         }
     }
 
@@ -105,7 +127,9 @@ struct LSAGTests {
     @Test func aKeyOutsideTheRingCannotSign() throws {
         let members = try Self.randomRing(4)
         let ring = members.dropLast().map(\.publicKey)
-        #expect(throws: CryptoError.self) { try LSAG.sign(Self.upBallot, ring: ring, signer: members[3], scope: Self.yesNoScope) }
+        #expect(throws: CryptoError.self) {
+            try LSAG.sign(Self.upBallot, ring: ring, signer: members[3], scope: Self.yesNoScope)
+        }
     }
 
     @Test func aSignatureFailsOverATamperedRing() throws {
@@ -119,21 +143,30 @@ struct LSAGTests {
         swapped.swapAt(0, 1)
         // Over ring B (one key replaced, or two keys swapped), a signature made over ring A fails.
         for tampered in [replaced, swapped, Array(ring.reversed())] {
-            #expect(throws: CryptoError.badSignature) { try LSAG.verify(signature, message: Self.upBallot, ring: tampered, scope: Self.yesNoScope) }
+            #expect(throws: CryptoError.badSignature) {
+                try LSAG.verify(signature, message: Self.upBallot, ring: tampered, scope: Self.yesNoScope)
+            }
         }
         // A ring with a key less or more does not even match the signature's length.
         #expect(throws: CryptoError.badSignature) {
             try LSAG.verify(signature, message: Self.upBallot, ring: Array(ring.dropLast()), scope: Self.yesNoScope)
         }
-        #expect(throws: CryptoError.badSignature) { try LSAG.verify(signature, message: Self.upBallot, ring: ring + [stranger], scope: Self.yesNoScope) }
+        #expect(throws: CryptoError.badSignature) {
+            try LSAG.verify(signature, message: Self.upBallot, ring: ring + [stranger], scope: Self.yesNoScope)
+        }
     }
 
     @Test func aRingHasTwoToTheLimitOfDistinctKeys() throws {
         let members = try Self.randomRing(2)
-        #expect(throws: CryptoError.self) { try LSAG.sign(Self.upBallot, ring: [members[0].publicKey], signer: members[0], scope: Self.yesNoScope) }
+        #expect(throws: CryptoError.self) {
+            try LSAG.sign(Self.upBallot, ring: [members[0].publicKey], signer: members[0], scope: Self.yesNoScope)
+        }
         let twice = [members[0].publicKey, members[1].publicKey, members[0].publicKey]
-        #expect(throws: CryptoError.self) { try LSAG.sign(Self.upBallot, ring: twice, signer: members[1], scope: Self.yesNoScope) }
-        let pair = try LSAG.sign(Self.upBallot, ring: members.map(\.publicKey), signer: members[1], scope: Self.yesNoScope)
+        #expect(throws: CryptoError.self) {
+            try LSAG.sign(Self.upBallot, ring: twice, signer: members[1], scope: Self.yesNoScope)
+        }
+        let pair = try LSAG.sign(
+            Self.upBallot, ring: members.map(\.publicKey), signer: members[1], scope: Self.yesNoScope)
         try LSAG.verify(pair, message: Self.upBallot, ring: members.map(\.publicKey), scope: Self.yesNoScope)
     }
 
@@ -156,8 +189,11 @@ struct LSAGTests {
         let ring = members.map(\.publicKey)
         let signature = try LSAG.sign(Self.upBallot, ring: ring, signer: members[0], scope: Self.yesNoScope)
         let foreign = try LSAG.linkingTag(of: members[1], scope: Self.yesNoScope)
-        let forged = try RingSignature(linkingTag: foreign, challenge: signature.challenge, responses: signature.responses)
-        #expect(throws: CryptoError.badSignature) { try LSAG.verify(forged, message: Self.upBallot, ring: ring, scope: Self.yesNoScope) }
+        let forged = try RingSignature(
+            linkingTag: foreign, challenge: signature.challenge, responses: signature.responses)
+        #expect(throws: CryptoError.badSignature) {
+            try LSAG.verify(forged, message: Self.upBallot, ring: ring, scope: Self.yesNoScope)
+        }
     }
 
     // MARK: Encodings
@@ -184,19 +220,27 @@ struct LSAGTests {
         let signature = try LSAG.sign(Self.upBallot, ring: ring, signer: members[1], scope: Self.yesNoScope)
         let tag = signature.linkingTag
         // Each scalar plus ℓ is the same scalar mod ℓ: a second encoding of the same signature, refused.
-        #expect(throws: CryptoError.self) { try RingSignature(linkingTag: tag, challenge: Self.add(signature.challenge, Self.order), responses: signature.responses) }
+        #expect(throws: CryptoError.self) {
+            try RingSignature(
+                linkingTag: tag, challenge: Self.add(signature.challenge, Self.order), responses: signature.responses)
+        }
         for index in 0..<3 {
             var responses = signature.responses
             responses[index] = Self.add(responses[index], Self.order)
-            #expect(throws: CryptoError.self) { try RingSignature(linkingTag: tag, challenge: signature.challenge, responses: responses) }
+            #expect(throws: CryptoError.self) {
+                try RingSignature(linkingTag: tag, challenge: signature.challenge, responses: responses)
+            }
             var bytes = signature.encoded
             bytes.replaceSubrange((64 + 32 * index)..<(96 + 32 * index), with: responses[index])
             #expect(throws: CryptoError.self) { try RingSignature(decoding: bytes, members: 3) }
         }
         // ℓ itself and all-ones are not scalars either; ℓ − 1 is.
-        #expect(throws: CryptoError.self) { try RingSignature(linkingTag: tag, challenge: Self.order, responses: signature.responses) }
         #expect(throws: CryptoError.self) {
-            try RingSignature(linkingTag: tag, challenge: [UInt8](repeating: 0xff, count: 32), responses: signature.responses)
+            try RingSignature(linkingTag: tag, challenge: Self.order, responses: signature.responses)
+        }
+        #expect(throws: CryptoError.self) {
+            try RingSignature(
+                linkingTag: tag, challenge: [UInt8](repeating: 0xff, count: 32), responses: signature.responses)
         }
         var belowOrder = Self.order
         belowOrder[0] -= 1
@@ -210,12 +254,18 @@ struct LSAGTests {
         let zero = [UInt8](repeating: 0, count: 32)
         #expect(throws: CryptoError.self) { try LinkingTag(rawRepresentation: zero) }
         #expect(throws: CryptoError.self) { try BallotPublicKey(rawRepresentation: zero) }
-        let zeroChallenge = try RingSignature(linkingTag: signature.linkingTag, challenge: zero, responses: signature.responses)
-        #expect(throws: CryptoError.badSignature) { try LSAG.verify(zeroChallenge, message: Self.upBallot, ring: ring, scope: Self.yesNoScope) }
+        let zeroChallenge = try RingSignature(
+            linkingTag: signature.linkingTag, challenge: zero, responses: signature.responses)
+        #expect(throws: CryptoError.badSignature) {
+            try LSAG.verify(zeroChallenge, message: Self.upBallot, ring: ring, scope: Self.yesNoScope)
+        }
         var responses = signature.responses
         responses[0] = zero
-        let zeroResponse = try RingSignature(linkingTag: signature.linkingTag, challenge: signature.challenge, responses: responses)
-        #expect(throws: CryptoError.badSignature) { try LSAG.verify(zeroResponse, message: Self.upBallot, ring: ring, scope: Self.yesNoScope) }
+        let zeroResponse = try RingSignature(
+            linkingTag: signature.linkingTag, challenge: signature.challenge, responses: responses)
+        #expect(throws: CryptoError.badSignature) {
+            try LSAG.verify(zeroResponse, message: Self.upBallot, ring: ring, scope: Self.yesNoScope)
+        }
     }
 
     @Test func randomBytesAreNeverASignature() throws {
@@ -223,7 +273,10 @@ struct LSAGTests {
         let ring = members.map(\.publicKey)
         // Random bytes are almost never a point followed by four canonical scalars: they do not decode.
         var decoded = 0
-        for _ in 0..<200 where (try? RingSignature(decoding: secureRandomBytes(count: RingSignature.byteCount(members: 3)), members: 3)) != nil {
+        for _ in 0..<200
+        where (try? RingSignature(decoding: secureRandomBytes(count: RingSignature.byteCount(members: 3)), members: 3))
+            != nil
+        {
             decoded += 1
         }
         #expect(decoded < 10)
@@ -237,7 +290,9 @@ struct LSAGTests {
                 return scalar
             }
             let signature = try RingSignature(linkingTag: tag, challenge: scalars[0], responses: Array(scalars[1...]))
-            #expect(throws: CryptoError.badSignature) { try LSAG.verify(signature, message: Self.upBallot, ring: ring, scope: Self.yesNoScope) }
+            #expect(throws: CryptoError.badSignature) {
+                try LSAG.verify(signature, message: Self.upBallot, ring: ring, scope: Self.yesNoScope)
+            }
         }
     }
 }

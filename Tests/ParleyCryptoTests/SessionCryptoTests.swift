@@ -16,7 +16,9 @@ struct SessionCryptoTests {
         let back = b.send.seal(Array("hi".utf8), counter: 1, associatedData: header)
         #expect(try a.receive.open(back, counter: 1, associatedData: header) == Array("hi".utf8))
         // and the two directions use different keys
-        #expect(throws: CryptoError.authenticationFailed) { try a.receive.open(sealed, counter: 1, associatedData: header) }
+        #expect(throws: CryptoError.authenticationFailed) {
+            try a.receive.open(sealed, counter: 1, associatedData: header)
+        }
     }
 
     @Test func aeadRejectsTamperingWrongCounterAndWrongHeader() throws {

@@ -20,7 +20,8 @@ struct APIRouteTests {
         #expect(sent.status == .ok)
         // The same request on the control socket: {"ok":true,"result":<this very text>}
         let listed = try await server.api("messages", #"{"chat":"Lunch","limit":50}"#)
-        let line = await server.service.respond(to: .messages(chat: "Lunch", tag: nil, ref: nil, refTag: nil, limit: 50))
+        let line = await server.service.respond(
+            to: .messages(chat: "Lunch", tag: nil, ref: nil, refTag: nil, limit: 50))
         #expect(line == #"{"ok":true,"result":"# + listed.text + "}")
     }
 
@@ -40,7 +41,9 @@ struct APIRouteTests {
         #expect(watch.text.contains("/api/ws"))
     }
 
-    @Test(arguments: ["{", "[]", "42", "\"text\"", "{\"title\":5,\"members\":[]}", "{\"members\":[]}", "\u{FF}\u{FE}", "null"])
+    @Test(arguments: [
+        "{", "[]", "42", "\"text\"", "{\"title\":5,\"members\":[]}", "{\"members\":[]}", "\u{FF}\u{FE}", "null",
+    ])
     func malformedJSONIsABadRequestThatChangesNothing(body: String) async throws {
         let server = try await WebTestServer.start()
         let response = try await server.api("chatCreate", body)
@@ -80,7 +83,8 @@ struct APIRouteTests {
     @Test(arguments: [HTTPRequest.Method.get, .put, .delete, .patch, .trace, .options])
     func anotherMethodOnAnAPIRouteIsNotAllowed(method: HTTPRequest.Method) async throws {
         let server = try await WebTestServer.start()
-        let response = try await server.send(method, "/api/chatList", body: method == .get ? nil : "{}", bearer: server.token.hex)
+        let response = try await server.send(
+            method, "/api/chatList", body: method == .get ? nil : "{}", bearer: server.token.hex)
         #expect(response.status == .methodNotAllowed)
         #expect(response.headers[.allow] == "POST")
         #expect(response.errorKind == "methodNotAllowed")
@@ -100,7 +104,8 @@ struct APIRouteTests {
         _ = try await server.api("chatCreate", #"{"title":"Lunch","members":[]}"#)
         let poll = try await server.api("pollCreate", #"{"chat":"Lunch","question":"Pizza?"}"#)
         let pollID = try #require(poll.object["id"] as? String)
-        #expect(try await server.api("pollVote", #"{"chat":"Lunch","poll":"\#(pollID)","choices":["up"]}"#).status == .ok)
+        #expect(
+            try await server.api("pollVote", #"{"chat":"Lunch","poll":"\#(pollID)","choices":["up"]}"#).status == .ok)
 
         let conflict = try await server.api("pollVote", #"{"chat":"Lunch","poll":"\#(pollID)","choices":["down"]}"#)
         #expect(conflict.status == .conflict)

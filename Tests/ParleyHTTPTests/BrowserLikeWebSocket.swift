@@ -17,7 +17,8 @@ struct BrowserLikeWebSocket {
     /// when the server answers the handshake with anything but 101.
     static func connect<Result: Sendable>(
         port: Int, host: String, origin: String?, cookie: String?, proof: String? = nil, bearer: String? = nil,
-        body: (NIOAsyncChannelInboundStream<WebSocketFrame>, NIOAsyncChannelOutboundWriter<WebSocketFrame>) async throws -> Result
+        body: (NIOAsyncChannelInboundStream<WebSocketFrame>, NIOAsyncChannelOutboundWriter<WebSocketFrame>) async throws
+            -> Result
     ) async throws -> Result {
         var headers = HTTPHeaders([("Host", host)])
         if let origin { headers.add(name: "Origin", value: origin) }
@@ -30,7 +31,9 @@ struct BrowserLikeWebSocket {
                 channel.eventLoop.makeCompletedFuture {
                     let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(maxFrameSize: 1 << 22) { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
-                            .websocket(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
+                            .websocket(
+                                try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
+                                    wrappingChannelSynchronously: channel))
                         }
                     }
                     let configuration = NIOTypedHTTPClientUpgradeConfiguration(

@@ -16,10 +16,12 @@ struct FrontDoorTests {
         let bare = try await server.send(.post, "/api/chatList", body: "{}")
         #expect(bare.status == .unauthorized)
         #expect(bare.errorKind == "unauthorized")
-        let wrongBearer = try await server.send(.post, "/api/chatList", body: "{}", bearer: String(repeating: "0", count: 64))
+        let wrongBearer = try await server.send(
+            .post, "/api/chatList", body: "{}", bearer: String(repeating: "0", count: 64))
         #expect(wrongBearer.status == .unauthorized)
         let wrongCookie = try await server.send(
-            .post, "/api/chatList", body: "{}", cookie: "\(server.access.cookieName)=\(String(repeating: "a", count: 64))",
+            .post, "/api/chatList", body: "{}",
+            cookie: "\(server.access.cookieName)=\(String(repeating: "a", count: 64))",
             headers: [.authorization: "Session \(server.page.proof)"])
         #expect(wrongCookie.status == .unauthorized)
         // and nothing was created by the refused requests' bodies
@@ -47,12 +49,17 @@ struct FrontDoorTests {
 
         let session = try await server.logIn()
         let listed = try await server.send(
-            .post, "/api/chatList", body: "{}", cookie: "theme=dark; \(session.cookie)", headers: [.authorization: "Session \(session.proof)"])
+            .post, "/api/chatList", body: "{}", cookie: "theme=dark; \(session.cookie)",
+            headers: [.authorization: "Session \(session.proof)"])
         #expect(listed.status == .ok)
         #expect(listed.text == "[]")
         // The cookie alone (what every other server on 127.0.0.1 receives) opens nothing; nor does the proof alone
-        #expect(try await server.send(.post, "/api/chatList", body: "{}", cookie: session.cookie).status == .unauthorized)
-        #expect(try await server.send(.post, "/api/chatList", body: "{}", headers: [.authorization: "Session \(session.proof)"]).status == .unauthorized)
+        #expect(
+            try await server.send(.post, "/api/chatList", body: "{}", cookie: session.cookie).status == .unauthorized)
+        #expect(
+            try await server.send(
+                .post, "/api/chatList", body: "{}", headers: [.authorization: "Session \(session.proof)"]
+            ).status == .unauthorized)
         let sessionID = String(session.cookie.split(separator: "=")[1])
         #expect(try await server.send(.post, "/api/chatList", body: "{}", bearer: sessionID).status == .unauthorized)
     }
@@ -62,7 +69,10 @@ struct FrontDoorTests {
         let link = try server.access.loginLink()
         let path = String(link.url.dropFirst("http://\(server.host)".count))
         #expect(try await server.send(.get, path).status == .ok)
-        for path in [path, "/login?code=\(String(repeating: "f", count: 64))", "/login", "/login?code=", "/login?token=\(server.token.hex)"] {
+        for path in [
+            path, "/login?code=\(String(repeating: "f", count: 64))", "/login", "/login?code=",
+            "/login?token=\(server.token.hex)",
+        ] {
             let response = try await server.send(.get, path)
             #expect(response.status == .forbidden)
             #expect(response.headers[.setCookie] == nil)
@@ -83,17 +93,21 @@ struct FrontDoorTests {
 
     @Test func localhostIsAcceptedForALoopbackServer() async throws {
         let server = try await WebTestServer.start()
-        let response = try await server.send(.post, "/api/chatList", body: "{}", host: "localhost:\(server.address.port)", bearer: server.token.hex)
+        let response = try await server.send(
+            .post, "/api/chatList", body: "{}", host: "localhost:\(server.address.port)", bearer: server.token.hex)
         #expect(response.status == .ok)
     }
 
     @Test func aForeignOriginIsRefusedAndTheServedOneAccepted() async throws {
         let server = try await WebTestServer.start()
-        let foreign = try await server.send(.post, "/api/chatList", body: "{}", origin: "http://evil.example", bearer: server.token.hex)
+        let foreign = try await server.send(
+            .post, "/api/chatList", body: "{}", origin: "http://evil.example", bearer: server.token.hex)
         #expect(foreign.status == .forbidden)
-        let https = try await server.send(.post, "/api/chatList", body: "{}", origin: "https://\(server.host)", bearer: server.token.hex)
+        let https = try await server.send(
+            .post, "/api/chatList", body: "{}", origin: "https://\(server.host)", bearer: server.token.hex)
         #expect(https.status == .forbidden)
-        let own = try await server.send(.post, "/api/chatList", body: "{}", origin: "http://\(server.host)", bearer: server.token.hex)
+        let own = try await server.send(
+            .post, "/api/chatList", body: "{}", origin: "http://\(server.host)", bearer: server.token.hex)
         #expect(own.status == .ok)
     }
 
@@ -107,10 +121,12 @@ struct FrontDoorTests {
         let noToken = try await server.send(.get, "/api/ws", origin: "http://\(server.host)", headers: upgrade)
         #expect(noToken.status == .unauthorized)
         #expect(noToken.errorKind == "unauthorized")
-        let foreignOrigin = try await server.send(.get, "/api/ws", origin: "http://evil.example", bearer: server.token.hex, headers: upgrade)
+        let foreignOrigin = try await server.send(
+            .get, "/api/ws", origin: "http://evil.example", bearer: server.token.hex, headers: upgrade)
         #expect(foreignOrigin.status == .forbidden)
         #expect(foreignOrigin.errorKind == "forbidden")
-        let foreignHost = try await server.send(.get, "/api/ws", host: "evil.example", bearer: server.token.hex, headers: upgrade)
+        let foreignHost = try await server.send(
+            .get, "/api/ws", host: "evil.example", bearer: server.token.hex, headers: upgrade)
         #expect(foreignHost.status == .forbidden)
         #expect(foreignHost.headers[.contentSecurityPolicy] != nil)
     }
@@ -118,8 +134,11 @@ struct FrontDoorTests {
     @Test func theWebSocketRouteWithoutAnUpgradeGetsTheSameChecks() async throws {
         let server = try await WebTestServer.start()
         #expect(try await server.send(.get, "/api/ws").status == .unauthorized)
-        #expect(try await server.send(.get, "/api/ws", origin: "http://evil.example", bearer: server.token.hex).status == .forbidden)
-        #expect(try await server.send(.get, "/api/ws", host: "evil.example", bearer: server.token.hex).status == .forbidden)
+        #expect(
+            try await server.send(.get, "/api/ws", origin: "http://evil.example", bearer: server.token.hex).status
+                == .forbidden)
+        #expect(
+            try await server.send(.get, "/api/ws", host: "evil.example", bearer: server.token.hex).status == .forbidden)
         #expect(try await server.send(.get, "/api/ws", bearer: server.token.hex).status.code == 426)
     }
 
@@ -136,10 +155,11 @@ struct FrontDoorTests {
             try await server.send(.post, "/logout"),
         ]
         for response in responses {
-            #expect(response.headers[.contentSecurityPolicy] == """
-                default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; \
-                base-uri 'none'; form-action 'self'; frame-ancestors 'none'
-                """)
+            #expect(
+                response.headers[.contentSecurityPolicy] == """
+                    default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; \
+                    base-uri 'none'; form-action 'self'; frame-ancestors 'none'
+                    """)
             #expect(response.headers[.xContentTypeOptions] == "nosniff")
             #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
         }
@@ -169,7 +189,10 @@ struct PageAssetTests {
         #expect(scripts.contains("/app.js") && scripts.contains("/js/dom.js") && scripts.contains("/js/polls.js"))
         for path in scripts {
             let source = String(decoding: try #require(catalog.asset(at: path)).bytes, as: UTF8.self)
-            for sink in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "setAttribute(\"on"] {
+            for sink in [
+                "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
+                "setAttribute(\"on",
+            ] {
                 #expect(!source.contains(sink), "\(path) uses \(sink)")
             }
         }

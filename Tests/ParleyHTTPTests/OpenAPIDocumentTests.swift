@@ -6,7 +6,8 @@ import Testing
 /// dispatcher knows and answers once, and every such request is there.
 struct OpenAPIDocumentTests {
     static let document: String = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return (try? String(contentsOf: root.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)) ?? ""
     }()
 
@@ -36,8 +37,10 @@ struct OpenAPIDocumentTests {
         // The cases of APIRequest that are answered once; a new case fails to decode its name here
         // until it is added to this list and to docs/openapi.yaml.
         let answeredOnce = [
-            "status", "contactsAdd", "contactsList", "chatCreate", "chatList", "chatAddMembers", "chatRemoveMembers", "send",
-            "messages", "read", "receipts", "pollCreate", "pollVote", "pollUnvote", "pollAnswer", "pollSuggest", "pollClose",
+            "status", "contactsAdd", "contactsList", "chatCreate", "chatList", "chatAddMembers", "chatRemoveMembers",
+            "send",
+            "messages", "read", "receipts", "pollCreate", "pollVote", "pollUnvote", "pollAnswer", "pollSuggest",
+            "pollClose",
             "pollResults", "pollVotes", "react", "unreact", "reactions", "members", "typing", "invites", "inviteAccept",
             "inviteDecline", "localGet", "localSet",
         ]

@@ -21,7 +21,8 @@ struct WatchSocketTests {
     ) async throws -> [String] {
         let frames = FrameLog()
         try await BrowserLikeWebSocket.connect(
-            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie, proof: server.page.proof
+            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie,
+            proof: server.page.proof
         ) { inbound, outbound in
             for command in commands { try await outbound.write(BrowserLikeWebSocket.text(command)) }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -50,14 +51,19 @@ struct WatchSocketTests {
         let chat = try await server.node.createChat(title: "Lunch", members: [])
         _ = try await server.api("send", #"{"chat":"Lunch","text":"before","tag":null,"refs":[]}"#)
 
-        let frames = try await collect(on: server, commands: [#"{"watch":{"chat":"\#(chat.id.hex)"}}"#], then: {
-            try await Task.sleep(for: .milliseconds(300))
-            _ = try await server.api("send", #"{"chat":"Lunch","text":"<img src=x onerror=alert(1)>","tag":null,"refs":[]}"#)
-        }, until: { $0.contains { $0.contains("onerror") } })
+        let frames = try await collect(
+            on: server, commands: [#"{"watch":{"chat":"\#(chat.id.hex)"}}"#],
+            then: {
+                try await Task.sleep(for: .milliseconds(300))
+                _ = try await server.api(
+                    "send", #"{"chat":"Lunch","text":"<img src=x onerror=alert(1)>","tag":null,"refs":[]}"#)
+            }, until: { $0.contains { $0.contains("onerror") } })
 
         let events = Self.events(frames)
         #expect(events.allSatisfy { $0["chat"] as? String == chat.id.hex })
-        let texts = events.compactMap { (($0["event"] as? [String: Any])?["message"] as? [String: Any])?["text"] as? String }
+        let texts = events.compactMap {
+            (($0["event"] as? [String: Any])?["message"] as? [String: Any])?["text"] as? String
+        }
         #expect(texts == ["before", "<img src=x onerror=alert(1)>"])
     }
 
@@ -67,10 +73,12 @@ struct WatchSocketTests {
         let poll = try await server.api("pollCreate", #"{"chat":"Lunch","question":"Pizza?"}"#)
         let pollID = try #require(poll.object["id"] as? String)
 
-        let frames = try await collect(on: server, commands: [#"{"watch":{"chat":"\#(chat.id.hex)"}}"#], then: {
-            try await Task.sleep(for: .milliseconds(300))
-            _ = try await server.api("pollVote", #"{"chat":"Lunch","poll":"\#(pollID)","choices":["up"]}"#)
-        }, until: { $0.contains { $0.contains(#""up":1"#) } })
+        let frames = try await collect(
+            on: server, commands: [#"{"watch":{"chat":"\#(chat.id.hex)"}}"#],
+            then: {
+                try await Task.sleep(for: .milliseconds(300))
+                _ = try await server.api("pollVote", #"{"chat":"Lunch","poll":"\#(pollID)","choices":["up"]}"#)
+            }, until: { $0.contains { $0.contains(#""up":1"#) } })
 
         let polls = Self.events(frames).compactMap { ($0["event"] as? [String: Any])?["poll"] as? [String: Any] }
         #expect(polls.first?["up"] as? Int == 0)
@@ -90,11 +98,15 @@ struct WatchSocketTests {
     @Test func atMost32ChatsAreWatchedOnOneSocket() async throws {
         let server = try await WebTestServer.start()
         var ids: [String] = []
-        for index in 0...WatchLimit.count { ids.append(try await server.node.createChat(title: "Chat \(index)", members: []).id.hex) }
+        for index in 0...WatchLimit.count {
+            ids.append(try await server.node.createChat(title: "Chat \(index)", members: []).id.hex)
+        }
         let commands = ids.map { #"{"watch":{"chat":"\#($0)"}}"# }
-        let frames = try await collect(on: server, commands: commands, until: { frames in
-            frames.contains { $0.contains(#""error""#) }
-        })
+        let frames = try await collect(
+            on: server, commands: commands,
+            until: { frames in
+                frames.contains { $0.contains(#""error""#) }
+            })
         let refused = Self.events(frames).filter { $0["error"] != nil }
         #expect(refused.count == 1)
         #expect(refused.first?["chat"] as? String == ids.last)
@@ -104,9 +116,12 @@ struct WatchSocketTests {
 /// What the page may send: a command's size limit, and a watch that leaves the read marker to the page.
 struct WatchSocketCommandTests {
     /// Sends `command` as the page would, then reads every frame up to the server's close (10 s at most).
-    func framesUntilClose(on server: WebTestServer, command: String) async throws -> (texts: [String], closeCode: WebSocketErrorCode?) {
+    func framesUntilClose(on server: WebTestServer, command: String) async throws -> (
+        texts: [String], closeCode: WebSocketErrorCode?
+    ) {
         try await BrowserLikeWebSocket.connect(
-            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie, proof: server.page.proof
+            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie,
+            proof: server.page.proof
         ) { inbound, outbound in
             try await outbound.write(BrowserLikeWebSocket.text(command))
             return try await withThrowingTaskGroup(of: ([String], WebSocketErrorCode?).self) { group in
@@ -164,9 +179,11 @@ struct WatchSocketCommandTests {
         /// Watches with `command`, then sends `later` and waits for it: a watch that marks read has
         /// marked the backlog by then (it marks each batch before waiting for the next).
         func watchPastTheBacklog(_ command: String, later: String) async throws {
-            let frames = try await WatchSocketTests().collect(on: server, commands: [command], then: {
-                _ = try await server.api("send", #"{"chat":"Lunch","text":"\#(later)","tag":null,"refs":[]}"#)
-            }, until: { $0.contains { $0.contains(#""\#(later)""#) } })
+            let frames = try await WatchSocketTests().collect(
+                on: server, commands: [command],
+                then: {
+                    _ = try await server.api("send", #"{"chat":"Lunch","text":"\#(later)","tag":null,"refs":[]}"#)
+                }, until: { $0.contains { $0.contains(#""\#(later)""#) } })
             #expect(frames.contains { $0.contains(#""three""#) })
         }
         try await watchPastTheBacklog(#"{"watch":{"chat":"\#(chat.id.hex)","marksRead":false}}"#, later: "four")
@@ -187,7 +204,9 @@ final class FrameLog: Sendable {
 
     /// Appends a frame; whether `done` now holds for all of them.
     func append(_ frame: String, done: ([String]) -> Bool) -> Bool {
-        frames.withLock { $0.append(frame); return done($0) }
+        frames.withLock {
+            $0.append(frame); return done($0)
+        }
     }
 
     var all: [String] { frames.withLock { $0 } }
@@ -198,15 +217,20 @@ struct WatchSocketHandshakeTests {
         let server = try await WebTestServer.start()
         let good = server.page.cookie, proof = server.page.proof, page = "http://\(server.host)"
         // The page's own handshake opens the socket
-        let opened = try await BrowserLikeWebSocket.connect(port: server.address.port, host: server.host, origin: page, cookie: good, proof: proof) { _, _ in true }
+        let opened = try await BrowserLikeWebSocket.connect(
+            port: server.address.port, host: server.host, origin: page, cookie: good, proof: proof
+        ) { _, _ in true }
         #expect(opened)
         // Without the token, from another origin, or for another host, it stays HTTP (no 101)
         for (host, origin, cookie) in [
-            (server.host, page, nil), (server.host, "http://evil.example", good), ("evil.example:80", "http://evil.example:80", good),
+            (server.host, page, nil), (server.host, "http://evil.example", good),
+            ("evil.example:80", "http://evil.example:80", good),
             (server.host, page, "\(server.access.cookieName)=\(String(repeating: "0", count: 64))"),
         ] {
             await #expect(throws: BrowserLikeWebSocket.Failure.self) {
-                try await BrowserLikeWebSocket.connect(port: server.address.port, host: host, origin: origin, cookie: cookie, proof: proof) { _, _ in () }
+                try await BrowserLikeWebSocket.connect(
+                    port: server.address.port, host: host, origin: origin, cookie: cookie, proof: proof
+                ) { _, _ in () }
             }
         }
     }

@@ -106,7 +106,8 @@ struct WebSessionTests {
         let sessions = try {
             let access = try access(directory)
             let old = access.token.hex
-            let sessions = [try access.redeem(code: try code(access)), try access.redeem(code: try code(access))].compactMap { $0 }
+            let sessions = [try access.redeem(code: try code(access)), try access.redeem(code: try code(access))]
+                .compactMap { $0 }
             let unused = try code(access)
             #expect(try access.revokeAll() == WebRevokeView(sessionsEnded: 2))
             #expect(sessions.allSatisfy { !access.isLive($0) })
@@ -130,7 +131,9 @@ struct WebSessionTests {
         let restarted = try access(directory)
         #expect(!restarted.isLive(session))
         #expect(!restarted.token.matches(token))
-        let mode = try FileManager.default.attributesOfItem(atPath: WebToken.path(dataDirectory: directory))[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: WebToken.path(dataDirectory: directory))[.posixPermissions]
+            as? Int
         #expect(mode == 0o600)
     }
 
@@ -156,7 +159,9 @@ struct WebSessionTests {
     }
 
     /// Whether `whileLive` ended `body` (a socket that would stay open an hour) within 10 s of `end`.
-    func socketEnds(_ access: WebAccess, session: WebSessionCredentials?, bearer: String?, end: @escaping @Sendable () -> Void) async -> Bool {
+    func socketEnds(
+        _ access: WebAccess, session: WebSessionCredentials?, bearer: String?, end: @escaping @Sendable () -> Void
+    ) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await access.whileLive(session, bearer: bearer) { try? await Task.sleep(for: .seconds(3_600)) }
@@ -215,7 +220,8 @@ struct WebSessionRouteTests {
 
         let logout = try await server.asPage(.post, "/logout")
         #expect(logout.status == .noContent)
-        #expect(logout.headers[.setCookie] == "\(server.access.cookieName)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")
+        #expect(
+            logout.headers[.setCookie] == "\(server.access.cookieName)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")
         #expect(try await server.asPage(.post, "/api/chatList", body: "{}").status == .unauthorized)
         // A page from elsewhere cannot log anyone out
         #expect(try await server.send(.post, "/logout", origin: "http://evil.example").status == .forbidden)
@@ -243,7 +249,9 @@ struct WebSessionRouteTests {
     }
 
     /// Reads until the server closes the socket; nil when it was still open after `seconds`.
-    func closeCode(of inbound: NIOAsyncChannelInboundStream<WebSocketFrame>, within seconds: Int) async throws -> WebSocketErrorCode? {
+    func closeCode(of inbound: NIOAsyncChannelInboundStream<WebSocketFrame>, within seconds: Int) async throws
+        -> WebSocketErrorCode?
+    {
         try await withThrowingTaskGroup(of: WebSocketErrorCode?.self) { group in
             group.addTask {
                 for try await frame in inbound where frame.opcode == .connectionClose {
@@ -265,7 +273,8 @@ struct WebSessionRouteTests {
     func anOpenWebSocketClosesWhenItsSessionEnds(byRevoke: Bool) async throws {
         let server = try await WebTestServer.start()
         let closed = try await BrowserLikeWebSocket.connect(
-            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie, proof: server.page.proof
+            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie,
+            proof: server.page.proof
         ) { inbound, _ in
             if byRevoke {
                 _ = try server.access.revokeAll()
@@ -292,7 +301,8 @@ struct WebSessionRouteTests {
         let server = try await WebTestServer.start()
         let other = try await server.logIn()
         let stillOpen = try await BrowserLikeWebSocket.connect(
-            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie, proof: server.page.proof
+            port: server.address.port, host: server.host, origin: "http://\(server.host)", cookie: server.page.cookie,
+            proof: server.page.proof
         ) { inbound, outbound in
             #expect(try await server.asPage(.post, "/logout", login: other).status == .noContent)
             try await outbound.write(BrowserLikeWebSocket.text("{}"))

@@ -27,7 +27,9 @@ struct WebCertificateTests {
         defer { try? FileManager.default.removeItem(atPath: data) }
         let made = try WebCertificate.loadOrCreate(dataDirectory: data, host: "192.168.1.5")
         #expect(made.provenance == .created)
-        let mode = try FileManager.default.attributesOfItem(atPath: WebCertificate.keyPath(dataDirectory: data))[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: WebCertificate.keyPath(dataDirectory: data))[
+                .posixPermissions] as? Int
         #expect(mode == 0o600)
 
         let again = try WebCertificate.loadOrCreate(dataDirectory: data, host: "192.168.1.5")
@@ -64,7 +66,9 @@ struct WebCertificateTests {
         let loopback = Set(try names(try storedCertificate(data).0))
         #expect(loopback.contains(.dnsName("localhost")))
         #expect(loopback.contains(.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))))
-        #expect(loopback.contains(.ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]))))
+        #expect(
+            loopback.contains(
+                .ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]))))
     }
 
     @Test func anotherHostGetsANewCertificateAndTheReasonSaysWhy() throws {
@@ -81,7 +85,8 @@ struct WebCertificateTests {
     @Test func anExpiredCertificateIsReplaced() throws {
         let data = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let old = try WebCertificate.loadOrCreate(dataDirectory: data, host: "10.0.0.1", now: Date().addingTimeInterval(-400 * 86_400))
+        let old = try WebCertificate.loadOrCreate(
+            dataDirectory: data, host: "10.0.0.1", now: Date().addingTimeInterval(-400 * 86_400))
         let renewed = try WebCertificate.loadOrCreate(dataDirectory: data, host: "10.0.0.1")
         guard case let .replaced(reason) = renewed.provenance else {
             Issue.record("kept an expired certificate: \(renewed.provenance)")
@@ -96,8 +101,11 @@ struct WebCertificateTests {
         let data = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         _ = try WebCertificate.loadOrCreate(dataDirectory: data, host: "10.0.0.1")
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: WebCertificate.keyPath(dataDirectory: data))
-        let error = #expect(throws: WebError.self) { try WebCertificate.loadOrCreate(dataDirectory: data, host: "10.0.0.1") }
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o644], ofItemAtPath: WebCertificate.keyPath(dataDirectory: data))
+        let error = #expect(throws: WebError.self) {
+            try WebCertificate.loadOrCreate(dataDirectory: data, host: "10.0.0.1")
+        }
         #expect(error?.description.contains("chmod 600") == true)
     }
 
@@ -120,7 +128,9 @@ struct WebSchemeTests {
         #expect(try WebScheme.serving(loopback, forceTLS: true, allowPlainHTTP: false) == .https)
         #expect(try WebScheme.serving(lan, forceTLS: false, allowPlainHTTP: false) == .https)
         #expect(try WebScheme.serving(lan, forceTLS: false, allowPlainHTTP: true) == .http)
-        #expect(try WebScheme.serving(WebAddress(host: "parley.lan", port: 1), forceTLS: false, allowPlainHTTP: false) == .https)
+        #expect(
+            try WebScheme.serving(WebAddress(host: "parley.lan", port: 1), forceTLS: false, allowPlainHTTP: false)
+                == .https)
         #expect(throws: WebError.self) { try WebScheme.serving(lan, forceTLS: true, allowPlainHTTP: true) }
     }
 
@@ -148,11 +158,13 @@ struct WebSchemeTests {
         let data = NSTemporaryDirectory() + "parley-tls-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: data) }
-        try WebAddressFile.write(WebAddress(host: "127.0.0.1", port: 8443, scheme: .https), fingerprint: "AB:CD", dataDirectory: data)
+        try WebAddressFile.write(
+            WebAddress(host: "127.0.0.1", port: 8443, scheme: .https), fingerprint: "AB:CD", dataDirectory: data)
         #expect(try WebAddressFile.read(dataDirectory: data)?.origin == "https://127.0.0.1:8443")
         #expect(WebAddressFile.fingerprint(dataDirectory: data) == "AB:CD")
         // Still host:port alone, as scripts read it
-        #expect(try String(contentsOfFile: WebAddressFile.path(dataDirectory: data), encoding: .utf8) == "127.0.0.1:8443\n")
+        #expect(
+            try String(contentsOfFile: WebAddressFile.path(dataDirectory: data), encoding: .utf8) == "127.0.0.1:8443\n")
         WebAddressFile.remove(dataDirectory: data)
         try WebAddressFile.write(WebAddress(host: "127.0.0.1", port: 8080), dataDirectory: data)
         #expect(try WebAddressFile.read(dataDirectory: data)?.origin == "http://127.0.0.1:8080")

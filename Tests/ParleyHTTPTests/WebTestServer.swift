@@ -23,7 +23,10 @@ final class WebTestServer: Sendable {
     let page: PageLogin
     private let serving: Task<Void, any Error>
 
-    private init(node: Node, service: APIService, access: WebAccess, address: WebAddress, page: PageLogin, serving: Task<Void, any Error>) {
+    private init(
+        node: Node, service: APIService, access: WebAccess, address: WebAddress, page: PageLogin,
+        serving: Task<Void, any Error>
+    ) {
         self.node = node
         self.service = service
         self.access = access
@@ -45,7 +48,9 @@ final class WebTestServer: Sendable {
         let (bound, continuation) = AsyncStream<WebAddress>.makeStream()
         var logger = Logger(label: "web-test")
         logger.logLevel = .warning
-        let server = try WebServer(service: service, access: access, address: WebAddress(host: "127.0.0.1", port: 0), logger: logger) {
+        let server = try WebServer(
+            service: service, access: access, address: WebAddress(host: "127.0.0.1", port: 0), logger: logger
+        ) {
             continuation.yield($0)
             continuation.finish()
         }
@@ -53,7 +58,8 @@ final class WebTestServer: Sendable {
         var iterator = bound.makeAsyncIterator()
         guard let address = await iterator.next() else { throw WebTestFailure("the web server did not start") }
         let page = try await logIn(access: access, address: address)
-        return WebTestServer(node: node, service: service, access: access, address: address, page: page, serving: serving)
+        return WebTestServer(
+            node: node, service: service, access: access, address: address, page: page, serving: serving)
     }
 
     /// Follows a fresh login link as a browser does: the cookie from `Set-Cookie`, the proof from the page.
@@ -61,9 +67,10 @@ final class WebTestServer: Sendable {
         let link = try access.loginLink()
         let response = try await send(.get, String(link.url.dropFirst(address.origin.count)), to: address)
         guard response.status == .ok, let setCookie = response.headers[.setCookie],
-              let cookie = setCookie.split(separator: ";").first,
-              let start = response.text.range(of: #"name="parley-session-proof" content=""#),
-              let end = response.text[start.upperBound...].firstIndex(of: "\"") else {
+            let cookie = setCookie.split(separator: ";").first,
+            let start = response.text.range(of: #"name="parley-session-proof" content=""#),
+            let end = response.text[start.upperBound...].firstIndex(of: "\"")
+        else {
             throw WebTestFailure("the login link did not log in: \(response.status) \(response.text)")
         }
         return PageLogin(cookie: String(cookie), proof: String(response.text[start.upperBound..<end]))
@@ -90,20 +97,25 @@ final class WebTestServer: Sendable {
     }
 
     private static func send(
-        _ method: HTTPRequest.Method, _ path: String, to address: WebAddress, authority: String? = nil, headers: HTTPFields = [:],
+        _ method: HTTPRequest.Method, _ path: String, to address: WebAddress, authority: String? = nil,
+        headers: HTTPFields = [:],
         body: String? = nil
     ) async throws -> TestClient.Response {
         let request = TestClient.Request(
-            path, method: method, authority: authority ?? address.description, headers: headers, body: body.map { ByteBuffer(string: $0) })
+            path, method: method, authority: authority ?? address.description, headers: headers,
+            body: body.map { ByteBuffer(string: $0) })
         return try await TestClient.withClient(host: "127.0.0.1", port: address.port) { client in
             try await client.execute(request)
         }
     }
 
     /// A request as the logged-in page sends it: its cookie and its proof.
-    func asPage(_ method: HTTPRequest.Method, _ path: String, body: String? = nil, login: PageLogin? = nil) async throws -> TestClient.Response {
+    func asPage(_ method: HTTPRequest.Method, _ path: String, body: String? = nil, login: PageLogin? = nil) async throws
+        -> TestClient.Response
+    {
         let login = login ?? page
-        return try await send(method, path, body: body, cookie: login.cookie, headers: [.authorization: "Session \(login.proof)"])
+        return try await send(
+            method, path, body: body, cookie: login.cookie, headers: [.authorization: "Session \(login.proof)"])
     }
 
     /// `POST /api/NAME` with the token, as the page sends it.

@@ -15,7 +15,9 @@ struct WebTokenTests {
         let token = try WebToken.loadOrCreate(dataDirectory: data)
         #expect(token.hex.count == 64)
         #expect(token.hex.allSatisfy { "0123456789abcdef".contains($0) })
-        let mode = try FileManager.default.attributesOfItem(atPath: WebToken.path(dataDirectory: data))[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: WebToken.path(dataDirectory: data))[.posixPermissions]
+            as? Int
         #expect(mode == 0o600)
         #expect(try WebToken.loadOrCreate(dataDirectory: data).hex == token.hex)
         #expect(try WebToken.load(dataDirectory: data).matches(token.hex))
@@ -28,7 +30,8 @@ struct WebTokenTests {
         let data = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         let token = try WebToken.loadOrCreate(dataDirectory: data)
-        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: WebToken.path(dataDirectory: data))
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o644], ofItemAtPath: WebToken.path(dataDirectory: data))
         #expect(throws: WebError.self) { try WebToken.load(dataDirectory: data) }
         _ = token
     }

@@ -13,7 +13,8 @@ struct AddressLearningTests {
     static func node(_ identity: Identity, on network: InMemoryNetwork, peers: [PeerAddress] = []) throws -> Node {
         var configuration = NodeConfiguration(identity: identity, bootstrapPeers: peers)
         configuration.tick = .milliseconds(10)
-        return Node(configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
+        return Node(
+            configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
     }
 
     @Test func aMemberKnownOnlyThroughAPeerAddressGetsTheInviteOnceItAnswersTheAnnounce() async throws {
@@ -25,7 +26,9 @@ struct AddressLearningTests {
         let alice = try Self.node(aliceIdentity, on: network, peers: [bob.localAddress])
         _ = try await alice.addContact(Contact(peer: bobIdentity.publicKey, name: "bob"))
         _ = try await bob.addContact(Contact(peer: aliceIdentity.publicKey, name: "alice"))
-        try await Peers.running([Peers.Peer(identity: aliceIdentity, node: alice), Peers.Peer(identity: bobIdentity, node: bob)]) {
+        try await Peers.running([
+            Peers.Peer(identity: aliceIdentity, node: alice), Peers.Peer(identity: bobIdentity, node: bob),
+        ]) {
             // When alice creates a chat with bob
             let invite = try await alice.createChat(title: "Found", members: [bobIdentity.publicKey])
 
@@ -45,7 +48,8 @@ struct AddressLearningTests {
         func announce(at second: Int64) async -> [PeerID] {
             let wall = 1_700_000_000_000 + second * 1_000
             let packet = Announcement.make(identity: alice, wallMillis: wall).encoded()
-            return await engine.open([Datagram(address: from, bytes: packet)], now: .seconds(second), wallMillis: wall).answerable.map(\.peer)
+            return await engine.open([Datagram(address: from, bytes: packet)], now: .seconds(second), wallMillis: wall)
+                .answerable.map(\.peer)
         }
 
         // Then the first announce is offered an answer, the next ones within 30 s are not (so an

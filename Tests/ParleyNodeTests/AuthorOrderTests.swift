@@ -21,7 +21,9 @@ struct AuthorOrderTests {
     @Test func aScrambledBurstIsPutInChatAuthorAndSequenceOrder() throws {
         // Given two authors' messages arriving interleaved and backwards
         let (first, second) = try [Identity.generate(), Identity.generate()].sorted { $0.publicKey < $1.publicKey }.pair
-        let arrived = try [message(second, 2), message(first, 3), message(second, 1), message(first, 1), message(first, 2)]
+        let arrived = try [
+            message(second, 2), message(first, 3), message(second, 1), message(first, 1), message(first, 2),
+        ]
         // Then they come out by author, then sequence
         let ordered = Node.inAuthorOrder(arrived.map { (message: $0, peer: 0) }).map(\.message)
         #expect(ordered.map(\.author) == [first, first, first, second, second].map(\.publicKey))
@@ -34,12 +36,15 @@ struct AuthorOrderTests {
         let author = try Identity.generate()
         let other = try AuthorOrderTests()
         let arrived = try [
-            message(author, 3), message(author, 2), other.message(author, 1), message(author, 2, text: "fork"), message(author, 1),
+            message(author, 3), message(author, 2), other.message(author, 1), message(author, 2, text: "fork"),
+            message(author, 1),
         ]
         // Then each chat's run is in sequence order, the fork stays after the copy it came after, and
         // the chats come in their ids' order
         let ordered = Node.inAuthorOrder(arrived.enumerated().map { (message: $0.element, peer: $0.offset) })
-        let (mine, theirs) = (ordered.filter { $0.message.chat == chat }, ordered.filter { $0.message.chat == other.chat })
+        let (mine, theirs) = (
+            ordered.filter { $0.message.chat == chat }, ordered.filter { $0.message.chat == other.chat }
+        )
         #expect(mine.map(\.peer) == [4, 1, 3, 0])
         #expect(theirs.map(\.peer) == [2])
         #expect(ordered.first?.message.chat == min(chat, other.chat))
@@ -48,7 +53,9 @@ struct AuthorOrderTests {
     @Test func threeAuthorsArrivingInACycleComeOutInTheirOrder() throws {
         // Given authors A < B < C whose runs arrive as B, C, A (a rank table read backwards would
         // still sort two lanes right, not three)
-        let (a, b, c) = try [Identity.generate(), Identity.generate(), Identity.generate()].sorted { $0.publicKey < $1.publicKey }.triple
+        let (a, b, c) = try [Identity.generate(), Identity.generate(), Identity.generate()].sorted {
+            $0.publicKey < $1.publicKey
+        }.triple
         let arrived = try [message(b, 1), message(c, 1), message(a, 2), message(a, 1)]
         // Then they come out A, A, B, C
         let ordered = Node.inAuthorOrder(arrived.map { (message: $0, peer: 0) }).map(\.message)
@@ -59,7 +66,9 @@ struct AuthorOrderTests {
     @Test func aBurstAlreadyInOrderKeepsItsOrderAndItsPeers() throws {
         // Given one author's run, with a fork at sequence 2 (same slot, another message) after the first copy
         let author = try Identity.generate()
-        let arrived = try [message(author, 1), message(author, 2), message(author, 2, text: "fork"), message(author, 3)]
+        let arrived = try [
+            message(author, 1), message(author, 2), message(author, 2, text: "fork"), message(author, 3),
+        ]
         // Then nothing moves, ties included, and each keeps the peer it came from
         let ordered = Node.inAuthorOrder(arrived.enumerated().map { (message: $0.element, peer: $0.offset) })
         #expect(ordered.map(\.message) == arrived)

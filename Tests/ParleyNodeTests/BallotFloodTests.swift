@@ -26,7 +26,8 @@ struct BallotFloodTests {
             #expect(carol.node.envelopeChecks.ringVerifications == 40)
             #expect(await carol.node.status().rejections["badBallot"] == 40)
             #expect(await carol.node.status().rejections["ballotRelayRefused"] == nil)
-            #expect(carol.node.envelopeChecks.isOverBudget(mallory.identity.publicKey, wallMillis: bed.clock.wallMillis))
+            #expect(
+                carol.node.envelopeChecks.isOverBudget(mallory.identity.publicKey, wallMillis: bed.clock.wallMillis))
 
             // When bob's honest ballot then reaches carol through alice, and the poll closes
             try await Self.voteUp(bob, through: alice, to: carol, chat: chat, poll: poll, secret: secret)
@@ -79,10 +80,13 @@ struct BallotFloodTests {
             let once = try Self.sealed(fake, chat: chat, secret: secret, to: carol)
             let oversized = try carol.identity.publicKey.agreementKey().seal(
                 BallotEnvelope(chat: chat, ballot: fake).encoded(size: secret.envelopeBytes + BallotEnvelope.padding))
-            let toCarol = { (sealed: [UInt8]) in Frame.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: sealed) }
+            let toCarol = { (sealed: [UInt8]) in
+                Frame.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: sealed)
+            }
 
             // When mallory sends one fake envelope five times, and one padded beyond the poll's envelope size
-            await mallory.node.transmit(Array(repeating: toCarol(once), count: 5) + [toCarol(oversized)], to: carol.identity.publicKey)
+            await mallory.node.transmit(
+                Array(repeating: toCarol(once), count: 5) + [toCarol(oversized)], to: carol.identity.publicKey)
             try await bed.settle()
 
             // Then carol checked the ring once: the repeats are refused unopened, the oversized one opened but unchecked
@@ -92,7 +96,8 @@ struct BallotFloodTests {
         }
     }
 
-    @Test func anHonestEnvelopeFromARelayOverItsBudgetIsStillCheckedAndTheRelayIsBackInBudgetAMinuteLater() async throws {
+    @Test func anHonestEnvelopeFromARelayOverItsBudgetIsStillCheckedAndTheRelayIsBackInBudgetAMinuteLater() async throws
+    {
         // Given alice's secret poll among alice, bob, carol and mallory
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
@@ -162,7 +167,9 @@ struct BallotFloodTests {
 
         // Then mallory's next envelope is refused, bob's is queued and checked first,
         // and a minute later mallory is back in budget
-        #expect(throws: EnvelopeChecks.Refusal.queueFull) { try checks.enqueue(envelope(5), from: mallory, wallMillis: now) }
+        #expect(throws: EnvelopeChecks.Refusal.queueFull) {
+            try checks.enqueue(envelope(5), from: mallory, wallMillis: now)
+        }
         try checks.enqueue(envelope(6), from: bob, wallMillis: now)
         #expect(Self.checked(checks.next(wallMillis: now)) == envelope(6))
         #expect(!checks.isOverBudget(mallory, wallMillis: now + 60_000))
@@ -175,14 +182,16 @@ struct BallotFloodTests {
         return waiting.sealed
     }
 
-
     /// Mallory's real ballot with its linking tag replaced by a fresh point: it decodes and has the
     /// poll's shape, a tag no node holds, and a ring that does not verify.
-    private static func fakeBallot(by mallory: PumpedPeers.Peer, chat: ChatID, poll: MessageID, secret: SecretPoll) throws -> [UInt8] {
+    private static func fakeBallot(by mallory: PumpedPeers.Peer, chat: ChatID, poll: MessageID, secret: SecretPoll)
+        throws -> [UInt8]
+    {
         let key = try mallory.node.ballotKeyPair(chat: chat)
         var bytes = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: ["up"], key: key).encoded
         let tagAt = 1 + 32 + 4 + 2 // version, poll, selection ["up"], ring size
-        let tag = try BallotKeyPair(identity: Identity.generate(), chat: chat.rawRepresentation).publicKey.rawRepresentation
+        let tag = try BallotKeyPair(identity: Identity.generate(), chat: chat.rawRepresentation).publicKey
+            .rawRepresentation
         bytes.replaceSubrange(tagAt..<tagAt + 32, with: tag)
         return bytes
     }
@@ -194,10 +203,13 @@ struct BallotFloodTests {
         chat: ChatID, poll: MessageID, secret: SecretPoll
     ) async throws {
         let fakes = try (0..<count).map { _ in
-            try sealed(fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret), chat: chat, secret: secret, to: publisher)
+            try sealed(
+                fakeBallot(by: mallory, chat: chat, poll: poll, secret: secret), chat: chat, secret: secret,
+                to: publisher)
         }
         await mallory.node.transmit(
-            fakes.map { .ballotRelay(publisher: publisher.identity.publicKey, holdMillis: 0, sealed: $0) }, to: relay.identity.publicKey)
+            fakes.map { .ballotRelay(publisher: publisher.identity.publicKey, holdMillis: 0, sealed: $0) },
+            to: relay.identity.publicKey)
     }
 
     /// Mallory (the bed's fourth) passes `publisher` a budget of fake envelopes through bob (its
@@ -219,12 +231,18 @@ struct BallotFloodTests {
         _ voter: PumpedPeers.Peer, through first: PumpedPeers.Peer, to publisher: PumpedPeers.Peer,
         chat: ChatID, poll: MessageID, secret: SecretPoll
     ) async throws {
-        let ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: ["up"], key: voter.node.ballotKeyPair(chat: chat))
+        let ballot = try SecretBallot.cast(
+            chat: chat, poll: poll, secret: secret, selection: ["up"], key: voter.node.ballotKeyPair(chat: chat))
         let envelope = try sealed(ballot.encoded, chat: chat, secret: secret, to: publisher)
-        await voter.node.transmit([.ballotRelay(publisher: publisher.identity.publicKey, holdMillis: 0, sealed: envelope)], to: first.identity.publicKey)
+        await voter.node.transmit(
+            [.ballotRelay(publisher: publisher.identity.publicKey, holdMillis: 0, sealed: envelope)],
+            to: first.identity.publicKey)
     }
 
-    private static func sealed(_ ballot: [UInt8], chat: ChatID, secret: SecretPoll, to publisher: PumpedPeers.Peer) throws -> [UInt8] {
-        try publisher.identity.publicKey.agreementKey().seal(BallotEnvelope(chat: chat, ballot: ballot).encoded(size: secret.envelopeBytes))
+    private static func sealed(_ ballot: [UInt8], chat: ChatID, secret: SecretPoll, to publisher: PumpedPeers.Peer)
+        throws -> [UInt8]
+    {
+        try publisher.identity.publicKey.agreementKey().seal(
+            BallotEnvelope(chat: chat, ballot: ballot).encoded(size: secret.envelopeBytes))
     }
 }

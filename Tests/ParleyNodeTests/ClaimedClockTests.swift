@@ -18,7 +18,8 @@ struct ClaimedClockTests {
         let (chat, me) = (invite.id, author.identity.publicKey)
         let sequence = try author.node.store.nextSequence(chat: chat, author: me)
         var linked = draft(sequence)
-        linked.previous = sequence > 1 ? try author.node.store.messageID(chat: chat, author: me, sequence: sequence - 1) : nil
+        linked.previous =
+            sequence > 1 ? try author.node.store.messageID(chat: chat, author: me, sequence: sequence - 1) : nil
         let message = try linked.sealedAndSigned(in: invite, by: author.identity)
         for peer in recipients { await author.node.transmit([.message(message.encoded)], to: peer.identity.publicKey) }
         _ = try await author.node.store.insert([message], receivedAtMillis: 0, ownAuthor: author.identity.publicKey)
@@ -30,15 +31,18 @@ struct ClaimedClockTests {
         let bed = try await PumpedPeers.make(count: 3)
         let (nora, python, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2])
         try await bed.running {
-            let invite = try await nora.node.createChat(title: "Snakes", members: [python.identity.publicKey, mallory.identity.publicKey])
+            let invite = try await nora.node.createChat(
+                title: "Snakes", members: [python.identity.publicKey, mallory.identity.publicKey])
             try await bed.settle()
 
             // When mallory posts a message claiming the largest clock
-            let absurd = try await Self.forge({ sequence in
-                MessageDraft(
-                    chat: invite.id, author: mallory.identity.publicKey, sequence: sequence, lamport: ChatClock.max, timestampMillis: 0,
-                    tag: .text, content: Array("last word".utf8))
-            }, by: mallory, in: invite, to: [nora, python])
+            let absurd = try await Self.forge(
+                { sequence in
+                    MessageDraft(
+                        chat: invite.id, author: mallory.identity.publicKey, sequence: sequence, lamport: ChatClock.max,
+                        timestampMillis: 0,
+                        tag: .text, content: Array("last word".utf8))
+                }, by: mallory, in: invite, to: [nora, python])
             try await bed.settle()
             #expect(try nora.node.store.message(absurd.id) != nil && python.node.store.message(absurd.id) != nil)
             // and nora, python and nora again write, python reacting 🔥 to nora's first and taking it back
@@ -57,7 +61,8 @@ struct ClaimedClockTests {
             #expect(sent[0].message.lamport < ChatClock.maxStep)
             // and every node lists them as they were sent, mallory's message after them, and no 🔥
             for peer in bed.peers {
-                let history = try peer.node.messages(matching: MessageCriteria(chat: invite.id, tags: [.text], order: .history))
+                let history = try peer.node.messages(
+                    matching: MessageCriteria(chat: invite.id, tags: [.text], order: .history))
                 #expect(history.map(\.message.text) == ["n1", "p1", "n2", "last word"])
                 #expect(try peer.node.reactions(chat: invite.id, message: sent[0].id).reactions.isEmpty)
             }
@@ -69,7 +74,8 @@ struct ClaimedClockTests {
         let bed = try await PumpedPeers.make(count: 3)
         let (nora, python, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2])
         try await bed.running {
-            let invite = try await nora.node.createChat(title: "Snakes", members: [python.identity.publicKey, mallory.identity.publicKey])
+            let invite = try await nora.node.createChat(
+                title: "Snakes", members: [python.identity.publicKey, mallory.identity.publicKey])
             try await bed.settle()
             let poll = try await mallory.node.createPoll(chat: invite.id, question: "Pythons?")
             try await bed.settle()
@@ -82,12 +88,14 @@ struct ClaimedClockTests {
             // When mallory sends a second close, later in her chain but claiming a lower clock, that covers only nora
             let noraHolds = try mallory.node.store.nextSequence(chat: invite.id, author: nora.identity.publicKey) - 1
             let noraOnly = PollCoverage(holdings: [nora.identity.publicKey: .contiguous(noraHolds)])
-            let second = try await Self.forge({ sequence in
-                MessageDraft(
-                    chat: invite.id, author: mallory.identity.publicKey, sequence: sequence, lamport: close.message.lamport - 1,
-                    timestampMillis: close.message.timestampMillis, tag: .pollClose, content: noraOnly.encoded(),
-                    references: [MessageReference(id: poll.id, tag: .pollClose)])
-            }, by: mallory, in: invite, to: [nora, python])
+            let second = try await Self.forge(
+                { sequence in
+                    MessageDraft(
+                        chat: invite.id, author: mallory.identity.publicKey, sequence: sequence,
+                        lamport: close.message.lamport - 1,
+                        timestampMillis: close.message.timestampMillis, tag: .pollClose, content: noraOnly.encoded(),
+                        references: [MessageReference(id: poll.id, tag: .pollClose)])
+                }, by: mallory, in: invite, to: [nora, python])
             try await bed.settle()
 
             // Then every node holds it and still shows the first close's result, 1–1, with one later close counted

@@ -12,7 +12,9 @@ import Testing
 struct CoveredHeadTests {
     /// Mallory's messages 1...count, each its own signed head.
     static func signedRun(_ bed: HostileBed, count: Int) throws -> [Message] {
-        try HostileChainTests.malloryChain(bed, count: count, head: false).map { try $0.signedAsHead(by: bed.mallory.identity) }
+        try HostileChainTests.malloryChain(bed, count: count, head: false).map {
+            try $0.signedAsHead(by: bed.mallory.identity)
+        }
     }
 
     /// Mallory sends alice the run, with the last signature byte of `run[spoiled]` flipped if given.

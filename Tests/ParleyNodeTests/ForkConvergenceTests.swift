@@ -24,7 +24,9 @@ struct ForkConvergenceTests {
         let honest = Array(bed.peers.prefix(4)), mallory = bed.peers[4]
         try await bed.running {
             var random = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 1)
-            let chat = try await honest[0].node.createChat(title: "Forks", members: bed.peers.dropFirst().map(\.identity.publicKey)).id
+            let chat = try await honest[0].node.createChat(
+                title: "Forks", members: bed.peers.dropFirst().map(\.identity.publicKey)
+            ).id
             try await bed.advance(by: .seconds(2))
             let open = try await honest[0].node.createPoll(chat: chat, question: "Open?").id
             let hers = try await mallory.node.createPoll(chat: chat, question: "Hers?").id
@@ -42,22 +44,36 @@ struct ForkConvergenceTests {
                 case 1: bed.network.conditions.partition = []
                 case 2:
                     let voter = honest[Int(random.next() % 4)].node
-                    _ = try? await voter.postVote(chat: chat, poll: random.next() % 2 == 0 ? open : hers, choices: [random.next() % 2 == 0 ? "up" : "down"])
+                    _ = try? await voter.postVote(
+                        chat: chat, poll: random.next() % 2 == 0 ? open : hers,
+                        choices: [random.next() % 2 == 0 ? "up" : "down"])
                 case 3:
                     let reactor = honest[Int(random.next() % 4)].node
                     let target = targets[Int(random.next() % UInt64(targets.count))]
                     let type = ["👍", "🔥", "ok"][Int(random.next() % 3)]
-                    if random.next() % 3 == 0 { _ = try? await reactor.unreact(chat: chat, message: target, type: type) }
-                    else { _ = try? await reactor.react(chat: chat, message: target, type: type) }
-                case 4: targets.append(try await honest[Int(random.next() % 4)].node.sendText(chat: chat, "n\(random.next() % 100)").message.id)
+                    if random.next() % 3 == 0 {
+                        _ = try? await reactor.unreact(chat: chat, message: target, type: type)
+                    } else {
+                        _ = try? await reactor.react(chat: chat, message: target, type: type)
+                    }
+                case 4:
+                    targets.append(
+                        try await honest[Int(random.next() % 4)].node.sendText(chat: chat, "n\(random.next() % 100)")
+                            .message.id)
                 case 5, 6:
                     // Mallory also takes part honestly, so forks fall at varied slots with counted messages below them.
                     switch random.next() % 3 {
-                    case 0: _ = try? await mallory.node.postVote(chat: chat, poll: open, choices: [random.next() % 2 == 0 ? "up" : "down"])
-                    case 1: _ = try? await mallory.node.react(chat: chat, message: targets[Int(random.next() % UInt64(targets.count))], type: "ok")
+                    case 0:
+                        _ = try? await mallory.node.postVote(
+                            chat: chat, poll: open, choices: [random.next() % 2 == 0 ? "up" : "down"])
+                    case 1:
+                        _ = try? await mallory.node.react(
+                            chat: chat, message: targets[Int(random.next() % UInt64(targets.count))], type: "ok")
                     default:
                         // Her own node numbers from its store, so it may collide with a slot she forked: refused there.
-                        if let sent = try? await mallory.node.sendText(chat: chat, "m\(random.next() % 100)") { targets.append(sent.message.id) }
+                        if let sent = try? await mallory.node.sendText(chat: chat, "m\(random.next() % 100)") {
+                            targets.append(sent.message.id)
+                        }
                     }
                 default:
                     try await forger.fork(using: &random, honest: honest, polls: (open, hers), targets: targets)
@@ -68,9 +84,15 @@ struct ForkConvergenceTests {
             try await bed.pump.advance(by: .seconds(40), step: .milliseconds(500))
             try await bed.settle()
 
-            let views = try await honest.asyncMap { try await Self.view(of: $0.node, chat: chat, polls: [open, hers], targets: targets, viewer: honest[0].identity.publicKey) }
+            let views = try await honest.asyncMap {
+                try await Self.view(
+                    of: $0.node, chat: chat, polls: [open, hers], targets: targets, viewer: honest[0].identity.publicKey
+                )
+            }
             for (index, view) in views.enumerated().dropFirst() {
-                #expect(view == views[0], "seed \(seed): node \(index) differs from node 0:\n\(view.difference(from: views[0]))")
+                #expect(
+                    view == views[0],
+                    "seed \(seed): node \(index) differs from node 0:\n\(view.difference(from: views[0]))")
             }
         }
     }
@@ -86,18 +108,24 @@ struct ForkConvergenceTests {
             var lines: [String] = []
             if polls != other.polls { lines.append("polls: \(polls) vs \(other.polls)") }
             if reactions != other.reactions { lines.append("reactions: \(reactions) vs \(other.reactions)") }
-            if history != other.history { lines.append("history: \(history.map(\.shortHex)) vs \(other.history.map(\.shortHex))") }
+            if history != other.history {
+                lines.append("history: \(history.map(\.shortHex)) vs \(other.history.map(\.shortHex))")
+            }
             if forks != other.forks { lines.append("forks: \(forks) vs \(other.forks)") }
             return lines.joined(separator: "\n")
         }
     }
 
-    static func view(of node: Node, chat: ChatID, polls: [MessageID], targets: [MessageID], viewer: PeerID) async throws -> View {
+    static func view(of node: Node, chat: ChatID, polls: [MessageID], targets: [MessageID], viewer: PeerID) async throws
+        -> View
+    {
         var view = View()
         for poll in polls {
             let snapshot = try node.pollSnapshot(chat: chat, poll: poll)
             let tally = snapshot.tally
-            view.polls.append("\(snapshot.phase) up \(tally?.up ?? -1) down \(tally?.down ?? -1) ballots \(tally?.ballots.map { "\($0.voter.shortHex)=\($0.choice)" } ?? []) disputes \(String(describing: snapshot.disputes))")
+            view.polls.append(
+                "\(snapshot.phase) up \(tally?.up ?? -1) down \(tally?.down ?? -1) ballots \(tally?.ballots.map { "\($0.voter.shortHex)=\($0.choice)" } ?? []) disputes \(String(describing: snapshot.disputes))"
+            )
         }
         let forks = try node.forks(chat: chat)
         for target in targets {
@@ -132,11 +160,13 @@ struct Forger {
     }
 
     mutating func fork(
-        using random: inout SplitMix64, honest: [PumpedPeers.Peer], polls: (open: MessageID, hers: MessageID), targets: [MessageID]
+        using random: inout SplitMix64, honest: [PumpedPeers.Peer], polls: (open: MessageID, hers: MessageID),
+        targets: [MessageID]
     ) async throws {
         let store = mallory.node.store
         let stored = try store.nextSequence(chat: chat, author: mallory.identity.publicKey)
-        let below = stored > 1 ? try store.messageID(chat: chat, author: mallory.identity.publicKey, sequence: stored - 1) : nil
+        let below =
+            stored > 1 ? try store.messageID(chat: chat, author: mallory.identity.publicKey, sequence: stored - 1) : nil
         var slot = next ?? (stored, below)
         if stored > slot.sequence {
             slot = (stored, try store.messageID(chat: chat, author: mallory.identity.publicKey, sequence: stored - 1))
@@ -153,7 +183,8 @@ struct Forger {
                 let last = index == length - 1
                 let kind = last && padded ? 4 : random.next() % 5
                 let message = try message(
-                    kind: kind, branch: branch, slot: position, polls: polls, targets: targets, head: last, padding: last && padded ? 40_000 : 0,
+                    kind: kind, branch: branch, slot: position, polls: polls, targets: targets, head: last,
+                    padding: last && padded ? 40_000 : 0,
                     random: &random)
                 run.append(message)
                 position = (position.sequence + 1, message.id)
@@ -163,14 +194,16 @@ struct Forger {
         for (index, run) in branches.enumerated() {
             let receivers = honest.filter { _ in random.next() % 2 == 0 || index == 0 && random.next() % 4 == 0 }
             let frames = run.map { Frame.message($0.encoded) }
-            await mallory.node.transmit(Dictionary(receivers.map { ($0.identity.publicKey, frames) }, uniquingKeysWith: { a, _ in a }))
+            await mallory.node.transmit(
+                Dictionary(receivers.map { ($0.identity.publicKey, frames) }, uniquingKeysWith: { a, _ in a }))
         }
         let continued = branches[Int(random.next() % 2)]
         next = (slot.sequence + UInt64(length), continued.last?.id)
     }
 
     private func message(
-        kind: UInt64, branch: Int, slot: (sequence: UInt64, previous: MessageID?), polls: (open: MessageID, hers: MessageID),
+        kind: UInt64, branch: Int, slot: (sequence: UInt64, previous: MessageID?),
+        polls: (open: MessageID, hers: MessageID),
         targets: [MessageID], head: Bool, padding: Int, random: inout SplitMix64
     ) throws -> Message {
         let identity = mallory.identity
@@ -182,19 +215,33 @@ struct Forger {
             plaintext = []
         case 1:
             (tag, references) = (.pollClose, [MessageReference(id: polls.hers, tag: .pollClose)])
-            plaintext = PollCoverage(holdings: branch == 0 ? [:] : [identity.publicKey: .contiguous(slot.sequence)]).encoded()
+            plaintext = PollCoverage(holdings: branch == 0 ? [:] : [identity.publicKey: .contiguous(slot.sequence)])
+                .encoded()
         case 2:
-            (tag, references) = (.reaction, [MessageReference(id: targets[Int(random.next() % UInt64(targets.count))], tag: .reaction)])
-            plaintext = branch == 0 ? try ReactionContent.add(ReactionType("👍")).encoded() : ReactionContent.removal(try ReactionType("👍")).encoded()
-        case 3: (tag, references, plaintext) = (.ballotKey, [], (0..<32).map { _ in UInt8(truncatingIfNeeded: random.next()) })
-        default: (tag, references, plaintext) = (.text, [], Array("branch \(branch)".utf8) + [UInt8](repeating: 0x2E, count: padding))
+            (tag, references) = (
+                .reaction, [MessageReference(id: targets[Int(random.next() % UInt64(targets.count))], tag: .reaction)]
+            )
+            plaintext =
+                branch == 0
+                ? try ReactionContent.add(ReactionType("👍")).encoded()
+                : ReactionContent.removal(try ReactionType("👍")).encoded()
+        case 3:
+            (tag, references, plaintext) = (
+                .ballotKey, [], (0..<32).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            )
+        default:
+            (tag, references, plaintext) = (
+                .text, [], Array("branch \(branch)".utf8) + [UInt8](repeating: 0x2E, count: padding)
+            )
         }
         let key = try #require(try mallory.node.store.chatKeys(chat).last)
         var draft = MessageDraft(
             chat: chat, author: identity.publicKey, sequence: slot.sequence, previous: slot.previous,
-            lamport: random.next() % 4 == 0 ? UInt64(Int64.max) : random.next() % 1_000, timestampMillis: 0, tag: tag, content: [],
+            lamport: random.next() % 4 == 0 ? UInt64(Int64.max) : random.next() % 1_000, timestampMillis: 0, tag: tag,
+            content: [],
             references: references)
-        draft.content = SealedContent.seal(plaintext, with: key, chat: chat, author: identity.publicKey, sequence: slot.sequence)
+        draft.content = SealedContent.seal(
+            plaintext, with: key, chat: chat, author: identity.publicKey, sequence: slot.sequence)
         return head ? try draft.chained().signedAsHead(by: identity) : try draft.chained()
     }
 }

@@ -11,7 +11,8 @@ import Testing
 struct ForkProofTests {
     /// Mallory's message at `sequence` in the bed's chat, sealed, naming `previous`, signed unless `head` is false.
     static func forged(
-        _ bed: HostileBed, sequence: UInt64, previous: MessageID?, tag: ParleyCore.Tag, references: [MessageReference] = [],
+        _ bed: HostileBed, sequence: UInt64, previous: MessageID?, tag: ParleyCore.Tag,
+        references: [MessageReference] = [],
         plaintext: [UInt8] = [], lamport: UInt64 = 100, head: Bool = true
     ) throws -> Message {
         let mallory = bed.mallory.identity
@@ -19,7 +20,8 @@ struct ForkProofTests {
         var draft = MessageDraft(
             chat: bed.invite.id, author: mallory.publicKey, sequence: sequence, previous: previous, lamport: lamport,
             timestampMillis: 0, tag: tag, content: [], references: references)
-        draft.content = SealedContent.seal(plaintext, with: key, chat: draft.chat, author: draft.author, sequence: sequence)
+        draft.content = SealedContent.seal(
+            plaintext, with: key, chat: draft.chat, author: draft.author, sequence: sequence)
         let chained = try draft.chained()
         return head ? try chained.signedAsHead(by: mallory) : chained
     }
@@ -28,12 +30,19 @@ struct ForkProofTests {
     static func nextSlot(_ bed: HostileBed) throws -> (sequence: UInt64, previous: MessageID?) {
         let store = bed.mallory.node.store
         let sequence = try store.nextSequence(chat: bed.invite.id, author: bed.mallory.identity.publicKey)
-        let previous = sequence > 1 ? try store.messageID(chat: bed.invite.id, author: bed.mallory.identity.publicKey, sequence: sequence - 1) : nil
+        let previous =
+            sequence > 1
+            ? try store.messageID(chat: bed.invite.id, author: bed.mallory.identity.publicKey, sequence: sequence - 1)
+            : nil
         return (sequence, previous)
     }
 
-    static func vote(_ bed: HostileBed, _ tag: ParleyCore.Tag, on poll: MessageID, at slot: (sequence: UInt64, previous: MessageID?)) throws -> Message {
-        try forged(bed, sequence: slot.sequence, previous: slot.previous, tag: tag, references: [MessageReference(id: poll, tag: tag)])
+    static func vote(
+        _ bed: HostileBed, _ tag: ParleyCore.Tag, on poll: MessageID, at slot: (sequence: UInt64, previous: MessageID?)
+    ) throws -> Message {
+        try forged(
+            bed, sequence: slot.sequence, previous: slot.previous, tag: tag,
+            references: [MessageReference(id: poll, tag: tag)])
     }
 
     /// Lets the sync rounds run (2 s each) until the forks have crossed.
@@ -82,17 +91,24 @@ struct ForkProofTests {
             // When mallory gives alice and bob different texts for one slot, then alice her next
             // message, which names alice's branch as its previous one
             let slot = try Self.nextSlot(bed)
-            let toAlice = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .text, plaintext: Array("a".utf8))
-            let toBob = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .text, plaintext: Array("b".utf8))
-            let next = try Self.forged(bed, sequence: slot.sequence + 1, previous: toAlice.id, tag: .text, plaintext: Array("c".utf8))
-            await bed.mallory.node.transmit([.message(toAlice.encoded), .message(next.encoded)], to: bed.alice.identity.publicKey)
+            let toAlice = try Self.forged(
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .text, plaintext: Array("a".utf8))
+            let toBob = try Self.forged(
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .text, plaintext: Array("b".utf8))
+            let next = try Self.forged(
+                bed, sequence: slot.sequence + 1, previous: toAlice.id, tag: .text, plaintext: Array("c".utf8))
+            await bed.mallory.node.transmit(
+                [.message(toAlice.encoded), .message(next.encoded)], to: bed.alice.identity.publicKey)
             await bed.mallory.node.transmit([.message(toBob.encoded)], to: bed.bob.identity.publicKey)
             try await bed.settle()
             try await Self.syncRounds(bed)
 
             // Then bob, who stores the next message through alice's sync, proves the fork too
             for peer in [bed.alice, bed.bob] {
-                #expect(try peer.node.store.forks(chat: bed.invite.id).forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
+                #expect(
+                    try peer.node.store.forks(chat: bed.invite.id).forkedFrom == [
+                        bed.mallory.identity.publicKey: slot.sequence
+                    ])
             }
         }
     }
@@ -106,22 +122,33 @@ struct ForkProofTests {
             // When mallory gives alice a batch "up, then a text" and bob "down, then another text" (each
             // vote chained under its text, the head), and neither ever gets the other's batch directly
             let slot = try Self.nextSlot(bed)
-            let up = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .pollVoteUp,
-                                     references: [MessageReference(id: poll.id, tag: .pollVoteUp)], head: false)
-            let down = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .pollVoteDown,
-                                       references: [MessageReference(id: poll.id, tag: .pollVoteDown)], head: false)
-            let aboveUp = try Self.forged(bed, sequence: slot.sequence + 1, previous: up.id, tag: .text, plaintext: Array("a".utf8))
-            let aboveDown = try Self.forged(bed, sequence: slot.sequence + 1, previous: down.id, tag: .text, plaintext: Array("b".utf8))
-            await bed.mallory.node.transmit([.message(up.encoded), .message(aboveUp.encoded)], to: bed.alice.identity.publicKey)
-            await bed.mallory.node.transmit([.message(down.encoded), .message(aboveDown.encoded)], to: bed.bob.identity.publicKey)
+            let up = try Self.forged(
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .pollVoteUp,
+                references: [MessageReference(id: poll.id, tag: .pollVoteUp)], head: false)
+            let down = try Self.forged(
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .pollVoteDown,
+                references: [MessageReference(id: poll.id, tag: .pollVoteDown)], head: false)
+            let aboveUp = try Self.forged(
+                bed, sequence: slot.sequence + 1, previous: up.id, tag: .text, plaintext: Array("a".utf8))
+            let aboveDown = try Self.forged(
+                bed, sequence: slot.sequence + 1, previous: down.id, tag: .text, plaintext: Array("b".utf8))
+            await bed.mallory.node.transmit(
+                [.message(up.encoded), .message(aboveUp.encoded)], to: bed.alice.identity.publicKey)
+            await bed.mallory.node.transmit(
+                [.message(down.encoded), .message(aboveDown.encoded)], to: bed.bob.identity.publicKey)
             try await bed.settle()
             // (and her own node, cut off now, cannot hand either of them the other branch)
-            bed.network.conditions.partition = [[bed.alice.node.localAddress, bed.bob.node.localAddress], [bed.mallory.node.localAddress]]
+            bed.network.conditions.partition = [
+                [bed.alice.node.localAddress, bed.bob.node.localAddress], [bed.mallory.node.localAddress],
+            ]
             try await Self.syncRounds(bed)
 
             // Then both prove the fork at the vote's slot, where the branches split, and agree on the tally
             for peer in [bed.alice, bed.bob] {
-                #expect(try peer.node.store.forks(chat: bed.invite.id).forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
+                #expect(
+                    try peer.node.store.forks(chat: bed.invite.id).forkedFrom == [
+                        bed.mallory.identity.publicKey: slot.sequence
+                    ])
                 let tally = try peer.node.pollSnapshot(chat: bed.invite.id, poll: poll.id).tally
                 #expect(tally?.up == 0 && tally?.down == 0)
             }
@@ -135,18 +162,25 @@ struct ForkProofTests {
             // one for alice and one for bob, and then cuts herself off
             let slot = try Self.nextSlot(bed)
             let big = { (fill: UInt8) in
-                try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .text, plaintext: [UInt8](repeating: fill, count: 40_000))
+                try Self.forged(
+                    bed, sequence: slot.sequence, previous: slot.previous, tag: .text,
+                    plaintext: [UInt8](repeating: fill, count: 40_000))
             }
             let (toAlice, toBob) = (try big(0x61), try big(0x62))
             await bed.mallory.node.transmit([.message(toAlice.encoded)], to: bed.alice.identity.publicKey)
             await bed.mallory.node.transmit([.message(toBob.encoded)], to: bed.bob.identity.publicKey)
             try await bed.settle()
-            bed.network.conditions.partition = [[bed.alice.node.localAddress, bed.bob.node.localAddress], [bed.mallory.node.localAddress]]
+            bed.network.conditions.partition = [
+                [bed.alice.node.localAddress, bed.bob.node.localAddress], [bed.mallory.node.localAddress],
+            ]
             try await Self.syncRounds(bed)
 
             // Then both still prove it: the proof travels as the two messages, from which each makes its own
             for peer in [bed.alice, bed.bob] {
-                #expect(try peer.node.store.forks(chat: bed.invite.id).forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
+                #expect(
+                    try peer.node.store.forks(chat: bed.invite.id).forkedFrom == [
+                        bed.mallory.identity.publicKey: slot.sequence
+                    ])
             }
         }
     }
@@ -156,14 +190,20 @@ struct ForkProofTests {
         let chat = try ChatID(rawRepresentation: [UInt8](repeating: 7, count: 32))
         func message(_ sequence: UInt64, previous: MessageID?, head: Bool) throws -> Message {
             let chained = try MessageDraft(
-                chat: chat, author: mallory.publicKey, sequence: sequence, previous: previous, lamport: 1, timestampMillis: 0, tag: .text,
-                content: [1]).chained()
+                chat: chat, author: mallory.publicKey, sequence: sequence, previous: previous, lamport: 1,
+                timestampMillis: 0, tag: .text,
+                content: [1]
+            ).chained()
             return head ? try chained.signedAsHead(by: mallory) : chained
         }
         let last = try message(.max, previous: nil, head: false)
         let wrapped = try message(5, previous: last.id, head: true)
-        #expect(throws: CoreError.self) { try ForkProof(first: [last, wrapped], second: [try message(1, previous: nil, head: true)]) }
-        #expect(throws: CoreError.self) { try ForkProof(first: [try message(.max, previous: nil, head: true)], second: [wrapped]) }
+        #expect(throws: CoreError.self) {
+            try ForkProof(first: [last, wrapped], second: [try message(1, previous: nil, head: true)])
+        }
+        #expect(throws: CoreError.self) {
+            try ForkProof(first: [try message(.max, previous: nil, head: true)], second: [wrapped])
+        }
     }
 
     @Test func aForkedCloseLeavesThePollDisputedOnEveryNode() async throws {
@@ -181,10 +221,12 @@ struct ForkProofTests {
             let alice = bed.alice.identity.publicKey
             let covering = PollCoverage(holdings: [alice: .contiguous(aliceVote.message.sequence)]).encoded()
             let closeA = try Self.forged(
-                bed, sequence: slot.sequence, previous: slot.previous, tag: .pollClose, references: [MessageReference(id: poll.id, tag: .pollClose)],
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .pollClose,
+                references: [MessageReference(id: poll.id, tag: .pollClose)],
                 plaintext: covering)
             let closeB = try Self.forged(
-                bed, sequence: slot.sequence, previous: slot.previous, tag: .pollClose, references: [MessageReference(id: poll.id, tag: .pollClose)],
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .pollClose,
+                references: [MessageReference(id: poll.id, tag: .pollClose)],
                 plaintext: PollCoverage(holdings: [:]).encoded())
             await bed.mallory.node.transmit([.message(closeA.encoded)], to: alice)
             await bed.mallory.node.transmit([.message(closeB.encoded)], to: bed.bob.identity.publicKey)
@@ -202,7 +244,9 @@ struct ForkProofTests {
             }
             #expect(views[0].tally?.ballots == views[1].tally?.ballots)
             // and a vote on it is refused with a reason
-            await #expect(throws: NodeError.self) { try await bed.alice.node.postVote(chat: bed.invite.id, poll: poll.id, choices: ["down"]) }
+            await #expect(throws: NodeError.self) {
+                try await bed.alice.node.postVote(chat: bed.invite.id, poll: poll.id, choices: ["down"])
+            }
         }
     }
 
@@ -218,8 +262,10 @@ struct ForkProofTests {
             let slot = try Self.nextSlot(bed)
             let k1 = try bed.mallory.node.ballotKeyPair(chat: chat).publicKey
             let k2 = try BallotKeyPair(identity: Identity.generate(), chat: chat.rawRepresentation).publicKey
-            let toAlice = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .ballotKey, plaintext: k1.rawRepresentation)
-            let toBob = try Self.forged(bed, sequence: slot.sequence, previous: slot.previous, tag: .ballotKey, plaintext: k2.rawRepresentation)
+            let toAlice = try Self.forged(
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .ballotKey, plaintext: k1.rawRepresentation)
+            let toBob = try Self.forged(
+                bed, sequence: slot.sequence, previous: slot.previous, tag: .ballotKey, plaintext: k2.rawRepresentation)
             await bed.mallory.node.transmit([.message(toAlice.encoded)], to: bed.alice.identity.publicKey)
             await bed.mallory.node.transmit([.message(toBob.encoded)], to: bed.bob.identity.publicKey)
             try await bed.settle()
@@ -228,7 +274,8 @@ struct ForkProofTests {
 
             // and alice posts a secret poll, whose electorate lists mallory with K1, and everyone votes
             let closes = bed.clock.wallMillis + 60_000
-            let created = try await bed.alice.node.createSecretPoll(chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: closes)
+            let created = try await bed.alice.node.createSecretPoll(
+                chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: closes)
             let poll = created.poll.id
             let secret = try #require(try ParleyCore.Poll(created.poll.message).secret)
             #expect(secret.electorate.first { $0.member == bed.mallory.identity.publicKey }?.key == k1)
@@ -247,7 +294,8 @@ struct ForkProofTests {
             // Then both hold the proof of her fork, and count the poll alike: closed, up 2, down 1, no electorate problem
             var tallies: [SecretTally] = []
             for peer in [bed.alice, bed.bob] {
-                #expect(try peer.node.store.forks(chat: chat).forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
+                #expect(
+                    try peer.node.store.forks(chat: chat).forkedFrom == [bed.mallory.identity.publicKey: slot.sequence])
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
                 let tally = try #require(snapshot.secret?.tally)
                 #expect(tally.electorateProblem == nil)

@@ -15,9 +15,11 @@ struct HoldingFairnessTests {
         var messages: [Message] = []
         for sequence in 1...UInt64(count) {
             var draft = MessageDraft(
-                chat: invite.id, author: author.publicKey, sequence: sequence, previous: messages.last?.id, lamport: sequence,
+                chat: invite.id, author: author.publicKey, sequence: sequence, previous: messages.last?.id,
+                lamport: sequence,
                 timestampMillis: 0, tag: .text, content: [])
-            draft.content = SealedContent.seal(Array("\(sequence)".utf8), with: key, chat: draft.chat, author: draft.author, sequence: sequence)
+            draft.content = SealedContent.seal(
+                Array("\(sequence)".utf8), with: key, chat: draft.chat, author: draft.author, sequence: sequence)
             messages.append(try draft.chained())
         }
         if head { messages[count - 1] = try messages[count - 1].signedAsHead(by: author) }
@@ -34,7 +36,8 @@ struct HoldingFairnessTests {
         }
         let (alice, bob, colluders) = (bed.peers[0], bed.peers[1], Array(bed.peers[2...]))
         try await bed.running {
-            let invite = try await alice.node.createChat(title: "Fair", members: bed.peers.dropFirst().map(\.identity.publicKey))
+            let invite = try await alice.node.createChat(
+                title: "Fair", members: bed.peers.dropFirst().map(\.identity.publicKey))
             try await bed.settle()
             for member in bed.peers.dropFirst() { try #require(try member.node.store.chat(invite.id) != nil) }
 

@@ -23,7 +23,9 @@ struct HostileBed {
     let invite: ChatInvite
     var peers: [Peers.Peer] { [alice, bob, mallory] + others }
 
-    static func make(rateLimits: RateLimiter.Configuration = .init(), syncFanout: Int = 4, others: Int = 0) async throws -> HostileBed {
+    static func make(rateLimits: RateLimiter.Configuration = .init(), syncFanout: Int = 4, others: Int = 0) async throws
+        -> HostileBed
+    {
         let network = InMemoryNetwork(delivery: .held), clock = ManualClock()
         var taps: [PeerID: CapturingTransport] = [:]
         let peers = try (0..<3 + others).map { _ in
@@ -33,14 +35,18 @@ struct HostileBed {
             configuration.syncFanout = syncFanout
             let tap = CapturingTransport(network.makeTransport())
             taps[identity.publicKey] = tap
-            return Peers.Peer(identity: identity, node: Node(
-                configuration: configuration, store: try MessageStore.inMemory(), transport: tap, clock: clock))
+            return Peers.Peer(
+                identity: identity,
+                node: Node(
+                    configuration: configuration, store: try MessageStore.inMemory(), transport: tap, clock: clock))
         }
         try await Peers.introduce(peers)
-        let invite = try await peers[0].node.createChat(title: "Bed", members: peers.dropFirst().map(\.identity.publicKey))
+        let invite = try await peers[0].node.createChat(
+            title: "Bed", members: peers.dropFirst().map(\.identity.publicKey))
         return HostileBed(
             network: network, clock: clock, pump: NetworkPump(network: network, clock: clock, nodes: peers.count),
-            alice: peers[0], bob: peers[1], mallory: peers[2], others: Array(peers.dropFirst(3)), taps: taps, raw: network.makeTransport(), invite: invite)
+            alice: peers[0], bob: peers[1], mallory: peers[2], others: Array(peers.dropFirst(3)), taps: taps,
+            raw: network.makeTransport(), invite: invite)
     }
 
     /// Runs the three nodes, and drains what reaches the raw endpoint (so the pump sees it idle);
@@ -51,7 +57,9 @@ struct HostileBed {
                 group.addTask { for await _ in raw.inbound {} }
                 do {
                     try await settle()
-                    for member in peers.dropFirst() { try #require(try member.node.store.chat(invite.id) != nil, "a member never joined the chat") }
+                    for member in peers.dropFirst() {
+                        try #require(try member.node.store.chat(invite.id) != nil, "a member never joined the chat")
+                    }
                     try await body()
                 } catch {
                     group.cancelAll()
@@ -68,7 +76,10 @@ struct HostileBed {
     /// Sends bytes to `target` from the raw endpoint, in batches like a socket read would yield them.
     func inject(_ datagrams: [[UInt8]], to target: Peers.Peer) async {
         for chunk in stride(from: 0, to: datagrams.count, by: 64) {
-            await raw.send(datagrams[chunk..<min(chunk + 64, datagrams.count)].map { Datagram(address: target.node.localAddress, bytes: $0) })
+            await raw.send(
+                datagrams[chunk..<min(chunk + 64, datagrams.count)].map {
+                    Datagram(address: target.node.localAddress, bytes: $0)
+                })
         }
     }
 
@@ -77,7 +88,8 @@ struct HostileBed {
     /// What `sender` has sent to `receiver` so far, of one packet type, as a LAN observer captured it.
     func captured(from sender: Peers.Peer, to receiver: Peers.Peer, type: UInt8) -> [[UInt8]] {
         taps[sender.identity.publicKey]!.captured.withLock { $0 }
-            .filter { $0.address == receiver.node.localAddress && $0.bytes.count > 1 && $0.bytes[1] == type }.map(\.bytes)
+            .filter { $0.address == receiver.node.localAddress && $0.bytes.count > 1 && $0.bytes[1] == type }.map(
+                \.bytes)
     }
 
     /// `from` writes to the chat and, once the network is quiet, `to` holds it: the honest path still works.
@@ -90,7 +102,9 @@ struct HostileBed {
     /// Every counter of `peer`'s that moved since `before`, by how much.
     func delta(of peer: Peers.Peer, from before: [String: Int]) async -> [String: Int] {
         await rejections(of: peer).reduce(into: [:]) { result, entry in
-            if entry.value != before[entry.key, default: 0] { result[entry.key] = entry.value - before[entry.key, default: 0] }
+            if entry.value != before[entry.key, default: 0] {
+                result[entry.key] = entry.value - before[entry.key, default: 0]
+            }
         }
     }
 }
@@ -109,7 +123,7 @@ extension [UInt8] {
 struct HostileDatagramTests {
     enum Attack: String, CaseIterable, CustomTestStringConvertible {
         case truncatedHeaders, truncatedCiphertext, oversized, wrongVersions, unknownSession, replayedData,
-             replayedHandshake, replayedAnnounce, staleAnnounce, forgedAnnounce, forgedHandshake, strayHandshakeResponse
+            replayedHandshake, replayedAnnounce, staleAnnounce, forgedAnnounce, forgedHandshake, strayHandshakeResponse
         var testDescription: String { rawValue }
     }
 
@@ -149,7 +163,9 @@ struct HostileDatagramTests {
         case .truncatedCiphertext:
             // Cut short in flight, before alice saw them (so with counters she has not seen yet).
             let fresh = data.prefix(2).enumerated().map { index, packet in
-                Packet.dataHeader(receiverIndex: UInt32(packet[2..<6].reduce(0) { $0 << 8 | UInt32($1) }), counter: 1 << 40 + UInt64(index))
+                Packet.dataHeader(
+                    receiverIndex: UInt32(packet[2..<6].reduce(0) { $0 << 8 | UInt32($1) }),
+                    counter: 1 << 40 + UInt64(index))
                     + packet.dropFirst(Packet.dataHeaderBytes).dropLast(1)
             }
             return (fresh, ["decryptFailed": fresh.count])
@@ -159,7 +175,12 @@ struct HostileDatagramTests {
             let versions: [UInt8] = [0, 1, 3, 255] // 1: the wire protocol before hash chains
             return (versions.map { [$0] + data[0].dropFirst() }, ["unsupportedVersion": versions.count])
         case .unknownSession:
-            return ([Packet.data(receiverIndex: 0xDEAD_BEEF, counter: 1, sealed: [UInt8](repeating: 7, count: 40)).encoded()], ["unknownSession": 1])
+            return (
+                [
+                    Packet.data(receiverIndex: 0xDEAD_BEEF, counter: 1, sealed: [UInt8](repeating: 7, count: 40))
+                        .encoded()
+                ], ["unknownSession": 1]
+            )
         case .replayedData:
             return (data, ["replayed": data.count])
         case .replayedHandshake:
@@ -173,18 +194,34 @@ struct HostileDatagramTests {
             return ([Announcement.make(identity: bed.bob.identity, wallMillis: wall - 600_000).encoded()], ["stale": 1])
         case .forgedAnnounce:
             let forged = Announcement.make(identity: try Identity.generate(), wallMillis: wall)
-            guard case let .announce(_, timestamp, signature) = forged else { throw CoreError.invalid("not an announce") }
+            guard case let .announce(_, timestamp, signature) = forged else {
+                throw CoreError.invalid("not an announce")
+            }
             // A fresh signature by someone else, claimed for bob.
-            return ([Packet.announce(peer: bed.bob.identity.publicKey, timestampMillis: timestamp, signature: signature).encoded()], ["badSignature": 1])
+            return (
+                [
+                    Packet.announce(peer: bed.bob.identity.publicKey, timestampMillis: timestamp, signature: signature)
+                        .encoded()
+                ], ["badSignature": 1]
+            )
         case .forgedHandshake:
             // Well formed, but the sealed box was not made with alice's key.
             let ephemeral = try EphemeralKeyPair.generate().publicKey
             let sealed = [UInt8](repeating: 0x42, count: Packet.handshakeInitSealedBytes)
-            return ([Packet.handshakeInit(senderIndex: 99, ephemeral: ephemeral, sealed: sealed).encoded()], ["decryptFailed": 1])
+            return (
+                [Packet.handshakeInit(senderIndex: 99, ephemeral: ephemeral, sealed: sealed).encoded()],
+                ["decryptFailed": 1]
+            )
         case .strayHandshakeResponse:
             let ephemeral = try EphemeralKeyPair.generate().publicKey
             let sealed = [UInt8](repeating: 0, count: Packet.handshakeResponseSealedBytes)
-            return ([Packet.handshakeResponse(senderIndex: 1, receiverIndex: 0xFEED, ephemeral: ephemeral, sealed: sealed).encoded()], ["unknownSession": 1])
+            return (
+                [
+                    Packet.handshakeResponse(
+                        senderIndex: 1, receiverIndex: 0xFEED, ephemeral: ephemeral, sealed: sealed
+                    ).encoded()
+                ], ["unknownSession": 1]
+            )
         }
     }
 
@@ -193,7 +230,9 @@ struct HostileDatagramTests {
         let bed = try await HostileBed.make()
         var random = SplitMix64(seed: 2_026)
         let datagrams: [[UInt8]] = (0..<1_000).map { index in
-            var bytes = (0..<Int.random(in: 0...1_500, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var bytes = (0..<Int.random(in: 0...1_500, using: &random)).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             if index.isMultiple(of: 3), bytes.count > 2 { bytes[0] = 1; bytes[1] = UInt8(1 + index % 4) }
             return bytes
         }
@@ -208,7 +247,9 @@ struct HostileDatagramTests {
             // Then every one is counted as a rejection, and alice stored nothing from them
             let total = await bed.delta(of: bed.alice, from: before).reduce(0) { $0 + $1.value }
             #expect(total == datagrams.count, "counted \(total)")
-            #expect(try bed.alice.node.store.messages(matching: MessageCriteria(chat: bed.invite.id)).count == messagesBefore)
+            #expect(
+                try bed.alice.node.store.messages(matching: MessageCriteria(chat: bed.invite.id)).count
+                    == messagesBefore)
             #expect(try await bed.honestMessageArrives("still fine", from: bed.bob, to: bed.alice))
         }
     }
@@ -218,7 +259,8 @@ struct HostileDatagramTests {
 /// (or, for a vote on a non-poll, stored but never tallied) and counted.
 struct HostileMemberTests {
     enum Attack: String, CaseIterable, CustomTestStringConvertible {
-        case forgedSignature, tamperedContent, forgedInvite, strangersMessage, unknownChat, garbageFrame, wrongMessageVersion, voteOnANonPoll
+        case forgedSignature, tamperedContent, forgedInvite, strangersMessage, unknownChat, garbageFrame,
+            wrongMessageVersion, voteOnANonPoll
         var testDescription: String { rawValue }
     }
 
@@ -244,15 +286,22 @@ struct HostileMemberTests {
             if attack == .voteOnANonPoll, case let .message(bytes) = frame {
                 // A vote on a text message is kept like any member's message, but there is no poll to count it for
                 #expect(try bed.alice.node.store.message(try Message(decoding: bytes).id) != nil)
-                #expect(throws: NodeError.self) { try bed.alice.node.pollResults(chat: bed.invite.id, poll: text.message.id) }
+                #expect(throws: NodeError.self) {
+                    try bed.alice.node.pollResults(chat: bed.invite.id, poll: text.message.id)
+                }
             }
         }
     }
 
     static func frame(for attack: Attack, bed: HostileBed, text: Message) throws -> (Frame, [String: Int]) {
         let mallory = bed.mallory.identity
-        func draft(chat: ChatID = bed.invite.id, author: PeerID = mallory.publicKey, tag: ParleyCore.Tag = .text, references: [MessageReference] = []) -> MessageDraft {
-            MessageDraft(chat: chat, author: author, sequence: 1, lamport: 1, timestampMillis: 0, tag: tag, content: Array("mallory was here".utf8), references: references)
+        func draft(
+            chat: ChatID = bed.invite.id, author: PeerID = mallory.publicKey, tag: ParleyCore.Tag = .text,
+            references: [MessageReference] = []
+        ) -> MessageDraft {
+            MessageDraft(
+                chat: chat, author: author, sequence: 1, lamport: 1, timestampMillis: 0, tag: tag,
+                content: Array("mallory was here".utf8), references: references)
         }
         switch attack {
         case .forgedSignature:
@@ -266,9 +315,13 @@ struct HostileMemberTests {
             return (.invite(bed.invite.encoded.flipping(at: bed.invite.encoded.count - 1)), ["badSignature": 1])
         case .strangersMessage:
             let stranger = try Identity.generate()
-            return (.message(try draft(author: stranger.publicKey).sealedAndSigned(in: bed.invite, by: stranger).encoded), ["notMember": 1])
+            return (
+                .message(try draft(author: stranger.publicKey).sealedAndSigned(in: bed.invite, by: stranger).encoded),
+                ["notMember": 1]
+            )
         case .unknownChat:
-            let elsewhere = try ChatInvite.create(by: mallory, title: "Elsewhere", members: [bed.alice.identity.publicKey], createdAtMillis: 0)
+            let elsewhere = try ChatInvite.create(
+                by: mallory, title: "Elsewhere", members: [bed.alice.identity.publicKey], createdAtMillis: 0)
             return (.message(try draft(chat: elsewhere.id).signed(by: mallory).encoded), ["unknownChat": 1])
         case .garbageFrame:
             return (.message([WireVersion.current, 1, 0xFF, 0xFF]), ["malformed": 1])
@@ -276,7 +329,8 @@ struct HostileMemberTests {
             let message = try draft().sealedAndSigned(in: bed.invite, by: mallory)
             return (.message([1] + message.encoded.dropFirst()), ["unsupportedVersion": 1]) // wire protocol 1: refused
         case .voteOnANonPoll:
-            let vote = try draft(tag: .pollVoteUp, references: [MessageReference(id: text.id, tag: .pollVoteUp)]).sealedAndSigned(in: bed.invite, by: mallory)
+            let vote = try draft(tag: .pollVoteUp, references: [MessageReference(id: text.id, tag: .pollVoteUp)])
+                .sealedAndSigned(in: bed.invite, by: mallory)
             return (.message(vote.encoded), ["notAPoll": 1])
         }
     }
@@ -298,8 +352,10 @@ struct HostileMemberTests {
             for index in 0..<1_000 {
                 let tag: ParleyCore.Tag = index.isMultiple(of: 2) ? .pollVoteDown : .pollVoteUp
                 let vote = try MessageDraft(
-                    chat: bed.invite.id, author: bed.mallory.identity.publicKey, sequence: UInt64(index + 1), previous: previous,
-                    lamport: UInt64(index + 10), timestampMillis: 0, tag: tag, content: [], references: [MessageReference(id: poll.message.id, tag: tag)]
+                    chat: bed.invite.id, author: bed.mallory.identity.publicKey, sequence: UInt64(index + 1),
+                    previous: previous,
+                    lamport: UInt64(index + 10), timestampMillis: 0, tag: tag, content: [],
+                    references: [MessageReference(id: poll.message.id, tag: tag)]
                 ).sealedAndSigned(in: bed.invite, by: bed.mallory.identity)
                 votes.append(.message(vote.encoded))
                 previous = vote.id
@@ -312,7 +368,9 @@ struct HostileMemberTests {
             for peer in [bed.alice, bed.bob] {
                 #expect(try peer.node.store.messages(matching: MessageCriteria(chat: bed.invite.id)).count == expected)
             }
-            let tallies = try [bed.alice, bed.bob].map { try $0.node.pollResults(chat: bed.invite.id, poll: poll.message.id).tally }
+            let tallies = try [bed.alice, bed.bob].map {
+                try $0.node.pollResults(chat: bed.invite.id, poll: poll.message.id).tally
+            }
             #expect(tallies[0] == tallies[1])
             #expect((tallies[0].up, tallies[0].down, tallies[0].ballots.count) == (2, 1, 3))
             #expect(tallies[0].choice(of: bed.mallory.identity.publicKey) == .up)

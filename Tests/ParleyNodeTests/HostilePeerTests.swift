@@ -17,7 +17,8 @@ struct HostilePeerTests {
         try await bed.running {
             // When mallory pushes a correctly signed message for that chat straight to alice
             let forged = try MessageDraft(
-                chat: invite.id, author: mallory.identity.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text,
+                chat: invite.id, author: mallory.identity.publicKey, sequence: 1, lamport: 1, timestampMillis: 0,
+                tag: .text,
                 content: Array("let me in".utf8)
             ).sealedAndSigned(in: invite, by: mallory.identity)
             await mallory.node.transmit([.message(forged.encoded)], to: alice.identity.publicKey)
@@ -37,7 +38,8 @@ struct HostilePeerTests {
         // Given mallory knows bob, but bob has no contact for mallory
         let bed = try await PumpedPeers.make(count: 2, introduced: false)
         let (bob, mallory) = (bed.peers[0], bed.peers[1])
-        try await mallory.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
+        try await mallory.node.addContact(
+            Contact(peer: bob.identity.publicKey, name: "bob", address: bob.node.localAddress))
         try await bed.running {
             // When mallory creates a chat with bob in it
             let invite = try await mallory.node.createChat(title: "Free prizes", members: [bob.identity.publicKey])
@@ -67,15 +69,19 @@ struct HostilePeerTests {
             by: alice, title: "Lunch", members: [bob.identity.publicKey, carol.publicKey], createdAtMillis: 0)
         _ = try await bob.node.store.saveChat(invite, joinedAtMillis: 0)
         let poll = try MessageDraft(
-            chat: invite.id, author: alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .poll, content: Array("Pizza?".utf8)
+            chat: invite.id, author: alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .poll,
+            content: Array("Pizza?".utf8)
         ).signed(by: alice)
         let vote = try MessageDraft(
-            chat: invite.id, author: carol.publicKey, sequence: 1, lamport: 2, timestampMillis: 0, tag: .pollVoteDown, content: [],
+            chat: invite.id, author: carol.publicKey, sequence: 1, lamport: 2, timestampMillis: 0, tag: .pollVoteDown,
+            content: [],
             references: [MessageReference(id: poll.id, tag: .pollVoteDown)]
         ).signed(by: carol)
 
         // When the vote is stored first: it is kept, though there is no poll to count it for yet
-        #expect(try await bob.node.store.insert([vote], receivedAtMillis: 0, ownAuthor: bob.identity.publicKey).first?.storedMessage != nil)
+        #expect(
+            try await bob.node.store.insert([vote], receivedAtMillis: 0, ownAuthor: bob.identity.publicKey).first?
+                .storedMessage != nil)
         #expect(throws: NodeError.self) { try bob.node.pollResults(chat: invite.id, poll: poll.id) }
 
         // Then once the poll arrives, the vote counts

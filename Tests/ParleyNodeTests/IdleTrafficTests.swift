@@ -10,7 +10,8 @@ import Testing
 struct IdleTrafficTests {
     func dataDatagrams(_ bed: HostileBed) -> Int {
         bed.peers.reduce(0) { total, sender in
-            total + bed.peers.filter { $0.identity.publicKey != sender.identity.publicKey }
+            total
+                + bed.peers.filter { $0.identity.publicKey != sender.identity.publicKey }
                 .reduce(0) { $0 + bed.captured(from: sender, to: $1, type: 3).count }
         }
     }
@@ -78,10 +79,14 @@ struct SyncFollowUpTests {
     @Test func onlyMembersMessagesOfTheChatCountInAFollowUpsVector() throws {
         let (alice, bob, outsider) = (try Identity.generate(), try Identity.generate(), try Identity.generate())
         let chat = try ChatInvite.create(by: alice, title: "Ahead", members: [bob.publicKey], createdAtMillis: 0).id
-        let other = try ChatInvite.create(by: alice, title: "Elsewhere", members: [bob.publicKey], createdAtMillis: 0).id
+        let other = try ChatInvite.create(by: alice, title: "Elsewhere", members: [bob.publicKey], createdAtMillis: 0)
+            .id
         func message(_ author: Identity, _ chat: ChatID, _ sequence: UInt64) throws -> Message {
-            try MessageDraft(chat: chat, author: author.publicKey, sequence: sequence, lamport: sequence, timestampMillis: 0, tag: .text, content: [1])
-                .signed(by: author)
+            try MessageDraft(
+                chat: chat, author: author.publicKey, sequence: sequence, lamport: sequence, timestampMillis: 0,
+                tag: .text, content: [1]
+            )
+            .signed(by: author)
         }
         let arriving = [
             try message(bob, chat, 3), try message(bob, chat, 4), try message(alice, chat, 1),

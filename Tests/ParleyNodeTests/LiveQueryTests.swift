@@ -20,7 +20,8 @@ struct LiveQueryTests {
             try await bed.settle()
 
             // When bob watches the votes on the first poll, and both post votes, texts and a custom tag
-            let live = bob.liveMessages(matching: MessageCriteria(chat: chat.id, referencing: poll, referenceTag: .pollVoteDown))
+            let live = bob.liveMessages(
+                matching: MessageCriteria(chat: chat.id, referencing: poll, referenceTag: .pollVoteDown))
             var matches = live.makeAsyncIterator()
             let custom = bob.liveMessages(matching: MessageCriteria(chat: chat.id, tag: try Tag("Sticker")))
             var stickers = custom.makeAsyncIterator()

@@ -18,7 +18,8 @@ struct LossyNetworkConvergenceTests {
             var configuration = NodeConfiguration(identity: identity)
             configuration.tick = .milliseconds(10)
             configuration.syncInterval = .milliseconds(150)
-            let node = Node(configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
+            let node = Node(
+                configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
             return Peer(identity: identity, node: node)
         }
     }
@@ -27,7 +28,10 @@ struct LossyNetworkConvergenceTests {
     static func introduce(_ peers: [Peer]) async throws {
         for peer in peers {
             for other in peers where other.identity.publicKey != peer.identity.publicKey {
-                try await peer.node.addContact(Contact(peer: other.identity.publicKey, name: other.identity.publicKey.shortHex, address: other.node.localAddress))
+                try await peer.node.addContact(
+                    Contact(
+                        peer: other.identity.publicKey, name: other.identity.publicKey.shortHex,
+                        address: other.node.localAddress))
             }
         }
     }
@@ -55,11 +59,13 @@ struct LossyNetworkConvergenceTests {
 
     @Test func threePeersConvergeOnMessagesAndTalliesDespiteLossAndReordering() async throws {
         // Given a network losing 20% of datagrams, duplicating 5% and reordering
-        let bed = try await PumpedPeers.make(count: 3, conditions: .init(lossRate: 0.2, duplicateRate: 0.05, reorder: true), seed: 7)
+        let bed = try await PumpedPeers.make(
+            count: 3, conditions: .init(lossRate: 0.2, duplicateRate: 0.05, reorder: true), seed: 7)
         let peers = bed.peers
         try await bed.running {
             // When alice creates a chat and a poll, everyone chats and votes, bob twice
-            let invite = try await peers[0].node.createChat(title: "Lunch", members: peers.dropFirst().map(\.identity.publicKey))
+            let invite = try await peers[0].node.createChat(
+                title: "Lunch", members: peers.dropFirst().map(\.identity.publicKey))
             let poll = try await peers[0].node.createPoll(chat: invite.id, question: "Pizza?")
             try await bed.advance(by: .seconds(10)) // retransmits and sync repair what the network lost
             for (index, peer) in peers.enumerated() {
@@ -77,9 +83,13 @@ struct LossyNetworkConvergenceTests {
             let expected = 1 + 60 + 3
             try await bed.advance(by: .seconds(20))
             for (index, peer) in peers.enumerated() {
-                #expect(try peer.node.store.messages(matching: MessageCriteria(chat: invite.id)).count == expected, "peer \(index) did not converge")
+                #expect(
+                    try peer.node.store.messages(matching: MessageCriteria(chat: invite.id)).count == expected,
+                    "peer \(index) did not converge")
             }
-            let ids = try peers.map { try Set($0.node.store.messages(matching: MessageCriteria(chat: invite.id)).map(\.message.id)) }
+            let ids = try peers.map {
+                try Set($0.node.store.messages(matching: MessageCriteria(chat: invite.id)).map(\.message.id))
+            }
             #expect(ids[0] == ids[1] && ids[1] == ids[2])
             let tallies = try peers.map { try $0.node.pollResults(chat: invite.id, poll: poll.message.id).tally }
             #expect(tallies.allSatisfy { $0 == tallies[0] })
@@ -92,7 +102,9 @@ struct LossyNetworkConvergenceTests {
 
     /// A new node for `identity` on the bed's network and clock, knowing `peer`'s address and the chat's
     /// creator by name only; `peer` learns its address.
-    static func newcomer(_ identity: Identity, knowing peer: Peer, creator: Peer, _ bed: PumpedPeers) async throws -> Node {
+    static func newcomer(_ identity: Identity, knowing peer: Peer, creator: Peer, _ bed: PumpedPeers) async throws
+        -> Node
+    {
         let node = Node(
             configuration: NodeConfiguration(identity: identity), store: try MessageStore.inMemory(),
             transport: bed.network.makeTransport(), clock: bed.clock)
@@ -107,7 +119,8 @@ struct LossyNetworkConvergenceTests {
         let bed = try await PumpedPeers.make(count: 2)
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         let carolIdentity = try Identity.generate()
-        let invite = try await alice.node.createChat(title: "Later", members: [bob.identity.publicKey, carolIdentity.publicKey])
+        let invite = try await alice.node.createChat(
+            title: "Later", members: [bob.identity.publicKey, carolIdentity.publicKey])
         try await bed.running {
             for n in 0..<30 { _ = try await alice.node.sendText(chat: invite.id, "early \(n)") }
             try await bed.settle()
@@ -129,7 +142,8 @@ struct LossyNetworkConvergenceTests {
         let bed = try await PumpedPeers.make(count: 2) { _, configuration in configuration.syncBatch = 16 }
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         let carolIdentity = try Identity.generate()
-        let invite = try await alice.node.createChat(title: "Backlog", members: [bob.identity.publicKey, carolIdentity.publicKey])
+        let invite = try await alice.node.createChat(
+            title: "Backlog", members: [bob.identity.publicKey, carolIdentity.publicKey])
         try await bed.running {
             for n in 0..<200 { _ = try await alice.node.sendText(chat: invite.id, "backlog \(n)") }
             try await bed.settle()

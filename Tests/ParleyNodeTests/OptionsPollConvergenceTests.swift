@@ -10,11 +10,15 @@ import Testing
 struct OptionsPollConvergenceTests {
     @Test(arguments: [11, 29] as [UInt64]) func fivePeersAgreeOnAnOptionsPoll(seed: UInt64) async throws {
         // Given five peers on a network that drops 15%, duplicates 5% and reorders (seeded)
-        let bed = try await PumpedPeers.make(count: 5, conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: seed)
+        let bed = try await PumpedPeers.make(
+            count: 5, conditions: .init(lossRate: 0.15, duplicateRate: 0.05, reorder: true), seed: seed)
         let peers = bed.peers
         try await bed.running {
-            let chat = try await peers[0].node.createChat(title: "Offsite", members: peers.dropFirst().map(\.identity.publicKey))
-            let spec = PollSpec(question: "Where?", options: ["Lake", "Hills", "Beach"], maxVotes: 2, allowAnswers: true, allowSuggestions: true)
+            let chat = try await peers[0].node.createChat(
+                title: "Offsite", members: peers.dropFirst().map(\.identity.publicKey))
+            let spec = PollSpec(
+                question: "Where?", options: ["Lake", "Hills", "Beach"], maxVotes: 2, allowAnswers: true,
+                allowSuggestions: true)
             let poll = try await peers[0].node.createPoll(chat: chat.id, spec: spec).message.id
             try await bed.advance(by: .seconds(10)) // retransmits and sync repair what the network lost
             for peer in peers { #expect((try? peer.node.pollSnapshot(chat: chat.id, poll: poll)) != nil) }
@@ -35,11 +39,14 @@ struct OptionsPollConvergenceTests {
             // Then all five hold the same messages and compute the same outcome
             // Every message is in its author's store, so the union is the whole set
             let all = try peers.reduce(into: Set<MessageID>()) { union, peer in
-                union.formUnion(try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id))
+                union.formUnion(
+                    try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id))
             }
             try await bed.advance(by: .seconds(20))
             for (index, peer) in peers.enumerated() {
-                #expect(Set(try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id)) == all, "peer \(index) did not converge")
+                #expect(
+                    Set(try peer.node.store.messages(matching: MessageCriteria(chat: chat.id)).map(\.message.id))
+                        == all, "peer \(index) did not converge")
             }
             let outcomes = try peers.map { try #require(try $0.node.pollSnapshot(chat: chat.id, poll: poll).outcome) }
             #expect(outcomes.allSatisfy { $0 == outcomes[0] })

@@ -77,7 +77,9 @@ struct PendingInviteTests {
                 try await bed.settle()
             }
             // Then bob holds her newest 10, in arrival order; the 20 oldest were dropped and counted
-            #expect(try bob.node.pendingInvites().map(\.invite.id) == Array(made.suffix(MessageStore.maxPendingInvitesPerCreator)))
+            #expect(
+                try bob.node.pendingInvites().map(\.invite.id)
+                    == Array(made.suffix(MessageStore.maxPendingInvitesPerCreator)))
             #expect(await bob.node.status().rejections["pendingInviteDropped"] == 20)
             #expect(await bob.node.status().rejections["uninvited"] == 30)
         }
@@ -107,7 +109,10 @@ struct PendingInviteTests {
             for chat in [held.id, declined.id] {
                 #expect(try await bob.node.syncReply(chat: chat, vector: [:], to: dave.identity.publicKey).isEmpty)
             }
-            #expect(try await bob.node.syncReply(chat: unknown, vector: [:], to: dave.identity.publicKey) == [.needInvite(unknown)])
+            #expect(
+                try await bob.node.syncReply(chat: unknown, vector: [:], to: dave.identity.publicKey) == [
+                    .needInvite(unknown)
+                ])
             // and an invite pushed again directly is not counted again either
             await dave.node.transmit([.invite(held.encoded), .invite(declined.encoded)], to: bob.identity.publicKey)
             try await bed.settle()
@@ -144,7 +149,9 @@ struct PendingInviteTests {
             try await bed.settle()
 
             // When bob accepts, naming dave as his existing contact carol
-            await #expect(throws: (any Error).self) { try await bob.node.acceptInvite(chat: invite.id, contactName: "carol") }
+            await #expect(throws: (any Error).self) {
+                try await bob.node.acceptInvite(chat: invite.id, contactName: "carol")
+            }
 
             // Then nothing changed: no chat, no new contact, the invite still waits
             #expect(try bob.node.chat(invite.id) == nil)

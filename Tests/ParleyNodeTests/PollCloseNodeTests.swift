@@ -14,7 +14,8 @@ struct PollCloseNodeTests {
         let bed = try await PumpedPeers.make(count: 3)
         let (alice, bob, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2])
         try await bed.running {
-            let invite = try await alice.node.createChat(title: "Lunch", members: [bob.identity.publicKey, mallory.identity.publicKey])
+            let invite = try await alice.node.createChat(
+                title: "Lunch", members: [bob.identity.publicKey, mallory.identity.publicKey])
             let poll = try await alice.node.createPoll(chat: invite.id, question: "Pizza?")
             try await bed.settle()
             let down = try await bob.node.postVote(chat: invite.id, poll: poll.id, choices: ["down"])
@@ -27,14 +28,18 @@ struct PollCloseNodeTests {
             // When mallory, after the close, sends an up vote claiming a clock just below the close's
             let sequence = try mallory.node.store.nextSequence(chat: invite.id, author: mallory.identity.publicKey)
             let backdated = try MessageDraft(
-                chat: invite.id, author: mallory.identity.publicKey, sequence: sequence, lamport: close.message.lamport - 1,
+                chat: invite.id, author: mallory.identity.publicKey, sequence: sequence,
+                lamport: close.message.lamport - 1,
                 timestampMillis: close.message.timestampMillis - 1, tag: .pollVoteUp, content: [],
                 references: [MessageReference(id: poll.id, tag: .pollVoteUp)]
             ).sealedAndSigned(in: invite, by: mallory.identity)
-            for peer in [alice, bob] { await mallory.node.transmit([.message(backdated.encoded)], to: peer.identity.publicKey) }
+            for peer in [alice, bob] {
+                await mallory.node.transmit([.message(backdated.encoded)], to: peer.identity.publicKey)
+            }
             try await bed.settle()
             #expect(try alice.node.store.message(backdated.id) != nil && bob.node.store.message(backdated.id) != nil)
-            _ = try await mallory.node.store.insert([backdated], receivedAtMillis: 0, ownAuthor: mallory.identity.publicKey)
+            _ = try await mallory.node.store.insert(
+                [backdated], receivedAtMillis: 0, ownAuthor: mallory.identity.publicKey)
 
             // Then every node still shows up 0, down 1, closed; mallory's own view says her vote came after the close
             for peer in bed.peers {
@@ -54,7 +59,8 @@ struct PollCloseNodeTests {
         let peers = try clocks.map { clock in
             let identity = try Identity.generate()
             let node = Node(
-                configuration: NodeConfiguration(identity: identity), store: try MessageStore.inMemory(), transport: network.makeTransport(),
+                configuration: NodeConfiguration(identity: identity), store: try MessageStore.inMemory(),
+                transport: network.makeTransport(),
                 clock: clock)
             return Peers.Peer(identity: identity, node: node)
         }
@@ -63,7 +69,8 @@ struct PollCloseNodeTests {
         try await Peers.introduce(peers)
         try await Peers.running(peers) {
             let invite = try await alice.node.createChat(title: "Walk", members: [bob.identity.publicKey])
-            let spec = PollSpec(question: "Where?", options: ["Lake", "Hills"], closesAtMillis: clocks[0].wallMillis + 60_000)
+            let spec = PollSpec(
+                question: "Where?", options: ["Lake", "Hills"], closesAtMillis: clocks[0].wallMillis + 60_000)
             let poll = try await alice.node.createPoll(chat: invite.id, spec: spec)
             try await pump.settle()
             let lake = try await bob.node.postVote(chat: invite.id, poll: poll.id, choices: ["Lake"])
@@ -75,7 +82,9 @@ struct PollCloseNodeTests {
             try await pump.settle()
             // Then bob sees the poll closing, not closed, and his node refuses his vote
             #expect(try bob.node.pollSnapshot(chat: invite.id, poll: poll.id).phase == .closing)
-            await #expect(throws: NodeError.self) { try await bob.node.postVote(chat: invite.id, poll: poll.id, choices: ["Hills"]) }
+            await #expect(throws: NodeError.self) {
+                try await bob.node.postVote(chat: invite.id, poll: poll.id, choices: ["Hills"])
+            }
 
             // When alice's clock passes it too, her node posts the close by itself
             clocks[0].advance(by: .seconds(61))
@@ -86,7 +95,9 @@ struct PollCloseNodeTests {
                 #expect(snapshot.phase == .closed)
                 let outcome = try #require(snapshot.outcome)
                 #expect(outcome.options.map(\.votes) == [1, 0])
-                #expect(outcome.closure?.coverage.covers(author: bob.identity.publicKey, sequence: lake.message.sequence) == true)
+                #expect(
+                    outcome.closure?.coverage.covers(author: bob.identity.publicKey, sequence: lake.message.sequence)
+                        == true)
             }
         }
     }
@@ -97,7 +108,8 @@ struct PollCloseNodeTests {
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         try await bed.running {
             // When alice pushes bob an invite to a new chat without keys (kind 0x02)
-            let legacy = try ChatInvite.create(by: alice.identity, title: "Open", members: [bob.identity.publicKey], createdAtMillis: 0)
+            let legacy = try ChatInvite.create(
+                by: alice.identity, title: "Open", members: [bob.identity.publicKey], createdAtMillis: 0)
             _ = try await alice.node.store.saveChat(legacy, joinedAtMillis: 0)
             await alice.node.transmit([.invite(legacy.encoded)], to: bob.identity.publicKey)
             try await bed.settle()
@@ -109,7 +121,8 @@ struct PollCloseNodeTests {
             #expect(try bob.node.store.chat(legacy.id) == nil)
 
             // When a legacy chat is already stored on bob's node (made before chat keys)
-            let old = try ChatInvite.create(by: alice.identity, title: "Old", members: [bob.identity.publicKey], createdAtMillis: 0)
+            let old = try ChatInvite.create(
+                by: alice.identity, title: "Old", members: [bob.identity.publicKey], createdAtMillis: 0)
             for peer in bed.peers { _ = try await peer.node.store.saveChat(old, joinedAtMillis: 0) }
             // Then it keeps working
             let text = try await alice.node.sendText(chat: old.id, "still here")

@@ -14,7 +14,9 @@ struct PresenceNodeTests {
 
     /// Moves the clock a pump step (50 ms) at a time, settling after each, until `condition` holds;
     /// returns how much manual time that took, or nil if it did not hold within `limit`.
-    static func advance(_ pump: NetworkPump, upTo limit: Duration, until condition: () async throws -> Bool) async throws -> Duration? {
+    static func advance(_ pump: NetworkPump, upTo limit: Duration, until condition: () async throws -> Bool)
+        async throws -> Duration?
+    {
         var moved = Duration.zero
         while true {
             if try await condition() { return moved }
@@ -32,11 +34,14 @@ struct PresenceNodeTests {
     /// heartbeat (every 5 s) every member shows every other online.
     static func chatWithEveryoneOnline(_ bed: PumpedPeers, _ members: [Peer]? = nil) async throws -> ChatID {
         let members = members ?? bed.peers
-        let invite = try await members[0].node.createChat(title: "Here", members: members.dropFirst().map(\.identity.publicKey))
+        let invite = try await members[0].node.createChat(
+            title: "Here", members: members.dropFirst().map(\.identity.publicKey))
         try await bed.settle()
         try await bed.advance(by: .seconds(5))
         for observer in members {
-            for peer in members { try #require(try isOnline(observer, peer, in: invite.id), "not everyone came online") }
+            for peer in members {
+                try #require(try isOnline(observer, peer, in: invite.id), "not everyone came online")
+            }
         }
         return invite.id
     }
@@ -112,15 +117,18 @@ struct PresenceNodeTests {
         let (alice, carol) = (bed.peers[0], bed.peers[1])
         let dave = try Identity.generate()
         try await bed.running {
-            let invite = try await carol.node.createChat(title: "Relay", members: [alice.identity.publicKey, dave.publicKey])
+            let invite = try await carol.node.createChat(
+                title: "Relay", members: [alice.identity.publicKey, dave.publicKey])
             try await bed.settle()
             let before = await alice.node.status().rejections["badSignature", default: 0]
 
             // When carol relays a beat of dave's whose signature is not his (a relayer forwards the bytes it
             // got on dave's session without checking them), then a genuine one
-            let genuine = PresenceBeat.make(identity: dave, wallMillis: bed.clock.wallMillis, status: .online, interval: .seconds(5))
+            let genuine = PresenceBeat.make(
+                identity: dave, wallMillis: bed.clock.wallMillis, status: .online, interval: .seconds(5))
             let altered = PresenceBeat(
-                peer: genuine.peer, wallMillis: genuine.wallMillis + 1, status: .online, intervalMillis: 5_000, signature: genuine.signature)
+                peer: genuine.peer, wallMillis: genuine.wallMillis + 1, status: .online, intervalMillis: 5_000,
+                signature: genuine.signature)
             await carol.node.transmit([.presence(altered)], to: alice.identity.publicKey)
             try await bed.settle()
 
@@ -142,11 +150,13 @@ struct PresenceNodeTests {
         let (alice, bob, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2])
         try await bed.running {
             let chat = try await Self.chatWithEveryoneOnline(bed, [alice, bob])
-            let bobsBeat = PresenceBeat.make(identity: bob.identity, wallMillis: bed.clock.wallMillis, status: .leaving, interval: .seconds(5))
+            let bobsBeat = PresenceBeat.make(
+                identity: bob.identity, wallMillis: bed.clock.wallMillis, status: .leaving, interval: .seconds(5))
             let before = await alice.node.status().rejections["badSignature", default: 0]
 
             // When mallory sends alice her own beat, then relays bob's on her own session, in one packet
-            let own = PresenceBeat.make(identity: mallory.identity, wallMillis: bed.clock.wallMillis, status: .online, interval: .seconds(5))
+            let own = PresenceBeat.make(
+                identity: mallory.identity, wallMillis: bed.clock.wallMillis, status: .online, interval: .seconds(5))
             await mallory.node.transmit([.presence(own), .presence(bobsBeat)], to: alice.identity.publicKey)
             try await bed.settle()
 
@@ -169,9 +179,11 @@ struct PresenceNodeTests {
             let now = bed.clock.wallMillis + 1
             // When bob's beat, then mallory's (she shares no chat with alice), come in
             try await alice.node.receivePresence(
-                PresenceBeat.make(identity: bob.identity, wallMillis: now, status: .online, interval: .seconds(5)), from: bob.identity.publicKey)
+                PresenceBeat.make(identity: bob.identity, wallMillis: now, status: .online, interval: .seconds(5)),
+                from: bob.identity.publicKey)
             try await alice.node.receivePresence(
-                PresenceBeat.make(identity: mallory.identity, wallMillis: now, status: .online, interval: .seconds(5)), from: mallory.identity.publicKey)
+                PresenceBeat.make(identity: mallory.identity, wallMillis: now, status: .online, interval: .seconds(5)),
+                from: mallory.identity.publicKey)
             // Then bob shows online at once, and mallory is still unknown
             #expect(try Self.isOnline(alice, bob, in: chat))
             #expect(alice.node.presence(of: mallory.identity.publicKey) == .offline(lastSeenWallMillis: nil))
@@ -185,7 +197,8 @@ struct PresenceNodeTests {
         let (alice, bob, carol) = (bed.peers[0], bed.peers[1], bed.peers[2])
         try await bed.running {
             // Given a chat alice just created, and her poll that bob votes on, with the clock standing still
-            let invite = try await alice.node.createChat(title: "Lunch", members: [bob.identity.publicKey, carol.identity.publicKey])
+            let invite = try await alice.node.createChat(
+                title: "Lunch", members: [bob.identity.publicKey, carol.identity.publicKey])
             try await bed.settle()
             let poll = try await alice.node.createPoll(chat: invite.id, question: "Pizza on Friday?")
             try await bed.settle()
@@ -197,7 +210,10 @@ struct PresenceNodeTests {
             for observer in bed.peers {
                 for peer in bed.peers {
                     let shown = try observer.node.members(chat: invite.id).first { $0.peer == peer.identity.publicKey }
-                    #expect(shown?.status == .online && shown?.via == nil, "\(observer.identity.publicKey.shortHex) shows \(peer.identity.publicKey.shortHex) as \(String(describing: shown?.status))")
+                    #expect(
+                        shown?.status == .online && shown?.via == nil,
+                        "\(observer.identity.publicKey.shortHex) shows \(peer.identity.publicKey.shortHex) as \(String(describing: shown?.status))"
+                    )
                 }
             }
         }
@@ -283,7 +299,11 @@ struct PresenceNodeTests {
             let took = try await Self.advance(pump, upTo: .seconds(20)) { try !Self.isOnline(alice, bob, in: chat) }
             let elapsed = try #require(took, "bob never went offline")
             #expect(elapsed > .zero && elapsed <= .seconds(12), "offline after \(elapsed)")
-            guard case let .offline(lastSeen?) = try alice.node.members(chat: chat).first(where: { $0.peer == bob.identity.publicKey })?.status else {
+            guard
+                case let .offline(lastSeen?) = try alice.node.members(chat: chat).first(where: {
+                    $0.peer == bob.identity.publicKey
+                })?.status
+            else {
                 Issue.record("bob has no last-seen time")
                 return
             }

@@ -28,11 +28,16 @@ struct PumpedPeers {
             let identity = try Identity.generate()
             var configuration = NodeConfiguration(identity: identity)
             configure(index, &configuration)
-            return Peer(identity: identity, node: Node(
-                configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport(), clock: clock))
+            return Peer(
+                identity: identity,
+                node: Node(
+                    configuration: configuration, store: try MessageStore.inMemory(),
+                    transport: network.makeTransport(), clock: clock))
         }
         if introduced { try await LossyNetworkConvergenceTests.introduce(peers) }
-        return PumpedPeers(peers: peers, network: network, clock: clock, pump: NetworkPump(network: network, clock: clock, nodes: count))
+        return PumpedPeers(
+            peers: peers, network: network, clock: clock,
+            pump: NetworkPump(network: network, clock: clock, nodes: count))
     }
 
     /// Runs the nodes while `body` works (from a quiet start), then stops them.
@@ -54,7 +59,8 @@ extension PumpedPeers {
     /// A chat of all the bed's peers, created by the first, whose ballot keys are all published: ready
     /// for a secret poll.
     func secretPollChat() async throws -> ChatID {
-        let invite = try await peers[0].node.createChat(title: "Board", members: peers.dropFirst().map(\.identity.publicKey))
+        let invite = try await peers[0].node.createChat(
+            title: "Board", members: peers.dropFirst().map(\.identity.publicKey))
         try await settle()
         try await peers[0].node.prepareSecretPolls(chat: invite.id)
         try await settle()
@@ -65,7 +71,8 @@ extension PumpedPeers {
     /// yes/no poll closing in a minute, held by every node.
     func secretPoll() async throws -> (chat: ChatID, poll: MessageID, secret: SecretPoll) {
         let chat = try await secretPollChat()
-        let created = try await peers[0].node.createSecretPoll(chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: clock.wallMillis + 60_000)
+        let created = try await peers[0].node.createSecretPoll(
+            chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: clock.wallMillis + 60_000)
         try await settle()
         return (chat, created.poll.id, try #require(try ParleyCore.Poll(created.poll.message).secret))
     }

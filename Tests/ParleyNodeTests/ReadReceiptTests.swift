@@ -9,7 +9,8 @@ import Testing
 struct ReadReceiptTests {
     @Test func readReceiptsReachTheAuthorDespiteLoss() async throws {
         // Given three peers on a network losing 20% of datagrams, duplicating and reordering
-        let bed = try await PumpedPeers.make(count: 3, conditions: .init(lossRate: 0.2, duplicateRate: 0.05, reorder: true), seed: 23)
+        let bed = try await PumpedPeers.make(
+            count: 3, conditions: .init(lossRate: 0.2, duplicateRate: 0.05, reorder: true), seed: 23)
         let (alice, bob, carol) = (bed.peers[0].node, bed.peers[1].node, bed.peers[2].node)
         try await bed.running {
             let chat = try await alice.createChat(title: "receipts", members: [bob.me, carol.me])
@@ -53,7 +54,11 @@ extension ReadReceiptTests {
         let (aliceID, bobID) = (try Identity.generate(), try Identity.generate())
         let (aliceStore, bobStore) = (try MessageStore.inMemory(), try MessageStore.inMemory())
         func node(_ identity: Identity, _ store: MessageStore) -> LossyNetworkConvergenceTests.Peer {
-            .init(identity: identity, node: Node(configuration: NodeConfiguration(identity: identity), store: store, transport: network.makeTransport(), clock: clock))
+            .init(
+                identity: identity,
+                node: Node(
+                    configuration: NodeConfiguration(identity: identity), store: store,
+                    transport: network.makeTransport(), clock: clock))
         }
         let first = [node(aliceID, aliceStore), node(bobID, bobStore)]
         try await LossyNetworkConvergenceTests.introduce(first)
@@ -77,7 +82,9 @@ extension ReadReceiptTests {
         await second[0].node.learnAddress(second[1].node.localAddress, for: bobID.publicKey)
         try await LossyNetworkConvergenceTests.running(second) {
             try await pump.settle()
-            #expect(try aliceStore.receipts(message: sent.id)?.first?.read == true, "the receipt was not sent again after the restart")
+            #expect(
+                try aliceStore.receipts(message: sent.id)?.first?.read == true,
+                "the receipt was not sent again after the restart")
             #expect(try bobStore.pendingReadReceipts().isEmpty)
         }
     }

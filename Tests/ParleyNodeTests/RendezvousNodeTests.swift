@@ -18,19 +18,25 @@ struct RendezvousNodeTests {
         let peers = try Peers.makePeers(network, count: 3)
         let (carol, alice, bob) = (peers[0], peers[1], peers[2])
         for member in [alice, bob] {
-            _ = try await carol.node.addContact(Contact(peer: member.identity.publicKey, name: member.identity.publicKey.shortHex, address: member.node.localAddress))
-            _ = try await member.node.addContact(Contact(peer: carol.identity.publicKey, name: "carol", address: carol.node.localAddress))
+            _ = try await carol.node.addContact(
+                Contact(
+                    peer: member.identity.publicKey, name: member.identity.publicKey.shortHex,
+                    address: member.node.localAddress))
+            _ = try await member.node.addContact(
+                Contact(peer: carol.identity.publicKey, name: "carol", address: carol.node.localAddress))
         }
         try await Peers.running(peers) {
             // When carol makes a chat of the three
-            let invite = try await carol.node.createChat(title: "Meet", members: [alice.identity.publicKey, bob.identity.publicKey])
+            let invite = try await carol.node.createChat(
+                title: "Meet", members: [alice.identity.publicKey, bob.identity.publicKey])
 
             // Then alice and bob get a session with each other, each at the other's real address
-            #expect(try await Peers.eventually {
-                let aliceReachesBob = await alice.node.engine.isConnected(bob.identity.publicKey)
-                let bobReachesAlice = await bob.node.engine.isConnected(alice.identity.publicKey)
-                return aliceReachesBob && bobReachesAlice
-            })
+            #expect(
+                try await Peers.eventually {
+                    let aliceReachesBob = await alice.node.engine.isConnected(bob.identity.publicKey)
+                    let bobReachesAlice = await bob.node.engine.isConnected(alice.identity.publicKey)
+                    return aliceReachesBob && bobReachesAlice
+                })
             #expect(await alice.node.engine.address(of: bob.identity.publicKey) == bob.node.localAddress)
             // and talk directly: a text from alice reaches bob with carol gone
             await carol.node.shutdown()
@@ -48,13 +54,18 @@ struct RendezvousNodeTests {
             let elsewhere = PeerAddress(host: "192.0.2.9", port: 9)
             let known = await bed.alice.node.engine.knownPeers
             await bed.mallory.node.transmit(
-                [.meet(peer: stranger, address: elsewhere), .meet(peer: bed.bob.identity.publicKey, address: elsewhere)],
+                [
+                    .meet(peer: stranger, address: elsewhere),
+                    .meet(peer: bed.bob.identity.publicKey, address: elsewhere),
+                ],
                 to: bed.alice.identity.publicKey)
             try await bed.settle()
 
             // Then alice records no address from it and sends nothing there
             #expect(await bed.alice.node.engine.knownPeers == known)
-            #expect(bed.taps[bed.alice.identity.publicKey]?.captured.withLock { $0.contains { $0.address == elsewhere } } == false)
+            #expect(
+                bed.taps[bed.alice.identity.publicKey]?.captured.withLock { $0.contains { $0.address == elsewhere } }
+                    == false)
         }
     }
 }
@@ -71,7 +82,8 @@ struct StoredCountersTests {
             try await bed.settle()
             // and mallory hands bob alice's next message, signed by alice, that alice's node never sent him
             let relayed = try MessageDraft(
-                chat: bed.invite.id, author: bed.alice.identity.publicKey, sequence: 2, previous: text.message.id, lamport: 100,
+                chat: bed.invite.id, author: bed.alice.identity.publicKey, sequence: 2, previous: text.message.id,
+                lamport: 100,
                 timestampMillis: 0, tag: .text, content: Array("relayed".utf8)
             ).sealedAndSigned(in: bed.invite, by: bed.alice.identity)
             await bed.mallory.node.transmit([.message(relayed.encoded)], to: bed.bob.identity.publicKey)

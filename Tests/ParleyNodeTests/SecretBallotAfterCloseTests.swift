@@ -10,20 +10,25 @@ import Testing
 /// does that creator keep trying to close its poll).
 struct SecretBallotAfterCloseTests {
     /// Every local data value `node` keeps on any message of `chat`, by message and key.
-    private static func localData(of node: Node, in chat: ChatID) throws -> [(message: MessageID, key: String, value: String)] {
+    private static func localData(of node: Node, in chat: ChatID) throws -> [(
+        message: MessageID, key: String, value: String
+    )] {
         try node.store.messages(matching: MessageCriteria(chat: chat)).flatMap { stored in
             try node.store.allLocalData(message: stored.id).map { (stored.id, $0.key, $0.value) }
         }
     }
 
-    @Test func afterTheCloseAVoterKeepsThatItVotedButNeitherItsChoiceNorItsBallotUnlessItAskedToKeepTheChoice() async throws {
+    @Test func afterTheCloseAVoterKeepsThatItVotedButNeitherItsChoiceNorItsBallotUnlessItAskedToKeepTheChoice()
+        async throws
+    {
         // Given four members and alice's secret poll; bob alone votes down, carol asks to keep her choice
         let bed = try await PumpedPeers.make(count: 4)
         let (alice, bob, carol, dave) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
         try await bed.running {
             let chat = try await bed.secretPollChat()
             let poll = try await alice.node.createSecretPoll(
-                chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000).poll.id
+                chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000
+            ).poll.id
             try await bed.settle()
             _ = try await alice.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
             _ = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
@@ -46,7 +51,9 @@ struct SecretBallotAfterCloseTests {
             #expect(bobsView.phase == .closed && bobsView.tally.map { [$0.up, $0.down] } == [3, 1])
             #expect(bobsView.secret?.ownBallot == .counted && bobsView.ownVotes.isEmpty)
             // and a closed poll still takes no second ballot
-            await #expect(throws: NodeError.self) { try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
+            await #expect(throws: NodeError.self) {
+                try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            }
             // The creator's own choice is erased by its own close, as on every voter's node
             let alices = try alice.node.pollSnapshot(chat: chat, poll: poll)
             #expect(alices.secret?.ownBallot == .counted && alices.ownVotes.isEmpty)
@@ -65,9 +72,12 @@ struct SecretBallotAfterCloseTests {
         try await bed.running {
             let chat = try await bed.secretPollChat()
             let poll = try await bob.node.createSecretPoll(
-                chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000).poll.id
+                chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000
+            ).poll.id
             try await bed.settle()
-            for voter in bed.peers[2...] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
+            for voter in bed.peers[2...] {
+                _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            }
             try await bed.advance(by: .seconds(10))
 
             // When alice removes bob from the chat before the closing time, and the closing time passes

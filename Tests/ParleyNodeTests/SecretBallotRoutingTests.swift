@@ -13,7 +13,8 @@ import Testing
 struct SecretBallotRoutingTests {
     /// The `PollSecretBallot` messages `peer` holds for `poll`, by author.
     private static func published(on peer: PumpedPeers.Peer, chat: ChatID, poll: MessageID) throws -> [Message] {
-        try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollSecretBallot, referencing: poll)).map(\.message)
+        try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollSecretBallot, referencing: poll))
+            .map(\.message)
     }
 
     /// Takes away every envelope `peer` holds as a first relay, as a hostile relay would: it can
@@ -25,14 +26,17 @@ struct SecretBallotRoutingTests {
         }
     }
 
-    @Test func aHostileFirstRelayThatHoldsAnEnvelopePastTheBatchCannotKeepTheBallotOutOfItNorSingleItOut() async throws {
+    @Test func aHostileFirstRelayThatHoldsAnEnvelopePastTheBatchCannotKeepTheBallotOutOfItNorSingleItOut() async throws
+    {
         // Given six members and alice's secret poll; bob, carol and dave vote
         let bed = try await PumpedPeers.make(count: 6)
         let (alice, bob) = (bed.peers[0], bed.peers[1])
         try await bed.running {
             let (chat, poll, secret) = try await bed.secretPoll()
             let cast = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
-            for voter in bed.peers[2...3] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
+            for voter in bed.peers[2...3] {
+                _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            }
             try await bed.settle()
 
             // (five others are reachable: bob's ballot went two ways, no member on both)
@@ -47,7 +51,9 @@ struct SecretBallotRoutingTests {
             #expect(!kept.isEmpty)
             try await bed.advance(by: .seconds(72))
             for forward in kept {
-                await hostile.node.transmit([.ballotRelay(publisher: forward.publisher, holdMillis: 0, sealed: forward.sealed)], to: forward.publisher)
+                await hostile.node.transmit(
+                    [.ballotRelay(publisher: forward.publisher, holdMillis: 0, sealed: forward.sealed)],
+                    to: forward.publisher)
             }
             try await bed.advance(by: .seconds(20))
 
@@ -56,7 +62,10 @@ struct SecretBallotRoutingTests {
             for peer in bed.peers {
                 let ballots = try Self.published(on: peer, chat: chat, poll: poll)
                 #expect(ballots.count == 3)
-                #expect(ballots.allSatisfy { $0.author == alice.identity.publicKey && ($0.timestampMillis - batchTime) < 1_000 })
+                #expect(
+                    ballots.allSatisfy {
+                        $0.author == alice.identity.publicKey && ($0.timestampMillis - batchTime) < 1_000
+                    })
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
                 #expect(snapshot.phase == .closed && snapshot.tally.map { [$0.up, $0.down] } == [2, 1])
             }
@@ -83,7 +92,10 @@ struct SecretBallotRoutingTests {
             // publisher commits to a ballot that reaches it after the batch); bob is told
             for peer in bed.peers {
                 #expect(try Self.published(on: peer, chat: chat, poll: poll).isEmpty)
-                #expect(try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollBallotReveal, referencing: poll)).isEmpty)
+                #expect(
+                    try peer.node.store.messages(
+                        matching: MessageCriteria(chat: chat, tag: .pollBallotReveal, referencing: poll)
+                    ).isEmpty)
                 #expect(try peer.node.pollSnapshot(chat: chat, poll: poll).secret?.tally.suppressed == 0)
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
                 #expect(snapshot.phase == .closed && snapshot.tally.map { $0.up + $0.down } == 0)
@@ -113,17 +125,24 @@ struct SecretBallotRoutingTests {
             // no publisher committed to (so none reveals) a ballot that reached it after the batch
             let batchTime = secret.closesAtMillis + 10_000
             for peer in bed.peers {
-                let ballots = try Self.published(on: peer, chat: chat, poll: poll).sorted { $0.timestampMillis < $1.timestampMillis }
+                let ballots = try Self.published(on: peer, chat: chat, poll: poll).sorted {
+                    $0.timestampMillis < $1.timestampMillis
+                }
                 #expect(ballots.count == 4)
                 #expect(ballots.allSatisfy { $0.author == alice.identity.publicKey })
                 #expect(ballots.first.map { $0.timestampMillis - batchTime < 1_000 } == true)
                 let late = ballots.dropFirst()
-                #expect(late.allSatisfy { $0.timestampMillis == late.first?.timestampMillis && $0.timestampMillis >= batchTime + 2_000 })
+                #expect(
+                    late.allSatisfy {
+                        $0.timestampMillis == late.first?.timestampMillis && $0.timestampMillis >= batchTime + 2_000
+                    })
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
                 #expect(snapshot.phase == .closed && snapshot.tally.map { [$0.up, $0.down] } == [3, 1])
                 #expect(snapshot.secret?.tally.suppressed == 0)
             }
-            for voter in [bob, carol, dave, erin] { #expect(try voter.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .counted) }
+            for voter in [bob, carol, dave, erin] {
+                #expect(try voter.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .counted)
+            }
         }
     }
 
@@ -137,7 +156,9 @@ struct SecretBallotRoutingTests {
             let paths = try await bob.node.choosePaths(chat: chat, creator: alice.identity.publicKey, avoiding: [])
             #expect(paths.count == 2)
             for (path, choice) in zip(paths, ["up", "down"]) {
-                let ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: [choice], key: bob.node.ballotKeyPair(chat: chat))
+                let ballot = try SecretBallot.cast(
+                    chat: chat, poll: poll, secret: secret, selection: [choice], key: bob.node.ballotKeyPair(chat: chat)
+                )
                 try await bob.node.relay(ballot.encoded, chat: chat, poll: poll, secret: secret, along: [path])
             }
             try await bed.advance(by: .seconds(95))
@@ -147,7 +168,9 @@ struct SecretBallotRoutingTests {
             for peer in bed.peers {
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
                 #expect(snapshot.phase == .closed && snapshot.tally.map { $0.up + $0.down } == 1)
-                #expect(snapshot.secret?.tally.suppressed == 0 && snapshot.secret?.tally.suppressionRevealedBy.isEmpty == true)
+                #expect(
+                    snapshot.secret?.tally.suppressed == 0
+                        && snapshot.secret?.tally.suppressionRevealedBy.isEmpty == true)
             }
         }
     }
@@ -168,10 +191,14 @@ struct SecretBallotRoutingTests {
 
             // and just after it every ballot has reached its publishers at once, and counts at the close
             try await bed.advance(by: .seconds(2))
-            let held = try bed.peers.reduce(into: Set<String>()) { $0.formUnion(try $1.node.heldBallots(of: poll).keys) }
+            let held = try bed.peers.reduce(into: Set<String>()) {
+                $0.formUnion(try $1.node.heldBallots(of: poll).keys)
+            }
             #expect(held.count == 3)
             try await bed.advance(by: .seconds(30))
-            for peer in bed.peers { #expect(try peer.node.pollSnapshot(chat: chat, poll: poll).tally.map { $0.up } == 3) }
+            for peer in bed.peers {
+                #expect(try peer.node.pollSnapshot(chat: chat, poll: poll).tally.map { $0.up } == 3)
+            }
         }
     }
 
@@ -181,9 +208,13 @@ struct SecretBallotRoutingTests {
         let (alice, bob, carol, mallory) = (bed.peers[0], bed.peers[1], bed.peers[2], bed.peers[3])
         try await bed.running {
             let (chat, poll, secret) = try await bed.secretPoll()
-            let ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: ["up"], key: bob.node.ballotKeyPair(chat: chat))
-            let sealed = try mallory.identity.publicKey.agreementKey().seal(BallotEnvelope(chat: chat, ballot: ballot.encoded).encoded(size: secret.envelopeBytes))
-            await bob.node.transmit([.ballotRelay(publisher: mallory.identity.publicKey, holdMillis: 0, sealed: sealed)], to: carol.identity.publicKey)
+            let ballot = try SecretBallot.cast(
+                chat: chat, poll: poll, secret: secret, selection: ["up"], key: bob.node.ballotKeyPair(chat: chat))
+            let sealed = try mallory.identity.publicKey.agreementKey().seal(
+                BallotEnvelope(chat: chat, ballot: ballot.encoded).encoded(size: secret.envelopeBytes))
+            await bob.node.transmit(
+                [.ballotRelay(publisher: mallory.identity.publicKey, holdMillis: 0, sealed: sealed)],
+                to: carol.identity.publicKey)
             try await bed.advance(by: .seconds(1))
 
             // When mallory, its publisher, publishes it herself on arrival and hands nothing to alice
@@ -191,7 +222,8 @@ struct SecretBallotRoutingTests {
             #expect(held.count == 1)
             for key in held.keys { _ = try await mallory.node.store.deleteLocalData(message: poll, key: key) }
             _ = try await mallory.node.send(
-                chat: chat, tag: .pollSecretBallot, content: ballot.encoded, references: [MessageReference(id: poll, tag: .pollSecretBallot)])
+                chat: chat, tag: .pollSecretBallot, content: ballot.encoded,
+                references: [MessageReference(id: poll, tag: .pollSecretBallot)])
             try await bed.advance(by: .seconds(90))
 
             // Then every node refuses to count it (only the creator publishes), and says why
@@ -212,14 +244,17 @@ struct SecretBallotRoutingTests {
         try await bed.running {
             let (chat, poll, _) = try await bed.secretPoll()
             let cast = try await bob.node.castSecretBallot(chat: chat, poll: poll, choices: ["down"])
-            for voter in bed.peers[2...3] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
+            for voter in bed.peers[2...3] {
+                _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            }
 
             // When the publishers hand their ballots to alice, and alice, reading them, drops the one for
             // "down" each time it comes (publishers and bob send it again until they see it published)
             try await bed.advance(by: .seconds(60))
             var dropped = 0
             for _ in 0..<70 {
-                for (key, value) in try alice.node.heldBallots(of: poll) where try SecretBallot(decoding: Hex.decode(value)).selection == ["down"] {
+                for (key, value) in try alice.node.heldBallots(of: poll)
+                where try SecretBallot(decoding: Hex.decode(value)).selection == ["down"] {
                     _ = try await alice.node.store.deleteLocalData(message: poll, key: key)
                     dropped += 1
                 }
@@ -235,12 +270,15 @@ struct SecretBallotRoutingTests {
                 #expect(snapshot.phase == .closed && snapshot.tally.map { [$0.up, $0.down] } == [2, 0])
                 #expect(snapshot.secret?.tally.suppressed == 1)
                 #expect(snapshot.secret?.tally.suppressionRevealedBy == publishers)
-                let commits = try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollBallotCommit, referencing: poll))
+                let commits = try peer.node.store.messages(
+                    matching: MessageCriteria(chat: chat, tag: .pollBallotCommit, referencing: poll))
                 #expect(!commits.isEmpty && commits.allSatisfy { $0.message.author != alice.identity.publicKey })
             }
             #expect(try bob.node.pollSnapshot(chat: chat, poll: poll).secret?.ownBallot == .notCounted)
             // and no publisher keeps its salts or ballots after the close
-            for peer in bed.peers { #expect(try peer.node.store.localData(message: poll, key: LocalDataKey.ballotCommitment) == nil) }
+            for peer in bed.peers {
+                #expect(try peer.node.store.localData(message: poll, key: LocalDataKey.ballotCommitment) == nil)
+            }
         }
     }
 
@@ -249,15 +287,23 @@ struct SecretBallotRoutingTests {
         let bed = try await PumpedPeers.make(count: 6)
         try await bed.running {
             let (chat, poll, _) = try await bed.secretPoll()
-            for voter in bed.peers[1...3] { _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"]) }
+            for voter in bed.peers[1...3] {
+                _ = try await voter.node.castSecretBallot(chat: chat, poll: poll, choices: ["up"])
+            }
             try await bed.advance(by: .seconds(95))
 
             // Then commitments were made, no reveal was needed, and nothing is shown as left out
             for peer in bed.peers {
                 let snapshot = try peer.node.pollSnapshot(chat: chat, poll: poll)
                 #expect(snapshot.tally.map(\.up) == 3 && snapshot.secret?.tally.suppressed == 0)
-                #expect(try !peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollBallotCommit, referencing: poll)).isEmpty)
-                #expect(try peer.node.store.messages(matching: MessageCriteria(chat: chat, tag: .pollBallotReveal, referencing: poll)).isEmpty)
+                #expect(
+                    try !peer.node.store.messages(
+                        matching: MessageCriteria(chat: chat, tag: .pollBallotCommit, referencing: poll)
+                    ).isEmpty)
+                #expect(
+                    try peer.node.store.messages(
+                        matching: MessageCriteria(chat: chat, tag: .pollBallotReveal, referencing: poll)
+                    ).isEmpty)
                 #expect(try peer.node.store.localData(message: poll, key: LocalDataKey.ballotCommitment) == nil)
             }
         }

@@ -12,7 +12,9 @@ import Testing
 struct SecretPollElectorateTests {
     /// A chat of all the bed's peers ready for a secret poll, and its current electorate, which
     /// lists every one of them.
-    private static func chatListingEveryone(_ bed: PumpedPeers) async throws -> (chat: ChatID, electors: [SecretPoll.Elector]) {
+    private static func chatListingEveryone(_ bed: PumpedPeers) async throws -> (
+        chat: ChatID, electors: [SecretPoll.Elector]
+    ) {
         let chat = try await bed.secretPollChat()
         let electors = try bed.peers[0].node.currentElectorate(chat: chat).electors
         #expect(electors.count == bed.peers.count)
@@ -21,8 +23,11 @@ struct SecretPollElectorateTests {
 
     /// What a modified creator's node (the bed's first) posts: a secret poll over exactly
     /// `electorate`, closing in a minute, past every check its own node would make; settled.
-    private static func postByHand(_ bed: PumpedPeers, chat: ChatID, electorate: [SecretPoll.Elector]) async throws -> MessageID {
-        let secret = try SecretPoll(question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000, electorate: electorate)
+    private static func postByHand(_ bed: PumpedPeers, chat: ChatID, electorate: [SecretPoll.Elector]) async throws
+        -> MessageID
+    {
+        let secret = try SecretPoll(
+            question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000, electorate: electorate)
         let poll = try await bed.peers[0].node.send(chat: chat, tag: .poll, content: try secret.encoded()).id
         try await bed.settle()
         return poll
@@ -38,7 +43,9 @@ struct SecretPollElectorateTests {
         return refusal
     }
 
-    @Test func aRingOfTheCreatorAnAccompliceAndOneHonestMemberIsRefusedOnEveryNodeAndTheHonestMemberCastsNothing() async throws {
+    @Test func aRingOfTheCreatorAnAccompliceAndOneHonestMemberIsRefusedOnEveryNodeAndTheHonestMemberCastsNothing()
+        async throws
+    {
         // Given alice (the creator), mallory (her accomplice) and bob, all with published ballot keys
         let bed = try await PumpedPeers.make(count: 3)
         let (alice, mallory, bob) = (bed.peers[0], bed.peers[1], bed.peers[2])
@@ -72,7 +79,8 @@ struct SecretPollElectorateTests {
             // When alice's node posts a secret poll over the three of them, listing alice with a made-up key
             let madeUp = try BallotKeyPair(identity: Identity.generate(), chat: chat.rawRepresentation).publicKey
             let electorate = try alice.node.currentElectorate(chat: chat).electors.map { elector in
-                elector.member == alice.identity.publicKey ? SecretPoll.Elector(member: elector.member, key: madeUp) : elector
+                elector.member == alice.identity.publicKey
+                    ? SecretPoll.Elector(member: elector.member, key: madeUp) : elector
             }
             let poll = try await Self.postByHand(bed, chat: chat, electorate: electorate)
 
@@ -95,7 +103,8 @@ struct SecretPollElectorateTests {
 
             // When alice creates a secret poll, then her node refuses: only two others could hide a vote
             let refusal = await #expect(throws: NodeError.self) {
-                try await alice.node.createSecretPoll(chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000)
+                try await alice.node.createSecretPoll(
+                    chat: chat, question: .yesNo("Raise dues?"), closesAtMillis: bed.clock.wallMillis + 60_000)
             }
             #expect(refusal?.kind == .refusedElectorate)
             #expect(refusal?.description.contains("at least 3 members besides you") == true)

@@ -15,10 +15,13 @@ struct SecretPollNodeTests {
         try await bed.running {
             let invite = try await Self.preparedBoard(bed)
             for peer in bed.peers {
-                #expect(try peer.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).count == 4)
+                #expect(
+                    try peer.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).count == 4
+                )
             }
             let closes = bed.clock.wallMillis + 60_000
-            let created = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("Raise dues?"), closesAtMillis: closes)
+            let created = try await alice.node.createSecretPoll(
+                chat: invite.id, question: .yesNo("Raise dues?"), closesAtMillis: closes)
             #expect(created.withoutKey.isEmpty)
             try await bed.settle()
 
@@ -27,7 +30,9 @@ struct SecretPollNodeTests {
             // (three others are reachable: one path, two members besides bob)
             #expect(cast.paths.count == 1)
             let path = try #require(cast.paths.first)
-            #expect(path.firstRelay != bob.identity.publicKey && path.publisher != bob.identity.publicKey && path.firstRelay != path.publisher)
+            #expect(
+                path.firstRelay != bob.identity.publicKey && path.publisher != bob.identity.publicKey
+                    && path.firstRelay != path.publisher)
             _ = try await carol.node.castSecretBallot(chat: invite.id, poll: created.poll.id, choices: ["down"])
             _ = try await bed.peers[3].node.castSecretBallot(chat: invite.id, poll: created.poll.id, choices: ["UP"])
             try await bed.advance(by: .seconds(10))
@@ -35,7 +40,9 @@ struct SecretPollNodeTests {
             // Then before the closing time no ballot is published anywhere and nothing is counted
             for peer in bed.peers {
                 let snapshot = try peer.node.pollSnapshot(chat: invite.id, poll: created.poll.id)
-                #expect(try peer.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .pollSecretBallot)).isEmpty)
+                #expect(
+                    try peer.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .pollSecretBallot))
+                        .isEmpty)
                 #expect(snapshot.tally.map { $0.up + $0.down } == 0)
                 #expect(snapshot.secret?.resultsFinal == false)
             }
@@ -65,7 +72,8 @@ struct SecretPollNodeTests {
 
     /// A chat of all the bed's peers, created by the first, whose ballot keys are all published.
     private static func preparedBoard(_ bed: PumpedPeers) async throws -> ChatInvite {
-        let invite = try await bed.peers[0].node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
+        let invite = try await bed.peers[0].node.createChat(
+            title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
         try await bed.settle()
         try await bed.peers[0].node.prepareSecretPolls(chat: invite.id)
         try await bed.settle()
@@ -74,11 +82,14 @@ struct SecretPollNodeTests {
 
     /// A chat of `count` members whose ballot keys are all published, and alice's secret yes/no poll
     /// closing in a minute.
-    private static func boardWithPoll(_ bed: PumpedPeers) async throws -> (chat: ChatID, poll: MessageID, closesAt: Int64) {
+    private static func boardWithPoll(_ bed: PumpedPeers) async throws -> (
+        chat: ChatID, poll: MessageID, closesAt: Int64
+    ) {
         let alice = bed.peers[0]
         let invite = try await preparedBoard(bed)
         let closesAt = bed.clock.wallMillis + 60_000
-        let created = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("Raise dues?"), closesAtMillis: closesAt)
+        let created = try await alice.node.createSecretPoll(
+            chat: invite.id, question: .yesNo("Raise dues?"), closesAtMillis: closesAt)
         try await bed.settle()
         return (invite.id, created.poll.id, closesAt)
     }
@@ -88,7 +99,8 @@ struct SecretPollNodeTests {
         let bed = try await PumpedPeers.make(count: 5)
         let (alice, dave) = (bed.peers[0], bed.peers[4])
         try await bed.running {
-            let invite = try await alice.node.createChat(title: "Board", members: bed.peers[1...3].map(\.identity.publicKey))
+            let invite = try await alice.node.createChat(
+                title: "Board", members: bed.peers[1...3].map(\.identity.publicKey))
             try await bed.settle()
             try await alice.node.prepareSecretPolls(chat: invite.id)
             try await bed.settle()
@@ -103,7 +115,10 @@ struct SecretPollNodeTests {
             }
             #expect(refusal?.kind == .notInElectorate)
             #expect(refusal?.description.contains("4 electors") == true)
-            #expect(try alice.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).map(\.message.author)
+            #expect(
+                try alice.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).map(
+                    \.message.author
+                )
                 .contains(dave.identity.publicKey))
         }
     }
@@ -140,22 +155,32 @@ struct SecretPollNodeTests {
         let bed = try await PumpedPeers.make(count: 4)
         let (bob, carol, mallory) = (bed.peers[1], bed.peers[2], bed.peers[3])
         try await bed.running {
-            let invite = try await bed.peers[0].node.createChat(title: "Board", members: [bob.identity.publicKey, carol.identity.publicKey])
+            let invite = try await bed.peers[0].node.createChat(
+                title: "Board", members: [bob.identity.publicKey, carol.identity.publicKey])
             try await bed.settle()
             _ = try await mallory.node.createChat(title: "Side", members: [bob.identity.publicKey])
             try await bed.settle()
-            let sealed = try carol.identity.publicKey.agreementKey().seal(BallotEnvelope(chat: invite.id, ballot: [1, 2, 3]).encoded(size: 512))
+            let sealed = try carol.identity.publicKey.agreementKey().seal(
+                BallotEnvelope(chat: invite.id, ballot: [1, 2, 3]).encoded(size: 512))
 
             // When mallory asks bob to relay to carol, and bob (a member) sends carol an envelope whose ballot is garbage
-            await mallory.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: sealed)], to: bob.identity.publicKey)
-            await bob.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: sealed)], to: carol.identity.publicKey)
-            await bob.node.transmit([.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: Array(sealed.reversed()))], to: carol.identity.publicKey)
+            await mallory.node.transmit(
+                [.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: sealed)],
+                to: bob.identity.publicKey)
+            await bob.node.transmit(
+                [.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: sealed)],
+                to: carol.identity.publicKey)
+            await bob.node.transmit(
+                [.ballotRelay(publisher: carol.identity.publicKey, holdMillis: 0, sealed: Array(sealed.reversed()))],
+                to: carol.identity.publicKey)
             try await bed.settle()
 
             // Then bob refuses mallory's (no chat holds the three of them), and carol counts both of bob's as bad ballots
             #expect(await bob.node.status().rejections["ballotRelayRefused"] == 1)
             #expect(await carol.node.status().rejections["badBallot"] == 2)
-            #expect(try carol.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .pollSecretBallot)).isEmpty)
+            #expect(
+                try carol.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .pollSecretBallot))
+                    .isEmpty)
         }
     }
 
@@ -166,15 +191,20 @@ struct SecretPollNodeTests {
         try await bed.running {
             let invite = try await Self.preparedBoard(bed)
             let closes = bed.clock.wallMillis + 60_000
-            let spec = PollSpec(question: "Where?", options: ["Lake", "Hills"], anonymous: true, closesAtMillis: closes)
-            let poll = try await alice.node.createSecretPoll(chat: invite.id, question: .options(spec), closesAtMillis: closes).poll.id
+            let spec = PollSpec(
+                question: "Where?", options: ["Lake", "Hills"], anonymous: true, closesAtMillis: closes)
+            let poll = try await alice.node.createSecretPoll(
+                chat: invite.id, question: .options(spec), closesAtMillis: closes
+            ).poll.id
             try await bed.settle()
             let cast = try await bob.node.castSecretBallot(chat: invite.id, poll: poll, choices: ["hills"])
             #expect(cast.selection == ["2"])
 
             // Then a second vote is refused (a secret ballot is final), and an unvote, an answer, a list of
             // votes and an early close are each refused with a reason
-            let second = await #expect(throws: NodeError.self) { try await bob.node.vote(chat: invite.id, poll: poll, choices: ["Lake"]) }
+            let second = await #expect(throws: NodeError.self) {
+                try await bob.node.vote(chat: invite.id, poll: poll, choices: ["Lake"])
+            }
             #expect(second?.description.contains("already voted") == true, "\(String(describing: second))")
             for refused in [
                 { try await bob.node.removeVote(chat: invite.id, poll: poll) },
@@ -196,28 +226,37 @@ struct SecretPollNodeTests {
         try await bed.running {
             let invite = try await Self.preparedBoard(bed)
             let start = bed.clock.wallMillis
-            let a = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("A?"), closesAtMillis: start + 60_000).poll.id
-            let b = try await alice.node.createSecretPoll(chat: invite.id, question: .yesNo("B?"), closesAtMillis: start + 120_000).poll.id
+            let a = try await alice.node.createSecretPoll(
+                chat: invite.id, question: .yesNo("A?"), closesAtMillis: start + 60_000
+            ).poll.id
+            let b = try await alice.node.createSecretPoll(
+                chat: invite.id, question: .yesNo("B?"), closesAtMillis: start + 120_000
+            ).poll.id
             try await bed.settle()
             _ = try await bob.node.castSecretBallot(chat: invite.id, poll: a, choices: ["up"])
             try await bed.advance(by: .seconds(80))
 
             // When mallory, after A's close, posts bob's published ballot again in a message referencing both polls
-            let published = try mallory.node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .pollSecretBallot, referencing: a))
+            let published = try mallory.node.store.messages(
+                matching: MessageCriteria(chat: invite.id, tag: .pollSecretBallot, referencing: a))
             #expect(published.count == 1)
             let references = [a, b].map { MessageReference(id: $0, tag: .pollSecretBallot) }
-            _ = try await mallory.node.send(chat: invite.id, tag: .pollSecretBallot, content: published[0].message.content, references: references)
+            _ = try await mallory.node.send(
+                chat: invite.id, tag: .pollSecretBallot, content: published[0].message.content, references: references)
             try await bed.settle()
             // and some nodes look at A first, others at B first
             for (index, peer) in bed.peers.enumerated() {
-                for poll in index.isMultiple(of: 2) ? [a, b] : [b, a] { _ = try peer.node.pollSnapshot(chat: invite.id, poll: poll) }
+                for poll in index.isMultiple(of: 2) ? [a, b] : [b, a] {
+                    _ = try peer.node.pollSnapshot(chat: invite.id, poll: poll)
+                }
             }
             try await bed.advance(by: .seconds(90))
 
             // Then B counts nothing and refuses the copy on every node (not the creator's), and A still counts bob's ballot once
             for peer in bed.peers {
                 let onB = try peer.node.pollSnapshot(chat: invite.id, poll: b)
-                #expect(onB.phase == .closed && onB.tally.map { $0.up + $0.down } == 0 && onB.secret?.tally.byOthers == 1)
+                #expect(
+                    onB.phase == .closed && onB.tally.map { $0.up + $0.down } == 0 && onB.secret?.tally.byOthers == 1)
                 #expect(try peer.node.pollSnapshot(chat: invite.id, poll: a).tally.map { [$0.up, $0.down] } == [1, 0])
             }
         }
@@ -229,18 +268,23 @@ struct SecretPollNodeTests {
         let bed = try await PumpedPeers.make(count: 6)
         let (alice, mallory) = (bed.peers[0], bed.peers[4])
         try await bed.running {
-            let invite = try await alice.node.createChat(title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
+            let invite = try await alice.node.createChat(
+                title: "Board", members: bed.peers.dropFirst().map(\.identity.publicKey))
             try await bed.settle()
             let alicesKey = try alice.node.ballotKeyPair(chat: invite.id).publicKey.rawRepresentation
             _ = try await mallory.node.send(chat: invite.id, tag: .ballotKey, content: alicesKey)
             try await bed.settle()
-            #expect(try bed.peers[1].node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).count == 6)
+            #expect(
+                try bed.peers[1].node.store.messages(matching: MessageCriteria(chat: invite.id, tag: .ballotKey)).count
+                    == 6)
 
             // When bob creates a secret poll, then it lists the four others and not the two claiming one key
             let created = try await bed.peers[1].node.createSecretPoll(
                 chat: invite.id, question: .yesNo("Go?"), closesAtMillis: bed.clock.wallMillis + 60_000)
             let secret = try #require(try ParleyCore.Poll(created.poll.message).secret)
-            #expect(Set(secret.electorate.map(\.member)) == Set((bed.peers[1...3] + [bed.peers[5]]).map(\.identity.publicKey)))
+            #expect(
+                Set(secret.electorate.map(\.member))
+                    == Set((bed.peers[1...3] + [bed.peers[5]]).map(\.identity.publicKey)))
         }
     }
 }

@@ -14,14 +14,17 @@ struct SendGuardTests {
     init() async throws {
         let identity = try Identity.generate()
         bob = try Identity.generate()
-        alice = Node(configuration: NodeConfiguration(identity: identity), store: try MessageStore.inMemory(), transport: InMemoryNetwork().makeTransport())
+        alice = Node(
+            configuration: NodeConfiguration(identity: identity), store: try MessageStore.inMemory(),
+            transport: InMemoryNetwork().makeTransport())
         invite = try await alice.createChat(title: "Guards", members: [bob.publicKey])
     }
 
     @Test func aMemberPostingTheLargestLamportClockCannotStopOthersSending() async throws {
         // Given bob's message with Lamport 2^63 − 1
         let poison = try MessageDraft(
-            chat: invite.id, author: bob.publicKey, sequence: 1, lamport: UInt64(Int64.max), timestampMillis: 0, tag: .text, content: []
+            chat: invite.id, author: bob.publicKey, sequence: 1, lamport: UInt64(Int64.max), timestampMillis: 0,
+            tag: .text, content: []
         ).sealedAndSigned(in: invite, by: bob)
         _ = try await alice.store.insert([poison], receivedAtMillis: 0, ownAuthor: alice.me)
         // When alice sends twice
@@ -35,7 +38,8 @@ struct SendGuardTests {
 
     @Test func aRefusedSendLeavesNoSequenceGap() async throws {
         await #expect(throws: CoreError.self) {
-            try await alice.send(chat: invite.id, tag: .text, content: [UInt8](repeating: 0x61, count: Message.maxContentBytes + 1))
+            try await alice.send(
+                chat: invite.id, tag: .text, content: [UInt8](repeating: 0x61, count: Message.maxContentBytes + 1))
         }
         let next = try await alice.sendText(chat: invite.id, "fits")
         #expect(next.message.sequence == 1)
@@ -44,24 +48,34 @@ struct SendGuardTests {
     @Test func twoConcurrentVotesOnOnePollCannotBothPass() async throws {
         let poll = try await alice.createPoll(chat: invite.id, question: "Tea?")
         // When two votes race
-        async let up = Result(catching: { try await alice.postVote(chat: invite.id, poll: poll.message.id, choices: ["up"]) })
-        async let down = Result(catching: { try await alice.postVote(chat: invite.id, poll: poll.message.id, choices: ["down"]) })
+        async let up = Result(catching: {
+            try await alice.postVote(chat: invite.id, poll: poll.message.id, choices: ["up"])
+        })
+        async let down = Result(catching: {
+            try await alice.postVote(chat: invite.id, poll: poll.message.id, choices: ["down"])
+        })
         let results = await [up, down]
         // Then exactly one is sent, and the guard names it
         let sent = results.compactMap { try? $0.get() }
         #expect(sent.count == 1)
         let votes = try alice.store.messages(matching: MessageCriteria(chat: invite.id, referencing: poll.message.id))
         #expect(votes.count == 1)
-        #expect(try alice.store.localData(message: poll.message.id, key: LocalDataKey.pollVote) == VoteChoice(tag: votes[0].message.tag)?.rawValue)
+        #expect(
+            try alice.store.localData(message: poll.message.id, key: LocalDataKey.pollVote)
+                == VoteChoice(tag: votes[0].message.tag)?.rawValue)
     }
 
     @Test func aReplayedAnnounceIsRejected() async throws {
         // Given bob's signed announce, accepted once from its real address
         let engine = NodeEngine(identity: try Identity.generate(), maxWaiting: 10)
         let announce = Announcement.make(identity: bob, wallMillis: 1_000).encoded()
-        _ = await engine.open([Datagram(address: PeerAddress(host: "10.0.0.2", port: 7001), bytes: announce)], now: .zero, wallMillis: 1_000)
+        _ = await engine.open(
+            [Datagram(address: PeerAddress(host: "10.0.0.2", port: 7001), bytes: announce)], now: .zero,
+            wallMillis: 1_000)
         // When the same bytes arrive again from another address
-        _ = await engine.open([Datagram(address: PeerAddress(host: "10.0.0.66", port: 9), bytes: announce)], now: .zero, wallMillis: 1_500)
+        _ = await engine.open(
+            [Datagram(address: PeerAddress(host: "10.0.0.66", port: 9), bytes: announce)], now: .zero, wallMillis: 1_500
+        )
         // Then they are counted as replayed and bob's address is unchanged
         #expect(await engine.rejections[.replayed] == 1)
         #expect(await engine.address(of: bob.publicKey) == PeerAddress(host: "10.0.0.2", port: 7001))

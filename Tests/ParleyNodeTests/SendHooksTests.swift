@@ -18,7 +18,9 @@ struct HookedPeers {
     let network: InMemoryNetwork
     let peers: [LossyNetworkConvergenceTests.Peer]
 
-    init(count: Int, conditions: InMemoryNetwork.Conditions = .init(), seed: UInt64 = 11, hooks: SendHooks = SendHooks()) throws {
+    init(
+        count: Int, conditions: InMemoryNetwork.Conditions = .init(), seed: UInt64 = 11, hooks: SendHooks = SendHooks()
+    ) throws {
         let network = InMemoryNetwork(conditions: conditions, seed: seed)
         self.network = network
         peers = try (0..<count).map { index in
@@ -27,7 +29,8 @@ struct HookedPeers {
             configuration.tick = .milliseconds(10)
             configuration.syncInterval = .milliseconds(150)
             if index == 0 { configuration.sendHooks = hooks }
-            let node = Node(configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
+            let node = Node(
+                configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
             return LossyNetworkConvergenceTests.Peer(identity: identity, node: node)
         }
     }
@@ -45,7 +48,9 @@ struct SendHooksTests {
         let chat = try await alice.createChat(title: "t", members: [bed.peers[1].identity.publicKey])
 
         // When alice tries to send a secret, then a plain message
-        let error = await #expect(throws: NodeError.self) { try await alice.sendText(chat: chat.id, "the secret is 42") }
+        let error = await #expect(throws: NodeError.self) {
+            try await alice.sendText(chat: chat.id, "the secret is 42")
+        }
         let sent = try await alice.sendText(chat: chat.id, "hello")
 
         // Then the veto carries the reason, nothing was stored, and the next message is number 1
@@ -75,7 +80,8 @@ struct SendHooksTests {
 
         // When a message is sent through it, and another whose rewrite is not valid JSON
         let stored = try await alice.send(
-            chat: chat.id, tag: .text, content: Array(#"/json {"k":1}"#.utf8), references: [MessageReference(id: first.id, tag: .text)])
+            chat: chat.id, tag: .text, content: Array(#"/json {"k":1}"#.utf8),
+            references: [MessageReference(id: first.id, tag: .text)])
         await #expect(throws: CoreError.self) { try await alice.sendText(chat: chat.id, "/json {oops") }
 
         // Then what is signed and stored is the rewritten message
@@ -94,7 +100,8 @@ struct SendHooksTests {
         }
         try await bed.running {
             let alice = bed.peers[0].node
-            let chat = try await alice.createChat(title: "three", members: bed.peers.dropFirst().map(\.identity.publicKey))
+            let chat = try await alice.createChat(
+                title: "three", members: bed.peers.dropFirst().map(\.identity.publicKey))
             try await bed.settle()
 
             // When she sends a message
@@ -120,7 +127,9 @@ struct SendHooksTests {
         let chat = try await alice.createChat(title: "t", members: [bed.peers[1].identity.publicKey])
 
         // When sending invalid custom JSON, and to a chat that does not exist
-        await #expect(throws: CoreError.self) { try await alice.send(chat: chat.id, tag: .custom, content: Array("42".utf8)) }
+        await #expect(throws: CoreError.self) {
+            try await alice.send(chat: chat.id, tag: .custom, content: Array("42".utf8))
+        }
         let nowhere = try Digest32(rawRepresentation: [UInt8](repeating: 1, count: 32))
         await #expect(throws: NodeError.self) { try await alice.sendText(chat: nowhere, "hello?") }
 

@@ -13,14 +13,17 @@ struct SignHeadsTests {
     static let carol = try! Identity.generate().publicKey
 
     /// `count` linked messages of this node in `chat`, each to `recipients(position)`.
-    static func items(chats: [ChatID], count: Int, recipients: (Int) -> [PeerID] = { _ in [bob, carol] }) throws -> [Item] {
+    static func items(chats: [ChatID], count: Int, recipients: (Int) -> [PeerID] = { _ in [bob, carol] }) throws
+        -> [Item]
+    {
         var previous: [ChatID: MessageID] = [:]
         var sequence: [ChatID: UInt64] = [:]
         return try (0..<count).map { position in
             let chat = chats[position % chats.count]
             sequence[chat, default: 0] += 1
             let message = try MessageDraft(
-                chat: chat, author: me.publicKey, sequence: sequence[chat]!, previous: previous[chat], lamport: UInt64(position + 1),
+                chat: chat, author: me.publicKey, sequence: sequence[chat]!, previous: previous[chat],
+                lamport: UInt64(position + 1),
                 timestampMillis: 0, tag: .text, content: []
             ).chained()
             previous[chat] = message.id
@@ -28,7 +31,9 @@ struct SignHeadsTests {
         }
     }
 
-    static func chat(_ byte: UInt8) throws -> ChatID { try ChatID(rawRepresentation: [UInt8](repeating: byte, count: 32)) }
+    static func chat(_ byte: UInt8) throws -> ChatID {
+        try ChatID(rawRepresentation: [UInt8](repeating: byte, count: 32))
+    }
 
     @Test func theLastMessageOfEachChatIsSignedAndOnlyIt() throws {
         var batch = try Self.items(chats: [Self.chat(1), Self.chat(2)], count: 10)

@@ -18,15 +18,19 @@ struct SyncReplyTests {
         let aliceIdentity = try Identity.generate()
         bob = try Identity.generate()
         carol = try Identity.generate()
-        alice = Node(configuration: NodeConfiguration(identity: aliceIdentity), store: try MessageStore.inMemory(), transport: network.makeTransport())
-        invite = try ChatInvite.create(by: aliceIdentity, title: "Sync", members: [bob.publicKey, carol.publicKey], createdAtMillis: 0)
+        alice = Node(
+            configuration: NodeConfiguration(identity: aliceIdentity), store: try MessageStore.inMemory(),
+            transport: network.makeTransport())
+        invite = try ChatInvite.create(
+            by: aliceIdentity, title: "Sync", members: [bob.publicKey, carol.publicKey], createdAtMillis: 0)
         _ = try await alice.store.saveChat(invite, joinedAtMillis: 0)
     }
 
     func carolsMessages(_ sequences: [UInt64]) async throws {
         let messages = try sequences.map { sequence in
             try MessageDraft(
-                chat: invite.id, author: carol.publicKey, sequence: sequence, lamport: sequence, timestampMillis: 0, tag: .text,
+                chat: invite.id, author: carol.publicKey, sequence: sequence, lamport: sequence, timestampMillis: 0,
+                tag: .text,
                 content: Array("m\(sequence)".utf8)
             ).signed(by: carol)
         }
@@ -54,13 +58,16 @@ struct SyncReplyTests {
         // Given alice holds carol's 1...3 and one of her own
         try await carolsMessages([1, 2, 3])
         let own = try MessageDraft(
-            chat: invite.id, author: alice.me, sequence: 1, lamport: 4, timestampMillis: 0, tag: .text, content: Array("mine".utf8)
+            chat: invite.id, author: alice.me, sequence: 1, lamport: 4, timestampMillis: 0, tag: .text,
+            content: Array("mine".utf8)
         ).signed(by: alice.identity)
         _ = try await alice.store.insert([own], receivedAtMillis: 0, ownAuthor: alice.me)
         // When bob, holding nothing, asks
         let reply = try alice.syncReply(chat: invite.id, vector: [:], to: bob.publicKey)
         // Then all four go, and only carol's are taken as relayed (their acks need no store lookup)
-        let sent = try reply.compactMap { frame in if case let .message(bytes) = frame { try Message(decoding: bytes) } else { nil } }
+        let sent = try reply.compactMap { frame in
+            if case let .message(bytes) = frame { try Message(decoding: bytes) } else { nil }
+        }
         #expect(sent.count == 4)
         let relayed = alice.relayed.withLock { relayed in sent.filter { relayed.contains($0.id) } }
         #expect(Set(relayed.map(\.author)) == [carol.publicKey])
@@ -72,15 +79,20 @@ struct SyncReplyTests {
         let log = OutcomeLog()
         var configuration = NodeConfiguration(identity: alice.identity)
         configuration.sendHooks = SendHooks(didSend: { log.append($0) })
-        let hooked = Node(configuration: configuration, store: alice.store, transport: InMemoryNetwork().makeTransport())
+        let hooked = Node(
+            configuration: configuration, store: alice.store, transport: InMemoryNetwork().makeTransport())
         try await carolsMessages([1])
         let own = try MessageDraft(
-            chat: invite.id, author: alice.me, sequence: 1, lamport: 2, timestampMillis: 0, tag: .text, content: Array("mine".utf8)
+            chat: invite.id, author: alice.me, sequence: 1, lamport: 2, timestampMillis: 0, tag: .text,
+            content: Array("mine".utf8)
         ).signed(by: alice.identity)
         _ = try await alice.store.insert([own], receivedAtMillis: 0, ownAuthor: alice.me, ownSent: true)
         // And carol's message went to bob in a sync reply
         let reply = try hooked.syncReply(chat: invite.id, vector: [carol.publicKey: .contiguous(0)], to: bob.publicKey)
-        let carols = try #require(reply.compactMap { frame in if case let .message(bytes) = frame { try Message(decoding: bytes) } else { nil } }.first)
+        let carols = try #require(
+            reply.compactMap { frame in
+                if case let .message(bytes) = frame { try Message(decoding: bytes) } else { nil }
+            }.first)
 
         // When bob's acks for both arrive in one frame
         try await hooked.recordAcks([(carols.id, bob.publicKey), (own.id, bob.publicKey)])
@@ -97,7 +109,8 @@ struct SyncReplyTests {
         var chain: [Message] = []
         for sequence in UInt64(1)...5 {
             let draft = MessageDraft(
-                chat: invite.id, author: carol.publicKey, sequence: sequence, previous: previous, lamport: sequence, timestampMillis: 0,
+                chat: invite.id, author: carol.publicKey, sequence: sequence, previous: previous, lamport: sequence,
+                timestampMillis: 0,
                 tag: .text, content: Array("m\(sequence)".utf8))
             let message = sequence >= 4 ? try draft.signed(by: carol) : try draft.chained()
             chain.append(message)
@@ -149,15 +162,20 @@ struct SyncReplyTests {
     func nodeOnManualClock(_ clock: ManualClock, syncBatch: Int? = nil) async throws -> Node {
         var configuration = alice.configuration
         if let syncBatch { configuration.syncBatch = syncBatch }
-        let node = Node(configuration: configuration, store: try MessageStore.inMemory(), transport: InMemoryNetwork().makeTransport(), clock: clock)
+        let node = Node(
+            configuration: configuration, store: try MessageStore.inMemory(),
+            transport: InMemoryNetwork().makeTransport(), clock: clock)
         _ = try await node.store.saveChat(invite, joinedAtMillis: 0)
         return node
     }
 
-    func store(_ sequences: ClosedRange<UInt64>, by author: Identity, in node: Node, atMillis millis: Int64) async throws {
+    func store(_ sequences: ClosedRange<UInt64>, by author: Identity, in node: Node, atMillis millis: Int64)
+        async throws
+    {
         let messages = try sequences.map { sequence in
             try MessageDraft(
-                chat: invite.id, author: author.publicKey, sequence: sequence, lamport: sequence, timestampMillis: 0, tag: .text,
+                chat: invite.id, author: author.publicKey, sequence: sequence, lamport: sequence, timestampMillis: 0,
+                tag: .text,
                 content: Array("m\(sequence)".utf8)
             ).signed(by: author)
         }
@@ -193,12 +211,16 @@ struct SyncReplyTests {
         #expect(again.last == .syncEnd(chat: invite.id, .done))
         // When carol shows online, her fresh messages are left to her as well
         node.presenceHub.track([carol.publicKey])
-        node.presenceHub.record(.make(identity: carol, wallMillis: clock.wallMillis, status: .online, interval: .seconds(5)), now: clock.now)
+        node.presenceHub.record(
+            .make(identity: carol, wallMillis: clock.wallMillis, status: .online, interval: .seconds(5)), now: clock.now
+        )
         let online = try node.syncReply(chat: invite.id, vector: [own.publicKey: .contiguous(2)], to: bob.publicKey)
         #expect(try sent(online, by: carol).isEmpty)
         // And once they are no longer fresh, they go too
         clock.advance(by: alice.configuration.syncFreshness)
-        let later = try node.syncReply(chat: invite.id, vector: [own.publicKey: .contiguous(2), carol.publicKey: .contiguous(2)], to: bob.publicKey)
+        let later = try node.syncReply(
+            chat: invite.id, vector: [own.publicKey: .contiguous(2), carol.publicKey: .contiguous(2)], to: bob.publicKey
+        )
         #expect(try sent(later, by: own) == [3, 4])
     }
 
@@ -222,7 +244,9 @@ struct SyncReplyTests {
         // stored 9 s ago and 3...4 stored 5 s ago
         let clock = ManualClock()
         let inbox = DatagramInbox(now: { clock.now })
-        let node = Node(configuration: alice.configuration, store: try MessageStore.inMemory(), transport: StalledTransport(inbound: inbox), clock: clock)
+        let node = Node(
+            configuration: alice.configuration, store: try MessageStore.inMemory(),
+            transport: StalledTransport(inbound: inbox), clock: clock)
         _ = try await node.store.saveChat(invite, joinedAtMillis: 0)
         let own = alice.configuration.identity
         try await store(1...2, by: own, in: node, atMillis: clock.wallMillis)

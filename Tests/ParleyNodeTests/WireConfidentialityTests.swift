@@ -29,16 +29,21 @@ struct WireConfidentialityTests {
         let network = InMemoryNetwork(delivery: .held), clock = ManualClock()
         let alice = try Identity.generate(), bob = try Identity.generate()
         let tap = CapturingTransport(network.makeTransport())
-        let aliceNode = Node(configuration: NodeConfiguration(identity: alice), store: try MessageStore.inMemory(), transport: tap, clock: clock)
+        let aliceNode = Node(
+            configuration: NodeConfiguration(identity: alice), store: try MessageStore.inMemory(), transport: tap,
+            clock: clock)
         let bobNode = Node(
-            configuration: NodeConfiguration(identity: bob), store: try MessageStore.inMemory(), transport: network.makeTransport(), clock: clock)
+            configuration: NodeConfiguration(identity: bob), store: try MessageStore.inMemory(),
+            transport: network.makeTransport(), clock: clock)
         let pump = NetworkPump(network: network, clock: clock, nodes: 2)
         try await aliceNode.addContact(Contact(peer: bob.publicKey, name: "bob", address: bobNode.localAddress))
         try await bobNode.addContact(Contact(peer: alice.publicKey, name: "alice"))
         let secret = "the launch code is 0000-SWORDFISH"
         let question = "Should we tell Mallory?"
 
-        try await LossyNetworkConvergenceTests.running([.init(identity: alice, node: aliceNode), .init(identity: bob, node: bobNode)]) {
+        try await LossyNetworkConvergenceTests.running([
+            .init(identity: alice, node: aliceNode), .init(identity: bob, node: bobNode),
+        ]) {
             // When alice sends a secret text and a poll, and bob receives them
             let chat = try await aliceNode.createChat(title: "Secret plans", members: [bob.publicKey])
             _ = try await aliceNode.sendText(chat: chat.id, secret)

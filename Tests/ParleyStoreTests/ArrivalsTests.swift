@@ -7,7 +7,8 @@ import Testing
     @Test func announcesEachCommitOfTheChatWithItsNewMessagesInOrder() async throws {
         // Given a subscriber to the fixture's chat, and a second chat
         let f = try await StoreFixture.make()
-        let elsewhere = try ChatInvite.create(by: f.alice, title: "other", members: [f.bob.publicKey], createdAtMillis: 0)
+        let elsewhere = try ChatInvite.create(
+            by: f.alice, title: "other", members: [f.bob.publicKey], createdAtMillis: 0)
         _ = try await f.store.saveChat(elsewhere, joinedAtMillis: 0)
         var arrivals = f.store.arrivals(chat: f.chat).makeAsyncIterator()
 
@@ -16,7 +17,9 @@ import Testing
         let first = try f.message(by: f.bob, seq: 1)
         try await f.insert(first)
         try await f.insert(first, f.message(by: f.bob, seq: 1, in: elsewhere.id))
-        let burst = try (1...(MessageStore.maxInsertOnCallerThread + 4)).map { try f.message(by: f.carol, seq: UInt64($0)) }
+        let burst = try (1...(MessageStore.maxInsertOnCallerThread + 4)).map {
+            try f.message(by: f.carol, seq: UInt64($0))
+        }
         _ = try await f.store.insert(burst.reversed(), receivedAtMillis: 1000, ownAuthor: f.alice.publicKey)
 
         // Then the chat hears of the first message, nothing for the commit that stored nothing in it,

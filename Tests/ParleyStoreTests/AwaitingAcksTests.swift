@@ -25,15 +25,22 @@ import Testing
         let progress = try await reopened.recordDeliveries(acks, atMillis: 2)
 
         // Then Bob's repeats did not grow, the acks from before the restart still count, and states settle
-        #expect(mine[0..<3].allSatisfy { progress[$0.id] == DeliveryProgress(deliveredTo: 2, recipients: 2, grew: true) })
-        #expect(mine[3..<5].allSatisfy { progress[$0.id] == DeliveryProgress(deliveredTo: 1, recipients: 2, grew: false) })
-        #expect(mine[5..<10].allSatisfy { progress[$0.id] == DeliveryProgress(deliveredTo: 1, recipients: 2, grew: true) })
-        #expect(try mine.map { try reopened.message($0.id)?.state } == Array(repeating: .delivered, count: 3) + Array(repeating: .sent, count: 7))
+        #expect(
+            mine[0..<3].allSatisfy { progress[$0.id] == DeliveryProgress(deliveredTo: 2, recipients: 2, grew: true) })
+        #expect(
+            mine[3..<5].allSatisfy { progress[$0.id] == DeliveryProgress(deliveredTo: 1, recipients: 2, grew: false) })
+        #expect(
+            mine[5..<10].allSatisfy { progress[$0.id] == DeliveryProgress(deliveredTo: 1, recipients: 2, grew: true) })
+        #expect(
+            try mine.map { try reopened.message($0.id)?.state } == Array(repeating: .delivered, count: 3)
+                + Array(repeating: .sent, count: 7))
 
         // And the messages read from the store are kept from then on: Carol's acks settle them the same way
         #expect(reopened.awaitingAcks.lookup(mine.map(\.id)).count == 7)
-        let last = try await reopened.recordDeliveries(mine.suffix(7).map { ($0.id, f.carol.publicKey) } + [(mine[0].id, f.carol.publicKey)], atMillis: 3)
-        #expect(mine.suffix(7).allSatisfy { last[$0.id] == DeliveryProgress(deliveredTo: 2, recipients: 2, grew: true) })
+        let last = try await reopened.recordDeliveries(
+            mine.suffix(7).map { ($0.id, f.carol.publicKey) } + [(mine[0].id, f.carol.publicKey)], atMillis: 3)
+        #expect(
+            mine.suffix(7).allSatisfy { last[$0.id] == DeliveryProgress(deliveredTo: 2, recipients: 2, grew: true) })
         #expect(last[mine[0].id] == DeliveryProgress(deliveredTo: 2, recipients: 2, grew: false))
         #expect(try mine.allSatisfy { try reopened.message($0.id)?.state == .delivered })
         #expect(reopened.awaitingAcks.lookup(mine.map(\.id)).isEmpty)
@@ -76,7 +83,8 @@ import Testing
         let f = try await StoreFixture.make()
         let id = try f.message(by: f.alice, seq: 1).id
         let entry = AwaitingAcks.Entry(
-            row: DeliveryRow(chatId: f.chat.blob, localNumber: 1, author: f.alice.publicKey, state: .sent), acknowledged: [])
+            row: DeliveryRow(chatId: f.chat.blob, localNumber: 1, author: f.alice.publicKey, state: .sent),
+            acknowledged: [])
         await #expect(throws: StoreError.self) {
             try await f.store.write("a write that fails after keeping an entry") { db in
                 f.store.awaitingAcks.update([id: entry], in: db)
@@ -89,10 +97,13 @@ import Testing
     @Test func aFullCacheStartsAgainEmptyRatherThanRefusingNewMessages() async throws {
         let f = try await StoreFixture.make()
         let ids = try (0...AwaitingAcks.capacity).map { n in
-            try MessageID(rawRepresentation: withUnsafeBytes(of: UInt64(n).bigEndian) { Array($0) } + Array(repeating: 0, count: 24))
+            try MessageID(
+                rawRepresentation: withUnsafeBytes(of: UInt64(n).bigEndian) { Array($0) }
+                    + Array(repeating: 0, count: 24))
         }
         let entry = AwaitingAcks.Entry(
-            row: DeliveryRow(chatId: f.chat.blob, localNumber: 1, author: f.alice.publicKey, state: .sent), acknowledged: [])
+            row: DeliveryRow(chatId: f.chat.blob, localNumber: 1, author: f.alice.publicKey, state: .sent),
+            acknowledged: [])
         try await f.store.write("keeping one entry too many") { db in
             f.store.awaitingAcks.update(Dictionary(uniqueKeysWithValues: ids.dropLast().map { ($0, entry) }), in: db)
         }

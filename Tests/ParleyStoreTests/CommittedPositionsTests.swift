@@ -25,7 +25,10 @@ import Testing
         // and a store opened afresh on the file (nothing in memory) reads the same from it
         let reopened = try MessageStore.open(path: path)
         #expect(try reopened.contiguousSequences(chat: f.chat)[f.bob.publicKey] == 4)
-        #expect(try await reopened.insert([try f.message(by: f.bob, seq: 5)], receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+        #expect(
+            try await reopened.insert(
+                [try f.message(by: f.bob, seq: 5)], receivedAtMillis: 1, ownAuthor: f.alice.publicKey
+            )
             .first?.storedMessage?.localNumber == 5)
     }
 
@@ -44,7 +47,8 @@ import Testing
         await #expect(throws: StoreError.self) {
             try await f.store.write("a write that fails after moving the positions") { db in
                 f.store.committedPositions.update(
-                    nextLocalNumbers: [f.chat: 99], heads: [key: CommittedPositions.Head(contiguous: 98, max: 98)], in: db)
+                    nextLocalNumbers: [f.chat: 99], heads: [key: CommittedPositions.Head(contiguous: 98, max: 98)],
+                    in: db)
                 throw CancellationError()
             }
         }
@@ -75,7 +79,10 @@ import Testing
         try await f.insert(try f.message(by: f.bob, seq: 1))
         // and a second writer of the file that took local number 2
         let second = try MessageStore.open(path: path)
-        #expect(try await second.insert([try f.message(by: f.carol, seq: 1)], receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+        #expect(
+            try await second.insert(
+                [try f.message(by: f.carol, seq: 1)], receivedAtMillis: 1, ownAuthor: f.alice.publicKey
+            )
             .first?.storedMessage?.localNumber == 2)
         // When Bob's message 2 is inserted, the stale number fails the batch and empties the positions
         let next = try f.message(by: f.bob, seq: 2)

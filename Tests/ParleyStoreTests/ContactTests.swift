@@ -43,7 +43,9 @@ import Testing
         let impostor = try Identity.generate().publicKey
         try await store.addContact(Contact(peer: bob, name: "Bob"))
 
-        let error = await #expect(throws: StoreError.self) { try await store.addContact(Contact(peer: impostor, name: "bob")) }
+        let error = await #expect(throws: StoreError.self) {
+            try await store.addContact(Contact(peer: impostor, name: "bob"))
+        }
 
         #expect(error?.isNameTaken == true)
         #expect(error?.description.contains("the contact name 'bob' is already used by peer") == true)

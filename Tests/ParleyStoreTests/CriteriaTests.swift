@@ -18,8 +18,10 @@ import Testing
             let bobUp = try f.message(
                 by: f.bob, seq: 1, tag: .pollVoteUp, references: [MessageReference(id: poll.id, tag: .pollVoteUp)])
             let carolDown = try f.message(
-                by: f.carol, seq: 1, tag: .pollVoteDown, references: [MessageReference(id: poll.id, tag: .pollVoteDown)])
-            let reply = try f.message(by: f.bob, seq: 2, text: "re", references: [MessageReference(id: poll.id, tag: Tag("Reply"))])
+                by: f.carol, seq: 1, tag: .pollVoteDown, references: [MessageReference(id: poll.id, tag: .pollVoteDown)]
+            )
+            let reply = try f.message(
+                by: f.bob, seq: 2, text: "re", references: [MessageReference(id: poll.id, tag: Tag("Reply"))])
             try await f.insert(poll, f.message(by: f.carol, seq: 2, text: "chatter"), bobUp, carolDown, reply)
             return Poll(f: f, poll: poll, bobUp: bobUp, carolDown: carolDown, reply: reply)
         }
@@ -53,22 +55,34 @@ import Testing
 
     @Test func byReferenceTag() async throws {
         let p = try await Poll.make()
-        #expect(try p.query { $0.referencing = p.poll.id; $0.referenceTag = .pollVoteDown } == [p.carolDown])
+        #expect(
+            try p.query {
+                $0.referencing = p.poll.id; $0.referenceTag = .pollVoteDown
+            } == [p.carolDown])
         #expect(try p.query { $0.referenceTag = .pollVoteUp } == [p.bobUp])
-        #expect(try p.query { $0.referencing = p.poll.id; $0.tag = .text } == [p.reply])
+        #expect(
+            try p.query {
+                $0.referencing = p.poll.id; $0.tag = .text
+            } == [p.reply])
     }
 
     @Test func limitReturnsTheLatestInAscendingOrder() async throws {
         let p = try await Poll.make()
         #expect(try p.query { $0.limit = 2 } == [p.carolDown, p.reply])
-        #expect(try p.query { $0.referencing = p.poll.id; $0.limit = 2 } == [p.carolDown, p.reply])
+        #expect(
+            try p.query {
+                $0.referencing = p.poll.id; $0.limit = 2
+            } == [p.carolDown, p.reply])
         #expect(try p.query { $0.limit = 0 }.isEmpty)
     }
 
     @Test func afterLocalNumberPages() async throws {
         let p = try await Poll.make()
         #expect(try p.query { $0.afterLocalNumber = 3 } == [p.carolDown, p.reply])
-        #expect(try p.query { $0.afterLocalNumber = 3; $0.referencing = p.poll.id } == [p.carolDown, p.reply])
+        #expect(
+            try p.query {
+                $0.afterLocalNumber = 3; $0.referencing = p.poll.id
+            } == [p.carolDown, p.reply])
     }
 
     @Test func aRepeatedReferenceYieldsTheMessageOnce() async throws {
@@ -78,7 +92,10 @@ import Testing
             by: f.bob, seq: 1,
             references: [MessageReference(id: target.id, tag: .text), MessageReference(id: target.id, tag: .poll)])
         try await f.insert(target, twice)
-        #expect(try f.store.messages(matching: MessageCriteria(chat: f.chat, referencing: target.id)).map(\.message) == [twice])
+        #expect(
+            try f.store.messages(matching: MessageCriteria(chat: f.chat, referencing: target.id)).map(\.message) == [
+                twice
+            ])
     }
 
     /// The query shapes a node runs; each must be answered from an index.

@@ -16,11 +16,15 @@ struct DeliveriesMigrationTests {
         let f = try await StoreFixture.make(store: try MessageStore.open(path: path))
         let (first, second) = (try f.message(by: f.alice, seq: 1), try f.message(by: f.alice, seq: 2))
         _ = try await f.store.insert([first, second], receivedAtMillis: 0, ownAuthor: f.alice.publicKey)
-        _ = try await f.store.recordDeliveries([(first.id, f.bob.publicKey), (first.id, f.carol.publicKey), (second.id, f.bob.publicKey)], atMillis: 42)
-        #expect(try f.store.receipts(message: second.id)?.map(\.delivered) == Self.order(f, [f.bob.publicKey: true, f.carol.publicKey: false]))
+        _ = try await f.store.recordDeliveries(
+            [(first.id, f.bob.publicKey), (first.id, f.carol.publicKey), (second.id, f.bob.publicKey)], atMillis: 42)
+        #expect(
+            try f.store.receipts(message: second.id)?.map(\.delivered)
+                == Self.order(f, [f.bob.publicKey: true, f.carol.publicKey: false]))
 
         // When it is put back as a store from before the migration, its acks keyed by message id, and reopened
-        try await f.store.executeUnchecked("""
+        try await f.store.executeUnchecked(
+            """
             DROP TABLE deliveries;
             CREATE TABLE deliveries (message_id BLOB NOT NULL REFERENCES messages (id) ON DELETE CASCADE, peer_id BLOB NOT NULL,
                 delivered_at_ms INTEGER, PRIMARY KEY (message_id, peer_id));
@@ -38,14 +42,16 @@ struct DeliveriesMigrationTests {
         #expect(receipts.map(\.delivered) == Self.order(f, [f.bob.publicKey: true, f.carol.publicKey: false]))
         #expect(receipts.compactMap(\.deliveredAtMillis) == [42])
         // And carol's ack of the second message is still taken, and counted once
-        let progress = try await migrated.recordDeliveries([(second.id, f.carol.publicKey), (second.id, f.carol.publicKey)], atMillis: 50)
+        let progress = try await migrated.recordDeliveries(
+            [(second.id, f.carol.publicKey), (second.id, f.carol.publicKey)], atMillis: 50)
         #expect(progress[second.id]?.deliveredTo == 2)
     }
 
     @Test func acksOfMessagesWithTheSameLocalNumberInTwoChatsStayApart() async throws {
         // Given alice's first message in two chats (local number 1 in each), only one acknowledged
         let f = try await StoreFixture.make()
-        let other = try ChatInvite.create(by: f.alice, title: "other", members: [f.bob.publicKey, f.carol.publicKey], createdAtMillis: 0)
+        let other = try ChatInvite.create(
+            by: f.alice, title: "other", members: [f.bob.publicKey, f.carol.publicKey], createdAtMillis: 0)
         _ = try await f.store.saveChat(other, joinedAtMillis: 0)
         let (here, there) = (try f.message(by: f.alice, seq: 1), try f.message(by: f.alice, seq: 1, in: other.id))
         _ = try await f.store.insert([here, there], receivedAtMillis: 0, ownAuthor: f.alice.publicKey)

@@ -19,7 +19,8 @@ struct DeliveryCountsTests {
         // When bob acknowledges and reads hers, and a stranger claims to have read it
         _ = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey)], atMillis: 5)
         try await f.store.recordReads([(f.chat, [mine.id], f.bob.publicKey)], ownAuthor: me, atMillis: 6)
-        try await f.store.recordReads([(f.chat, [mine.id], try Identity.generate().publicKey)], ownAuthor: me, atMillis: 6)
+        try await f.store.recordReads(
+            [(f.chat, [mine.id], try Identity.generate().publicKey)], ownAuthor: me, atMillis: 6)
 
         // Then her message, by id and in a criteria query, counts bob as its one reader of two recipients
         let listed = try f.store.messages(matching: MessageCriteria(chat: f.chat))

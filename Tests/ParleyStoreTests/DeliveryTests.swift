@@ -12,7 +12,8 @@ import Testing
         #expect(try f.store.message(mine.id)?.state == .sent)
 
         // When it is acknowledged by Bob (twice), then by Carol
-        let afterBob = try await f.store.recordDeliveries([(mine.id, f.bob.publicKey), (mine.id, f.bob.publicKey)], atMillis: 1)
+        let afterBob = try await f.store.recordDeliveries(
+            [(mine.id, f.bob.publicKey), (mine.id, f.bob.publicKey)], atMillis: 1)
         #expect(afterBob == [mine.id: DeliveryProgress(deliveredTo: 1, recipients: 2, grew: true)])
         #expect(try f.store.message(mine.id)?.state == .sent)
         let afterCarol = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)], atMillis: 2)
@@ -36,16 +37,26 @@ import Testing
 
         // Then each message counts each member once, and exactly those both acked are delivered
         #expect(progress.count == 600)
-        #expect(mine.prefix(300).allSatisfy { progress[$0.id] == DeliveryProgress(deliveredTo: 2, recipients: 2, grew: true) })
-        #expect(mine.suffix(300).allSatisfy { progress[$0.id] == DeliveryProgress(deliveredTo: 1, recipients: 2, grew: true) })
+        #expect(
+            mine.prefix(300).allSatisfy {
+                progress[$0.id] == DeliveryProgress(deliveredTo: 2, recipients: 2, grew: true)
+            })
+        #expect(
+            mine.suffix(300).allSatisfy {
+                progress[$0.id] == DeliveryProgress(deliveredTo: 1, recipients: 2, grew: true)
+            })
         #expect(try mine.prefix(300).allSatisfy { try f.store.message($0.id)?.state == .delivered })
         #expect(try mine.suffix(300).allSatisfy { try f.store.message($0.id)?.state == .sent })
 
         // And the same acks again change nothing, not even when they were first delivered
         let again = try await f.store.recordDeliveries(acks, atMillis: 10)
         #expect(again.count == 600)
-        #expect(mine.prefix(300).allSatisfy { again[$0.id] == DeliveryProgress(deliveredTo: 2, recipients: 2, grew: false) })
-        #expect(mine.suffix(300).allSatisfy { again[$0.id] == DeliveryProgress(deliveredTo: 1, recipients: 2, grew: false) })
+        #expect(
+            mine.prefix(300).allSatisfy { again[$0.id] == DeliveryProgress(deliveredTo: 2, recipients: 2, grew: false) }
+        )
+        #expect(
+            mine.suffix(300).allSatisfy { again[$0.id] == DeliveryProgress(deliveredTo: 1, recipients: 2, grew: false) }
+        )
         #expect(try f.store.receipts(message: mine[599].id)?.compactMap(\.deliveredAtMillis) == [9])
     }
 
@@ -58,7 +69,8 @@ import Testing
         _ = try await f.store.insert([here, there], receivedAtMillis: 0, ownAuthor: f.alice.publicKey, ownSent: true)
 
         // When Bob acks both in one batch
-        let progress = try await f.store.recordDeliveries([(here.id, f.bob.publicKey), (there.id, f.bob.publicKey)], atMillis: 3)
+        let progress = try await f.store.recordDeliveries(
+            [(here.id, f.bob.publicKey), (there.id, f.bob.publicKey)], atMillis: 3)
 
         // Then each counts its own ack: the chat of two is delivered, the chat of three still waits for Carol
         #expect(progress[here.id] == DeliveryProgress(deliveredTo: 1, recipients: 2, grew: true))
@@ -74,10 +86,12 @@ import Testing
         let bobs = try f.message(by: f.bob, seq: 1)
         try await f.insert(mine, bobs)
 
-        let counts = try await f.store.recordDeliveries([
-            (mine.id, try Identity.generate().publicKey), (mine.id, f.alice.publicKey), (unknown.id, f.bob.publicKey),
-            (bobs.id, f.carol.publicKey),
-        ], atMillis: 1)
+        let counts = try await f.store.recordDeliveries(
+            [
+                (mine.id, try Identity.generate().publicKey), (mine.id, f.alice.publicKey),
+                (unknown.id, f.bob.publicKey),
+                (bobs.id, f.carol.publicKey),
+            ], atMillis: 1)
 
         #expect(counts.mapValues(\.deliveredTo) == [mine.id: 0, bobs.id: 0])
         #expect(counts.values.allSatisfy { !$0.grew })
@@ -116,9 +130,10 @@ import Testing
         let fresh = try f.message(by: f.alice, seq: 3)
         try await f.insertSent(done, half)
         try await f.insert(fresh, f.message(by: f.bob, seq: 1))
-        _ = try await f.store.recordDeliveries([
-            (done.id, f.bob.publicKey), (done.id, f.carol.publicKey), (half.id, f.bob.publicKey),
-        ], atMillis: 1)
+        _ = try await f.store.recordDeliveries(
+            [
+                (done.id, f.bob.publicKey), (done.id, f.carol.publicKey), (half.id, f.bob.publicKey),
+            ], atMillis: 1)
 
         // When listing what still needs retransmission
         let pending = try f.store.undelivered(author: f.alice.publicKey)

@@ -10,7 +10,10 @@ struct DirectBindingsTests {
         // Given a table whose blobs may not be NULL
         let store = try MessageStore.inMemory()
         let values = try await store.write("direct bindings") { db -> (Data, Data, Data, Int64, String)? in
-            try db.execute(sql: "CREATE TEMP TABLE t (full BLOB NOT NULL, empty BLOB NOT NULL, none BLOB NOT NULL, number INTEGER, word TEXT)")
+            try db.execute(
+                sql:
+                    "CREATE TEMP TABLE t (full BLOB NOT NULL, empty BLOB NOT NULL, none BLOB NOT NULL, number INTEGER, word TEXT)"
+            )
             // When a row is inserted with direct bindings, two of its blobs empty (bytes and data)
             try DirectBindings.execute(db.makeStatement(sql: "INSERT INTO t VALUES (?, ?, ?, ?, ?)")) { row in
                 row.blob([1, 2, 3])
@@ -19,7 +22,9 @@ struct DirectBindingsTests {
                 row.integer(-5)
                 row.text("héllo")
             }
-            return try Row.fetchOne(db, sql: "SELECT full, empty, none, number, word FROM t").map { ($0[0], $0[1], $0[2], $0[3], $0[4]) }
+            return try Row.fetchOne(db, sql: "SELECT full, empty, none, number, word FROM t").map {
+                ($0[0], $0[1], $0[2], $0[3], $0[4])
+            }
         }
         // Then each value reads back as bound, and the empty blob is an empty blob
         let (full, empty, none, number, word) = try #require(values)

@@ -29,8 +29,14 @@ import Testing
         #expect(all.map(\.localNumber) == [1, 2])
         #expect(all[0].state == .sent)
         #expect(all[0].deliveredTo == 1)
-        #expect(try reopened.messages(matching: MessageCriteria(chat: f.chat, referencing: mine.id)).map(\.message) == [theirs])
-        #expect(try reopened.versionVector(chat: f.chat) == [f.alice.publicKey: .contiguous(1), f.bob.publicKey: .contiguous(1)])
+        #expect(
+            try reopened.messages(matching: MessageCriteria(chat: f.chat, referencing: mine.id)).map(\.message) == [
+                theirs
+            ])
+        #expect(
+            try reopened.versionVector(chat: f.chat) == [
+                f.alice.publicKey: .contiguous(1), f.bob.publicKey: .contiguous(1),
+            ])
         #expect(try reopened.localData(message: theirs.id, key: "read") == "1")
         #expect(try reopened.contact(named: "bob")?.peer == f.bob.publicKey)
         #expect(try reopened.undelivered(author: f.alice.publicKey).map(\.missing) == [[f.carol.publicKey]])
@@ -51,7 +57,8 @@ import Testing
 
         // Then it refuses, says why, and the data is untouched
         #expect(error?.isNewerSchema == true)
-        #expect(error?.description == "store at \(path) was written by a newer Parley (schema v9-future); upgrade Parley")
+        #expect(
+            error?.description == "store at \(path) was written by a newer Parley (schema v9-future); upgrade Parley")
         try await f.store.executeUnchecked("DELETE FROM grdb_migrations WHERE identifier = 'v9-future'")
         #expect(try MessageStore.open(path: path).messages(matching: MessageCriteria(chat: f.chat)).count == 1)
     }
@@ -65,7 +72,9 @@ import Testing
 
         let error = #expect(throws: StoreError.self) { try MessageStore.open(path: path) }
 
-        #expect(error?.description == "store at \(path) is not a Parley database (not SQLite, or corrupt); refusing to touch it")
+        #expect(
+            error?.description
+                == "store at \(path) is not a Parley database (not SQLite, or corrupt); refusing to touch it")
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
     }
 
@@ -79,7 +88,9 @@ import Testing
         do {
             let f = try await StoreFixture.make(store: try MessageStore.open(path: path))
             chat = f.chat
-            for seq in 1...300 { try await f.insert(f.message(by: f.bob, seq: UInt64(seq), text: String(repeating: "x", count: 400))) }
+            for seq in 1...300 {
+                try await f.insert(f.message(by: f.bob, seq: UInt64(seq), text: String(repeating: "x", count: 400)))
+            }
         }
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "closing the store checkpoints its WAL")
@@ -95,7 +106,8 @@ import Testing
 
         // Then the error says the store is damaged, rather than a part of the history going missing
         let text = error?.description ?? ""
-        #expect(text.contains("not a Parley database") || text.contains("malformed") || text.contains("corrupt"), "\(text)")
+        #expect(
+            text.contains("not a Parley database") || text.contains("malformed") || text.contains("corrupt"), "\(text)")
     }
 
     @Test func aTamperedMessageRowIsReportedNotSkipped() async throws {
@@ -109,11 +121,15 @@ import Testing
         let error = #expect(throws: StoreError.self) { try f.store.messages(matching: MessageCriteria(chat: f.chat)) }
 
         // Then the read fails and names the damaged message, instead of returning one message fewer
-        #expect(error?.description.hasPrefix("store is corrupt: message \(second.id.hex.prefix(12))") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.hasPrefix("store is corrupt: message \(second.id.hex.prefix(12))") == true,
+            "\(String(describing: error))")
     }
 
     @Test func reportsAnUnopenablePath() throws {
-        let error = #expect(throws: StoreError.self) { try MessageStore.open(path: "/nonexistent-dir-for-parley/x.sqlite") }
+        let error = #expect(throws: StoreError.self) {
+            try MessageStore.open(path: "/nonexistent-dir-for-parley/x.sqlite")
+        }
         #expect(error?.description.hasPrefix("cannot open store at /nonexistent-dir-for-parley/x.sqlite") == true)
     }
 }

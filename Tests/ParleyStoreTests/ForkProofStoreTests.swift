@@ -43,7 +43,8 @@ struct ForkProofStoreTests {
         // Given a store that joined no chat
         let store = try MessageStore.inMemory()
         let carol = try Identity.generate()
-        let proof = try Self.proof(chat: ChatID(rawRepresentation: [UInt8](repeating: 7, count: 32)), author: carol, sequence: 1)
+        let proof = try Self.proof(
+            chat: ChatID(rawRepresentation: [UInt8](repeating: 7, count: 32)), author: carol, sequence: 1)
 
         // When a proof of a fork in another chat is recorded, then nothing is kept
         #expect(try await store.recordFork(proof, atMillis: 0) == false)

@@ -16,7 +16,9 @@ struct HistoryClockTests {
         ]
     }
 
-    static func history(_ store: MessageStore, _ chat: ChatID, _ edit: (inout MessageCriteria) -> Void = { _ in }) throws -> [String] {
+    static func history(_ store: MessageStore, _ chat: ChatID, _ edit: (inout MessageCriteria) -> Void = { _ in })
+        throws -> [String]
+    {
         var criteria = MessageCriteria(chat: chat, order: .history)
         edit(&criteria)
         return try store.messages(matching: criteria).map(\.message.text)
@@ -34,7 +36,10 @@ struct HistoryClockTests {
         #expect(try Self.history(f.store, f.chat) == ["a1", "a2", "b1", "b2"])
         let b2 = try #require(try f.store.message(made.first { $0.text == "b2" }!.id))
         #expect(b2.historyClock == 100 && b2.message.lamport == 1)
-        #expect(try Self.history(f.store, f.chat) { $0.beforePosition = b2.historyPosition; $0.limit = 1 } == ["b1"])
+        #expect(
+            try Self.history(f.store, f.chat) {
+                $0.beforePosition = b2.historyPosition; $0.limit = 1
+            } == ["b1"])
         let a2 = try #require(try f.store.message(made[3].id))
         #expect(try Self.history(f.store, f.chat) { $0.afterPosition = a2.historyPosition } == ["b1", "b2"])
         #expect(try f.store.chats().first?.lastMessage?.message.text == "b2")
@@ -48,7 +53,8 @@ struct HistoryClockTests {
         // Given a store on disk put back as from before the history clock, holding bob's lower second clock
         let f = try await StoreFixture.make(store: try MessageStore.open(path: path))
         for message in try Self.made(f) { try await f.insert(message) }
-        try await f.store.executeUnchecked("""
+        try await f.store.executeUnchecked(
+            """
             DROP INDEX messages_by_history_clock;
             ALTER TABLE messages DROP COLUMN history_lamport;
             CREATE INDEX messages_by_history ON messages (chat_id, lamport, author, seq);
@@ -59,7 +65,9 @@ struct HistoryClockTests {
         let reopened = try MessageStore.open(path: path)
         #expect(try Self.history(reopened, f.chat) == ["a1", "a2", "b1", "b2"])
         // and later inserts keep the rule
-        _ = try await reopened.insert([try f.message(by: f.bob, seq: 3, lamport: 2, text: "b3")], receivedAtMillis: 0, ownAuthor: f.alice.publicKey)
+        _ = try await reopened.insert(
+            [try f.message(by: f.bob, seq: 3, lamport: 2, text: "b3")], receivedAtMillis: 0,
+            ownAuthor: f.alice.publicKey)
         #expect(try Self.history(reopened, f.chat) == ["a1", "a2", "b1", "b2", "b3"])
     }
 
@@ -73,7 +81,9 @@ struct HistoryClockTests {
         // When carol claims the furthest plausible step, the clock reaches it, and a further claim that
         // far above it counts too; one a step beyond does not
         let reach = 3 + ChatClock.maxStep
-        try await f.insert(try f.message(by: f.carol, seq: 1, lamport: reach), try f.message(by: f.carol, seq: 2, lamport: reach + ChatClock.maxStep))
+        try await f.insert(
+            try f.message(by: f.carol, seq: 1, lamport: reach),
+            try f.message(by: f.carol, seq: 2, lamport: reach + ChatClock.maxStep))
         #expect(try f.store.chatClock(chat: f.chat) == reach + ChatClock.maxStep)
         try await f.insert(try f.message(by: f.carol, seq: 3, lamport: reach + 2 * ChatClock.maxStep + 1))
         #expect(try f.store.chatClock(chat: f.chat) == reach + ChatClock.maxStep)

@@ -11,7 +11,9 @@ struct HistoryTests {
         let texts = try (1...10).map { try f.message(by: f.bob, seq: UInt64($0), text: "m\($0)") }
         for text in texts { try await f.insert(text) }
         try await f.insert(
-            try f.message(by: f.carol, seq: 1, tag: .pollVoteUp, references: [MessageReference(id: texts[0].id, tag: .pollVoteUp)]),
+            try f.message(
+                by: f.carol, seq: 1, tag: .pollVoteUp, references: [MessageReference(id: texts[0].id, tag: .pollVoteUp)]
+            ),
             try f.message(by: f.carol, seq: 2, tag: Tag("Sticker")))
         return (f, texts)
     }
@@ -25,24 +27,48 @@ struct HistoryTests {
     @Test func pagesBackwardsFromACursor() async throws {
         let (f, _) = try await Self.chatter()
         #expect(try Self.numbers(f) { $0.limit = 3 } == [10, 11, 12])
-        #expect(try Self.numbers(f) { $0.limit = 3; $0.beforeLocalNumber = 10 } == [7, 8, 9])
-        #expect(try Self.numbers(f) { $0.limit = 3; $0.beforeLocalNumber = 3 } == [1, 2])
+        #expect(
+            try Self.numbers(f) {
+                $0.limit = 3; $0.beforeLocalNumber = 10
+            } == [7, 8, 9])
+        #expect(
+            try Self.numbers(f) {
+                $0.limit = 3; $0.beforeLocalNumber = 3
+            } == [1, 2])
         #expect(try Self.numbers(f) { $0.beforeLocalNumber = 1 }.isEmpty)
-        #expect(try Self.numbers(f) { $0.beforeLocalNumber = 4; $0.tag = .text } == [1, 2, 3])
+        #expect(
+            try Self.numbers(f) {
+                $0.beforeLocalNumber = 4; $0.tag = .text
+            } == [1, 2, 3])
     }
 
     @Test func pagesForwardFromACursor() async throws {
         let (f, _) = try await Self.chatter()
-        #expect(try Self.numbers(f) { $0.limit = 3; $0.afterLocalNumber = 2; $0.oldestFirst = true } == [3, 4, 5])
-        #expect(try Self.numbers(f) { $0.limit = 3; $0.afterLocalNumber = 10; $0.oldestFirst = true } == [11, 12])
+        #expect(
+            try Self.numbers(f) {
+                $0.limit = 3; $0.afterLocalNumber = 2; $0.oldestFirst = true
+            } == [3, 4, 5])
+        #expect(
+            try Self.numbers(f) {
+                $0.limit = 3; $0.afterLocalNumber = 10; $0.oldestFirst = true
+            } == [11, 12])
         // Without oldestFirst a limit still means the latest, as the watch stream relies on.
-        #expect(try Self.numbers(f) { $0.limit = 3; $0.afterLocalNumber = 2 } == [10, 11, 12])
-        #expect(try Self.numbers(f) { $0.afterLocalNumber = 4; $0.beforeLocalNumber = 7 } == [5, 6])
+        #expect(
+            try Self.numbers(f) {
+                $0.limit = 3; $0.afterLocalNumber = 2
+            } == [10, 11, 12])
+        #expect(
+            try Self.numbers(f) {
+                $0.afterLocalNumber = 4; $0.beforeLocalNumber = 7
+            } == [5, 6])
     }
 
     @Test func selectsByAnyOfSeveralTags() async throws {
         let (f, _) = try await Self.chatter()
-        #expect(try Self.numbers(f) { $0.tags = ContentKind.shownTags; $0.limit = 2 } == [9, 10])
+        #expect(
+            try Self.numbers(f) {
+                $0.tags = ContentKind.shownTags; $0.limit = 2
+            } == [9, 10])
         #expect(try Self.numbers(f) { $0.tags = [.pollVoteUp, try Tag("Sticker")] } == [11, 12])
         #expect(try Self.numbers(f) { $0.tags = [] }.isEmpty)
     }
@@ -67,7 +93,9 @@ struct HistoryTests {
         let text = plan.joined(separator: "\n")
         #expect(plan.contains { $0.contains("USING INDEX") || $0.contains("USING COVERING INDEX") }, "\(text)")
         #expect(!plan.contains { $0.hasPrefix("SCAN") }, "\(text)")
-        #expect(text.contains("local_number<?") || text.contains("local_number>?"), "the cursor bounds the index search: \(text)")
+        #expect(
+            text.contains("local_number<?") || text.contains("local_number>?"),
+            "the cursor bounds the index search: \(text)")
     }
 
     @Test func unreadCountUsesAnIndex() async throws {
@@ -109,13 +137,16 @@ struct HistoryTests {
     @Test func readReceiptsStayPendingUntilTheirAuthorAcknowledges() async throws {
         // Given Alice has read two of Bob's messages and one of Carol's
         let f = try await StoreFixture.make()
-        let bob1 = try f.message(by: f.bob, seq: 1), bob2 = try f.message(by: f.bob, seq: 2), carols = try f.message(by: f.carol, seq: 1)
+        let bob1 = try f.message(by: f.bob, seq: 1), bob2 = try f.message(by: f.bob, seq: 2),
+            carols = try f.message(by: f.carol, seq: 1)
         try await f.insert(bob1, bob2, carols)
         _ = try await f.store.markRead(chat: f.chat, ownAuthor: f.alice.publicKey)
         #expect(try f.store.pendingReadReceipts().map(\.message) == [bob1.id, bob2.id, carols.id])
 
         // When Carol acknowledges Bob's and her own, and Bob acknowledges one of his
-        try await f.store.readReceiptsAcknowledged([(f.carol.publicKey, [bob1.id, carols.id]), (f.bob.publicKey, [bob2.id])])
+        try await f.store.readReceiptsAcknowledged([
+            (f.carol.publicKey, [bob1.id, carols.id]), (f.bob.publicKey, [bob2.id]),
+        ])
 
         // Then only an author's ack clears a receipt
         let pending = try f.store.pendingReadReceipts()
@@ -133,15 +164,22 @@ struct HistoryTests {
         let me = f.alice.publicKey
 
         // When Bob reads both (twice), a stranger and we ourselves claim to have read ours
-        #expect(try await f.store.recordReads([(f.chat, [mine.id, bobs.id], f.bob.publicKey)], ownAuthor: me, atMillis: 5) == 1)
+        #expect(
+            try await f.store.recordReads([(f.chat, [mine.id, bobs.id], f.bob.publicKey)], ownAuthor: me, atMillis: 5)
+                == 1)
         #expect(try await f.store.recordReads([(f.chat, [mine.id], f.bob.publicKey)], ownAuthor: me, atMillis: 9) == 0)
         #expect(try await f.store.recordReads([(f.chat, [mine.id], stranger)], ownAuthor: me, atMillis: 5) == 0)
         #expect(try await f.store.recordReads([(f.chat, [mine.id], me)], ownAuthor: me, atMillis: 5) == 0)
         // and a batch where Carol reads Bob's message and a stranger ours
-        #expect(try await f.store.recordReads(
-            [(f.chat, [bobs.id], f.carol.publicKey), (f.chat, [mine.id], stranger)], ownAuthor: me, atMillis: 6) == 0)
-        let elsewhere = try ChatInvite.create(by: f.alice, title: "other", members: [f.bob.publicKey], createdAtMillis: 0)
-        #expect(try await f.store.recordReads([(elsewhere.id, [mine.id], f.carol.publicKey)], ownAuthor: me, atMillis: 5) == 0)
+        #expect(
+            try await f.store.recordReads(
+                [(f.chat, [bobs.id], f.carol.publicKey), (f.chat, [mine.id], stranger)], ownAuthor: me, atMillis: 6)
+                == 0)
+        let elsewhere = try ChatInvite.create(
+            by: f.alice, title: "other", members: [f.bob.publicKey], createdAtMillis: 0)
+        #expect(
+            try await f.store.recordReads([(elsewhere.id, [mine.id], f.carol.publicKey)], ownAuthor: me, atMillis: 5)
+                == 0)
 
         // Then only Bob's first receipt for our message counts; Carol has neither delivered nor read
         _ = try await f.store.recordDeliveries([(mine.id, f.carol.publicKey)], atMillis: 7)
@@ -181,9 +219,15 @@ struct HistoryOrderTests {
         #expect(try texts { _ in } == expected)
         #expect(expected.first.map { ["a1", "b1"].contains($0) } == true && expected.last == "late")
         let middle = HistoryPosition(made[3]) // bob's 2nd
-        #expect(try texts { $0.beforePosition = middle; $0.limit = 2 } == Array(expected.prefix { $0 != "b2" }.suffix(2)))
-        #expect(try texts { $0.afterPosition = middle; $0.limit = 1; $0.oldestFirst = true }
-            == [expected[expected.firstIndex(of: "b2")! + 1]])
+        #expect(
+            try texts {
+                $0.beforePosition = middle; $0.limit = 2
+            } == Array(expected.prefix { $0 != "b2" }.suffix(2)))
+        #expect(
+            try texts {
+                $0.afterPosition = middle; $0.limit = 1; $0.oldestFirst = true
+            }
+                == [expected[expected.firstIndex(of: "b2")! + 1]])
         // and a chat's latest message is the latest in history, not the latest to arrive
         #expect(try f.store.chats().first?.lastMessage?.message.text == "late")
         #expect(try f.store.messages(matching: MessageCriteria(chat: f.chat)).map(\.message.text) == made.map(\.text))

@@ -87,17 +87,23 @@ import Testing
         try await f.insert(
             f.message(by: f.bob, seq: 1), f.message(by: f.bob, seq: 2), f.message(by: f.bob, seq: 4),
             f.message(by: f.bob, seq: 5), f.message(by: f.bob, seq: 8), f.message(by: f.carol, seq: 2))
-        #expect(try f.store.versionVector(chat: f.chat) == [
-            f.bob.publicKey: try AuthorHoldings(highest: 8, missing: [3...3, 6...7]),
-            f.carol.publicKey: try AuthorHoldings(highest: 2, missing: [1...1]),
-        ])
+        #expect(
+            try f.store.versionVector(chat: f.chat) == [
+                f.bob.publicKey: try AuthorHoldings(highest: 8, missing: [3...3, 6...7]),
+                f.carol.publicKey: try AuthorHoldings(highest: 2, missing: [1...1]),
+            ])
         #expect(try f.store.authorsWithMessages(chat: f.chat) == [f.bob.publicKey: 8, f.carol.publicKey: 2])
 
         // When the gaps are filled
-        try await f.insert(f.message(by: f.bob, seq: 3), f.message(by: f.bob, seq: 6), f.message(by: f.bob, seq: 7), f.message(by: f.carol, seq: 1))
+        try await f.insert(
+            f.message(by: f.bob, seq: 3), f.message(by: f.bob, seq: 6), f.message(by: f.bob, seq: 7),
+            f.message(by: f.carol, seq: 1))
 
         // Then every author is contiguous again
-        #expect(try f.store.versionVector(chat: f.chat) == [f.bob.publicKey: .contiguous(8), f.carol.publicKey: .contiguous(2)])
+        #expect(
+            try f.store.versionVector(chat: f.chat) == [
+                f.bob.publicKey: .contiguous(8), f.carol.publicKey: .contiguous(2),
+            ])
     }
 
     @Test func versionVectorSummarisesMoreGapsThanTheLimit() async throws {
@@ -119,7 +125,9 @@ import Testing
 
         let page = try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [2...3, 5...9], limit: 10)
         #expect(page.map(\.sequence) == [2, 3, 7])
-        #expect(try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [2...3, 5...9], limit: 2).map(\.sequence) == [2, 3])
+        #expect(
+            try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [2...3, 5...9], limit: 2).map(\.sequence)
+                == [2, 3])
         #expect(try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [8...100], limit: 10).isEmpty)
     }
 
@@ -134,10 +142,11 @@ import Testing
 
         // Then a sync read gives each one's exact wire bytes, id, sequence and whether it is a head
         let page = try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [1...2], limit: 10)
-        #expect(page == [
-            StoredEncoding(id: first.id, sequence: 1, isHead: false, encoded: first.encoded),
-            StoredEncoding(id: head.id, sequence: 2, isHead: true, encoded: head.encoded),
-        ])
+        #expect(
+            page == [
+                StoredEncoding(id: first.id, sequence: 1, isHead: false, encoded: first.encoded),
+                StoredEncoding(id: head.id, sequence: 2, isHead: true, encoded: head.encoded),
+            ])
     }
 
     @Test func nextSequenceIsOneAboveTheAuthorsHighestStored() async throws {

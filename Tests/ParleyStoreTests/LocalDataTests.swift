@@ -50,7 +50,10 @@ import Testing
         #expect(stored.message == message)
         #expect(stored.message.encoded == message.encoded)
         #expect(!String(decoding: stored.message.encoded, as: UTF8.self).contains("secret"))
-        #expect(try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [1...10], limit: 10).map(\.encoded) == [message.encoded])
+        #expect(
+            try f.store.encodings(chat: f.chat, author: f.bob.publicKey, in: [1...10], limit: 10).map(\.encoded) == [
+                message.encoded
+            ])
     }
 
     @Test func requiresAStoredMessage() async throws {

@@ -25,21 +25,30 @@ struct MembershipStoreTests {
 
     func post(_ author: Identity, seq: UInt64, epoch: UInt32, _ text: String) throws -> Message {
         let key = EpochKey(epoch: epoch, key: epoch == 0 ? key0 : key1)
-        let content = SealedContent.seal(Array(text.utf8), with: key, chat: invite.id, author: author.publicKey, sequence: seq)
-        return try MessageDraft(chat: invite.id, author: author.publicKey, sequence: seq, lamport: seq, timestampMillis: 0, tag: .text, content: content)
-            .signed(by: author)
+        let content = SealedContent.seal(
+            Array(text.utf8), with: key, chat: invite.id, author: author.publicKey, sequence: seq)
+        return try MessageDraft(
+            chat: invite.id, author: author.publicKey, sequence: seq, lamport: seq, timestampMillis: 0, tag: .text,
+            content: content
+        )
+        .signed(by: author)
     }
 
     /// Alice removes Carol: epoch 1, key1 for Alice and Bob only.
     func removal(by author: Identity? = nil, seq: UInt64 = 1) throws -> Message {
-        let change = try MembershipChange.make(epoch: 1, members: [alice.publicKey, bob.publicKey]) { _ in [EpochKey(epoch: 1, key: key1)] }
+        let change = try MembershipChange.make(epoch: 1, members: [alice.publicKey, bob.publicKey]) { _ in
+            [EpochKey(epoch: 1, key: key1)]
+        }
         let author = author ?? alice
         return try MessageDraft(
-            chat: invite.id, author: author.publicKey, sequence: seq, lamport: 10, timestampMillis: 0, tag: .membership, content: change.encoded()
+            chat: invite.id, author: author.publicKey, sequence: seq, lamport: 10, timestampMillis: 0, tag: .membership,
+            content: change.encoded()
         ).signed(by: author)
     }
 
-    func insert(_ messages: [Message], into store: MessageStore, grants: [MessageID: [EpochKey]] = [:]) async throws -> [InsertOutcome] {
+    func insert(_ messages: [Message], into store: MessageStore, grants: [MessageID: [EpochKey]] = [:]) async throws
+        -> [InsertOutcome]
+    {
         try await store.insert(messages, grants: grants, receivedAtMillis: 0, ownAuthor: bob.publicKey)
     }
 
@@ -79,7 +88,8 @@ struct MembershipStoreTests {
         // Given a read that a membership-changing write overlaps
         let cache = MembershipCache()
         let chat = invite.id
-        let stale = ChatMembership(chat: chat, kind: .group, creator: alice.publicKey, isKeyed: true, epoch: 0, members: [], sealingKey: nil)
+        let stale = ChatMembership(
+            chat: chat, kind: .group, creator: alice.publicKey, isKeyed: true, epoch: 0, members: [], sealingKey: nil)
         let before = cache.lookup(chat)
         cache.changeBegins()
         cache.changeEnds()
@@ -94,11 +104,13 @@ struct MembershipStoreTests {
     func ownChange(to members: [PeerID], in chat: ChatID, seq: UInt64) async throws -> DeliveryState? {
         let change = try MembershipChange.make(epoch: 1, members: members) { _ in [EpochKey(epoch: 1, key: key1)] }
         let message = try MessageDraft(
-            chat: chat, author: alice.publicKey, sequence: seq, lamport: 10, timestampMillis: 0, tag: .membership, content: change.encoded()
+            chat: chat, author: alice.publicKey, sequence: seq, lamport: 10, timestampMillis: 0, tag: .membership,
+            content: change.encoded()
         ).signed(by: alice)
         let store = storeOfAlice
         let outcomes = try await store.insert(
-            [message], grants: [message.id: [EpochKey(epoch: 1, key: key1)]], receivedAtMillis: 0, ownAuthor: alice.publicKey, ownSent: true)
+            [message], grants: [message.id: [EpochKey(epoch: 1, key: key1)]], receivedAtMillis: 0,
+            ownAuthor: alice.publicKey, ownSent: true)
         let stored = outcomes.first?.storedMessage
         #expect(try store.message(message.id)?.state == stored?.state)
         return stored?.state
@@ -123,7 +135,9 @@ struct MembershipStoreTests {
     @Test func aRemovalChangesTheMembersAndKeepsTheNewKey() async throws {
         let store = try await store(holding: [EpochKey(epoch: 0, key: key0)])
         let removal = try removal()
-        #expect(try await insert([removal], into: store, grants: [removal.id: [EpochKey(epoch: 1, key: key1)]]).first?.storedMessage != nil)
+        #expect(
+            try await insert([removal], into: store, grants: [removal.id: [EpochKey(epoch: 1, key: key1)]]).first?
+                .storedMessage != nil)
         let membership = try #require(try store.membership(of: invite.id))
         #expect(membership.epoch == 1)
         #expect(membership.members == [alice.publicKey, bob.publicKey].sorted())
@@ -141,22 +155,27 @@ struct MembershipStoreTests {
         #expect(try await insert([bobAfter], into: store) == [.unknownEpoch])
         // and once the change is in, Carol's epoch-0 post still counts, her epoch-1 one does not
         let outcomes = try await insert([carolBefore, carolAfter, bobAfter, removal], into: store)
-        #expect(outcomes[0].storedMessage != nil && outcomes[2].storedMessage != nil && outcomes[3].storedMessage != nil)
+        #expect(
+            outcomes[0].storedMessage != nil && outcomes[2].storedMessage != nil && outcomes[3].storedMessage != nil)
         #expect(outcomes[1] == .notMember)
     }
 
     @Test func anEpochReDecidedByASecondChangeAdmitsByItsNewMembers() async throws {
         // Given two changes for epoch 1 (a creator writing twice): one keeps Bob, the other Carol
-        let keepsCarol = try MembershipChange.make(epoch: 1, members: [alice.publicKey, carol.publicKey]) { _ in [EpochKey(epoch: 1, key: key1)] }
+        let keepsCarol = try MembershipChange.make(epoch: 1, members: [alice.publicKey, carol.publicKey]) { _ in
+            [EpochKey(epoch: 1, key: key1)]
+        }
         let other = try MessageDraft(
-            chat: invite.id, author: alice.publicKey, sequence: 2, lamport: 11, timestampMillis: 0, tag: .membership, content: keepsCarol.encoded()
+            chat: invite.id, author: alice.publicKey, sequence: 2, lamport: 11, timestampMillis: 0, tag: .membership,
+            content: keepsCarol.encoded()
         ).signed(by: alice)
         let removal = try removal()
         let (winner, loser) = removal.id < other.id ? (removal, other) : (other, removal)
         let store = try await store(holding: [EpochKey(epoch: 0, key: key0)])
         // When the losing change comes first, a post by the member only the winner keeps is refused
         // (which reads, and keeps in memory, epoch 1's members)
-        let onlyInWinner = winner.id == removal.id ? try post(bob, seq: 1, epoch: 1, "x") : try post(carol, seq: 1, epoch: 1, "x")
+        let onlyInWinner =
+            winner.id == removal.id ? try post(bob, seq: 1, epoch: 1, "x") : try post(carol, seq: 1, epoch: 1, "x")
         #expect(try await insert([loser], into: store).first?.storedMessage != nil)
         #expect(try await insert([onlyInWinner], into: store) == [.notMember])
         // Then once the winner re-decides the epoch, the same post is admitted
@@ -172,17 +191,23 @@ struct MembershipStoreTests {
 
     @Test func unsealedContentInAKeyedChatIsRefused() async throws {
         let store = try await store(holding: [])
-        let plain = try MessageDraft(chat: invite.id, author: bob.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text, content: [1])
-            .signed(by: bob)
+        let plain = try MessageDraft(
+            chat: invite.id, author: bob.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text,
+            content: [1]
+        )
+        .signed(by: bob)
         #expect(try await insert([plain], into: store) == [.malformedContent])
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64]) func storesAgreeWhateverTheArrivalOrder(seed: UInt64) async throws {
         // Given two competing changes for epoch 1 (which only a creator writing twice makes) and posts
         // by authors both lists agree on
-        let other = try MembershipChange.make(epoch: 1, members: [alice.publicKey, carol.publicKey]) { _ in [EpochKey(epoch: 1, key: key1)] }
+        let other = try MembershipChange.make(epoch: 1, members: [alice.publicKey, carol.publicKey]) { _ in
+            [EpochKey(epoch: 1, key: key1)]
+        }
         let competing = try MessageDraft(
-            chat: invite.id, author: alice.publicKey, sequence: 2, lamport: 11, timestampMillis: 0, tag: .membership, content: other.encoded()
+            chat: invite.id, author: alice.publicKey, sequence: 2, lamport: 11, timestampMillis: 0, tag: .membership,
+            content: other.encoded()
         ).signed(by: alice)
         let removal = try removal() // grants are sealed with fresh randomness: build it once
         let all = [
@@ -197,7 +222,9 @@ struct MembershipStoreTests {
             var pending = round == 0 ? all : all.shuffled(using: &random)
             for _ in 0..<all.count where !pending.isEmpty {
                 var waiting: [Message] = []
-                for message in pending where try await insert([message], into: store) == [.unknownEpoch] { waiting.append(message) }
+                for message in pending where try await insert([message], into: store) == [.unknownEpoch] {
+                    waiting.append(message)
+                }
                 pending = waiting
             }
             let ids = Set(try store.messages(matching: MessageCriteria(chat: invite.id)).map(\.id))
@@ -207,24 +234,31 @@ struct MembershipStoreTests {
         #expect(results[0].members == results[1].members)
         #expect(results[0].ids == results[1].ids)
         let winner = min(removal.id, competing.id)
-        #expect(results[0].members == (winner == competing.id ? [alice.publicKey, carol.publicKey] : [alice.publicKey, bob.publicKey]).sorted())
+        #expect(
+            results[0].members
+                == (winner == competing.id ? [alice.publicKey, carol.publicKey] : [alice.publicKey, bob.publicKey])
+                .sorted())
     }
 
     @Test(arguments: [false, true]) func onlyTheWinningChangeOfAnEpochLeavesItsKey(winnerFirst: Bool) async throws {
         // Given two changes for epoch 1 with different keys, both granting this node a key
         let otherKey = try ChatKey.generate()
-        let other = try MembershipChange.make(epoch: 1, members: [alice.publicKey, bob.publicKey, carol.publicKey]) { _ in
+        let other = try MembershipChange.make(epoch: 1, members: [alice.publicKey, bob.publicKey, carol.publicKey]) {
+            _ in
             [EpochKey(epoch: 1, key: otherKey)]
         }
         let competing = try MessageDraft(
-            chat: invite.id, author: alice.publicKey, sequence: 2, lamport: 11, timestampMillis: 0, tag: .membership, content: other.encoded()
+            chat: invite.id, author: alice.publicKey, sequence: 2, lamport: 11, timestampMillis: 0, tag: .membership,
+            content: other.encoded()
         ).signed(by: alice)
         let removal = try removal()
         let grants = [removal.id: [EpochKey(epoch: 1, key: key1)], competing.id: [EpochKey(epoch: 1, key: otherKey)]]
         let (winner, loser) = removal.id < competing.id ? (removal, competing) : (competing, removal)
         // When they arrive in either order
         let store = try await store(holding: [EpochKey(epoch: 0, key: key0)])
-        for message in winnerFirst ? [winner, loser] : [loser, winner] { _ = try await insert([message], into: store, grants: grants) }
+        for message in winnerFirst ? [winner, loser] : [loser, winner] {
+            _ = try await insert([message], into: store, grants: grants)
+        }
         // Then the node holds exactly the winner's key for epoch 1 and seals with it
         let epochOne = try store.chatKeys(invite.id).filter { $0.epoch == 1 }
         let expected = (winner.id == removal.id ? key1 : otherKey).withRawBytes { $0 }

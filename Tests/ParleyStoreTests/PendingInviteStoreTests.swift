@@ -12,7 +12,9 @@ struct PendingInviteStoreTests {
     }
 
     @Test func aReheldOrDeclinedInviteIsKnownAndWritesNothing() async throws {
-        let (store, me, stranger) = (try MessageStore.inMemory(), try Identity.generate().publicKey, try Identity.generate())
+        let (store, me, stranger) = (
+            try MessageStore.inMemory(), try Identity.generate().publicKey, try Identity.generate()
+        )
         let invite = try invite(by: stranger, to: me, 0)
         #expect(try await store.holdInvite(invite, from: stranger.publicKey, receivedAtMillis: 1) == .held(dropped: 0))
         #expect(try await store.holdInvite(invite, from: stranger.publicKey, receivedAtMillis: 2) == .known)
@@ -34,10 +36,15 @@ struct PendingInviteStoreTests {
             let invite = try invite(by: mallory, to: me, index)
             made.append(invite.id)
             // All at the same time: only the insertion order tells which is oldest
-            if case let .held(count) = try await store.holdInvite(invite, from: mallory.publicKey, receivedAtMillis: 5) { dropped += count }
+            if case let .held(count) = try await store.holdInvite(invite, from: mallory.publicKey, receivedAtMillis: 5)
+            {
+                dropped += count
+            }
         }
         #expect(dropped == 5)
-        #expect(try store.pendingInvites().map(\.invite.id) == [fromAlice.id] + made.suffix(MessageStore.maxPendingInvitesPerCreator))
+        #expect(
+            try store.pendingInvites().map(\.invite.id) == [fromAlice.id]
+                + made.suffix(MessageStore.maxPendingInvitesPerCreator))
     }
 
     @Test func pastAHundredTheOldestInArrivalOrderIsDropped() async throws {
@@ -49,7 +56,11 @@ struct PendingInviteStoreTests {
             for index in 0..<10 {
                 let invite = try invite(by: creator, to: me, creatorIndex * 10 + index)
                 made.append(invite.id)
-                if case let .held(count) = try await store.holdInvite(invite, from: creator.publicKey, receivedAtMillis: 0) { dropped += count }
+                if case let .held(count) = try await store.holdInvite(
+                    invite, from: creator.publicKey, receivedAtMillis: 0)
+                {
+                    dropped += count
+                }
             }
         }
         #expect(dropped == 10)

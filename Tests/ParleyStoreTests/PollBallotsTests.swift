@@ -21,10 +21,13 @@ struct PollBallotsTests {
         for batches in orders {
             // When it arrives in that order (each store keeps the first of two equivocating messages)
             let store = try await h.emptyStore()
-            for batch in batches { _ = try await store.insert(batch, receivedAtMillis: 0, ownAuthor: h.f.alice.publicKey) }
+            for batch in batches {
+                _ = try await store.insert(batch, receivedAtMillis: 0, ownAuthor: h.f.alice.publicKey)
+            }
 
             // Then the open ballots are each author's latest stored vote, closes ignored
-            let related = try store.messages(matching: MessageCriteria(chat: h.f.chat, referencing: h.poll.id)).map(\.message)
+            let related = try store.messages(matching: MessageCriteria(chat: h.f.chat, referencing: h.poll.id)).map(
+                \.message)
             let open = try store.pollBallots(chat: h.f.chat, poll: h.poll.id)
             let latest = PollRules.tally(poll: h.poll, candidates: related.filter { $0.tag != .pollClose })
             #expect(Set(open.ballots.map(\.id)) == Set(latest.ballots.map(\.message)))
@@ -34,7 +37,8 @@ struct PollBallotsTests {
             let fromBallots = PollRules.tally(poll: h.poll, openBallots: open.ballots, closes: open.closes)
             #expect((fromBallots == nil) == decoded.closed)
             let events = try store.pollEvents(chat: h.f.chat, poll: h.poll.id)
-            #expect((fromBallots ?? PollRules.tally(poll: h.poll, votes: events.votes, closes: events.closes)) == decoded)
+            #expect(
+                (fromBallots ?? PollRules.tally(poll: h.poll, votes: events.votes, closes: events.closes)) == decoded)
             #expect(decoded.up + decoded.down > 0)
             #expect(decoded.closed == creatorCloses)
         }
@@ -53,7 +57,8 @@ struct PollBallotsTests {
         #expect(!maintained.ballots.isEmpty)
 
         // When it is put back as a store from before the migration (message rows are written alike) and reopened
-        try await h.f.store.executeUnchecked("""
+        try await h.f.store.executeUnchecked(
+            """
             DROP TABLE poll_ballots;
             DELETE FROM grdb_migrations WHERE identifier IN ('v3-poll-ballots', 'v11-ballots-by-chain-order');
             """)
@@ -71,13 +76,19 @@ struct PollBallotChainOrderTests {
         // Given alice's poll, and bob's up vote claiming a huge clock, then his down vote claiming a small one
         let f = try await StoreFixture.make()
         let poll = try f.message(by: f.alice, seq: 1, tag: .poll, text: "Pizza?")
-        let up = try f.message(by: f.bob, seq: 1, lamport: 1 << 40, tag: .pollVoteUp, references: [MessageReference(id: poll.id, tag: .pollVoteUp)])
-        let down = try f.message(by: f.bob, seq: 2, lamport: 3, tag: .pollVoteDown, references: [MessageReference(id: poll.id, tag: .pollVoteDown)])
+        let up = try f.message(
+            by: f.bob, seq: 1, lamport: 1 << 40, tag: .pollVoteUp,
+            references: [MessageReference(id: poll.id, tag: .pollVoteUp)])
+        let down = try f.message(
+            by: f.bob, seq: 2, lamport: 3, tag: .pollVoteDown,
+            references: [MessageReference(id: poll.id, tag: .pollVoteDown)])
         // When they arrive in either order
         for order in [[up, down], [down, up]] {
             let store = try MessageStore.inMemory()
             _ = try await store.saveChat(f.invite, joinedAtMillis: 0)
-            for message in [poll] + order { _ = try await store.insert([message], receivedAtMillis: 0, ownAuthor: f.alice.publicKey) }
+            for message in [poll] + order {
+                _ = try await store.insert([message], receivedAtMillis: 0, ownAuthor: f.alice.publicKey)
+            }
             // Then his kept ballot is the down vote, and the tally says so
             let open = try store.pollBallots(chat: f.chat, poll: poll.id)
             #expect(open.ballots.map(\.id) == [down.id])
@@ -97,7 +108,8 @@ private struct PollHistory {
 
     static func make(seed: UInt64, creatorCloses: Bool, store: MessageStore? = nil) async throws -> PollHistory {
         let f = try await StoreFixture.make(store: store)
-        let other = try ChatInvite.create(by: f.alice, title: "other", members: [f.bob.publicKey, f.carol.publicKey], createdAtMillis: 0)
+        let other = try ChatInvite.create(
+            by: f.alice, title: "other", members: [f.bob.publicKey, f.carol.publicKey], createdAtMillis: 0)
         _ = try await f.store.saveChat(other, joinedAtMillis: 0)
         let poll = try f.message(by: f.alice, seq: 1, tag: .poll, text: "Pizza?")
         let text = try f.message(by: f.bob, seq: 1, text: "not a poll")
@@ -107,7 +119,8 @@ private struct PollHistory {
         var history = [poll, text]
         for index in 0..<200 {
             let author = [f.alice, f.bob, f.carol][Int(random.next() % 3)]
-            var tag = [Tag.pollVoteUp, .pollVoteDown, .pollVoteUp, .pollVoteDown, .pollVoteUp, .pollClose, .text][Int(random.next() % 7)]
+            var tag = [Tag.pollVoteUp, .pollVoteDown, .pollVoteUp, .pollVoteDown, .pollVoteUp, .pollClose, .text][
+                Int(random.next() % 7)]
             if tag == .pollClose, author.publicKey == f.alice.publicKey, !creatorCloses { tag = .pollVoteDown }
             let referenceTag = random.next() % 6 == 0 ? Tag.pollVoteDown : tag // sometimes the wrong reference tag
             let target = random.next() % 8 == 0 ? text.id : poll.id
@@ -119,11 +132,13 @@ private struct PollHistory {
             let lamport = equivocates ? lamports[author.publicKey]! : random.next() % 30 + (tag == .pollClose ? 15 : 2)
             lamports[author.publicKey] = lamport
             // A close covers what its author held so far (or is empty, as nodes sent before coverage: no close)
-            let coverage = PollCoverage(holdings: sequences.filter { $0.value > 0 }.mapValues { AuthorHoldings.contiguous($0) })
+            let coverage = PollCoverage(
+                holdings: sequences.filter { $0.value > 0 }.mapValues { AuthorHoldings.contiguous($0) })
             let content = tag != .pollClose ? Array("\(index)".utf8) : random.next() % 3 == 0 ? [] : coverage.encoded()
-            history.append(try f.message(
-                by: author, seq: sequences[author.publicKey]!, lamport: lamport, tag: tag, content: content,
-                references: [MessageReference(id: target, tag: referenceTag)], in: chat))
+            history.append(
+                try f.message(
+                    by: author, seq: sequences[author.publicKey]!, lamport: lamport, tag: tag, content: content,
+                    references: [MessageReference(id: target, tag: referenceTag)], in: chat))
         }
         return PollHistory(f: f, other: other, poll: poll, history: history)
     }

@@ -21,7 +21,8 @@ struct PollCloseCoverageTests {
             var rest = order[...]
             while !rest.isEmpty {
                 let size = Int(random.next() % 16) + 1
-                _ = try await store.insert(Array(rest.prefix(size)), receivedAtMillis: 0, ownAuthor: h.f.alice.publicKey)
+                _ = try await store.insert(
+                    Array(rest.prefix(size)), receivedAtMillis: 0, ownAuthor: h.f.alice.publicKey)
                 rest = rest.dropFirst(size)
             }
 
@@ -35,9 +36,12 @@ struct PollCloseCoverageTests {
             #expect(tally.lateVoters == h.lateYesNoVoters)
 
             // And so is the options poll's outcome
-            let related = try store.messages(matching: MessageCriteria(chat: h.f.chat, referencing: h.options.id)).map(\.message)
+            let related = try store.messages(matching: MessageCriteria(chat: h.f.chat, referencing: h.options.id)).map(
+                \.message)
             let outcome = PollRules.outcome(poll: h.options, spec: CoveredHistory.spec, related: related)
-            #expect(Dictionary(uniqueKeysWithValues: outcome.ballots.map { ($0.voter, Set($0.options)) }) == h.expectedSelections)
+            #expect(
+                Dictionary(uniqueKeysWithValues: outcome.ballots.map { ($0.voter, Set($0.options)) })
+                    == h.expectedSelections)
             #expect(outcome.lateVoters == h.lateOptionVoters)
         }
         #expect(!h.expectedChoices.isEmpty && !h.lateYesNoVoters.isEmpty)
@@ -71,18 +75,23 @@ private struct CoveredHistory {
         func vote(_ author: Identity, seq: UInt64, lamport: UInt64) throws -> Message {
             if random.next() % 2 == 0 {
                 let tag = random.next() % 2 == 0 ? Tag.pollVoteUp : .pollVoteDown
-                return try f.message(by: author, seq: seq, lamport: lamport, tag: tag, references: [MessageReference(id: yesNo.id, tag: tag)])
+                return try f.message(
+                    by: author, seq: seq, lamport: lamport, tag: tag,
+                    references: [MessageReference(id: yesNo.id, tag: tag)])
             }
             let picked = ["1", "2", "3"].filter { _ in random.next() % 2 == 0 }
             return try f.message(
-                by: author, seq: seq, lamport: lamport, tag: .pollVote, content: try PollSelection.encode(picked.isEmpty ? ["1"] : picked),
+                by: author, seq: seq, lamport: lamport, tag: .pollVote,
+                content: try PollSelection.encode(picked.isEmpty ? ["1"] : picked),
                 references: [MessageReference(id: options.id, tag: .pollVote)])
         }
 
         // Before the close: votes with any clock; bob and carol sometimes skip a sequence number
         for _ in 0..<60 {
             let author = voters[Int(random.next() % 3)]
-            if author.publicKey != f.alice.publicKey, random.next() % 10 == 0, skipped[author.publicKey, default: []].count < 3 {
+            if author.publicKey != f.alice.publicKey, random.next() % 10 == 0,
+                skipped[author.publicKey, default: []].count < 3
+            {
                 skipped[author.publicKey, default: []].append(next[author.publicKey]!)
                 next[author.publicKey]! += 1
             }
@@ -100,9 +109,11 @@ private struct CoveredHistory {
         let closeLamport: UInt64 = 40
         var closes: [Message] = []
         for poll in [yesNo, options] {
-            closes.append(try f.message(
-                by: f.alice, seq: next[f.alice.publicKey]!, lamport: closeLamport, tag: .pollClose, content: coverage,
-                references: [MessageReference(id: poll.id, tag: .pollClose)]))
+            closes.append(
+                try f.message(
+                    by: f.alice, seq: next[f.alice.publicKey]!, lamport: closeLamport, tag: .pollClose,
+                    content: coverage,
+                    references: [MessageReference(id: poll.id, tag: .pollClose)]))
             next[f.alice.publicKey]! += 1
         }
         // After it: votes with new sequences or filling the skipped ones
@@ -122,7 +133,8 @@ private struct CoveredHistory {
 
         func latest(_ messages: [Message]) -> [PeerID: Message] {
             var latest: [PeerID: Message] = [:]
-            for message in messages where latest[message.author].map({
+            for message in messages
+            where latest[message.author].map({
                 (message.sequence, message.id) > ($0.sequence, $0.id)
             }) ?? true {
                 latest[message.author] = message
@@ -131,11 +143,15 @@ private struct CoveredHistory {
         }
         let isYesNo = { (message: Message) in message.tag != .pollVote }
         let choices = latest(before.filter(isYesNo)).compactMapValues { VoteChoice(tag: $0.tag) }
-        let selections = latest(before.filter { !isYesNo($0) }).mapValues { Set((try? PollSelection.decode($0.content)) ?? []) }
+        let selections = latest(before.filter { !isYesNo($0) }).mapValues {
+            Set((try? PollSelection.decode($0.content)) ?? [])
+        }
         let lateYesNo = latest((before + after).filter(isYesNo)).values.filter { after.contains($0) }.map(\.author)
-        let lateOptions = latest((before + after).filter { !isYesNo($0) }).values.filter { after.contains($0) }.map(\.author)
+        let lateOptions = latest((before + after).filter { !isYesNo($0) }).values.filter { after.contains($0) }.map(
+            \.author)
         return CoveredHistory(
-            f: f, yesNo: yesNo, options: options, history: [yesNo, options] + before + closes + after, expectedChoices: choices,
+            f: f, yesNo: yesNo, options: options, history: [yesNo, options] + before + closes + after,
+            expectedChoices: choices,
             expectedSelections: selections, lateYesNoVoters: Set(lateYesNo), lateOptionVoters: Set(lateOptions))
     }
 }

@@ -18,14 +18,17 @@ struct PollEventsTests {
         var history: [Message] = []
         for _ in 0..<150 {
             let author = [f.alice, f.bob, f.carol][Int(random.next() % 3)]
-            let tag = [Tag.pollVoteUp, .pollVoteDown, .pollVoteUp, .pollVoteDown, .pollClose, .text][Int(random.next() % 6)]
+            let tag = [Tag.pollVoteUp, .pollVoteDown, .pollVoteUp, .pollVoteDown, .pollClose, .text][
+                Int(random.next() % 6)]
             let referenceTag = random.next() % 5 == 0 ? Tag.pollVoteDown : tag // sometimes the wrong reference tag
             let target = random.next() % 7 == 0 ? other.id : poll.id
             sequences[author.publicKey, default: 0] += 1
-            history.append(try f.message(
-                // Closes come late enough that some votes precede them
-                by: author, seq: sequences[author.publicKey]!, lamport: random.next() % 40 + (tag == .pollClose ? 20 : 2), tag: tag,
-                references: [MessageReference(id: target, tag: referenceTag)]))
+            history.append(
+                try f.message(
+                    // Closes come late enough that some votes precede them
+                    by: author, seq: sequences[author.publicKey]!,
+                    lamport: random.next() % 40 + (tag == .pollClose ? 20 : 2), tag: tag,
+                    references: [MessageReference(id: target, tag: referenceTag)]))
         }
         _ = try await f.store.insert(history, receivedAtMillis: 0, ownAuthor: f.alice.publicKey)
 

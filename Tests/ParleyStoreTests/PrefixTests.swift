@@ -42,7 +42,8 @@ import Testing
 
     @Test func reportsNoMatch() async throws {
         let (f, ids) = try await Self.manyMessages()
-        let absent = try #require((0..<256).map { Hex.encode([UInt8($0)]) }.first { p in !ids.contains { $0.hex.hasPrefix(p) } })
+        let absent = try #require(
+            (0..<256).map { Hex.encode([UInt8($0)]) }.first { p in !ids.contains { $0.hex.hasPrefix(p) } })
 
         let error = #expect(throws: StoreError.self) { try f.store.resolveMessage(prefix: absent, in: nil) }
 

@@ -46,7 +46,8 @@ import Testing
         let count = RecentlyStored.capacity + 1_500
         let messages = try (1...count).map { try f.message(by: f.bob, seq: UInt64($0)) }
         for first in stride(from: 0, to: count, by: 1_000) {
-            _ = try await f.store.insert(Array(messages[first..<min(first + 1_000, count)]), receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
+            _ = try await f.store.insert(
+                Array(messages[first..<min(first + 1_000, count)]), receivedAtMillis: 1, ownAuthor: f.alice.publicKey)
         }
 
         // Then memory answers for the newest `capacity`, in the order they were stored, and not the oldest

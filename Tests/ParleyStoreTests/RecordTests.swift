@@ -21,22 +21,28 @@ struct RecordTests {
                 #expect(try Record.fetchAll(db).count == 1, "\(Record.databaseTableName)")
                 tables.append(Record.databaseTableName)
             }
-            try check(ChatRecord(
-                id: id, creator: id, title: "t", createdAtMillis: 0, invite: Data([1]), joinedAtMillis: 0, kind: "group", keyed: true,
-                epoch: 0, epochMessageId: nil))
+            try check(
+                ChatRecord(
+                    id: id, creator: id, title: "t", createdAtMillis: 0, invite: Data([1]), joinedAtMillis: 0,
+                    kind: "group", keyed: true,
+                    epoch: 0, epochMessageId: nil))
             try check(ChatMemberRecord(chatId: id, peerId: id))
             try check(ChatEpochRecord(chatId: id, epoch: 0, messageId: nil))
             try check(ChatEpochMemberRecord(chatId: id, epoch: 0, peerId: id))
             try check(ChatKeyRecord(chatId: id, epoch: 0, key: id))
-            try check(MessageRecord(
-                id: id, chatId: id, author: id, seq: 1, lamport: 0, timestampMillis: 0, tag: "Text", content: Data(), encoded: Data([1]),
-                localNumber: 1, receivedAtMillis: 0, state: .sent, historyLamport: nil))
+            try check(
+                MessageRecord(
+                    id: id, chatId: id, author: id, seq: 1, lamport: 0, timestampMillis: 0, tag: "Text",
+                    content: Data(), encoded: Data([1]),
+                    localNumber: 1, receivedAtMillis: 0, state: .sent, historyLamport: nil))
             try check(LocalDataRecord(messageId: id, key: "k", value: "v"))
             try check(AuthorHeadRecord(chatId: id, author: id, contiguousSeq: 1, maxSeq: 1))
             try check(DeliveryRecord(chatId: id, localNumber: 1, peerId: id))
             try check(ReadMarkerRecord(chatId: id, localNumber: 1))
-            try check(PendingInviteRecord(
-                chatId: id, invite: Data([1]), sender: id, receivedAtMillis: 0, state: "pending", seq: 1, creator: id))
+            try check(
+                PendingInviteRecord(
+                    chatId: id, invite: Data([1]), sender: id, receivedAtMillis: 0, state: "pending", seq: 1,
+                    creator: id))
             try check(ChatAcceptanceRecord(chatId: id, peerId: id))
             try check(ForkProofRecord(chatId: id, author: id, seq: 1, proof: Data([1]), foundAtMillis: 0))
             try check(ContactRecord(peerId: id, name: "n", address: nil))

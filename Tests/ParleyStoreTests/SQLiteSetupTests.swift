@@ -8,7 +8,8 @@ struct SQLiteSetupTests {
     @Test func sqliteCountsNoMemoryOnceAStoreHasOpened() async throws {
         // Given an open store that has written a chat (so SQLite holds pages and statements)
         let fixture = try await StoreFixture.make()
-        _ = try await fixture.store.insert([fixture.message(by: fixture.bob, seq: 1)], receivedAtMillis: 0, ownAuthor: fixture.alice.publicKey)
+        _ = try await fixture.store.insert(
+            [fixture.message(by: fixture.bob, seq: 1)], receivedAtMillis: 0, ownAuthor: fixture.alice.publicKey)
 
         // Then SQLite took no statistics, so none of its allocations took the process-wide mutex.
         // Only a store opens databases in this test process (all test targets share it; none opens

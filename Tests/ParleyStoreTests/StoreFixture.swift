@@ -27,7 +27,8 @@ struct StoreFixture {
 
     /// A signed message in the fixture's chat (or `chat`).
     func message(
-        by author: Identity, seq: UInt64, lamport: UInt64? = nil, tag: Tag = .text, text: String = "hi", content: [UInt8]? = nil,
+        by author: Identity, seq: UInt64, lamport: UInt64? = nil, tag: Tag = .text, text: String = "hi",
+        content: [UInt8]? = nil,
         references: [MessageReference] = [], in chat: ChatID? = nil
     ) throws -> Message {
         try MessageDraft(

@@ -12,16 +12,22 @@ struct EntryRenderingTests {
     @Test func aLongMessageWrapsAtWordsWithContinuationLinesIndented() {
         let text = "this message is much too long to fit on one line of the pane and goes on"
         let rows = messageRows([.message(ScreenState.Message(author: "alice", text: text))], width: 30)
-        #expect(rows == [
-            "alice: this message is much",
-            "  too long to fit on one line",
-            "  of the pane and goes on",
-        ])
+        #expect(
+            rows == [
+                "alice: this message is much",
+                "  too long to fit on one line",
+                "  of the pane and goes on",
+            ])
     }
 
     @Test func aWordLongerThanTheLineIsBrokenWhereTheLineEnds() {
-        let rows = messageRows([.message(ScreenState.Message(author: "bo", text: String(repeating: "x", count: 45)))], width: 20)
-        #expect(rows == ["bo: " + String(repeating: "x", count: 16), "  " + String(repeating: "x", count: 18), "  " + String(repeating: "x", count: 11)])
+        let rows = messageRows(
+            [.message(ScreenState.Message(author: "bo", text: String(repeating: "x", count: 45)))], width: 20)
+        #expect(
+            rows == [
+                "bo: " + String(repeating: "x", count: 16), "  " + String(repeating: "x", count: 18),
+                "  " + String(repeating: "x", count: 11),
+            ])
     }
 
     @Test func newlinesAndControlCharactersCannotEscapeThePane() {
@@ -30,22 +36,31 @@ struct EntryRenderingTests {
     }
 
     @Test func reactionsAreShownUnderTheirMessageAndWrapWhenMany() {
-        let reactions = [ScreenState.Reaction(emoji: "👍", count: 2, mine: true), ScreenState.Reaction(emoji: "🎉", count: 1),
-                         ScreenState.Reaction(emoji: "❤️", count: 12)]
-        #expect(messageRows([.message(ScreenState.Message(author: "alice", text: "done", reactions: reactions))]) == [
-            "alice: done",
-            "  👍 2 🎉 1 ❤️ 12",
-        ])
-        #expect(messageRows([.message(ScreenState.Message(author: "alice", text: "done", reactions: reactions))], width: 12) == [
-            "alice: done",
-            "  👍 2 🎉 1",
-            "  ❤️ 12",
-        ])
+        let reactions = [
+            ScreenState.Reaction(emoji: "👍", count: 2, mine: true), ScreenState.Reaction(emoji: "🎉", count: 1),
+            ScreenState.Reaction(emoji: "❤️", count: 12),
+        ]
+        #expect(
+            messageRows([.message(ScreenState.Message(author: "alice", text: "done", reactions: reactions))]) == [
+                "alice: done",
+                "  👍 2 🎉 1 ❤️ 12",
+            ])
+        #expect(
+            messageRows([.message(ScreenState.Message(author: "alice", text: "done", reactions: reactions))], width: 12)
+                == [
+                    "alice: done",
+                    "  👍 2 🎉 1",
+                    "  ❤️ 12",
+                ])
     }
 
     @Test func ownReactionsAreHighlighted() {
-        let message = ScreenState.Message(author: "a", text: "x", reactions: [ScreenState.Reaction(emoji: "+", count: 1, mine: true),
-                                                                               ScreenState.Reaction(emoji: "-", count: 1)])
+        let message = ScreenState.Message(
+            author: "a", text: "x",
+            reactions: [
+                ScreenState.Reaction(emoji: "+", count: 1, mine: true),
+                ScreenState.Reaction(emoji: "-", count: 1),
+            ])
         let grid = ScreenRenderer.render(ScreenState(entries: [.message(message)]), width: 40, height: 10).grid
         let row = 6 // the reactions line sits right above the typing line (row 7)
         #expect(grid[row, 2].text == "+" && grid[row, 2].style.bold)
@@ -55,31 +70,38 @@ struct EntryRenderingTests {
     @Test func aPollCardShowsBarsCountsOwnVotesWinnersAndItsState() {
         let poll = ScreenState.PollCard(
             id: "565e1db6", author: "bob", question: "Tea or coffee?", isClosed: true,
-            options: [ScreenState.PollOption(label: "Tea", votes: 1, share: 0.25),
-                      ScreenState.PollOption(label: "Coffee", votes: 3, share: 0.75, mine: true, winner: true),
-                      ScreenState.PollOption(label: "Nothing", votes: 0, share: 0)],
+            options: [
+                ScreenState.PollOption(label: "Tea", votes: 1, share: 0.25),
+                ScreenState.PollOption(label: "Coffee", votes: 3, share: 0.75, mine: true, winner: true),
+                ScreenState.PollOption(label: "Nothing", votes: 0, share: 0),
+            ],
             summary: "4 votes · 1 answer")
-        #expect(messageRows([.poll(poll)], width: 44) == [
-            "▌ Poll 565e1db6 · bob: Tea or coffee?",
-            "▌   [closed]",
-            "▌  Tea     ████············ 1 25%",
-            "▌ *Coffee  ████████████···· 3 75% ★",
-            "▌  Nothing ················ 0  0%",
-            "▌ 4 votes · 1 answer",
-        ])
+        #expect(
+            messageRows([.poll(poll)], width: 44) == [
+                "▌ Poll 565e1db6 · bob: Tea or coffee?",
+                "▌   [closed]",
+                "▌  Tea     ████············ 1 25%",
+                "▌ *Coffee  ████████████···· 3 75% ★",
+                "▌  Nothing ················ 0  0%",
+                "▌ 4 votes · 1 answer",
+            ])
     }
 
     @Test func aOneToOneYesNoPollIsTwoHalfBarsNotTwoFullOnes() {
         // Bars fill to the share (`PollBar`), as the page draws them, never to the leader's count
         let poll = ScreenState.PollCard(
             id: "565e1db6", author: "bob", question: "Pizza?",
-            options: [ScreenState.PollOption(label: "up", votes: 1, share: 0.5), ScreenState.PollOption(label: "down", votes: 1, share: 0.5)],
+            options: [
+                ScreenState.PollOption(label: "up", votes: 1, share: 0.5),
+                ScreenState.PollOption(label: "down", votes: 1, share: 0.5),
+            ],
             summary: "")
-        #expect(messageRows([.poll(poll)], width: 40) == [
-            "▌ Poll 565e1db6 · bob: Pizza?",
-            "▌  up   ████████········ 1 50%",
-            "▌  down ████████········ 1 50%",
-        ])
+        #expect(
+            messageRows([.poll(poll)], width: 40) == [
+                "▌ Poll 565e1db6 · bob: Pizza?",
+                "▌  up   ████████········ 1 50%",
+                "▌  down ████████········ 1 50%",
+            ])
     }
 
     @Test func membersShowOnlineAndOfflineMarkersAndWhenLastSeen() {
@@ -120,8 +142,9 @@ struct EntryRenderingTests {
     }
 
     @Test func theSelectedChatIsMarkedAndUnreadCountsShown() {
-        let state = ScreenState(chats: [ScreenState.Chat(title: "Lunch"), ScreenState.Chat(title: "A very long chat title", unread: 12)],
-                                selectedChat: 1, focus: .chats)
+        let state = ScreenState(
+            chats: [ScreenState.Chat(title: "Lunch"), ScreenState.Chat(title: "A very long chat title", unread: 12)],
+            selectedChat: 1, focus: .chats)
         let rendered = ScreenRenderer.render(state, width: 80, height: 24)
         let lines = rendered.grid.plainText.split(separator: "\n").map(String.init)
         #expect(lines[1].hasPrefix("  Lunch "))

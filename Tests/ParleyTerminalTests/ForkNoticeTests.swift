@@ -14,17 +14,23 @@ struct ForkNoticeTests {
         #expect(ForkNotice.mark([]) == nil)
         #expect(ForkNotice.mark([Self.mallory]) == "⚠ mallory signed two histories")
         #expect(ForkNotice.mark([Self.mallory, Self.unnamed]) == "⚠ mallory and 0f1e2d3c signed two histories")
-        #expect(ForkNotice.memberMark(fromSequence: 5)
-            == "⚠ signed two histories from their message 5: their messages from then on count for nothing")
+        #expect(
+            ForkNotice.memberMark(fromSequence: 5)
+                == "⚠ signed two histories from their message 5: their messages from then on count for nothing")
     }
 
     @Test func theNoticeSaysFromWhereTheirMessagesCountForNothing() {
         #expect(ForkNotice.notice([]) == nil)
-        #expect(ForkNotice.notice([Self.mallory])
-            == "mallory signed two histories from their message 5: their messages from then on count for nothing and are not shown")
+        #expect(
+            ForkNotice.notice([Self.mallory])
+                == "mallory signed two histories from their message 5: their messages from then on count for nothing and are not shown"
+        )
         let many = ForkNotice.Member(id: "99", name: "zed", fromSequence: 9)
-        #expect(ForkNotice.notice([Self.mallory, Self.unnamed, many])?
-            .hasPrefix("mallory, 0f1e2d3c and zed signed two histories: their messages from each one's fork on count for nothing") == true)
+        #expect(
+            ForkNotice.notice([Self.mallory, Self.unnamed, many])?
+                .hasPrefix(
+                    "mallory, 0f1e2d3c and zed signed two histories: their messages from each one's fork on count for nothing"
+                ) == true)
     }
 
     @Test func aHostileNameIsShownAsHarmlessCharactersOnOneLine() throws {

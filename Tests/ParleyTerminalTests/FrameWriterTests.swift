@@ -27,7 +27,8 @@ struct FrameWriterTests {
         // One cell on the second row changed: one move, the style, the character, a reset.
         #expect(writer.output(for: grid(["hello", "wOrld"]), cursor: nil) == "\u{1B}[2;2H\u{1B}[0mO\u{1B}[0m")
         // Two separate runs on the first row: a move for each; neighbours share one move.
-        #expect(writer.output(for: grid(["HEllO", "wOrld"]), cursor: nil) == "\u{1B}[1;1H\u{1B}[0mHE\u{1B}[1;5HO\u{1B}[0m")
+        #expect(
+            writer.output(for: grid(["HEllO", "wOrld"]), cursor: nil) == "\u{1B}[1;1H\u{1B}[0mHE\u{1B}[1;5HO\u{1B}[0m")
     }
 
     @Test func aMovedCursorAloneIsOneMove() {
@@ -65,7 +66,9 @@ struct FrameWriterTests {
         var writer = FrameWriter(colors: mode)
         var grid = ScreenGrid(width: 1, height: 1)
         grid.write("x", row: 0, column: 0, style: style)
-        #expect(writer.output(for: grid, cursor: nil) == "\u{1B}[0m\u{1B}[2J\u{1B}[1;1H" + expected + "x\u{1B}[0m\u{1B}[?25l")
+        #expect(
+            writer.output(for: grid, cursor: nil) == "\u{1B}[0m\u{1B}[2J\u{1B}[1;1H" + expected
+                + "x\u{1B}[0m\u{1B}[?25l")
     }
 
     @Test(arguments: [
@@ -88,7 +91,8 @@ struct FrameWriterTests {
         let sgr = out.split(separator: "\u{1B}[").compactMap { $0.split(separator: "m", maxSplits: 1).first }
             .filter { $0.allSatisfy { $0.isNumber || $0 == ";" } }
         #expect(!sgr.isEmpty)
-        #expect(sgr.allSatisfy { $0.split(separator: ";").allSatisfy { ["0", "1", "2", "4", "7"].contains(String($0)) } })
+        #expect(
+            sgr.allSatisfy { $0.split(separator: ";").allSatisfy { ["0", "1", "2", "4", "7"].contains(String($0)) } })
         #expect(out.contains("Members (3)"))
     }
 }

@@ -51,7 +51,8 @@ import Testing
 
     @Test func discoveryNeedsAnIPv4ListenAddress() async {
         await #expect(throws: TransportError.self) {
-            _ = try await UDPTransport.bind(host: "::1", port: 0, discovery: DiscoveryOptions(interfaceAddress: "127.0.0.1"))
+            _ = try await UDPTransport.bind(
+                host: "::1", port: 0, discovery: DiscoveryOptions(interfaceAddress: "127.0.0.1"))
         }
     }
 }

@@ -47,7 +47,9 @@ import Testing
         #expect(alice.statistics.sendFailures == refused.count)
         await alice.send([Datagram(address: bob.localAddress, bytes: bytes("still here"))])
         #expect(await receive(1, from: bob).datagrams.map(text) == ["still here"])
-        #expect(UDPTransport.isUnicast("10.0.0.1") && UDPTransport.isUnicast("::1") && UDPTransport.isUnicast("2001:db8::1"))
+        #expect(
+            UDPTransport.isUnicast("10.0.0.1") && UDPTransport.isUnicast("::1") && UDPTransport.isUnicast("2001:db8::1")
+        )
         for host in ["ff02::1", "fe80::1", "::ffff:255.255.255.255", "::ffff:224.0.0.1", "0.1.2.3", "240.0.0.1", "::"] {
             #expect(!UDPTransport.isUnicast(host), "\(host)")
         }
@@ -59,7 +61,8 @@ import Testing
         let sender = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
         let receiver = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
         let burst = (0..<2_000).map { index in
-            Datagram(address: receiver.localAddress, bytes: Array(repeating: UInt8(truncatingIfNeeded: index), count: 200))
+            Datagram(
+                address: receiver.localAddress, bytes: Array(repeating: UInt8(truncatingIfNeeded: index), count: 200))
         }
 
         await sender.send(burst)

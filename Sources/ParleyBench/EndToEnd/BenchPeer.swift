@@ -21,7 +21,8 @@ struct BenchPeer: Sendable {
         var logger = Logger(label: "parley-bench.node")
         // Stopping nodes mid-burst makes them warn about batches they drop; only errors matter here.
         logger.logLevel = .error
-        let node = Node(configuration: NodeConfiguration(identity: identity), store: store, transport: transport, logger: logger)
+        let node = Node(
+            configuration: NodeConfiguration(identity: identity), store: store, transport: transport, logger: logger)
         return BenchPeer(identity: identity, node: node, store: store)
     }
 
@@ -38,7 +39,8 @@ struct BenchPeer: Sendable {
     static func introduce(_ peers: [BenchPeer]) async throws {
         for peer in peers {
             for other in peers where other.id != peer.id {
-                try await peer.node.addContact(Contact(peer: other.id, name: other.id.shortHex, address: other.node.localAddress))
+                try await peer.node.addContact(
+                    Contact(peer: other.id, name: other.id.shortHex, address: other.node.localAddress))
             }
         }
     }

@@ -52,7 +52,9 @@ enum BulkMessages {
     private static func insert(_ messages: [Message], into store: MessageStore, owner: PeerID) async throws {
         let outcomes = try await store.insert(messages, receivedAtMillis: BenchContent.epochMillis, ownAuthor: owner)
         let stored = outcomes.count { $0.storedMessage != nil }
-        guard stored == messages.count else { throw BenchError("only \(stored) of \(messages.count) generated messages were stored") }
+        guard stored == messages.count else {
+            throw BenchError("only \(stored) of \(messages.count) generated messages were stored")
+        }
     }
 
     /// Signs chained messages as heads on all cores, keeping their order.

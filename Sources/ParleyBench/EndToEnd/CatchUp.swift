@@ -17,7 +17,8 @@ struct CatchUp: Sendable {
         let returning = try Identity.generate()
         let author = try Identity.generate()
         let invite = try ChatInvite.create(
-            by: author, title: "Missed", members: [holder.publicKey, returning.publicKey], createdAtMillis: BenchContent.epochMillis)
+            by: author, title: "Missed", members: [holder.publicKey, returning.publicKey],
+            createdAtMillis: BenchContent.epochMillis)
 
         let holderPath = "\(directory)/catchup-holder.sqlite"
         let returningPath = "\(directory)/catchup-returning.sqlite"

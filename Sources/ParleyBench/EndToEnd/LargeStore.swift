@@ -19,13 +19,15 @@ struct LargeStore: Sendable {
 
     static func build(_ scale: Scale, directory: String) async throws -> LargeStore {
         let data = "\(directory)/large"
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let owner = try Identity.generate()
         try IdentityFile.write(owner, name: "owner", directory: data)
         let author = try Identity.generate()
         let voters = try (0..<scale.voters).map { _ in try Identity.generate() }
         let invite = try ChatInvite.create(
-            by: author, title: "Large", members: [owner.publicKey] + voters.map(\.publicKey), createdAtMillis: BenchContent.epochMillis)
+            by: author, title: "Large", members: [owner.publicKey] + voters.map(\.publicKey),
+            createdAtMillis: BenchContent.epochMillis)
         let store = try MessageStore.open(path: "\(data)/parley.sqlite")
         _ = try await store.saveChat(invite, joinedAtMillis: BenchContent.epochMillis)
 
@@ -62,7 +64,8 @@ struct LargeStore: Sendable {
 
         func voter(at index: Int) -> Int? { voteNumber(at: index).map { $0 % voters } }
 
-        func draft(_ index: Int, chat: ChatID, author: PeerID, voters keys: [PeerID], poll: MessageID?) -> MessageDraft {
+        func draft(_ index: Int, chat: ChatID, author: PeerID, voters keys: [PeerID], poll: MessageID?) -> MessageDraft
+        {
             let lamport = UInt64(index + 1)
             let timestamp = BenchContent.epochMillis + Int64(index)
             if index == 0 {

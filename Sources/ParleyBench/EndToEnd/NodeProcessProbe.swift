@@ -41,7 +41,9 @@ struct NodeProcessProbe: Sendable {
         guard answer.contains("\"ok\":true") else { throw BenchError("the node process could not tally: \(answer)") }
         await client.close()
         try await Task.sleep(for: settle)
-        guard child.isRunning else { throw BenchError("the node process exited early (status \(child.terminationStatus))") }
+        guard child.isRunning else {
+            throw BenchError("the node process exited early (status \(child.terminationStatus))")
+        }
         let peak = try peakRSS(pid: child.processIdentifier)
         return NodeProcessProbe(startupSeconds: startup, peakRSSBytes: peak)
     }
@@ -56,14 +58,16 @@ struct NodeProcessProbe: Sendable {
     static func peakRSS(pid: Int32) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kilobytes = Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "")
+            let kilobytes = Int(line.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "")
         else { throw BenchError("no VmHWM in /proc/\(pid)/status") }
         return kilobytes * 1024
     }
 
     static func selfExecutable() throws -> String {
         let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw BenchError("cannot find this executable") }
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw BenchError("cannot find this executable")
+        }
         return path
     }
 }

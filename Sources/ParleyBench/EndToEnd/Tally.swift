@@ -28,7 +28,8 @@ struct Tally: Sendable {
         await peer.node.shutdown()
         let (result, tallySeconds) = try timed.get()
         guard result.up + result.down == min(large.voters, large.votes) else {
-            throw BenchError("the tally counted \(result.up + result.down) voters, expected \(min(large.voters, large.votes))")
+            throw BenchError(
+                "the tally counted \(result.up + result.down) voters, expected \(min(large.voters, large.votes))")
         }
 
         let queue = try DatabaseQueue(path: large.storePath, configuration: readOnly)
@@ -39,18 +40,24 @@ struct Tally: Sendable {
             try queue.read { db in
                 var total = 0
                 for tag in [Tag.pollVoteUp, Tag.pollVoteDown] {
-                    total += try Int.fetchOne(db, sql: """
-                        SELECT COUNT(*) FROM message_refs
-                        WHERE chat_id = ? AND ref_id = ? AND ref_tag = ? AND msg_tag = ?
-                        """, arguments: [chat, poll, tag.rawValue, tag.rawValue]) ?? 0
+                    total +=
+                        try Int.fetchOne(
+                            db,
+                            sql: """
+                                SELECT COUNT(*) FROM message_refs
+                                WHERE chat_id = ? AND ref_id = ? AND ref_tag = ? AND msg_tag = ?
+                                """, arguments: [chat, poll, tag.rawValue, tag.rawValue]) ?? 0
                 }
                 return total
             }
         }
         rawVotes = try count()
         let rawSeconds = try Measure.median(scale.repetitions) { rawVotes = try count() }
-        guard rawVotes == large.votes else { throw BenchError("the raw count found \(rawVotes) votes, expected \(large.votes)") }
-        return Tally(tallySeconds: tallySeconds, rawSeconds: rawSeconds, up: result.up, down: result.down, rawVotes: rawVotes)
+        guard rawVotes == large.votes else {
+            throw BenchError("the raw count found \(rawVotes) votes, expected \(large.votes)")
+        }
+        return Tally(
+            tallySeconds: tallySeconds, rawSeconds: rawSeconds, up: result.up, down: result.down, rawVotes: rawVotes)
     }
 
     private static var readOnly: Configuration {

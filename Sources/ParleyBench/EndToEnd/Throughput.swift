@@ -39,21 +39,26 @@ struct Throughput: Sendable {
         }
     }
 
-    private static func run(peers: [BenchPeer], senders: [BenchPeer], chat: ChatID, messages: Int) async throws -> Throughput {
+    private static func run(peers: [BenchPeer], senders: [BenchPeer], chat: ChatID, messages: Int) async throws
+        -> Throughput
+    {
         let perSender = messages / senders.count
         try await send(peers, senders: senders, chat: chat, count: warmUpMessages, window: window)
         try await waitForAll(peers, senders: senders, chat: chat, each: warmUpMessages, timeout: .seconds(30))
 
         let (_, seconds) = try await Measure.time {
             try await send(peers, senders: senders, chat: chat, count: perSender, window: window)
-            try await waitForAll(peers, senders: senders, chat: chat, each: warmUpMessages + perSender, timeout: .seconds(300))
+            try await waitForAll(
+                peers, senders: senders, chat: chat, each: warmUpMessages + perSender, timeout: .seconds(300))
         }
         return Throughput(messages: perSender * senders.count, seconds: seconds)
     }
 
     /// Every sender sends `count` messages in bursts, `burstsInFlight` at a time, waiting before each
     /// burst until at most `window` of its messages would be unstored at a receiver.
-    private static func send(_ peers: [BenchPeer], senders: [BenchPeer], chat: ChatID, count: Int, window: Int) async throws {
+    private static func send(_ peers: [BenchPeer], senders: [BenchPeer], chat: ChatID, count: Int, window: Int)
+        async throws
+    {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for sender in senders {
                 let receivers = peers.filter { $0.id != sender.id }
@@ -66,7 +71,9 @@ struct Throughput: Sendable {
                         while sent < count {
                             let size = min(burst, count - sent)
                             if running == burstsInFlight { try await outstanding.next(); running -= 1 }
-                            try await waitForRoom(sender, receivers: receivers, chat: chat, sent: first + sent + size - window, unless: failure)
+                            try await waitForRoom(
+                                sender, receivers: receivers, chat: chat, sent: first + sent + size - window,
+                                unless: failure)
                             try failure.rethrow()
                             outstanding.addTask {
                                 do { try await sendBurst(size, from: sender, chat: chat) } catch {

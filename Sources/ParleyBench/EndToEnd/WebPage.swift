@@ -35,9 +35,12 @@ struct WebPage: Sendable {
 
     static func measure(_ scale: Scale, directory: String) throws -> WebPage {
         let script = "Tests/web/measure.py"
-        guard FileManager.default.fileExists(atPath: script) else { throw Unavailable.missing("run from the checkout (\(script) not found)") }
+        guard FileManager.default.fileExists(atPath: script) else {
+            throw Unavailable.missing("run from the checkout (\(script) not found)")
+        }
         // The node under test is the release build beside this benchmark: `swift build -c release` makes both.
-        let parley = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let parley = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
             .appendingPathComponent("parley").path
         guard FileManager.default.isExecutableFile(atPath: parley) else {
             throw Unavailable.missing("no release parley at \(parley) (swift build -c release --product parley)")
@@ -45,7 +48,9 @@ struct WebPage: Sendable {
         let output = directory + "/web-measurements.json"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "--messages", "\(scale.webMessages)", "--votes", "\(scale.webVotes)", "--output", output]
+        process.arguments = [
+            "python3", script, "--messages", "\(scale.webMessages)", "--votes", "\(scale.webVotes)", "--output", output,
+        ]
         process.environment = ProcessInfo.processInfo.environment.merging(["PARLEY_BIN": parley]) { $1 }
         let log = Pipe()
         (process.standardOutput, process.standardError) = (log, log)
@@ -56,11 +61,13 @@ struct WebPage: Sendable {
             // Playwright or Chromium missing is the common case: Tests/run.sh installs both.
             let reason = printed.split(separator: "\n").suffix(3).joined(separator: " / ")
             throw printed.contains("No module named 'playwright'") || printed.contains("Executable doesn't exist")
-                ? Unavailable.missing("Playwright and Chromium are needed (Tests/run.sh installs them)") : Unavailable.failed(reason)
+                ? Unavailable.missing("Playwright and Chromium are needed (Tests/run.sh installs them)")
+                : Unavailable.failed(reason)
         }
         let measured = try JSONDecoder().decode(Measurements.self, from: Data(contentsOf: URL(fileURLWithPath: output)))
         return WebPage(
-            messages: measured.firstScreenMillis.messages, firstScreenAfterLoginMedianMillis: measured.firstScreenAfterLoginMillis.median,
+            messages: measured.firstScreenMillis.messages,
+            firstScreenAfterLoginMedianMillis: measured.firstScreenAfterLoginMillis.median,
             firstScreenMedianMillis: measured.firstScreenMillis.median,
             voteToBarP50Millis: measured.voteToBarMillis.p50, voteToBarP99Millis: measured.voteToBarMillis.p99)
     }

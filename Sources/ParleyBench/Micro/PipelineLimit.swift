@@ -21,7 +21,10 @@ struct PipelineLimit: Sendable {
     let threeNodesStorageSecondsPerMessage: Double
     let cores: Int
 
-    init(crypto: CryptoLimits, udp: UDPLimit, sqlite: SQLiteLimits, cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(
+        crypto: CryptoLimits, udp: UDPLimit, sqlite: SQLiteLimits,
+        cores: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.cores = max(1, cores)
         let batch = Double(Throughput.burst)
         let sign = 1 / crypto.signPerSecond / batch
@@ -33,7 +36,8 @@ struct PipelineLimit: Sendable {
         let receiver = aead + datagram + verify + row
         twoNodesSecondsPerMessage = Self.secondsPerMessage(perNode: [sender, receiver], cores: self.cores)
         let eachOfThree = (sign + 2 * (aead + datagram) + row) / 3 + 2 * receiver / 3
-        threeNodesSecondsPerMessage = Self.secondsPerMessage(perNode: Array(repeating: eachOfThree, count: 3), cores: self.cores)
+        threeNodesSecondsPerMessage = Self.secondsPerMessage(
+            perNode: Array(repeating: eachOfThree, count: 3), cores: self.cores)
         twoNodesStorageSecondsPerMessage = Self.secondsPerMessage(perNode: [row, row], cores: self.cores)
         threeNodesStorageSecondsPerMessage = Self.secondsPerMessage(perNode: [row, row, row], cores: self.cores)
     }

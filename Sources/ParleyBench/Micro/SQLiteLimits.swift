@@ -34,11 +34,12 @@ struct SQLiteLimits: Sendable {
         let start = clock.now
         for first in stride(from: 0, to: ids.count, by: rowsPerTransaction) {
             try await pool.write { db in
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
-                                          local_number, received_at_ms, state)
-                    VALUES (?, ?, ?, ?, ?, ?, 'Text', ?, ?, ?, ?, 'received')
-                    """)
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
+                                              local_number, received_at_ms, state)
+                        VALUES (?, ?, ?, ?, ?, ?, 'Text', ?, ?, ?, ?, 'received')
+                        """)
                 for index in first..<min(first + rowsPerTransaction, ids.count) {
                     let n = Int64(index + 1)
                     try statement.execute(arguments: [ids[index], chat, authorBlob, n, n, n, content, encoded, n, n])
@@ -47,11 +48,15 @@ struct SQLiteLimits: Sendable {
         }
         let insertSeconds = (clock.now - start).seconds
 
-        try await pool.write { db in try db.execute(sql: "CREATE TABLE bare (id BLOB, chat_id BLOB, author BLOB, seq INTEGER, content BLOB, encoded BLOB)") }
+        try await pool.write { db in
+            try db.execute(
+                sql: "CREATE TABLE bare (id BLOB, chat_id BLOB, author BLOB, seq INTEGER, content BLOB, encoded BLOB)")
+        }
         let bareStart = clock.now
         for first in stride(from: 0, to: ids.count, by: rowsPerTransaction) {
             try await pool.write { db in
-                let statement = try db.cachedStatement(sql: "INSERT INTO bare (id, chat_id, author, seq, content, encoded) VALUES (?, ?, ?, ?, ?, ?)")
+                let statement = try db.cachedStatement(
+                    sql: "INSERT INTO bare (id, chat_id, author, seq, content, encoded) VALUES (?, ?, ?, ?, ?, ?)")
                 for index in first..<min(first + rowsPerTransaction, ids.count) {
                     try statement.execute(arguments: [ids[index], chat, authorBlob, Int64(index + 1), content, encoded])
                 }

@@ -40,7 +40,9 @@ struct UDPLimit: Sendable {
             sent += datagrams.count
         }
         // What is still in flight arrives within a few milliseconds, or was lost.
-        _ = try await Measure.waitUntil(timeout: .milliseconds(200), interval: .microseconds(200)) { received.value >= sent }
+        _ = try await Measure.waitUntil(timeout: .milliseconds(200), interval: .microseconds(200)) {
+            received.value >= sent
+        }
         let elapsed = (lastArrival.withLock { $0 } - start).seconds
         consumer.cancel()
         await sender.close()

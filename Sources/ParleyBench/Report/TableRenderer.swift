@@ -26,7 +26,10 @@ enum TableRenderer {
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
         let summary = report.figures.compactMap(\.met)
         let met = summary.count { $0 }
-        return ([line(header), rule] + rows.map(line) + [rule, "\(report.mode) run: \(met) of \(summary.count) targets met"])
+        return
+            ([line(header), rule] + rows.map(line) + [
+                rule, "\(report.mode) run: \(met) of \(summary.count) targets met",
+            ])
             .joined(separator: "\n")
     }
 }

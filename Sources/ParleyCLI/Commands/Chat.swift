@@ -30,12 +30,14 @@ extension Chat {
 
         func run() async throws {
             let request = APIRequest.chatCreate(title: title, members: members, kind: direct ? "direct" : "group")
-            try await runPosting(request, options: options, as: ChatView.self, id: \.id, notice: { Render.noRoute($0.noRoute) })
+            try await runPosting(
+                request, options: options, as: ChatView.self, id: \.id, notice: { Render.noRoute($0.noRoute) })
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List your chats: direct chats, then groups, each most recently active first.")
+        static let configuration = CommandConfiguration(
+            abstract: "List your chats: direct chats, then groups, each most recently active first.")
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
@@ -56,7 +58,8 @@ extension Chat {
 
         func run() async throws {
             try await runRequest(
-                .chatAddMembers(chat: chat, members: members), options: options, as: ChatView.self, text: Render.members,
+                .chatAddMembers(chat: chat, members: members), options: options, as: ChatView.self,
+                text: Render.members,
                 notice: { Render.noRoute($0.noRoute) })
         }
     }
@@ -64,7 +67,8 @@ extension Chat {
     struct Remove: AsyncParsableCommand {
         // The discussion states docs/THREAT_MODEL.md ("removal is forward-only"); change both together.
         static let configuration = CommandConfiguration(
-            abstract: "Remove members from a group you created; the chat is re-keyed, so they read nothing sent afterwards.",
+            abstract:
+                "Remove members from a group you created; the chat is re-keyed, so they read nothing sent afterwards.",
             discussion: """
                 Removal is forward-only. The chat is re-keyed for the members who stay: a removed member cannot \
                 read anything sent after the removal, nor post with the new key. It keeps the keys of the epochs it \
@@ -84,7 +88,8 @@ extension Chat {
 
         func run() async throws {
             try await runRequest(
-                .chatRemoveMembers(chat: chat, members: members), options: options, as: ChatView.self, text: Render.members,
+                .chatRemoveMembers(chat: chat, members: members), options: options, as: ChatView.self,
+                text: Render.members,
                 notice: { Render.noRoute($0.noRoute) })
         }
     }

@@ -35,7 +35,9 @@ extension Contacts {
             } else {
                 throw CLIError("'\(key)' is neither a .pub file nor a 64-digit peer id", kind: .invalid)
             }
-            try await runRequest(.contactsAdd(peer: id, name: name, address: addr), options: options, as: ContactAddedView.self, text: Self.line)
+            try await runRequest(
+                .contactsAdd(peer: id, name: name, address: addr), options: options, as: ContactAddedView.self,
+                text: Self.line)
         }
 
         /// "added bob 1a2b3c4d5e6f", "renamed 1a2b3c4d5e6f from bob to robert", or that nothing changed.
@@ -56,7 +58,9 @@ extension Contacts {
 
         func run() async throws {
             try await runRequest(.contactsList, options: options, as: [ContactView].self) { contacts in
-                contacts.isEmpty ? "(no contacts)" : contacts.map { "\($0.name)\t\($0.id)\t\($0.address ?? "-")" }.joined(separator: "\n")
+                contacts.isEmpty
+                    ? "(no contacts)"
+                    : contacts.map { "\($0.name)\t\($0.id)\t\($0.address ?? "-")" }.joined(separator: "\n")
             }
         }
     }

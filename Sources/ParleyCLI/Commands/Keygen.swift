@@ -23,6 +23,7 @@ struct Keygen: AsyncParsableCommand {
         let identity = try Identity.generate()
         try IdentityFile.write(identity, name: name, directory: dir)
         print(identity.publicKey.hex)
-        FileHandle.standardError.write(Data("wrote \(dir)/\(name).key (secret, mode 0600) and \(dir)/\(name).pub\n".utf8))
+        FileHandle.standardError.write(
+            Data("wrote \(dir)/\(name).key (secret, mode 0600) and \(dir)/\(name).pub\n".utf8))
     }
 }

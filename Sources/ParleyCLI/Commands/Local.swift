@@ -6,7 +6,8 @@ import ParleyTerminal
 struct Local: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Local data: key/values kept on this node only, never sent.",
-        discussion: "Parley keeps its own keys here too (\(LocalDataView.parleysOwnKeys.keys.sorted().joined(separator: ", "))): they can be read, not set or deleted.",
+        discussion:
+            "Parley keeps its own keys here too (\(LocalDataView.parleysOwnKeys.keys.sorted().joined(separator: ", "))): they can be read, not set or deleted.",
         subcommands: [Get.self, Set.self, List.self, Delete.self])
 }
 
@@ -18,13 +19,15 @@ private enum LocalHelp {
 
 extension Local {
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a message's local value for KEY; exits 1 when it has none.")
+        static let configuration = CommandConfiguration(
+            abstract: "Print a message's local value for KEY; exits 1 when it has none.")
         @Argument(help: LocalHelp.message) var message: String
         @Argument(help: LocalHelp.key) var key: String
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await Local.printValue(of: .localGet(message: message, key: key), options: options) { _, value in value }
+            try await Local.printValue(of: .localGet(message: message, key: key), options: options) { _, value in value
+            }
         }
     }
 
@@ -36,7 +39,9 @@ extension Local {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await runRequest(.localSet(message: message, key: key, value: value), options: options, as: LocalDataView.self) {
+            try await runRequest(
+                .localSet(message: message, key: key, value: value), options: options, as: LocalDataView.self
+            ) {
                 "\($0.key) = \($0.value ?? "")"
             }
         }
@@ -49,16 +54,19 @@ extension Local {
 
         func run() async throws {
             try await runRequest(.localList(message: message), options: options, as: [LocalDataView].self) { values in
-                values.isEmpty ? "(no local data)" : values.map { view in
-                    let own = LocalDataView.parleysPurpose(of: view.key) != nil ? "  (Parley's own)" : ""
-                    return "\(view.key) = \(view.value ?? "")\(own)"
-                }.joined(separator: "\n")
+                values.isEmpty
+                    ? "(no local data)"
+                    : values.map { view in
+                        let own = LocalDataView.parleysPurpose(of: view.key) != nil ? "  (Parley's own)" : ""
+                        return "\(view.key) = \(view.value ?? "")\(own)"
+                    }.joined(separator: "\n")
             }
         }
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a message's local value for KEY; exits 1 when it has none.")
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a message's local value for KEY; exits 1 when it has none.")
         @Argument(help: LocalHelp.message) var message: String
         @Argument(help: LocalHelp.key) var key: String
         @OptionGroup var options: ClientOptions

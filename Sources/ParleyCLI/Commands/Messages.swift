@@ -21,7 +21,8 @@ struct Messages: AsyncParsableCommand {
     var refTag: String?
 
     // Unconditional: "--limit -1" is refused as a negative number, not read as a short flag.
-    @Option(parsing: .unconditional, help: "At most this many (the latest; with --after, the first after it); 0 for all.")
+    @Option(
+        parsing: .unconditional, help: "At most this many (the latest; with --after, the first after it); 0 for all.")
     var limit = 50
 
     @Option(help: "Page back: only messages before this message (an id prefix, as listed).")
@@ -44,7 +45,8 @@ struct Messages: AsyncParsableCommand {
         let limit = self.limit == 0 ? nil : self.limit
         // One more than asked for tells whether there is a further page; it is not shown.
         let request = APIRequest.messages(
-            chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit.map { min($0, Int.max - 1) + 1 }, before: before, after: after,
+            chat: chat, tag: tag, ref: ref, refTag: refTag, limit: limit.map { min($0, Int.max - 1) + 1 },
+            before: before, after: after,
             shown: all || tag != nil || ref != nil ? nil : true)
         var messages = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
         let forward = after != nil && before == nil
@@ -70,7 +72,9 @@ struct Messages: AsyncParsableCommand {
     /// The note on members of the chat that signed two histories (`ChatView.forked`), or nil.
     private func forkNote(_ messages: [MessageView]) async throws -> String? {
         let chats = try await ControlClient.callOnce(.chatList, options: options, as: [ChatView].self)
-        let listed = messages.first.flatMap { shown in chats.first { $0.id == shown.chat } } ?? Render.chat(named: chat, in: chats)
+        let listed =
+            messages.first.flatMap { shown in chats.first { $0.id == shown.chat } }
+            ?? Render.chat(named: chat, in: chats)
         return listed.flatMap { ForkNotice.notice(Render.forkMembers($0)) }
     }
 }

@@ -68,7 +68,10 @@ struct Open: AsyncParsableCommand {
                     let posted = try await ControlClient.callOnce(request, options: options, as: Posted.self)
                     if let done = Done.inChat(request, id: posted.id) { show(done) }
                 case let .results(poll):
-                    show(Render.poll(try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
+                    show(
+                        Render.poll(
+                            try await ControlClient.callOnce(
+                                .pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
                 case .older:
                     try await showOlder(shown: shown)
                 case .reactToLatest:
@@ -86,7 +89,8 @@ extension Open {
     /// Prints the page of shown messages before the oldest one printed so far, oldest first.
     private func showOlder(shown: ShownMessages) async throws {
         guard let before = shown.oldest else { return show("(no message shown yet to page back from)") }
-        let request = APIRequest.messages(chat: chat, tag: nil, ref: nil, refTag: nil, limit: 20, before: before.id, shown: true)
+        let request = APIRequest.messages(
+            chat: chat, tag: nil, ref: nil, refTag: nil, limit: 20, before: before.id, shown: true)
         let page = try await ControlClient.callOnce(request, options: options, as: [MessageView].self)
         guard !page.isEmpty else { return show("(no older messages)") }
         show("-- \(page.count) older message(s) --")

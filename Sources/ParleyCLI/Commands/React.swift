@@ -9,7 +9,8 @@ struct ReactionTarget: ParsableArguments {
 }
 
 struct React: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "React to a message with an emoji or a word and say so; piped, it prints the reaction's id alone.")
+    static let configuration = CommandConfiguration(
+        abstract: "React to a message with an emoji or a word and say so; piped, it prints the reaction's id alone.")
     @OptionGroup var target: ReactionTarget
     // Unconditional: the value after --score is taken even when it starts with '-', so "--score -3" works
     // (ArgumentParser would read "-3" as a short flag).
@@ -18,10 +19,14 @@ struct React: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
-        guard (-1_000_000...1_000_000).contains(score) else { throw ValidationError("--score must be between -1000000 and 1000000") }
+        guard (-1_000_000...1_000_000).contains(score) else {
+            throw ValidationError("--score must be between -1000000 and 1000000")
+        }
     }
 
     func run() async throws {
-        try await runPosting(.react(chat: target.chat, message: target.message, type: target.type, score: score, unique: unique), options: options)
+        try await runPosting(
+            .react(chat: target.chat, message: target.message, type: target.type, score: score, unique: unique),
+            options: options)
     }
 }

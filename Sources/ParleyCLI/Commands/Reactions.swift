@@ -2,7 +2,8 @@ import ArgumentParser
 import ParleyAPI
 
 struct Reactions: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "A message's reaction groups and its reactions, newest first.")
+    static let configuration = CommandConfiguration(
+        abstract: "A message's reaction groups and its reactions, newest first.")
     @Argument(help: "The chat (id prefix or title).") var chat: String
     @Argument(help: "The message's id (a unique prefix is enough).") var message: String
     @Option(help: "Only reactions of this type.") var type: String?
@@ -14,12 +15,15 @@ struct Reactions: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
-        guard ["count", "score", "first", "last"].contains(sort) else { throw ValidationError("--sort is one of count, score, first, last") }
+        guard ["count", "score", "first", "last"].contains(sort) else {
+            throw ValidationError("--sort is one of count, score, first, last")
+        }
         guard limit > 0 else { throw ValidationError("--limit must be a positive number, not \(limit)") }
     }
 
     func run() async throws {
-        let request = APIRequest.reactions(chat: chat, message: message, type: type, author: author, sort: sort, limit: limit, before: before)
+        let request = APIRequest.reactions(
+            chat: chat, message: message, type: type, author: author, sort: sort, limit: limit, before: before)
         try await runRequest(request, options: options, as: ReactionsView.self, text: Render.reactions)
     }
 }

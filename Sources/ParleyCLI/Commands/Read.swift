@@ -12,7 +12,8 @@ enum ReadTarget: Equatable {
     init(_ text: String) throws {
         if text.hasPrefix("#") {
             guard let number = Int64(text.dropFirst()), number > 0 else {
-                throw ValidationError("--upto #N takes a message number as 'parley messages' lists it (e.g. #12), not '\(text)'")
+                throw ValidationError(
+                    "--upto #N takes a message number as 'parley messages' lists it (e.g. #12), not '\(text)'")
             }
             self = .number(number)
         } else {
@@ -31,7 +32,9 @@ struct Read: AsyncParsableCommand {
     @Argument(help: "The chat (id prefix or title).")
     var chat: String
 
-    @Option(name: .customLong("upto"), help: "Read up to this message: its id prefix, or #N as 'parley messages' lists it; default: the latest.")
+    @Option(
+        name: .customLong("upto"),
+        help: "Read up to this message: its id prefix, or #N as 'parley messages' lists it; default: the latest.")
     var upTo: String?
 
     @OptionGroup var options: ClientOptions
@@ -39,11 +42,12 @@ struct Read: AsyncParsableCommand {
     func validate() throws { _ = try upTo.map(ReadTarget.init) }
 
     func run() async throws {
-        let request: APIRequest = switch try upTo.map(ReadTarget.init) {
-        case nil: .read(chat: chat)
-        case let .number(number): .read(chat: chat, upTo: number)
-        case let .message(prefix): .read(chat: chat, message: prefix)
-        }
+        let request: APIRequest =
+            switch try upTo.map(ReadTarget.init) {
+            case nil: .read(chat: chat)
+            case let .number(number): .read(chat: chat, upTo: number)
+            case let .message(prefix): .read(chat: chat, message: prefix)
+            }
         try await runRequest(request, options: options, as: ReadView.self) { view in
             "read up to #\(view.marker) (\(view.newlyRead) newly read, \(view.unread) unread)"
         }

@@ -14,7 +14,8 @@ struct Receipts: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        try await runRequest(.receipts(chat: chat, message: message), options: options, as: [ReceiptView].self) { receipts in
+        try await runRequest(.receipts(chat: chat, message: message), options: options, as: [ReceiptView].self) {
+            receipts in
             receipts.isEmpty ? "(no other members)" : receipts.map(Render.receipt).joined(separator: "\n")
         }
     }

@@ -26,17 +26,19 @@ struct Send: AsyncParsableCommand {
         switch (text, custom) {
         case (nil, nil): throw ValidationError("give the message text, or --custom JSON")
         case (.some, .some): throw ValidationError("give either the message text or --custom JSON, not both")
-        case (nil, .some) where tag != "Text": throw ValidationError("--custom sends a Custom message; it takes no --tag")
+        case (nil, .some) where tag != "Text":
+            throw ValidationError("--custom sends a Custom message; it takes no --tag")
         default: break
         }
     }
 
     func run() async throws {
-        let request: APIRequest = if let custom {
-            .send(chat: chat, text: custom, tag: "Custom", refs: refs)
-        } else {
-            .send(chat: chat, text: text ?? "", tag: tag, refs: refs)
-        }
+        let request: APIRequest =
+            if let custom {
+                .send(chat: chat, text: custom, tag: "Custom", refs: refs)
+            } else {
+                .send(chat: chat, text: text ?? "", tag: tag, refs: refs)
+            }
         try await runPosting(request, options: options)
     }
 }

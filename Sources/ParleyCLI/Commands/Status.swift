@@ -9,9 +9,15 @@ struct Status: AsyncParsableCommand {
         try await runRequest(.status, options: options, as: StatusView.self) { status in
             var lines = ["peer \(status.peer)", "listening on \(status.listen)"]
             lines.append("connected: \(status.connectedPeers.map { String($0.prefix(12)) }.joined(separator: ", "))")
-            lines.append("datagrams in \(status.datagramsIn), out \(status.datagramsOut), awaiting ack \(status.pendingRetransmits)")
-            lines.append("messages stored from their authors \(status.storedFromAuthors), relayed by other members \(status.storedRelayed)")
-            lines.append("frames sent again for want of an ack \(status.framesRetransmitted), messages sent in sync replies \(status.syncMessagesSent)")
+            lines.append(
+                "datagrams in \(status.datagramsIn), out \(status.datagramsOut), awaiting ack \(status.pendingRetransmits)"
+            )
+            lines.append(
+                "messages stored from their authors \(status.storedFromAuthors), relayed by other members \(status.storedRelayed)"
+            )
+            lines.append(
+                "frames sent again for want of an ack \(status.framesRetransmitted), messages sent in sync replies \(status.syncMessagesSent)"
+            )
             let rejections = status.rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             lines.append("rejected: \(rejections.isEmpty ? "none" : rejections.joined(separator: ", "))")
             return lines.joined(separator: "\n")

@@ -2,7 +2,8 @@ import ArgumentParser
 import ParleyAPI
 
 struct Unreact: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Remove your reaction of TYPE from a message and say so; piped, it prints the removal's id alone.")
+    static let configuration = CommandConfiguration(
+        abstract: "Remove your reaction of TYPE from a message and say so; piped, it prints the removal's id alone.")
     @OptionGroup var target: ReactionTarget
     @OptionGroup var options: ClientOptions
 

@@ -7,7 +7,8 @@ import ParleyControlSocket
 /// A live criteria query on the command line, as BBM's live lists.
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the chat's messages matching the criteria as they are stored (custom tags too); marks nothing read.",
+        abstract:
+            "Print the chat's messages matching the criteria as they are stored (custom tags too); marks nothing read.",
         discussion: "Runs until interrupted. With --json, one message view per line.")
 
     @Argument(help: "The chat (id prefix or title).")

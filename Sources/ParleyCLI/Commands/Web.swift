@@ -23,7 +23,10 @@ struct Web: AsyncParsableCommand {
     var revoke = false
 
     func run() async throws {
-        guard let directory = data ?? ProcessInfo.processInfo.environment["PARLEY_DATA"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        guard
+            let directory = data
+                ?? ProcessInfo.processInfo.environment["PARLEY_DATA"].flatMap({ $0.isEmpty ? nil : $0 })
+        else {
             throw ValidationError("no data directory: pass --data DIR or set PARLEY_DATA")
         }
         if revoke {
@@ -31,7 +34,9 @@ struct Web: AsyncParsableCommand {
             return
         }
         guard try webAddress(directory) != nil else {
-            throw CLIError("the node of \(directory) is not serving the web app: start it with 'parley node … --web 127.0.0.1:8080'", kind: .unavailable)
+            throw CLIError(
+                "the node of \(directory) is not serving the web app: start it with 'parley node … --web 127.0.0.1:8080'",
+                kind: .unavailable)
         }
         let client = try await ControlClient.connect(dataDirectory: directory)
         let link: WebLoginView
@@ -46,7 +51,10 @@ struct Web: AsyncParsableCommand {
         print(link.url)
         // On stderr, so stdout stays the one URL a script opens.
         if let fingerprint = WebAddressFile.fingerprint(dataDirectory: directory) {
-            FileHandle.standardError.write(Data("web app certificate SHA-256 \(fingerprint) (check that the browser shows the same before you log in)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "web app certificate SHA-256 \(fingerprint) (check that the browser shows the same before you log in)\n"
+                        .utf8))
         }
     }
 
@@ -58,7 +66,8 @@ struct Web: AsyncParsableCommand {
             do {
                 let revoked = try await client.call(.webRevoke, as: WebRevokeView.self)
                 await client.close()
-                return "revoked: \(sessions(revoked.sessionsEnded)) ended in the running node, and a new token is in \(tokenPath)"
+                return
+                    "revoked: \(sessions(revoked.sessionsEnded)) ended in the running node, and a new token is in \(tokenPath)"
             } catch let error as ControlClientError where error.kind == .unavailable {
                 // It serves no web app after all (its address file was left by a node that was killed).
                 await client.close()
@@ -66,7 +75,8 @@ struct Web: AsyncParsableCommand {
         }
         do {
             let revoked = try WebAccess.revokeOffline(dataDirectory: directory)
-            return "revoked: \(sessions(revoked.sessionsEnded)) ended, and a new token is in \(tokenPath) (no node was serving the web app)"
+            return
+                "revoked: \(sessions(revoked.sessionsEnded)) ended, and a new token is in \(tokenPath) (no node was serving the web app)"
         } catch {
             throw CLIError(error.description)
         }

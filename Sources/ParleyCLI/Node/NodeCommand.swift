@@ -32,22 +32,26 @@ struct NodeCommand: AsyncParsableCommand {
     @Option(help: "Whose chat invites to accept: contacts (default) or anyone.")
     var acceptInvites: InvitePolicy = .contacts
 
-    @Option(help: ArgumentHelp(
-        "Serve the web app on HOST:PORT (port 0: any free port); 'parley web' prints its login URL.",
-        discussion: """
-            Off unless given. Loopback (127.0.0.1) is plain HTTP. Any other address is HTTPS with a \
-            self-signed certificate kept in the data directory (web-tls-cert.pem, its key web-tls-key.pem), \
-            made on first start; the node and 'parley web' print its SHA-256 fingerprint, to compare with \
-            the one the browser shows.
-            """))
+    @Option(
+        help: ArgumentHelp(
+            "Serve the web app on HOST:PORT (port 0: any free port); 'parley web' prints its login URL.",
+            discussion: """
+                Off unless given. Loopback (127.0.0.1) is plain HTTP. Any other address is HTTPS with a \
+                self-signed certificate kept in the data directory (web-tls-cert.pem, its key web-tls-key.pem), \
+                made on first start; the node and 'parley web' print its SHA-256 fingerprint, to compare with \
+                the one the browser shows.
+                """))
     var web: String?
 
     @Flag(name: .customLong("web-tls"), help: "Serve the web app over HTTPS on loopback too.")
     var webTLS = false
 
-    @Flag(help: ArgumentHelp(
-        "Serve the web app as plain HTTP on a non-loopback --web address.",
-        discussion: "Then login links, session cookies and every message the page shows cross the network readable by anyone on it."))
+    @Flag(
+        help: ArgumentHelp(
+            "Serve the web app as plain HTTP on a non-loopback --web address.",
+            discussion:
+                "Then login links, session cookies and every message the page shows cross the network readable by anyone on it."
+        ))
     var insecureHTTP = false
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
@@ -55,7 +59,8 @@ struct NodeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if web == nil, webTLS || insecureHTTP {
-            throw ValidationError("\(webTLS ? "--web-tls" : "--insecure-http") is about the web app: give --web HOST:PORT too")
+            throw ValidationError(
+                "\(webTLS ? "--web-tls" : "--insecure-http") is about the web app: give --web HOST:PORT too")
         }
     }
 
@@ -63,7 +68,9 @@ struct NodeCommand: AsyncParsableCommand {
         let identity = try IdentityFile.loadSecret(path: key)
         let listenAddress = try PeerAddress(parsing: listen)
         let bootstrap = try peers.map { try PeerAddress(parsing: $0) }
-        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown log level '\(logLevel)'") }
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("unknown log level '\(logLevel)'")
+        }
         try DataDirectory.create(data)
 
         var logger = Logger(label: "parley")
@@ -71,7 +78,8 @@ struct NodeCommand: AsyncParsableCommand {
         let store = try MessageStore.open(path: "\(data)/parley.sqlite")
         try await claimDataDirectory(store: store, identity: identity)
         let discovery = discover ? DiscoveryOptions(interfaceAddress: listenAddress.host) : nil
-        let transport = try await UDPTransport.bind(host: listenAddress.host, port: Int(listenAddress.port), discovery: discovery)
+        let transport = try await UDPTransport.bind(
+            host: listenAddress.host, port: Int(listenAddress.port), discovery: discovery)
         var configuration = NodeConfiguration(identity: identity, bootstrapPeers: bootstrap, discovery: discover)
         configuration.invitePolicy = acceptInvites
         let node = Node(
@@ -80,7 +88,8 @@ struct NodeCommand: AsyncParsableCommand {
         for contact in try store.contacts() {
             if let address = contact.address { await node.learnAddress(address, for: contact.peer) }
         }
-        var service = APIService(node: node, selfName: URL(fileURLWithPath: key).deletingPathExtension().lastPathComponent)
+        var service = APIService(
+            node: node, selfName: URL(fileURLWithPath: key).deletingPathExtension().lastPathComponent)
         let webApp = try web.map { try makeWebApp($0, service: service, logger: logger) }
         // `parley web` asks for login links and revokes over the control socket, never over HTTP.
         service.web = webApp?.server.access
@@ -91,7 +100,8 @@ struct NodeCommand: AsyncParsableCommand {
             // The web app first: a port that is taken ends the node with one line, before it says it listens.
             var webLines: [String] = []
             if let webApp { webLines = try await webApp.start(in: &group) }
-            let server = try await ControlServer.start(service: service, socketPath: ControlClient.socketPath(dataDirectory: data))
+            let server = try await ControlServer.start(
+                service: service, socketPath: ControlClient.socketPath(dataDirectory: data))
             print("parley node \(identity.publicKey.hex) listening on \(transport.localAddress) (data \(data))")
             for line in webLines { print(line) }
             fflush(nil)
@@ -125,24 +135,33 @@ extension NodeCommand {
         let requested = try WebAddress(parsing: text)
         let scheme = try WebScheme.serving(requested, forceTLS: webTLS, allowPlainHTTP: insecureHTTP)
         var notes: [String] = []
-        let certificate = try scheme.isTLS ? WebCertificate.loadOrCreate(dataDirectory: data, host: requested.host) : nil
+        let certificate =
+            try scheme.isTLS ? WebCertificate.loadOrCreate(dataDirectory: data, host: requested.host) : nil
         switch certificate?.provenance {
-        case .created?: notes.append("web app: made a self-signed certificate, \(WebCertificate.certificatePath(dataDirectory: data))")
+        case .created?:
+            notes.append(
+                "web app: made a self-signed certificate, \(WebCertificate.certificatePath(dataDirectory: data))")
         case let .replaced(reason)?:
-            notes.append("web app: made a new self-signed certificate, \(WebCertificate.certificatePath(dataDirectory: data)): the old one could not serve (\(reason))")
+            notes.append(
+                "web app: made a new self-signed certificate, \(WebCertificate.certificatePath(dataDirectory: data)): the old one could not serve (\(reason))"
+            )
         case .reused?, nil: break
         }
         if !requested.isLoopback, !scheme.isTLS {
-            FileHandle.standardError.write(Data("""
-                warning: --insecure-http: the web app on \(requested) is plain HTTP, so login links, session cookies and every \
-                message the page shows cross the network readable by anyone on it, who can then act as this user.\n
-                """.utf8))
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    warning: --insecure-http: the web app on \(requested) is plain HTTP, so login links, session cookies and every \
+                    message the page shows cross the network readable by anyone on it, who can then act as this user.\n
+                    """.utf8))
         }
         WebAddressFile.remove(dataDirectory: data)
         let access = try WebAccess(dataDirectory: data, nodeKey: service.node.me.hex)
         let (bound, listening) = AsyncStream<WebAddress>.makeStream()
         let data = data
-        let server = try WebServer(service: service, access: access, address: requested, certificate: certificate, logger: logger) { address in
+        let server = try WebServer(
+            service: service, access: access, address: requested, certificate: certificate, logger: logger
+        ) { address in
             do {
                 try WebAddressFile.write(address, fingerprint: certificate?.fingerprint, dataDirectory: data)
             } catch {
@@ -151,7 +170,9 @@ extension NodeCommand {
             listening.yield(address)
             listening.finish()
         }
-        return NodeWebApp(server: server, bound: bound, listening: listening, notes: notes, fingerprint: certificate?.fingerprint, data: data)
+        return NodeWebApp(
+            server: server, bound: bound, listening: listening, notes: notes, fingerprint: certificate?.fingerprint,
+            data: data)
     }
 }
 

@@ -25,7 +25,8 @@ struct NodeWebApp: Sendable {
         }
         var lines = notes + ["web app on \(address.origin) ('parley web --data \(data)' prints the login URL)"]
         if let fingerprint {
-            lines.append("web app certificate SHA-256 \(fingerprint) (check that the browser shows the same before you log in)")
+            lines.append(
+                "web app certificate SHA-256 \(fingerprint) (check that the browser shows the same before you log in)")
         }
         return lines
     }

@@ -1,6 +1,6 @@
 import Dispatch
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Waits for SIGINT or SIGTERM, so the node can close its socket and store cleanly.

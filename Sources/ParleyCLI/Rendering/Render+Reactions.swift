@@ -5,7 +5,9 @@ extension Render {
         var lines = view.groups.map { group in
             "\(group.mine ? "*" : " ") \(group.type) ×\(group.count)  score \(group.score)"
         }
-        lines += view.reactions.map { "    \($0.type) by \(name($0.authorId, $0.author == $0.authorId ? nil : $0.author)), score \($0.score)" }
+        lines += view.reactions.map {
+            "    \($0.type) by \(name($0.authorId, $0.author == $0.authorId ? nil : $0.author)), score \($0.score)"
+        }
         if let next = view.next { lines.append("more: --before \(next)") }
         return lines.isEmpty ? "(no reactions)" : lines.joined(separator: "\n")
     }

@@ -10,9 +10,11 @@ extension Render {
         guard !invites.isEmpty else { return "(no invites waiting)" }
         return invites.map { invite in
             let others = invite.members.filter { $0.id != invite.creator.id }.map { name($0.id, $0.name) }
-            let with = invite.kind == "direct" || others.isEmpty ? "" : " with you and \(others.joined(separator: ", "))"
+            let with =
+                invite.kind == "direct" || others.isEmpty ? "" : " with you and \(others.joined(separator: ", "))"
             let what = invite.kind == "direct" ? "a direct chat" : "'\(SafeText.singleLine(invite.title))'"
-            return "\(invite.id.prefix(12))  \(inviter(invite.creator)) invites you to \(what)\(with), \(time(invite.receivedAtMillis))\n"
+            return
+                "\(invite.id.prefix(12))  \(inviter(invite.creator)) invites you to \(what)\(with), \(time(invite.receivedAtMillis))\n"
                 + "  parley invites accept \(invite.id.prefix(12)) --name NAME   |   parley invites decline \(invite.id.prefix(12))"
         }.joined(separator: "\n")
     }
@@ -34,14 +36,22 @@ extension Render {
             lines.append("\(heading):")
             for chat in section {
                 let last = chat.lastMessage.map { " — \(name($0.author, $0.authorName)): \(preview($0.text))" } ?? ""
-                let members = kind == "group" ? "  [\(chat.members.map { name($0.id, $0.name) }.joined(separator: ", "))]" : ""
+                let members =
+                    kind == "group" ? "  [\(chat.members.map { name($0.id, $0.name) }.joined(separator: ", "))]" : ""
                 let unread = chat.unread > 0 ? "  (\(chat.unread) unread)" : ""
                 let unsealed = chat.sealed ? "" : "  " + unsealedMark
-                let waiting = chat.waitingFor.isEmpty ? "" : "  (waiting for \(chat.waitingFor.map { name($0.id, $0.name) }.joined(separator: ", ")) to accept)"
-                let unreachable = chat.noRoute.isEmpty ? "" : "  (no address known for \(chat.noRoute.map { name($0.id, $0.name) }.joined(separator: ", ")))"
+                let waiting =
+                    chat.waitingFor.isEmpty
+                    ? ""
+                    : "  (waiting for \(chat.waitingFor.map { name($0.id, $0.name) }.joined(separator: ", ")) to accept)"
+                let unreachable =
+                    chat.noRoute.isEmpty
+                    ? ""
+                    : "  (no address known for \(chat.noRoute.map { name($0.id, $0.name) }.joined(separator: ", ")))"
                 let forked = ForkNotice.mark(forkMembers(chat)).map { "  " + $0 } ?? ""
                 lines.append(
-                    "  \(chat.id.prefix(12))  \(SafeText.singleLine(chat.name))\(unsealed)\(forked)\(members)\(waiting)\(unreachable)\(unread)  \(chat.messageCount) messages\(last)")
+                    "  \(chat.id.prefix(12))  \(SafeText.singleLine(chat.name))\(unsealed)\(forked)\(members)\(waiting)\(unreachable)\(unread)  \(chat.messageCount) messages\(last)"
+                )
             }
         }
         return lines.joined(separator: "\n")
@@ -68,22 +78,33 @@ extension Render {
     static func noRoute(_ members: [MemberView]) -> String? {
         guard !members.isEmpty else { return nil }
         let names = members.map { name($0.id, $0.name) }.joined(separator: ", ")
-        let example = members.count == 1 ? "\(members[0].id) --name \(members[0].name.map(shellWord) ?? "NAME")" : "ID --name NAME"
-        return "no address known for \(names): a node answers only its contacts and chat members, so have them add you as a contact "
+        let example =
+            members.count == 1
+            ? "\(members[0].id) --name \(members[0].name.map(shellWord) ?? "NAME")" : "ID --name NAME"
+        return
+            "no address known for \(names): a node answers only its contacts and chat members, so have them add you as a contact "
             + "('parley status' prints your id), or add their address: 'parley contacts add \(example) --addr HOST:PORT'"
     }
 
     /// `text` as one shell word, quoted only when it has to be, so the suggested command can be pasted.
     static func shellWord(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }
-        return plain ? text : "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "$", with: "\\$").replacingOccurrences(of: "`", with: "\\`") + "\""
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0))
+            }
+        return plain
+            ? text
+            : "\""
+                + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "$", with: "\\$").replacingOccurrences(of: "`", with: "\\`") + "\""
     }
 
     static func members(_ chat: ChatView) -> String {
         let forked = Dictionary(chat.forked.map { ($0.id, $0.fromSequence) }, uniquingKeysWith: min)
         let members = chat.members.map { member in
-            name(member.id, member.name) + (forked[member.id].map { " (\(ForkNotice.memberMark(fromSequence: $0)))" } ?? "")
+            name(member.id, member.name)
+                + (forked[member.id].map { " (\(ForkNotice.memberMark(fromSequence: $0)))" } ?? "")
         }
         return "\(SafeText.singleLine(chat.name)): \(members.joined(separator: ", ")) (epoch \(chat.epoch))"
     }

@@ -62,7 +62,9 @@ struct ChatScreen {
     static func title(_ chat: ChatView) -> String { chat.name + (chat.sealed ? "" : " " + Render.unsealedMark) }
     /// The earliest message loaded, in history order: where PageUp loads older ones from.
     var oldestLoaded: String? {
-        let held = messages.values.map { (key: $0.historyOrder, id: $0.id) } + polls.values.map { (key: $0.historyOrder, id: $0.id) }
+        let held =
+            messages.values.map { (key: $0.historyOrder, id: $0.id) }
+            + polls.values.map { (key: $0.historyOrder, id: $0.id) }
         return held.min { $0.key < $1.key }?.id
     }
 
@@ -113,7 +115,8 @@ struct ChatScreen {
 
     /// Shows `lines` after the newest entry held now.
     mutating func addNotice(_ lines: [String]) {
-        let held = messages.values.map { Self.position($0.historyOrder) }
+        let held =
+            messages.values.map { Self.position($0.historyOrder) }
             + polls.values.map { Self.position($0.historyOrder) }
         let newest = held.max { $0 < $1 } ?? (0, "", 0, 0)
         notices.append(((newest.lamport, newest.author, newest.sequence, notices.count + 1), lines))
@@ -155,11 +158,13 @@ struct ChatScreen {
         case let .message(id):
             guard let message = messages[id] else { return nil }
             let groups = reactions[message.id] ?? []
-            return .message(ScreenState.Message(
-                author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,
-                reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine) },
-                id: String(message.id.prefix(Self.idLength)), time: Self.clockTime(message.timestampMillis),
-                delivery: String(Render.ticks(message).drop { $0 == " " }), quote: Render.repliedTo(message).map(quote)))
+            return .message(
+                ScreenState.Message(
+                    author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,
+                    reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine) },
+                    id: String(message.id.prefix(Self.idLength)), time: Self.clockTime(message.timestampMillis),
+                    delivery: String(Render.ticks(message).drop { $0 == " " }),
+                    quote: Render.repliedTo(message).map(quote)))
         case let .poll(id):
             return polls[id].map { .poll(Self.card($0, author: name($0.author, $0.authorName))) }
         case let .notice(index):
@@ -172,14 +177,20 @@ struct ChatScreen {
 
     /// The quote over a reply to `id`: the message or poll when it is held here, else its id.
     private func quote(_ id: String) -> String {
-        if let quoted = messages[id] { return Render.quote(author: name(quoted.author, quoted.authorName), text: quoted.text, id: id) }
-        if let poll = polls[id] { return Render.quote(author: name(poll.author, poll.authorName), text: Render.pollQuote(poll), id: id) }
+        if let quoted = messages[id] {
+            return Render.quote(author: name(quoted.author, quoted.authorName), text: quoted.text, id: id)
+        }
+        if let poll = polls[id] {
+            return Render.quote(author: name(poll.author, poll.authorName), text: Render.pollQuote(poll), id: id)
+        }
         return Render.quote(author: nil, text: nil, id: id)
     }
 
     private func member(_ member: MemberPresenceView) -> ScreenState.Member {
-        let presence: ScreenState.Presence = member.online ? .online : .offline(lastSeen: member.lastSeenAt.map(Self.clockTime))
-        return Self.member(id: member.id, name: member.name, presence: presence, isYou: member.you, forked: member.forkedFrom != nil)
+        let presence: ScreenState.Presence =
+            member.online ? .online : .offline(lastSeen: member.lastSeenAt.map(Self.clockTime))
+        return Self.member(
+            id: member.id, name: member.name, presence: presence, isYou: member.you, forked: member.forkedFrom != nil)
     }
 
     /// Before presence is known.
@@ -189,7 +200,9 @@ struct ChatScreen {
     }
 
     /// A member that signed two histories is marked "⚠" (the warning line above the messages says what it means).
-    private static func member(id: String, name: String?, presence: ScreenState.Presence?, isYou: Bool, forked: Bool) -> ScreenState.Member {
+    private static func member(id: String, name: String?, presence: ScreenState.Presence?, isYou: Bool, forked: Bool)
+        -> ScreenState.Member
+    {
         let shown = isYou && name == nil ? "you" : Render.name(id, name)
         return ScreenState.Member(name: forked ? "⚠ " + shown : shown, presence: presence, isYou: isYou)
     }
@@ -204,7 +217,9 @@ struct ChatScreen {
         }
         var summary = poll.secret.map(secretSummary) ?? ["\(poll.totalVotes) vote\(poll.totalVotes == 1 ? "" : "s")"]
         if let voters = poll.disputes?.voters, !voters.isEmpty {
-            summary.append("not counted: \(voters.map { Render.name($0.id, $0.name) }.joined(separator: ", ")) (signed two histories)")
+            summary.append(
+                "not counted: \(voters.map { Render.name($0.id, $0.name) }.joined(separator: ", ")) (signed two histories)"
+            )
         }
         if poll.answersCount > 0 { summary.append("\(poll.answersCount) answer\(poll.answersCount == 1 ? "" : "s")") }
         if let latest = poll.latestAnswers.last { summary.append("“\(latest.text)”") }
@@ -235,7 +250,9 @@ struct ChatScreen {
         parts.append(secret.resultsFinal ? "\(secret.counted ?? 0) counted" : "results at the close")
         // Every node shows it alike: ballots a publisher committed to that the creator did not publish.
         if let suppressed = secret.suppressed, suppressed > 0 {
-            let by = (secret.suppressionRevealedBy ?? []).map { SafeText.singleLine($0.name ?? String($0.id.prefix(12))) }.joined(separator: ", ")
+            let by = (secret.suppressionRevealedBy ?? []).map {
+                SafeText.singleLine($0.name ?? String($0.id.prefix(12)))
+            }.joined(separator: ", ")
             parts.append("disputed: \(suppressed) left out by the creator (shown by \(by))")
         }
         if let own = secret.ownBallot { parts.append("your ballot: \(own.rawValue)") }

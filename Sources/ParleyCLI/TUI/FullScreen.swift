@@ -3,7 +3,7 @@ import ParleyAPI
 import ParleyTerminal
 import ParleyControlSocket
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `parley open` on a terminal: chat list, messages with live polls, members, typing line and an
@@ -57,7 +57,9 @@ struct FullScreen {
         let terminal = Terminal()
         try terminal.enter()
         defer { terminal.restore() }
-        var session = Session(screen: screen, writer: FrameWriter(colors: ColorMode.detect(environment: ProcessInfo.processInfo.environment)))
+        var session = Session(
+            screen: screen,
+            writer: FrameWriter(colors: ColorMode.detect(environment: ProcessInfo.processInfo.environment)))
 
         let (events, sink) = AsyncStream<Event>.makeStream()
         let (actions, worker) = AsyncStream<Action>.makeStream()
@@ -90,7 +92,9 @@ struct FullScreen {
     }
 
     /// Follows the selected chat's watch stream; a new selection replaces the stream.
-    static func watch(_ selections: AsyncStream<String>, options: NodeOptions, events: AsyncStream<Event>.Continuation) async {
+    static func watch(_ selections: AsyncStream<String>, options: NodeOptions, events: AsyncStream<Event>.Continuation)
+        async
+    {
         var iterator = selections.makeAsyncIterator()
         var next = await iterator.next()
         while let chat = next {
@@ -116,7 +120,9 @@ struct FullScreen {
     }
 
     /// Runs the requests in order.
-    static func work(_ actions: AsyncStream<Action>, options: NodeOptions, events: AsyncStream<Event>.Continuation) async {
+    static func work(_ actions: AsyncStream<Action>, options: NodeOptions, events: AsyncStream<Event>.Continuation)
+        async
+    {
         for await action in actions {
             do {
                 switch action {
@@ -132,18 +138,29 @@ struct FullScreen {
                         events.yield(.posted(chat: nil, notice: nil, done: done))
                     }
                 case let .results(chat, poll, show):
-                    let results = try await ControlClient.callOnce(.pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)
+                    let results = try await ControlClient.callOnce(
+                        .pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)
                     events.yield(.results(chat: chat, results, show: show))
                 case let .older(chat, request):
-                    events.yield(.older(chat: chat, try await ControlClient.callOnce(request, options: options, as: [MessageView].self)))
+                    events.yield(
+                        .older(
+                            chat: chat,
+                            try await ControlClient.callOnce(request, options: options, as: [MessageView].self)))
                 case let .latest(chat):
-                    let page = try await ControlClient.callOnce(NodeRequests.olderMessages(chat: chat, oldest: nil), options: options, as: [MessageView].self)
+                    let page = try await ControlClient.callOnce(
+                        NodeRequests.olderMessages(chat: chat, oldest: nil), options: options, as: [MessageView].self)
                     events.yield(.latest(chat: chat, page))
                 case let .refresh(chat):
-                    events.yield(.chats(try await ControlClient.callOnce(.chatList, options: options, as: [ChatView].self)))
-                    events.yield(.members(chat: chat, try await ControlClient.callOnce(.members(chat: chat), options: options, as: [MemberPresenceView].self)))
+                    events.yield(
+                        .chats(try await ControlClient.callOnce(.chatList, options: options, as: [ChatView].self)))
+                    events.yield(
+                        .members(
+                            chat: chat,
+                            try await ControlClient.callOnce(
+                                .members(chat: chat), options: options, as: [MemberPresenceView].self)))
                 case let .typing(chat, active):
-                    _ = try await ControlClient.callOnce(.typing(chat: chat, active: active), options: options, as: TypingSentView.self)
+                    _ = try await ControlClient.callOnce(
+                        .typing(chat: chat, active: active), options: options, as: TypingSentView.self)
                 }
             } catch {
                 events.yield(.failed("\(error)"))

@@ -19,6 +19,8 @@ enum NodeRequests {
         if lower.allSatisfy(\.isHexDigit), byID.count == 1 { return byID[0].id }
         let titled = chats.filter { $0.title.caseInsensitiveCompare(text) == .orderedSame }
         if titled.count == 1 { return titled[0].id }
-        throw CLIError(titled.count > 1 || byID.count > 1 ? "several chats match '\(text)'; use more of the chat id" : "no chat matches '\(text)'")
+        throw CLIError(
+            titled.count > 1 || byID.count > 1
+                ? "several chats match '\(text)'; use more of the chat id" : "no chat matches '\(text)'")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import ParleyAPI
 import ParleyTerminal
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension FullScreen {
@@ -71,7 +71,10 @@ extension FullScreen {
                 if show {
                     // The full card as `parley poll results` prints it (voters, phase, own ballot), one renderer for
                     // both; its details lose their two-space indent, which the notice's edge replaces in a narrow pane.
-                    screen.addNotice(Render.poll(poll).split(separator: "\n").map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) })
+                    screen.addNotice(
+                        Render.poll(poll).split(separator: "\n").map {
+                            $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0)
+                        })
                     screen.scroll = 0
                 }
             case let .posted(chat, notice, done):
@@ -184,8 +187,11 @@ extension FullScreen {
                     scroll(by: max(last?.messageRows ?? 10, 1))
                 case let .reactToLatest(type, remove):
                     guard let latest = screen.latestMessageID else { throw CLIError("no message to react to yet") }
-                    worker?.yield(.post(remove
-                        ? .unreact(chat: screen.chat, message: latest, type: type) : .react(chat: screen.chat, message: latest, type: type)))
+                    worker?.yield(
+                        .post(
+                            remove
+                                ? .unreact(chat: screen.chat, message: latest, type: type)
+                                : .react(chat: screen.chat, message: latest, type: type)))
                 }
             } catch {
                 screen.status = .init("\(error)", isError: true)
@@ -201,10 +207,14 @@ extension FullScreen {
         private mutating func scroll(by lines: Int) {
             screen.scroll = max(screen.scroll + lines, 0)
             guard lines > 0, !screen.reachedStart, !loadingOlder, let last,
-                  last.messageLines - screen.scroll <= last.messageRows else { return }
+                last.messageLines - screen.scroll <= last.messageRows
+            else { return }
             loadingOlder = true
-            worker?.yield(.older(chat: screen.chat, NodeRequests.olderMessages(
-                chat: screen.chat, oldest: screen.oldestLoaded)))
+            worker?.yield(
+                .older(
+                    chat: screen.chat,
+                    NodeRequests.olderMessages(
+                        chat: screen.chat, oldest: screen.oldestLoaded)))
         }
 
         private mutating func switchChat(by step: Int) {

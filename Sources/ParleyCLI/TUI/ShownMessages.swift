@@ -22,7 +22,8 @@ final class ShownMessages: Sendable {
             held.quotable[message.id] = (Render.name(message.author, message.authorName), message.text)
             guard let replied = Render.repliedTo(message) else { return Render.line(message) }
             let quoted = held.quotable[replied]
-            return "  " + Render.quote(author: quoted?.author, text: quoted?.text, id: replied) + "\n" + Render.line(message)
+            return "  " + Render.quote(author: quoted?.author, text: quoted?.text, id: replied) + "\n"
+                + Render.line(message)
         }
     }
 

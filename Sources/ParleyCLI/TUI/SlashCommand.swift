@@ -93,7 +93,8 @@ enum SlashCommand: Equatable {
             // "/poll QUESTION" is yes/no; "/poll QUESTION | OPTION | OPTION…" has options.
             let parts = rest(after: 0).split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard let question = parts.first, !question.isEmpty else { throw usage }
-            return .post(.pollCreate(chat: chat, question: question, options: parts.count > 1 ? Array(parts.dropFirst()) : nil))
+            return .post(
+                .pollCreate(chat: chat, question: question, options: parts.count > 1 ? Array(parts.dropFirst()) : nil))
         case .vote:
             guard words.count >= 3 else { throw usage }
             return .post(.pollVote(chat: chat, poll: words[1], choices: Array(words.dropFirst(2))))
@@ -116,13 +117,17 @@ enum SlashCommand: Equatable {
             // The reference is exactly the message named: "MESSAGE:TAG" (what `send --ref` takes) is
             // refused, so a reply can never pose as a vote or a reaction.
             guard words.count >= 3 else { throw usage }
-            guard Hex.isHexPrefix(words[1]) else { throw CLIError("'\(words[1])' is not a message id prefix; usage: \(name.usage)") }
+            guard Hex.isHexPrefix(words[1]) else {
+                throw CLIError("'\(words[1])' is not a message id prefix; usage: \(name.usage)")
+            }
             return .post(.send(chat: chat, text: rest(after: 1), tag: nil, refs: [words[1]]))
         case .react, .unreact:
             guard words.count >= 2 else { throw usage }
             if words.count == 2 { return .reactToLatest(type: words[1], remove: name == .unreact) }
-            return .post(name == .react
-                ? .react(chat: chat, message: words[1], type: rest(after: 1)) : .unreact(chat: chat, message: words[1], type: rest(after: 1)))
+            return .post(
+                name == .react
+                    ? .react(chat: chat, message: words[1], type: rest(after: 1))
+                    : .unreact(chat: chat, message: words[1], type: rest(after: 1)))
         case .older:
             guard words.count == 1 else { throw usage }
             return .older

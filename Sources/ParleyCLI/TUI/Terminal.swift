@@ -1,7 +1,7 @@
 import Foundation
 import ParleyTerminal
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The controlling terminal in full-screen mode: raw input, the alternate screen, the cursor
@@ -12,7 +12,9 @@ final class Terminal {
 
     /// Switches standard input to raw mode and standard output to the alternate screen.
     func enter() throws {
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw CLIError("cannot read the terminal settings: \(String(cString: strerror(errno)))") }
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else {
+            throw CLIError("cannot read the terminal settings: \(String(cString: strerror(errno)))")
+        }
         var raw = saved
         cfmakeraw(&raw)
         // One byte is enough for a read to return; no timeout.
@@ -40,7 +42,9 @@ final class Terminal {
     /// The window size from `TIOCGWINSZ`, or 80×24 when the terminal does not say.
     static func size() -> (width: Int, height: Int) {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return (80, 24) }
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
+            return (80, 24)
+        }
         return (Int(size.ws_col), Int(size.ws_row))
     }
 

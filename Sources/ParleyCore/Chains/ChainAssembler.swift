@@ -42,7 +42,9 @@ public struct ChainAssembler: Sendable {
         }
 
         /// The slot whose message names this one as its `previous`.
-        public var after: Slot? { sequence < UInt64.max ? Slot(chat: chat, author: author, sequence: sequence + 1) : nil }
+        public var after: Slot? {
+            sequence < UInt64.max ? Slot(chat: chat, author: author, sequence: sequence + 1) : nil
+        }
 
         /// The slot a message's `previous` must sit in.
         public var before: Slot? { sequence > 1 ? Slot(chat: chat, author: author, sequence: sequence - 1) : nil }
@@ -115,7 +117,8 @@ public struct ChainAssembler: Sendable {
         let size = message.encoded.count
         let share = perPeer[peer] ?? Share()
         guard share.count < configuration.maxHeldPerPeer, share.bytes + size <= configuration.maxHeldBytesPerPeer,
-              let evictions = evictions(making: size, for: peer, holding: (share.count + 1, share.bytes + size)) else { return .full }
+            let evictions = evictions(making: size, for: peer, holding: (share.count + 1, share.bytes + size))
+        else { return .full }
         for id in evictions { _ = take(id) }
         serials += 1
         held[message.id] = Held(message: message, peer: peer, arrivedAt: now, serial: serials)
@@ -141,14 +144,20 @@ public struct ChainAssembler: Sendable {
             let byCount = count > configuration.maxHeld
             var largest: (peer: PeerID, amount: Int)?
             for (other, share) in perPeer where other != peer {
-                let amount = byCount ? share.count - (taken[other]?.count ?? 0) : share.bytes - (taken[other]?.bytes ?? 0)
-                if largest.map({ amount > $0.amount || amount == $0.amount && other < $0.peer }) ?? true { largest = (other, amount) }
+                let amount =
+                    byCount ? share.count - (taken[other]?.count ?? 0) : share.bytes - (taken[other]?.bytes ?? 0)
+                if largest.map({ amount > $0.amount || amount == $0.amount && other < $0.peer }) ?? true {
+                    largest = (other, amount)
+                }
             }
             guard let victim = largest, victim.amount > (byCount ? holding.count : holding.bytes),
-                  let share = perPeer[victim.peer] else { return nil }
+                let share = perPeer[victim.peer]
+            else { return nil }
             var progress = taken[victim.peer] ?? (0, 0, share.start)
             // The victim holds more than nothing, so a live entry lies ahead.
-            while share.order[progress.next].serial != held[share.order[progress.next].id]?.serial { progress.next += 1 }
+            while share.order[progress.next].serial != held[share.order[progress.next].id]?.serial {
+                progress.next += 1
+            }
             let id = share.order[progress.next].id
             let freed = held[id]?.message.encoded.count ?? 0
             progress.next += 1

@@ -37,7 +37,8 @@ public struct HeadCheckPlan: Sendable {
         var above: Message?
         for index in descending {
             let message = messages[index]
-            let linked = !forked && above.map { $0.sequence == message.sequence &+ 1 && $0.previous == message.id } == true
+            let linked =
+                !forked && above.map { $0.sequence == message.sequence &+ 1 && $0.previous == message.id } == true
             if !linked { checker = nil }
             above = message
             guard message.isHead else { continue }

@@ -45,7 +45,10 @@ public enum KeyGrant {
         for start in stride(from: 0, to: plain.count, by: entryBytes) {
             let epoch = plain[start..<start + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             do {
-                keys.append(EpochKey(epoch: epoch, key: try ChatKey(rawRepresentation: Array(plain[start + 4..<start + entryBytes]))))
+                keys.append(
+                    EpochKey(
+                        epoch: epoch, key: try ChatKey(rawRepresentation: Array(plain[start + 4..<start + entryBytes])))
+                )
             } catch {
                 throw .malformed("key grant entry: \(error)")
             }

@@ -22,16 +22,22 @@ public struct MembershipChange: Sendable {
     ) throws(CoreError) -> MembershipChange {
         let sorted = Array(Set(members)).sorted()
         guard epoch > 0 else { throw .invalid("membership epochs after the invite start at 1") }
-        guard sorted.count <= ChatInvite.maxMembers else { throw .invalid("a chat has at most \(ChatInvite.maxMembers) members") }
+        guard sorted.count <= ChatInvite.maxMembers else {
+            throw .invalid("a chat has at most \(ChatInvite.maxMembers) members")
+        }
         var grants: [[UInt8]] = []
         for member in sorted {
             let grant = try KeyGrant.seal(keys(member), to: member)
-            guard grant.count <= Int(UInt16.max) else { throw .tooLarge("a member's key grant", limit: Int(UInt16.max), actual: grant.count) }
+            guard grant.count <= Int(UInt16.max) else {
+                throw .tooLarge("a member's key grant", limit: Int(UInt16.max), actual: grant.count)
+            }
             grants.append(grant)
         }
         let change = MembershipChange(epoch: epoch, members: sorted, grants: grants)
         let size = change.encoded().count
-        guard size <= Message.maxContentBytes else { throw .tooLarge("membership change", limit: Message.maxContentBytes, actual: size) }
+        guard size <= Message.maxContentBytes else {
+            throw .tooLarge("membership change", limit: Message.maxContentBytes, actual: size)
+        }
         return change
     }
 
@@ -43,14 +49,18 @@ public struct MembershipChange: Sendable {
 
     public init(decoding content: [UInt8]) throws(CoreError) {
         var buffer = ByteBuffer(bytes: content)
-        guard try buffer.readU8("membership format") == Self.format else { throw .malformed("unknown membership format") }
+        guard try buffer.readU8("membership format") == Self.format else {
+            throw .malformed("unknown membership format")
+        }
         let epoch = try buffer.readU32("epoch")
         guard epoch > 0 else { throw .malformed("membership epoch 0 belongs to the invite") }
         let count = Int(try buffer.readU16("member count"))
         guard count > 0, count <= ChatInvite.maxMembers else { throw .malformed("membership of \(count) members") }
         var members: [PeerID] = []
         for _ in 0..<count { members.append(try buffer.readPeer("member")) }
-        guard zip(members, members.dropFirst()).allSatisfy({ $0 < $1 }) else { throw .malformed("members must be sorted and unique") }
+        guard zip(members, members.dropFirst()).allSatisfy({ $0 < $1 }) else {
+            throw .malformed("members must be sorted and unique")
+        }
         let grants = try KeyGrant.read(count: count, from: &buffer)
         try buffer.expectFullyRead("membership change")
         self.init(epoch: epoch, members: members, grants: grants)

@@ -11,10 +11,15 @@ public enum SealedContent {
 
     public static func isSealed(_ tag: Tag, inKeyedChat keyed: Bool) -> Bool { keyed && tag != .membership }
 
-    public static func seal(_ plaintext: [UInt8], with key: EpochKey, chat: ChatID, author: PeerID, sequence: UInt64) -> [UInt8] {
+    public static func seal(_ plaintext: [UInt8], with key: EpochKey, chat: ChatID, author: PeerID, sequence: UInt64)
+        -> [UInt8]
+    {
         var out: [UInt8] = []
         withUnsafeBytes(of: key.epoch.bigEndian) { out.append(contentsOf: $0) }
-        return out + key.key.seal(plaintext, associatedData: associatedData(chat: chat, author: author, sequence: sequence, epoch: key.epoch))
+        return out
+            + key.key.seal(
+                plaintext,
+                associatedData: associatedData(chat: chat, author: author, sequence: sequence, epoch: key.epoch))
     }
 
     /// The epoch a sealed content claims, or nil if it is too short to be sealed content.
@@ -24,7 +29,9 @@ public enum SealedContent {
     }
 
     /// Opens with the first of `keys` (the keys held for the content's epoch) that authenticates it.
-    public static func open(_ content: [UInt8], keys: [ChatKey], chat: ChatID, author: PeerID, sequence: UInt64) -> [UInt8]? {
+    public static func open(_ content: [UInt8], keys: [ChatKey], chat: ChatID, author: PeerID, sequence: UInt64)
+        -> [UInt8]?
+    {
         guard let epoch = epoch(of: content) else { return nil }
         let data = associatedData(chat: chat, author: author, sequence: sequence, epoch: epoch)
         for key in keys {

@@ -178,8 +178,12 @@ public enum Frame: Sendable, Hashable {
         case .ballotRelay:
             let publisher = try body.readPeer("publisher")
             let hold = try body.readU32("relay hold")
-            guard (48...maxSealedBallotBytes).contains(body.readableBytes) else { throw .malformed("sealed ballot envelope length") }
-            return .ballotRelay(publisher: publisher, holdMillis: hold, sealed: try body.readExactly(body.readableBytes, "sealed ballot envelope"))
+            guard (48...maxSealedBallotBytes).contains(body.readableBytes) else {
+                throw .malformed("sealed ballot envelope length")
+            }
+            return .ballotRelay(
+                publisher: publisher, holdMillis: hold,
+                sealed: try body.readExactly(body.readableBytes, "sealed ballot envelope"))
         case .meetRequest: return .meetRequest(try body.readPeer("peer"))
         case .meet:
             let peer = try body.readPeer("peer")
@@ -247,7 +251,8 @@ extension Frame {
     /// How a fork proof reaches a member: as one `forkProof` frame when it fits a datagram, else as
     /// its branches' messages, from which the member makes the proof itself (PROTOCOL.md §4.4).
     public static func forkEvidence(_ proof: ForkProof) -> [Frame] {
-        proof.encoded.count <= ForkProof.maxEncodedBytes ? [.forkProof(proof.encoded)] : (proof.first + proof.second).map { .message($0.encoded) }
+        proof.encoded.count <= ForkProof.maxEncodedBytes
+            ? [.forkProof(proof.encoded)] : (proof.first + proof.second).map { .message($0.encoded) }
     }
 
     /// The same from a proof's encoding, checked when it was kept: only one too large for a datagram

@@ -62,8 +62,12 @@ public enum Packet: Sendable, Hashable {
     }
 
     /// The clear bytes of a handshake response before its sealed part: its AEAD associated data.
-    public static func responseHeader(senderIndex: UInt32, receiverIndex: UInt32, ephemeral: AgreementPublicKey) -> [UInt8] {
-        Packet.handshakeResponse(senderIndex: senderIndex, receiverIndex: receiverIndex, ephemeral: ephemeral, sealed: []).encoded()
+    public static func responseHeader(senderIndex: UInt32, receiverIndex: UInt32, ephemeral: AgreementPublicKey)
+        -> [UInt8]
+    {
+        Packet.handshakeResponse(
+            senderIndex: senderIndex, receiverIndex: receiverIndex, ephemeral: ephemeral, sealed: []
+        ).encoded()
     }
 
     public init(decoding bytes: [UInt8]) throws(CoreError) {
@@ -73,7 +77,9 @@ public enum Packet: Sendable, Hashable {
         var buffer = ByteBuffer(bytes: bytes)
         let version = try buffer.readU8("version")
         guard version == WireVersion.current else { throw .unsupportedVersion(version) }
-        guard let kind = Kind(rawValue: try buffer.readU8("packet type")) else { throw .malformed("unknown packet type") }
+        guard let kind = Kind(rawValue: try buffer.readU8("packet type")) else {
+            throw .malformed("unknown packet type")
+        }
         switch kind {
         case .handshakeInit:
             let index = try buffer.readU32("sender index")
@@ -87,12 +93,15 @@ public enum Packet: Sendable, Hashable {
             let ephemeral = try buffer.readAgreementKey()
             let sealed = try buffer.readExactly(Self.handshakeResponseSealedBytes, "sealed signature")
             try buffer.expectFullyRead("handshake response")
-            self = .handshakeResponse(senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed)
+            self = .handshakeResponse(
+                senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed)
         case .data:
             let receiver = try buffer.readU32("receiver index")
             let counter = try buffer.readU64("counter")
             guard buffer.readableBytes >= SessionKey.tagByteCount else { throw .malformed("data packet too short") }
-            self = .data(receiverIndex: receiver, counter: counter, sealed: try buffer.readExactly(buffer.readableBytes, "ciphertext"))
+            self = .data(
+                receiverIndex: receiver, counter: counter,
+                sealed: try buffer.readExactly(buffer.readableBytes, "ciphertext"))
         case .announce:
             let peer = try buffer.readPeer("peer")
             let timestamp = try buffer.readI64("timestamp")

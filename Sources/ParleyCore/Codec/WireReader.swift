@@ -9,22 +9,30 @@ extension ByteBuffer {
     }
 
     mutating func readU16(_ field: String) throws(CoreError) -> UInt16 {
-        guard let value = readInteger(endianness: .big, as: UInt16.self) else { throw .malformed("truncated at \(field)") }
+        guard let value = readInteger(endianness: .big, as: UInt16.self) else {
+            throw .malformed("truncated at \(field)")
+        }
         return value
     }
 
     mutating func readU32(_ field: String) throws(CoreError) -> UInt32 {
-        guard let value = readInteger(endianness: .big, as: UInt32.self) else { throw .malformed("truncated at \(field)") }
+        guard let value = readInteger(endianness: .big, as: UInt32.self) else {
+            throw .malformed("truncated at \(field)")
+        }
         return value
     }
 
     mutating func readU64(_ field: String) throws(CoreError) -> UInt64 {
-        guard let value = readInteger(endianness: .big, as: UInt64.self) else { throw .malformed("truncated at \(field)") }
+        guard let value = readInteger(endianness: .big, as: UInt64.self) else {
+            throw .malformed("truncated at \(field)")
+        }
         return value
     }
 
     mutating func readI64(_ field: String) throws(CoreError) -> Int64 {
-        guard let value = readInteger(endianness: .big, as: Int64.self) else { throw .malformed("truncated at \(field)") }
+        guard let value = readInteger(endianness: .big, as: Int64.self) else {
+            throw .malformed("truncated at \(field)")
+        }
         return value
     }
 
@@ -94,4 +102,3 @@ extension ByteBuffer {
         guard readableBytes == 0 else { throw .malformed("\(readableBytes) trailing bytes after \(what)") }
     }
 }
-

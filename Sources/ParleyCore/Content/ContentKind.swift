@@ -25,7 +25,8 @@ public struct ContentKind: Hashable, Sendable, CustomStringConvertible {
         case .text: self = LinkDetector.containsLink(String(decoding: content, as: UTF8.self)) ? .link : .text
         case .custom: self = .custom
         case .poll: self = .poll
-        case .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion, .pollSecretBallot, .pollBallotCommit, .pollBallotReveal:
+        case .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion, .pollSecretBallot,
+            .pollBallotCommit, .pollBallotReveal:
             self = .vote
         case .reaction: self = .reaction
         case .membership: self = .membership

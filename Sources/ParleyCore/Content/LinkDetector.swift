@@ -32,7 +32,9 @@ public enum LinkDetector {
             if first == "h" || first == "H", let scheme = scheme(at: index, in: text), atWordStart(index, in: text) {
                 let end = linkEnd(from: text.index(index, offsetBy: scheme.count), in: text)
                 let link = trimmed(text[index..<end])
-                if link.count > scheme.count, !link.dropFirst(scheme.count).hasPrefix("/") { found.append(String(link)) }
+                if link.count > scheme.count, !link.dropFirst(scheme.count).hasPrefix("/") {
+                    found.append(String(link))
+                }
                 index = end
             } else if first == "w" || first == "W", startsWebAddress(at: index, in: text) {
                 let end = linkEnd(from: text.index(index, offsetBy: webPrefix.count), in: text)
@@ -57,7 +59,9 @@ public enum LinkDetector {
 
     /// "www." (any case) at a word start that is not glued to a preceding address.
     private static func startsWebAddress(at index: String.Index, in text: String) -> Bool {
-        guard text[index...].prefix(webPrefix.count).lowercased() == webPrefix, atWordStart(index, in: text) else { return false }
+        guard text[index...].prefix(webPrefix.count).lowercased() == webPrefix, atWordStart(index, in: text) else {
+            return false
+        }
         guard index > text.startIndex else { return true }
         return !addressJoiners.contains(text[text.index(before: index)])
     }
@@ -65,7 +69,9 @@ public enum LinkDetector {
     /// Where a link whose body starts at `start` ends: at whitespace, a terminator or the text's end.
     private static func linkEnd(from start: String.Index, in text: String) -> String.Index {
         var end = start
-        while end < text.endIndex, !text[end].isWhitespace, !terminators.contains(text[end]) { end = text.index(after: end) }
+        while end < text.endIndex, !text[end].isWhitespace, !terminators.contains(text[end]) {
+            end = text.index(after: end)
+        }
         return end
     }
 
@@ -81,7 +87,9 @@ public enum LinkDetector {
         while let last = link.last {
             if trailingPunctuation.contains(last) {
                 link = link.dropLast()
-            } else if let opening = closing[last], link.count(where: { $0 == opening }) < link.count(where: { $0 == last }) {
+            } else if let opening = closing[last],
+                link.count(where: { $0 == opening }) < link.count(where: { $0 == last })
+            {
                 link = link.dropLast()
             } else {
                 break

@@ -24,7 +24,8 @@ public enum MessageText {
         default:
             let text = message.text
             let readable = !message.content.isEmpty && String(validating: message.content, as: UTF8.self) != nil
-            return readable ? "[\(message.tag.rawValue)] \(text)" : "[\(message.tag.rawValue)] (\(message.content.count) bytes)"
+            return readable
+                ? "[\(message.tag.rawValue)] \(text)" : "[\(message.tag.rawValue)] (\(message.content.count) bytes)"
         }
     }
 
@@ -33,31 +34,39 @@ public enum MessageText {
         switch try? Poll(message) {
         case let .options(spec): "📊 \(spec.question) (\(spec.options.joined(separator: " · ")))"
         case let .yesNo(question): "📊 \(question) (up/down)"
-        case let .secret(secret): "🗳 secret ballot: \(secret.text) (\(secret.choiceTexts.joined(separator: secret.choiceIDs == ["up", "down"] ? "/" : " · ")))"
+        case let .secret(secret):
+            "🗳 secret ballot: \(secret.text) (\(secret.choiceTexts.joined(separator: secret.choiceIDs == ["up", "down"] ? "/" : " · ")))"
         case nil: "📊 (a poll that does not decode)"
         }
     }
 
     /// "voted Lake · Hills"; in an anonymous poll only "voted", since the choice is the secret.
     static func ballot(_ message: Message, poll: Poll?) -> String {
-        guard let ids = try? PollSelection.decode(message.content) else { return "voted (a ballot that does not decode)" }
+        guard let ids = try? PollSelection.decode(message.content) else {
+            return "voted (a ballot that does not decode)"
+        }
         if ids.isEmpty { return "withdrew their vote" }
         guard let spec = poll?.spec else { return "voted" }
         if spec.anonymous { return "voted" }
         let texts = ids.map { id in
-            spec.options.indices.first { PollSpec.optionID(index: $0) == id }.map { spec.options[$0] } ?? "a suggested option"
+            spec.options.indices.first { PollSpec.optionID(index: $0) == id }.map { spec.options[$0] }
+                ?? "a suggested option"
         }
         return "voted " + texts.joined(separator: " · ")
     }
 
     static func reaction(_ message: Message) -> String {
-        guard let content = try? ReactionContent.decode(message.content) else { return "reacted (a reaction that does not decode)" }
+        guard let content = try? ReactionContent.decode(message.content) else {
+            return "reacted (a reaction that does not decode)"
+        }
         if content.removed { return "took back \(content.type)" }
         return "reacted \(content.type)" + (content.score == 1 ? "" : " (\(content.score))")
     }
 
     static func membership(_ message: Message, name: (PeerID) -> String) -> String {
-        guard let change = try? MembershipChange(decoding: message.content) else { return "(a membership change that does not decode)" }
+        guard let change = try? MembershipChange(decoding: message.content) else {
+            return "(a membership change that does not decode)"
+        }
         return "members are now \(change.members.map(name).sorted().joined(separator: ", ")) (epoch \(change.epoch))"
     }
 

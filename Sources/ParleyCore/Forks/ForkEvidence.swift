@@ -18,7 +18,8 @@ public enum ForkEvidence {
     /// Whether `upper`, the author's message right above `lower`, names another message as its
     /// previous one (or none at all, while `lower` exists): the author signed two histories.
     public static func disagree(lower: Message, upper: Message) -> Bool {
-        upper.chat == lower.chat && upper.author == lower.author && lower.sequence < UInt64.max && upper.sequence == lower.sequence + 1
+        upper.chat == lower.chat && upper.author == lower.author && lower.sequence < UInt64.max
+            && upper.sequence == lower.sequence + 1
             && upper.previous != lower.id
     }
 
@@ -45,7 +46,10 @@ public enum ForkEvidence {
             guard run.count < ForkProof.maxBranchMessages, current.sequence < UInt64.max else { return nil }
             let above = bySequence[current.sequence + 1] ?? []
             // A signed copy ends the run sooner than a chained one with the same id.
-            guard let next = above.first(where: { $0.previous == current.id && $0.isHead }) ?? above.first(where: { $0.previous == current.id }) else {
+            guard
+                let next = above.first(where: { $0.previous == current.id && $0.isHead })
+                    ?? above.first(where: { $0.previous == current.id })
+            else {
                 return nil
             }
             run.append(next)
@@ -57,7 +61,9 @@ public enum ForkEvidence {
     /// A proof of `conflict` from the branches `pool` holds, or nil when either branch cannot be
     /// completed to a head (the proof is made later, from what sync brings).
     public static func proof(of conflict: Conflict, through pool: [Message]) -> ForkProof? {
-        guard let first = branch(from: conflict.lower, through: pool), let second = branch(from: conflict.upper, through: pool) else { return nil }
+        guard let first = branch(from: conflict.lower, through: pool),
+            let second = branch(from: conflict.upper, through: pool)
+        else { return nil }
         return try? ForkProof(first: first, second: second)
     }
 }

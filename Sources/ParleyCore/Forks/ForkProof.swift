@@ -60,7 +60,8 @@ public struct ForkProof: Sendable, Hashable {
         guard bytes.count >= message + 74, bytes[0] == formatVersion else { return nil }
         var buffer = ByteBuffer(bytes: bytes[(message + 2)..<(message + 74)])
         guard let chat = try? buffer.readDigest("chat"), let author = try? buffer.readPeer("author"),
-              let sequence = try? buffer.readU64("sequence") else { return nil }
+            let sequence = try? buffer.readU64("sequence")
+        else { return nil }
         return (chat, author, sequence)
     }
 
@@ -68,8 +69,12 @@ public struct ForkProof: Sendable, Hashable {
         try checkBranch(first)
         try checkBranch(second)
         let (a, b) = (first[0], second[0])
-        guard b.chat == a.chat, b.author == a.author else { throw .invalid("a fork proof's branches are of different chats or authors") }
-        let disagrees = b.sequence == a.sequence ? b.id != a.id
+        guard b.chat == a.chat, b.author == a.author else {
+            throw .invalid("a fork proof's branches are of different chats or authors")
+        }
+        let disagrees =
+            b.sequence == a.sequence
+            ? b.id != a.id
             : b.sequence == a.sequence &+ 1 && b.previous != a.id
         guard disagrees else { throw .invalid("a fork proof's branches do not disagree about sequence \(a.sequence)") }
     }
@@ -80,9 +85,13 @@ public struct ForkProof: Sendable, Hashable {
             throw .invalid("a fork proof branch holds 1 to \(maxBranchMessages) messages")
         }
         // Sequences above 2^63 − 1 are never stored (§4.1), so no proof needs one.
-        guard branch.allSatisfy({ $0.sequence <= UInt64(Int64.max) }) else { throw .invalid("a fork proof names a sequence above 2^63 − 1") }
+        guard branch.allSatisfy({ $0.sequence <= UInt64(Int64.max) }) else {
+            throw .invalid("a fork proof names a sequence above 2^63 − 1")
+        }
         for (lower, upper) in zip(branch, branch.dropFirst()) {
-            guard upper.chat == lower.chat, upper.author == lower.author, upper.sequence == lower.sequence &+ 1, upper.previous == lower.id else {
+            guard upper.chat == lower.chat, upper.author == lower.author, upper.sequence == lower.sequence &+ 1,
+                upper.previous == lower.id
+            else {
                 throw .invalid("a fork proof branch is not one linked run of its author's messages")
             }
         }
@@ -100,7 +109,9 @@ public struct ForkProof: Sendable, Hashable {
 
     private static func readBranch(_ buffer: inout ByteBuffer) throws(CoreError) -> [Message] {
         let count = Int(try buffer.readU16("fork proof branch length"))
-        guard (1...maxBranchMessages).contains(count) else { throw .malformed("fork proof branch of \(count) messages") }
+        guard (1...maxBranchMessages).contains(count) else {
+            throw .malformed("fork proof branch of \(count) messages")
+        }
         var branch: [Message] = []
         for _ in 0..<count {
             let length = Int(try buffer.readU32("fork proof message length"))

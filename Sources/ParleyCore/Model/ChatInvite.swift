@@ -47,7 +47,8 @@ public struct ChatInvite: Hashable, Sendable, Identifiable {
             for member in all { grants.append(try KeyGrant.seal([EpochKey(epoch: 0, key: key)], to: member)) }
         }
         let body = encodeBody(
-            creator: identity.publicKey, createdAt: createdAtMillis, nonce: nonce, kind: kind, title: title, members: all, grants: grants)
+            creator: identity.publicKey, createdAt: createdAtMillis, nonce: nonce, kind: kind, title: title,
+            members: all, grants: grants)
         let signature = identity.signature(for: body)
         let encoded = body + signature.rawRepresentation
         return ChatInvite(
@@ -115,14 +116,19 @@ public struct ChatInvite: Hashable, Sendable, Identifiable {
     private static func validate(kind: ChatKind, title: String, members: [PeerID], nonce: [UInt8]) throws(CoreError) {
         let titleBytes = title.utf8.count
         guard titleBytes > 0 || kind == .direct else { throw .invalid("a group chat needs a name") }
-        guard titleBytes <= maxTitleBytes else { throw .tooLarge("chat title", limit: maxTitleBytes, actual: titleBytes) }
+        guard titleBytes <= maxTitleBytes else {
+            throw .tooLarge("chat title", limit: maxTitleBytes, actual: titleBytes)
+        }
         guard members.count <= maxMembers else { throw .invalid("a chat has at most \(maxMembers) members") }
-        guard kind == .group || members.count == 2 else { throw .invalid("a direct chat is between exactly two people") }
+        guard kind == .group || members.count == 2 else {
+            throw .invalid("a direct chat is between exactly two people")
+        }
         guard nonce.count == 16 else { throw .malformed("chat nonce must be 16 bytes") }
     }
 
     private static func encodeBody(
-        creator: PeerID, createdAt: Int64, nonce: [UInt8], kind: ChatKind, title: String, members: [PeerID], grants: [[UInt8]]
+        creator: PeerID, createdAt: Int64, nonce: [UInt8], kind: ChatKind, title: String, members: [PeerID],
+        grants: [[UInt8]]
     ) -> [UInt8] {
         var buffer = ByteBuffer()
         let keyed = !grants.isEmpty

@@ -17,7 +17,9 @@ public struct HistoryPosition: Hashable, Comparable, Sendable {
     }
 
     /// The position of a message whose clock is its history clock (not lower than its author's earlier ones).
-    public init(_ message: Message) { self.init(lamport: message.lamport, author: message.author, sequence: message.sequence) }
+    public init(_ message: Message) {
+        self.init(lamport: message.lamport, author: message.author, sequence: message.sequence)
+    }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.lamport, lhs.author, lhs.sequence) < (rhs.lamport, rhs.author, rhs.sequence)

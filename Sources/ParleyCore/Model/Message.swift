@@ -16,7 +16,8 @@ public struct MessageDraft: Hashable, Sendable {
     public var references: [MessageReference]
 
     public init(
-        chat: ChatID, author: PeerID, sequence: UInt64, previous: MessageID? = nil, lamport: UInt64, timestampMillis: Int64,
+        chat: ChatID, author: PeerID, sequence: UInt64, previous: MessageID? = nil, lamport: UInt64,
+        timestampMillis: Int64,
         tag: Tag, content: [UInt8], references: [MessageReference] = []
     ) {
         self.chat = chat
@@ -94,7 +95,8 @@ public struct Message: Hashable, Sendable, Identifiable {
     /// the caller its plaintext beside the sealed encoding).
     public static func == (lhs: Message, rhs: Message) -> Bool {
         lhs.storage === rhs.storage
-            || (lhs.id == rhs.id && lhs.signature == rhs.signature && lhs.encoded == rhs.encoded && lhs.draft == rhs.draft)
+            || (lhs.id == rhs.id && lhs.signature == rhs.signature && lhs.encoded == rhs.encoded
+                && lhs.draft == rhs.draft)
     }
 
     /// The id alone: equal messages have equal ids.
@@ -134,7 +136,9 @@ extension MessageDraft {
             throw .invalid("a message may carry at most \(Message.maxReferences) references, got \(references.count)")
         }
         guard sequence > 0 else { throw .invalid("sequence numbers start at 1") }
-        guard sequence > 1 || previous == nil else { throw .malformed("the first message of an author names no previous one") }
+        guard sequence > 1 || previous == nil else {
+            throw .malformed("the first message of an author names no previous one")
+        }
     }
 
     /// The hashed bytes: everything in the encoding before the seal byte.
@@ -170,7 +174,8 @@ extension Message {
     public func signedAsHead(by identity: Identity) throws(CoreError) -> Message {
         guard identity.publicKey == author else { throw .invalid("a message must be signed by its author") }
         let signature = identity.signature(for: headSignedBytes)
-        return Message(draft: draft, signature: signature, encoded: Array(body) + [1] + signature.rawRepresentation, id: id)
+        return Message(
+            draft: draft, signature: signature, encoded: Array(body) + [1] + signature.rawRepresentation, id: id)
     }
 
     /// The hashed bytes of the encoding: everything before the seal byte.

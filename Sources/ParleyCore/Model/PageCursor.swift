@@ -14,7 +14,7 @@ public struct PageCursor: Hashable, Comparable, Sendable, CustomStringConvertibl
     public init(parsing text: String) throws(CoreError) {
         let parts = text.split(separator: "-", maxSplits: 1)
         guard parts.count == 2, let lamport = UInt64(parts[0]), let bytes = try? Hex.decode(String(parts[1])),
-              let id = try? MessageID(rawRepresentation: bytes)
+            let id = try? MessageID(rawRepresentation: bytes)
         else { throw .invalid("'\(text)' is not a cursor from an earlier page") }
         self.init(lamport: lamport, id: id)
     }

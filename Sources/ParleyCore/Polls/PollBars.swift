@@ -28,7 +28,8 @@ public struct PollBar: Codable, Sendable, Hashable {
         let soleLeader = closed && top > 0 && leaders == 1
         return counts.map { count in
             let share = ballots > 0 ? min(max(Double(count.votes) / Double(ballots), 0), 1) : 0
-            return PollBar(choice: count.choice, votes: count.votes, share: share, winner: soleLeader && count.votes == top)
+            return PollBar(
+                choice: count.choice, votes: count.votes, share: share, winner: soleLeader && count.votes == top)
         }
     }
 }

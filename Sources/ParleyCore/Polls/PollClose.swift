@@ -76,12 +76,17 @@ extension PollRules {
         var winnerCoverage: PollCoverage?
         var valid = Set<MessageID>()
         for close in closes where close.tag == .pollClose && close.author == poll.author && references(close, poll) {
-            guard let coverage = try? PollCoverage.decode(close.content), valid.insert(close.id).inserted else { continue }
-            if winner.map({ (close.sequence, close.id) < ($0.sequence, $0.id) }) ?? true { (winner, winnerCoverage) = (close, coverage) }
+            guard let coverage = try? PollCoverage.decode(close.content), valid.insert(close.id).inserted else {
+                continue
+            }
+            if winner.map({ (close.sequence, close.id) < ($0.sequence, $0.id) }) ?? true {
+                (winner, winnerCoverage) = (close, coverage)
+            }
         }
         guard let winner, let winnerCoverage else { return nil }
         return PollClose(
-            message: winner.id, lamport: winner.lamport, sequence: winner.sequence, timestampMillis: winner.timestampMillis,
+            message: winner.id, lamport: winner.lamport, sequence: winner.sequence,
+            timestampMillis: winner.timestampMillis,
             coverage: winnerCoverage, laterCloses: valid.count - 1)
     }
 }

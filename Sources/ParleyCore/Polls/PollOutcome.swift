@@ -85,13 +85,17 @@ extension PollRules {
         // Claimed clocks and timestamps decide nothing here: after a close, what it covers counts.
         let inWindow = { (message: Message) in closure?.admits(message) ?? true }
 
-        var options = spec.options.enumerated().map { (id: PollSpec.optionID(index: $0.offset), text: $0.element, by: PeerID?.none) }
+        var options = spec.options.enumerated().map {
+            (id: PollSpec.optionID(index: $0.offset), text: $0.element, by: PeerID?.none)
+        }
         if spec.allowSuggestions {
             var keys = Set(spec.options.map(\.optionKey))
             for suggestion in (byTag[.pollSuggestion] ?? []).filter(inWindow).sorted(by: isEarlier) {
                 guard options.count < PollSpec.maxTotalOptions else { break }
                 let text = suggestion.text.trimmingWhitespace
-                guard (try? PollSpec.validateOption(text)) != nil, keys.insert(text.optionKey).inserted else { continue }
+                guard (try? PollSpec.validateOption(text)) != nil, keys.insert(text.optionKey).inserted else {
+                    continue
+                }
                 options.append((id: suggestion.id.hex, text: text, by: suggestion.author))
             }
         }
@@ -99,24 +103,37 @@ extension PollRules {
 
         let votes = byTag[.pollVote] ?? []
         let latest = latestByAuthor(votes.filter(inWindow))
-        let lateVoters = closure.map { closure in Set(latestByAuthor(votes).values.filter { !closure.admits($0) }.map(\.author)) } ?? []
+        let lateVoters =
+            closure.map { closure in Set(latestByAuthor(votes).values.filter { !closure.admits($0) }.map(\.author)) }
+            ?? []
         var ballots: [PollOutcome.Ballot] = []
         var spoiled = 0
         for vote in latest.values {
-            guard let ids = try? PollSelection.decode(vote.content), ids.allSatisfy({ order[$0] != nil }) else { spoiled += 1; continue }
+            guard let ids = try? PollSelection.decode(vote.content), ids.allSatisfy({ order[$0] != nil }) else {
+                spoiled += 1; continue
+            }
             let chosen = Set(ids)
             let selected = options.map(\.id).filter(chosen.contains) // in the options' order, each once
             guard selected.count <= spec.selectionLimit else { spoiled += 1; continue }
             guard !selected.isEmpty else { continue } // withdrawn
-            ballots.append(.init(voter: vote.author, options: selected, message: vote.id, lamport: vote.lamport, timestampMillis: vote.timestampMillis))
+            ballots.append(
+                .init(
+                    voter: vote.author, options: selected, message: vote.id, lamport: vote.lamport,
+                    timestampMillis: vote.timestampMillis))
         }
         ballots.sort { $0.voter < $1.voter }
         var counts: [String: Int] = [:]
         for ballot in ballots { for id in ballot.options { counts[id, default: 0] += 1 } }
 
-        let answers = spec.allowAnswers
-            ? (byTag[.pollAnswer] ?? []).filter { inWindow($0) && isAcceptableAnswer($0.text) }.sorted(by: isEarlier).reversed()
-                .map { PollOutcome.Answer(author: $0.author, text: $0.text, message: $0.id, lamport: $0.lamport, timestampMillis: $0.timestampMillis) }
+        let answers =
+            spec.allowAnswers
+            ? (byTag[.pollAnswer] ?? []).filter { inWindow($0) && isAcceptableAnswer($0.text) }.sorted(by: isEarlier)
+                .reversed()
+                .map {
+                    PollOutcome.Answer(
+                        author: $0.author, text: $0.text, message: $0.id, lamport: $0.lamport,
+                        timestampMillis: $0.timestampMillis)
+                }
             : []
         return PollOutcome(
             poll: poll.id, spec: spec,

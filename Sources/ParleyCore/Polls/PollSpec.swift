@@ -26,7 +26,8 @@ public struct PollSpec: Hashable, Sendable {
 
     public init(
         question: String, description: String = "", options: [String], maxVotes: Int? = nil, unique: Bool = false,
-        anonymous: Bool = false, allowAnswers: Bool = false, allowSuggestions: Bool = false, closesAtMillis: Int64? = nil
+        anonymous: Bool = false, allowAnswers: Bool = false, allowSuggestions: Bool = false,
+        closesAtMillis: Int64? = nil
     ) {
         self.question = question
         self.description = description
@@ -67,7 +68,9 @@ public struct PollSpec: Hashable, Sendable {
             guard maxVotes >= 1, maxVotes <= Self.maxTotalOptions else {
                 throw .invalid("--max-votes must be between 1 and \(Self.maxTotalOptions)")
             }
-            guard !unique || maxVotes == 1 else { throw .invalid("--unique allows one vote; drop --max-votes or set it to 1") }
+            guard !unique || maxVotes == 1 else {
+                throw .invalid("--unique allows one vote; drop --max-votes or set it to 1")
+            }
         }
         guard !(question + description + options.joined()).unicodeScalars.contains("\u{0}") else {
             throw .invalid("poll texts cannot contain NUL characters")
@@ -77,8 +80,12 @@ public struct PollSpec: Hashable, Sendable {
     public static func validateOption(_ text: String) throws(CoreError) {
         let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else { throw .invalid("an option cannot be empty") }
-        guard trimmed.utf8.count <= maxOptionBytes else { throw .tooLarge("option", limit: maxOptionBytes, actual: trimmed.utf8.count) }
-        guard !trimmed.unicodeScalars.contains("\u{0}") else { throw .invalid("an option cannot contain NUL characters") }
+        guard trimmed.utf8.count <= maxOptionBytes else {
+            throw .tooLarge("option", limit: maxOptionBytes, actual: trimmed.utf8.count)
+        }
+        guard !trimmed.unicodeScalars.contains("\u{0}") else {
+            throw .invalid("an option cannot contain NUL characters")
+        }
     }
 
     // MARK: Encoding
@@ -138,8 +145,10 @@ public struct PollSpec: Hashable, Sendable {
         try buffer.expectFullyRead("poll")
         let spec = PollSpec(
             question: question, description: description, options: options, maxVotes: maxVotes == 0 ? nil : maxVotes,
-            unique: flags.contains(.unique), anonymous: flags.contains(.anonymous), allowAnswers: flags.contains(.allowAnswers),
-            allowSuggestions: flags.contains(.allowSuggestions), closesAtMillis: flags.contains(.closes) ? closesAt : nil)
+            unique: flags.contains(.unique), anonymous: flags.contains(.anonymous),
+            allowAnswers: flags.contains(.allowAnswers),
+            allowSuggestions: flags.contains(.allowSuggestions),
+            closesAtMillis: flags.contains(.closes) ? closesAt : nil)
         try spec.validate()
         return spec
     }
@@ -149,7 +158,7 @@ extension String {
     var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
         return String(scalars[start...end])
     }

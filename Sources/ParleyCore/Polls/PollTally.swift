@@ -59,12 +59,16 @@ public enum PollRules {
         // Once the creator closed it, only votes the close covers count (docs/POLLS.md).
         let close = winningClose(of: poll, among: closes)
         let latest = latestByAuthor(close.map { close in votes.filter(close.admits) } ?? votes)
-        let lateVoters = close.map { close in Set(latestByAuthor(votes).values.filter { !close.admits($0) }.map(\.author)) } ?? []
+        let lateVoters =
+            close.map { close in Set(latestByAuthor(votes).values.filter { !close.admits($0) }.map(\.author)) } ?? []
         let ballots = latest.values
-            .compactMap { vote in VoteChoice(tag: vote.tag).map { PollTally.Ballot(voter: vote.author, choice: $0, message: vote.id) } }
+            .compactMap { vote in
+                VoteChoice(tag: vote.tag).map { PollTally.Ballot(voter: vote.author, choice: $0, message: vote.id) }
+            }
             .sorted { $0.voter < $1.voter }
         let up = ballots.count { $0.choice == .up }
-        return PollTally(poll: poll.id, up: up, down: ballots.count - up, ballots: ballots, close: close, lateVoters: lateVoters)
+        return PollTally(
+            poll: poll.id, up: up, down: ballots.count - up, ballots: ballots, close: close, lateVoters: lateVoters)
     }
 
     /// The same rule, given each author's latest vote with closes ignored (the store's open ballots;
@@ -79,8 +83,11 @@ public enum PollRules {
     /// Whether messages with `tag` change a poll: votes of both kinds, closes, answers, suggestions,
     /// and a secret poll's ballots, commitments and reveals.
     public static func changesAPoll(_ tag: Tag) -> Bool {
-        [.pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion, .pollSecretBallot, .pollBallotCommit, .pollBallotReveal]
-            .contains(tag)
+        [
+            .pollVote, .pollVoteUp, .pollVoteDown, .pollClose, .pollAnswer, .pollSuggestion, .pollSecretBallot,
+            .pollBallotCommit, .pollBallotReveal,
+        ]
+        .contains(tag)
     }
 
     /// The polls `message` changes: those it references with its own tag, when that tag changes a poll.
@@ -103,7 +110,9 @@ public enum PollRules {
     /// Each author's latest message: their ballot.
     static func latestByAuthor<Event: PollEvent>(_ votes: [Event]) -> [PeerID: Event] {
         var latest: [PeerID: Event] = [:]
-        for vote in votes where latest[vote.author].map({ isLater(vote, than: $0) }) ?? true { latest[vote.author] = vote }
+        for vote in votes where latest[vote.author].map({ isLater(vote, than: $0) }) ?? true {
+            latest[vote.author] = vote
+        }
         return latest
     }
 

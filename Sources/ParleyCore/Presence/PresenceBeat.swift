@@ -26,7 +26,9 @@ public struct PresenceBeat: Sendable, Hashable {
     public let intervalMillis: UInt32
     public let signature: ParleyCrypto.Signature
 
-    public init(peer: PeerID, wallMillis: Int64, status: Status, intervalMillis: UInt32, signature: ParleyCrypto.Signature) {
+    public init(
+        peer: PeerID, wallMillis: Int64, status: Status, intervalMillis: UInt32, signature: ParleyCrypto.Signature
+    ) {
         self.peer = peer
         self.wallMillis = wallMillis
         self.status = status
@@ -36,8 +38,10 @@ public struct PresenceBeat: Sendable, Hashable {
 
     /// `interval` is clamped into `intervalMillisRange`.
     public static func make(identity: Identity, wallMillis: Int64, status: Status, interval: Duration) -> PresenceBeat {
-        let intervalMillis = UInt32(min(max(interval.millis, Int64(intervalMillisRange.lowerBound)), Int64(intervalMillisRange.upperBound)))
-        let transcript = Transcript.presence(peer: identity.publicKey, wallMillis: wallMillis, status: status, intervalMillis: intervalMillis)
+        let intervalMillis = UInt32(
+            min(max(interval.millis, Int64(intervalMillisRange.lowerBound)), Int64(intervalMillisRange.upperBound)))
+        let transcript = Transcript.presence(
+            peer: identity.publicKey, wallMillis: wallMillis, status: status, intervalMillis: intervalMillis)
         return PresenceBeat(
             peer: identity.publicKey, wallMillis: wallMillis, status: status, intervalMillis: intervalMillis,
             signature: identity.signature(for: transcript))
@@ -65,7 +69,8 @@ public struct PresenceBeat: Sendable, Hashable {
     /// The checks of a beat relayed by another member (PROTOCOL.md §12a): fresh and signed by its peer.
     public func verifyRelayed(wallMillis now: Int64) throws(ProtocolRejection) {
         try checkFresh(wallMillis: now)
-        let transcript = Transcript.presence(peer: peer, wallMillis: wallMillis, status: status, intervalMillis: intervalMillis)
+        let transcript = Transcript.presence(
+            peer: peer, wallMillis: wallMillis, status: status, intervalMillis: intervalMillis)
         do { try peer.verify(signature, for: transcript) } catch {
             throw .badSignature
         }
@@ -90,13 +95,17 @@ public struct PresenceBeat: Sendable, Hashable {
         guard let status = Status(rawValue: rawStatus) else { throw .malformed("unknown presence status \(rawStatus)") }
         self.status = status
         intervalMillis = try body.readU32("presence interval")
-        guard Self.intervalMillisRange.contains(intervalMillis) else { throw .malformed("presence interval \(intervalMillis) ms out of range") }
+        guard Self.intervalMillisRange.contains(intervalMillis) else {
+            throw .malformed("presence interval \(intervalMillis) ms out of range")
+        }
         signature = try body.readSignature("presence signature")
     }
 }
 
 extension Transcript {
-    static func presence(peer: PeerID, wallMillis: Int64, status: PresenceBeat.Status, intervalMillis: UInt32) -> [UInt8] {
+    static func presence(peer: PeerID, wallMillis: Int64, status: PresenceBeat.Status, intervalMillis: UInt32)
+        -> [UInt8]
+    {
         Array("parley/2 presence".utf8) + peer.rawRepresentation + bigEndian(wallMillis) + [status.rawValue]
             + withUnsafeBytes(of: intervalMillis.bigEndian, Array.init)
     }

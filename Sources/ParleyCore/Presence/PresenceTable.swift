@@ -48,17 +48,21 @@ public struct PresenceTable: Sendable {
     public mutating func record(_ beat: PresenceBeat, via relayer: PeerID? = nil, now: Duration) -> Bool {
         guard tracked.contains(beat.peer) else { return false }
         if let held = entries[beat.peer],
-           beat.wallMillis < held.wallMillis || (beat.wallMillis == held.wallMillis && beat.status != .leaving) {
+            beat.wallMillis < held.wallMillis || (beat.wallMillis == held.wallMillis && beat.status != .leaving)
+        {
             return false
         }
-        entries[beat.peer] = Entry(wallMillis: beat.wallMillis, status: beat.status, receivedAt: now, timeout: beat.timeout, via: relayer)
+        entries[beat.peer] = Entry(
+            wallMillis: beat.wallMillis, status: beat.status, receivedAt: now, timeout: beat.timeout, via: relayer)
         return true
     }
 
     /// Keeps traffic from a tracked peer heard at `at` (with that wall time; `via` the member that
     /// relayed it, if another did) when it is newer than the traffic held. Returns whether it was kept.
     @discardableResult
-    public mutating func recordHeard(_ peer: PeerID, wallMillis: Int64, via relayer: PeerID? = nil, at: Duration) -> Bool {
+    public mutating func recordHeard(_ peer: PeerID, wallMillis: Int64, via relayer: PeerID? = nil, at: Duration)
+        -> Bool
+    {
         guard tracked.contains(peer) else { return false }
         if let held = heard[peer], at < held.at || (at == held.at && relayer != nil) { return false }
         heard[peer] = Heard(at: at, wallMillis: wallMillis, via: relayer)
@@ -85,7 +89,8 @@ public struct PresenceTable: Sendable {
         let beat = entries[peer]
         let byBeat = beat.map { $0.status == .online && now - $0.receivedAt < $0.timeout } ?? false
         // A goodbye outlasts traffic: a datagram sent before it may arrive after it.
-        let byTraffic = beat?.status != .leaving && heard[peer].map { now - $0.at < (beat?.timeout ?? trafficTimeout) } ?? false
+        let byTraffic =
+            beat?.status != .leaving && heard[peer].map { now - $0.at < (beat?.timeout ?? trafficTimeout) } ?? false
         switch (byBeat, byTraffic) {
         case (true, true): return (true, beat?.via == nil ? nil : heard[peer]?.via)
         case (true, false): return (true, beat?.via)

@@ -57,7 +57,8 @@ public final class DatagramInbox: AsyncSequence, Sendable {
     private let now: @Sendable () -> Duration
 
     /// `now` is a monotonic time for `queueDelay`; by default the continuous clock's.
-    public init(capacity: Int = defaultCapacity, now: @escaping @Sendable () -> Duration = DatagramInbox.continuousNow) {
+    public init(capacity: Int = defaultCapacity, now: @escaping @Sendable () -> Duration = DatagramInbox.continuousNow)
+    {
         self.capacity = capacity
         self.now = now
     }
@@ -116,7 +117,9 @@ public final class DatagramInbox: AsyncSequence, Sendable {
 
     /// Its consumer is waiting, nothing is pending and none of its work runs beside or off its path:
     /// everything delivered so far has been taken and handled. Lets a test pump tell a quiet node.
-    public var isIdle: Bool { state.withLock { $0.waiting != nil && $0.pending.isEmpty && $0.beside == 0 && $0.offPath == 0 } }
+    public var isIdle: Bool {
+        state.withLock { $0.waiting != nil && $0.pending.isEmpty && $0.beside == 0 && $0.offPath == 0 }
+    }
 
     /// The consumer handed work on what it took to another task (the node checks ballot envelopes
     /// off its receive path): input does not wait for it, so `queueDelay` ignores it, but until the

@@ -62,7 +62,8 @@ public struct RateLimiter: Sendable {
         /// Refills for the time since the last update, then takes one token if there is one.
         mutating func take(limit: Limit, now: Duration) -> Bool {
             if now > updated {
-                let elapsed = Double((now - updated).components.seconds) + Double((now - updated).components.attoseconds) * 1e-18
+                let elapsed =
+                    Double((now - updated).components.seconds) + Double((now - updated).components.attoseconds) * 1e-18
                 tokens = min(limit.burst, tokens + elapsed * limit.rate)
                 updated = now
             }

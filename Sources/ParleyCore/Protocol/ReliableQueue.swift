@@ -147,7 +147,9 @@ public struct ReliableQueue<Key: LaneKeyed, Payload: Sendable>: Sendable {
             lanes[key.lane] = state
         }
         for lane in newestAcked.keys { sampleRoundTrip(lane, now: now) }
-        return newestAcked.flatMap { lane, newest in resendOvertaken(lane, newest: newest, now: now) + release(lane, now: now) }
+        return newestAcked.flatMap { lane, newest in
+            resendOvertaken(lane, newest: newest, now: now) + release(lane, now: now)
+        }
     }
 
     /// Items whose timeout passed, to send again now. Each lane that timed out halves its window,

@@ -93,12 +93,17 @@ public struct Rendezvous: Sendable {
         }
         let previous = asked[peer]
         // A member that shows online (relayed) again is asked about at the online pace at once.
-        if let previous, now < (showsOnline && previous.attempts > 0 ? previous.at + Self.askInterval : previous.next) { return [] }
+        if let previous, now < (showsOnline && previous.attempts > 0 ? previous.at + Self.askInterval : previous.next) {
+            return []
+        }
         let attempts = showsOnline ? 0 : (previous?.attempts ?? 0) + 1
-        let wait = showsOnline ? Self.askInterval : min(Self.askInterval * (1 << min(attempts - 1, 5)), Self.maxAskInterval)
+        let wait =
+            showsOnline ? Self.askInterval : min(Self.askInterval * (1 << min(attempts - 1, 5)), Self.maxAskInterval)
         let asks = (previous?.asks ?? 0) + 1
         let turn = firstTurn + (asks - 1) * Self.introducersAsked
-        let chosen = (0..<min(Self.introducersAsked, candidates.count)).map { candidates[(turn + $0) % candidates.count] }
+        let chosen = (0..<min(Self.introducersAsked, candidates.count)).map {
+            candidates[(turn + $0) % candidates.count]
+        }
         let question = Question(next: now + wait, attempts: attempts, asks: asks, introducers: Set(chosen), at: now)
         return record(question, about: peer, now: now) ? chosen : []
     }
@@ -107,7 +112,9 @@ public struct Rendezvous: Sendable {
     /// nothing kept) when the table is full of entries still in use.
     @discardableResult
     private mutating func record(_ question: Question, about peer: PeerID, now: Duration) -> Bool {
-        if asked[peer] == nil, asked.count >= Self.pruneAbove { asked = asked.filter { now < $0.value.next + Self.maxAskInterval } }
+        if asked[peer] == nil, asked.count >= Self.pruneAbove {
+            asked = asked.filter { now < $0.value.next + Self.maxAskInterval }
+        }
         guard asked[peer] != nil || asked.count < Self.pruneAbove else { return false }
         asked[peer] = question
         return true
@@ -122,7 +129,8 @@ public struct Rendezvous: Sendable {
     /// Whether to introduce `requester` to `target` now; records the introduction when so.
     public mutating func shouldIntroduce(_ requester: PeerID, to target: PeerID, now: Duration) -> Bool {
         guard requester != target else { return false }
-        return Self.admit(Pair(first: requester, second: target), into: &introduced, every: Self.introduceInterval, now: now)
+        return Self.admit(
+            Pair(first: requester, second: target), into: &introduced, every: Self.introduceInterval, now: now)
     }
 
     /// Whether to act on `introducer`'s `meet` for `peer` now: it must answer a question this node
@@ -136,7 +144,8 @@ public struct Rendezvous: Sendable {
             record(.grace(until: now, at: now), about: peer, now: now)
             return false
         }
-        guard let question = asked[peer], question.introducers.contains(introducer), now - question.at < Self.meetWindow else { return false }
+        guard let question = asked[peer], question.introducers.contains(introducer), now - question.at < Self.meetWindow
+        else { return false }
         let round = punching[peer]
         let newRound = round?.questionAt != question.at
         if newRound, let round, question.at < round.next { return false }
@@ -167,7 +176,9 @@ public struct Rendezvous: Sendable {
         var subscribers = (relays[target] ?? [:]).filter { $0.value > now }
         guard subscribers[requester] != nil || subscribers.count < Self.relaySubscribersPerPeer else { return }
         subscribers[requester] = now + Self.relayFor
-        if relays[target] == nil, relays.count >= Self.pruneAbove { relays = relays.filter { $0.value.values.contains { $0 > now } } }
+        if relays[target] == nil, relays.count >= Self.pruneAbove {
+            relays = relays.filter { $0.value.values.contains { $0 > now } }
+        }
         guard relays[target] != nil || relays.count < Self.pruneAbove else { return }
         relays[target] = subscribers
     }
@@ -182,7 +193,9 @@ public struct Rendezvous: Sendable {
         memberships.values.contains { peers.isSubset(of: $0) }
     }
 
-    private static func admit<Key: Hashable>(_ key: Key, into table: inout [Key: Duration], every interval: Duration, now: Duration) -> Bool {
+    private static func admit<Key: Hashable>(
+        _ key: Key, into table: inout [Key: Duration], every interval: Duration, now: Duration
+    ) -> Bool {
         if let last = table[key], now - last < interval { return false }
         if table.count >= pruneAbove { table = table.filter { now - $0.value < interval } }
         // Still full of fresh entries: a flood of distinct keys; refuse rather than grow.

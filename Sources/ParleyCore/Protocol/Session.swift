@@ -13,7 +13,10 @@ public struct Session: Sendable {
     var nextCounter: UInt64 = 1
     var replay = ReplayWindow()
 
-    init(peer: PeerID, localIndex: UInt32, remoteIndex: UInt32, keys: SessionKeys, address: PeerAddress, establishedAt: Duration) {
+    init(
+        peer: PeerID, localIndex: UInt32, remoteIndex: UInt32, keys: SessionKeys, address: PeerAddress,
+        establishedAt: Duration
+    ) {
         self.peer = peer
         self.localIndex = localIndex
         self.remoteIndex = remoteIndex

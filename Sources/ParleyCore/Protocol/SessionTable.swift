@@ -58,7 +58,8 @@ public struct SessionTable: Sendable {
     /// Whether a new handshake should start now: no usable session, none pending, or the session is old.
     public func needsHandshake(with peer: PeerID, now: Duration) -> Bool {
         if let latest = initiations.values.filter({ $0.peer == peer }).map(\.startedAt).max(),
-           now - latest < configuration.handshakeTimeout {
+            now - latest < configuration.handshakeTimeout
+        {
             return false
         }
         guard let session = session(for: peer) else { return true }
@@ -66,7 +67,9 @@ public struct SessionTable: Sendable {
     }
 
     /// Starts a handshake with `peer` at `address`.
-    public mutating func initiate(with peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) throws(CryptoError) -> Datagram {
+    public mutating func initiate(with peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64)
+        throws(CryptoError) -> Datagram
+    {
         // Keep earlier attempts too: under load their responses may still arrive, and dropping one
         // would leave the responder sending on a session we refuse (`unknownSession`).
         let older = initiations.filter { $0.value.peer == peer }.sorted { $0.value.startedAt > $1.value.startedAt }
@@ -75,26 +78,35 @@ public struct SessionTable: Sendable {
         let index = freshIndex()
         let signature = identity.signature(
             for: Transcript.handshakeInit(ephemeral: ephemeral.publicKey, responder: peer, timestampMillis: wallMillis))
-        let payload = identity.publicKey.rawRepresentation + Transcript.bigEndian(wallMillis) + signature.rawRepresentation
+        let payload =
+            identity.publicKey.rawRepresentation + Transcript.bigEndian(wallMillis) + signature.rawRepresentation
         let sealed = try peer.agreementKey().seal(payload)
         initiations[index] = Initiation(peer: peer, ephemeral: ephemeral, startedAt: now)
-        return Datagram(address: address, bytes: Packet.handshakeInit(senderIndex: index, ephemeral: ephemeral.publicKey, sealed: sealed).encoded())
+        return Datagram(
+            address: address,
+            bytes: Packet.handshakeInit(senderIndex: index, ephemeral: ephemeral.publicKey, sealed: sealed).encoded())
     }
 
     /// Responder side: authenticates the initiator, creates the session and returns the response.
     public mutating func handleInit(
-        senderIndex: UInt32, ephemeral: AgreementPublicKey, sealed: [UInt8], from address: PeerAddress, now: Duration, wallMillis: Int64
+        senderIndex: UInt32, ephemeral: AgreementPublicKey, sealed: [UInt8], from address: PeerAddress, now: Duration,
+        wallMillis: Int64
     ) throws(ProtocolRejection) -> (peer: PeerID, response: Datagram) {
         let payload: [UInt8]
         do { payload = try identity.openSealed(sealed) } catch { throw .decryptFailed }
         guard payload.count == 32 + 8 + 64 else { throw .malformed }
         var buffer = ByteBuffer(bytes: payload)
         guard let initiator = try? buffer.readPeer("initiator"), let timestamp = try? buffer.readI64("timestamp"),
-              let signature = try? buffer.readSignature("signature")
+            let signature = try? buffer.readSignature("signature")
         else { throw .malformed }
-        guard Freshness.isWithin(timestamp, of: wallMillis, tolerance: configuration.freshnessMillis) else { throw .stale }
+        guard Freshness.isWithin(timestamp, of: wallMillis, tolerance: configuration.freshnessMillis) else {
+            throw .stale
+        }
         do {
-            try initiator.verify(signature, for: Transcript.handshakeInit(ephemeral: ephemeral, responder: identity.publicKey, timestampMillis: timestamp))
+            try initiator.verify(
+                signature,
+                for: Transcript.handshakeInit(
+                    ephemeral: ephemeral, responder: identity.publicKey, timestampMillis: timestamp))
         } catch { throw .badSignature }
         pruneSeenEphemerals(now: now)
         guard seenEphemerals[ephemeral] == nil else { throw .replayed }
@@ -108,29 +120,41 @@ public struct SessionTable: Sendable {
             keys = try own.sessionKeys(initiator: false, peer: ephemeral)
         } catch { throw .decryptFailed }
         let index = freshIndex()
-        let responseSignature = identity.signature(for: Transcript.handshakeResponse(
-            responderEphemeral: own.publicKey, initiatorEphemeral: ephemeral, initiator: initiator, responder: identity.publicKey))
+        let responseSignature = identity.signature(
+            for: Transcript.handshakeResponse(
+                responderEphemeral: own.publicKey, initiatorEphemeral: ephemeral, initiator: initiator,
+                responder: identity.publicKey))
         let header = Packet.responseHeader(senderIndex: index, receiverIndex: senderIndex, ephemeral: own.publicKey)
         let sealedSignature = keys.send.seal(responseSignature.rawRepresentation, counter: 0, associatedData: header)
-        install(Session(peer: initiator, localIndex: index, remoteIndex: senderIndex, keys: keys, address: address, establishedAt: now))
+        install(
+            Session(
+                peer: initiator, localIndex: index, remoteIndex: senderIndex, keys: keys, address: address,
+                establishedAt: now))
         return (initiator, Datagram(address: address, bytes: header + sealedSignature))
     }
 
     /// Initiator side: checks the responder's signature and installs the session.
     public mutating func handleResponse(
-        senderIndex: UInt32, receiverIndex: UInt32, ephemeral: AgreementPublicKey, sealed: [UInt8], from address: PeerAddress, now: Duration
+        senderIndex: UInt32, receiverIndex: UInt32, ephemeral: AgreementPublicKey, sealed: [UInt8],
+        from address: PeerAddress, now: Duration
     ) throws(ProtocolRejection) -> PeerID {
         guard let initiation = initiations[receiverIndex] else { throw .unknownSession }
         let keys: SessionKeys
-        do { keys = try initiation.ephemeral.sessionKeys(initiator: true, peer: ephemeral) } catch { throw .decryptFailed }
+        do { keys = try initiation.ephemeral.sessionKeys(initiator: true, peer: ephemeral) } catch {
+            throw .decryptFailed
+        }
         let header = Packet.responseHeader(senderIndex: senderIndex, receiverIndex: receiverIndex, ephemeral: ephemeral)
         let signatureBytes: [UInt8]
-        do { signatureBytes = try keys.receive.open(sealed, counter: 0, associatedData: header) } catch { throw .decryptFailed }
+        do { signatureBytes = try keys.receive.open(sealed, counter: 0, associatedData: header) } catch {
+            throw .decryptFailed
+        }
         guard let signature = try? ParleyCrypto.Signature(rawRepresentation: signatureBytes) else { throw .malformed }
         do {
-            try initiation.peer.verify(signature, for: Transcript.handshakeResponse(
-                responderEphemeral: ephemeral, initiatorEphemeral: initiation.ephemeral.publicKey,
-                initiator: identity.publicKey, responder: initiation.peer))
+            try initiation.peer.verify(
+                signature,
+                for: Transcript.handshakeResponse(
+                    responderEphemeral: ephemeral, initiatorEphemeral: initiation.ephemeral.publicKey,
+                    initiator: identity.publicKey, responder: initiation.peer))
         } catch { throw .badSignature }
         initiations[receiverIndex] = nil
         // A late answer to an older attempt only joins the receive-side sessions: the responder
@@ -138,7 +162,9 @@ public struct SessionTable: Sendable {
         let superseded = newestCompletedInitiation[initiation.peer].map { $0 > initiation.startedAt } ?? false
         if !superseded { newestCompletedInitiation[initiation.peer] = initiation.startedAt }
         install(
-            Session(peer: initiation.peer, localIndex: receiverIndex, remoteIndex: senderIndex, keys: keys, address: address, establishedAt: now),
+            Session(
+                peer: initiation.peer, localIndex: receiverIndex, remoteIndex: senderIndex, keys: keys,
+                address: address, establishedAt: now),
             current: !superseded)
         return initiation.peer
     }
@@ -146,7 +172,8 @@ public struct SessionTable: Sendable {
     /// Seals `plaintext` for the peer's current session; nil when there is none yet.
     public mutating func seal(_ plaintext: [UInt8], for peer: PeerID) -> Datagram? {
         // Mutated in place through the subscript: a copy would also copy the replay window's storage.
-        guard let index = current[peer], let address = sessions[index]?.address, let bytes = sessions[index]?.seal(plaintext)
+        guard let index = current[peer], let address = sessions[index]?.address,
+            let bytes = sessions[index]?.seal(plaintext)
         else { return nil }
         return Datagram(address: address, bytes: bytes)
     }
@@ -163,7 +190,9 @@ public struct SessionTable: Sendable {
             throw .unknownSession
         }
         // In place, as in `seal` (the guard above found the session, so the chaining always reaches it).
-        guard let plaintext = try sessions[receiverIndex]?.open(counter: counter, sealed: sealed) else { throw .unknownSession }
+        guard let plaintext = try sessions[receiverIndex]?.open(counter: counter, sealed: sealed) else {
+            throw .unknownSession
+        }
         sessions[receiverIndex]?.address = address
         sessions[receiverIndex]?.lastHeardAt = now
         lastHeard[session.peer] = now
@@ -196,8 +225,12 @@ public struct SessionTable: Sendable {
             .sorted { $0.lastHeardAt > $1.lastHeardAt }
         let expired = older.filter { session.establishedAt - $0.establishedAt > configuration.rekeyAfter * 2 }
         for stale in older.dropFirst(configuration.olderSessionsPerPeer) + expired { sessions[stale.localIndex] = nil }
-        if current.count > configuration.maxPeers, let oldest = current.keys.filter({ $0 != session.peer })
-            .min(by: { (self.session(for: $0)?.establishedAt ?? .zero) < (self.session(for: $1)?.establishedAt ?? .zero) }) {
+        if current.count > configuration.maxPeers,
+            let oldest = current.keys.filter({ $0 != session.peer })
+                .min(by: {
+                    (self.session(for: $0)?.establishedAt ?? .zero) < (self.session(for: $1)?.establishedAt ?? .zero)
+                })
+        {
             forget(oldest)
         }
     }

@@ -10,7 +10,8 @@ enum Transcript {
     }
 
     static func handshakeResponse(
-        responderEphemeral: AgreementPublicKey, initiatorEphemeral: AgreementPublicKey, initiator: PeerID, responder: PeerID
+        responderEphemeral: AgreementPublicKey, initiatorEphemeral: AgreementPublicKey, initiator: PeerID,
+        responder: PeerID
     ) -> [UInt8] {
         Array("parley/1 handshake response".utf8) + responderEphemeral.rawRepresentation
             + initiatorEphemeral.rawRepresentation + initiator.rawRepresentation + responder.rawRepresentation
@@ -32,14 +33,18 @@ public enum Announcement {
     public static let freshness: Int64 = 120_000
 
     public static func make(identity: Identity, wallMillis: Int64) -> Packet {
-        let signature = identity.signature(for: Transcript.announce(peer: identity.publicKey, timestampMillis: wallMillis))
+        let signature = identity.signature(
+            for: Transcript.announce(peer: identity.publicKey, timestampMillis: wallMillis))
         return .announce(peer: identity.publicKey, timestampMillis: wallMillis, signature: signature)
     }
 
     /// Throws unless the signature verifies and the timestamp is within ±2 minutes of `wallMillis`.
-    public static func verify(peer: PeerID, timestampMillis: Int64, signature: ParleyCrypto.Signature, wallMillis: Int64) throws(ProtocolRejection) {
+    public static func verify(
+        peer: PeerID, timestampMillis: Int64, signature: ParleyCrypto.Signature, wallMillis: Int64
+    ) throws(ProtocolRejection) {
         guard Freshness.isWithin(timestampMillis, of: wallMillis, tolerance: freshness) else { throw .stale }
-        do { try peer.verify(signature, for: Transcript.announce(peer: peer, timestampMillis: timestampMillis)) } catch {
+        do { try peer.verify(signature, for: Transcript.announce(peer: peer, timestampMillis: timestampMillis)) } catch
+        {
             throw .badSignature
         }
     }

@@ -14,8 +14,12 @@ public struct ReactionContent: Hashable, Sendable {
     /// An add that clears the author's other types on the message.
     public let unique: Bool
 
-    public static func add(_ type: ReactionType, score: Int = 1, unique: Bool = false) throws(CoreError) -> ReactionContent {
-        guard (-maxScore...maxScore).contains(score) else { throw .invalid("a reaction score must be between -\(maxScore) and \(maxScore), got \(score)") }
+    public static func add(_ type: ReactionType, score: Int = 1, unique: Bool = false) throws(CoreError)
+        -> ReactionContent
+    {
+        guard (-maxScore...maxScore).contains(score) else {
+            throw .invalid("a reaction score must be between -\(maxScore) and \(maxScore), got \(score)")
+        }
         return ReactionContent(type: type, score: score, removed: false, unique: unique)
     }
 
@@ -56,10 +60,13 @@ public struct ReactionContent: Hashable, Sendable {
         let version = try buffer.readU8("reaction version")
         guard version == Self.version else { throw .malformed("unknown reaction encoding version \(version)") }
         let flags = Flags(rawValue: try buffer.readU8("reaction flags"))
-        guard flags.rawValue & ~(Flags.removed.rawValue | Flags.unique.rawValue) == 0, flags != [.removed, .unique] else {
+        guard flags.rawValue & ~(Flags.removed.rawValue | Flags.unique.rawValue) == 0, flags != [.removed, .unique]
+        else {
             throw .malformed("invalid reaction flags \(flags.rawValue)")
         }
-        guard let rawScore = buffer.readInteger(endianness: .big, as: Int32.self) else { throw .malformed("truncated at reaction score") }
+        guard let rawScore = buffer.readInteger(endianness: .big, as: Int32.self) else {
+            throw .malformed("truncated at reaction score")
+        }
         let type = try ReactionType(try buffer.readShortString("reaction type"))
         try buffer.expectFullyRead("reaction")
         let score = Int(rawScore)

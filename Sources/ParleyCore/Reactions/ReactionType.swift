@@ -15,5 +15,7 @@ public struct ReactionType: Hashable, Comparable, Sendable, CustomStringConverti
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8) }
     public func hash(into hasher: inout Hasher) { hasher.combine(Array(rawValue.utf8)) }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8) }
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
 }

@@ -58,14 +58,18 @@ public struct ChainTops: Sendable, Hashable {
             let sequence = try buffer.readU64("chain top sequence")
             let id = try buffer.readDigest("chain top id")
             guard sequence > 0 else { throw .malformed("a chain top at sequence 0") }
-            guard tops.updateValue(Top(sequence: sequence, id: id), forKey: author) == nil else { throw .malformed("chain tops name an author twice") }
+            guard tops.updateValue(Top(sequence: sequence, id: id), forKey: author) == nil else {
+                throw .malformed("chain tops name an author twice")
+            }
         }
         var forks: [PeerID: UInt64] = [:]
         for _ in 0..<Int(try buffer.readU16("fork count")) {
             let author = try buffer.readPeer("forked author")
             let sequence = try buffer.readU64("forked sequence")
             guard sequence > 0 else { throw .malformed("a fork at sequence 0") }
-            guard forks.updateValue(sequence, forKey: author) == nil else { throw .malformed("forks name an author twice") }
+            guard forks.updateValue(sequence, forKey: author) == nil else {
+                throw .malformed("forks name an author twice")
+            }
         }
         self.init(tops: tops, forks: forks)
     }

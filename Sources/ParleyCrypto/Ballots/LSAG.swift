@@ -25,7 +25,9 @@ public enum LSAG {
     }
 
     /// Signs `message` as one of `ring` (which must hold `signer`'s key once), with fresh random draws.
-    public static func sign(_ message: [UInt8], ring: [BallotPublicKey], signer: BallotKeyPair, scope: [UInt8]) throws(CryptoError) -> RingSignature {
+    public static func sign(_ message: [UInt8], ring: [BallotPublicKey], signer: BallotKeyPair, scope: [UInt8])
+        throws(CryptoError) -> RingSignature
+    {
         try sign(message, ring: ring, signer: signer, scope: scope) { _ in secureRandomBytes(count: 64) }
     }
 
@@ -37,7 +39,9 @@ public enum LSAG {
     ) throws(CryptoError) -> RingSignature {
         try checkRing(ring)
         try Sodium.checkLength(scope, scopeBytes, "ring signature scope")
-        guard let signerIndex = ring.firstIndex(of: signer.publicKey) else { throw .badEncoding("the signer's ballot key is not in the ring") }
+        guard let signerIndex = ring.firstIndex(of: signer.publicKey) else {
+            throw .badEncoding("the signer's ballot key is not in the ring")
+        }
         let count = ring.count
         let base = tagBase(scope)
         let tag = try linkingTag(of: signer, scope: scope)
@@ -53,16 +57,20 @@ public enum LSAG {
         var challenges = [[UInt8]](repeating: [], count: count)
         var responses = [[UInt8]](repeating: [], count: count)
         guard let openingL = alpha.withPointer({ Ristretto.multiplyBase($0) }),
-              let openingR = alpha.withPointer({ Ristretto.multiply($0, base) })
+            let openingR = alpha.withPointer({ Ristretto.multiply($0, base) })
         else { throw .libraryUnavailable }
         challenges[(signerIndex + 1) % count] = challenge(prefix, openingL, openingR)
         for step in 1..<count {
             let index = (signerIndex + step) % count
             let wide = randomness(step)
-            guard wide.count == 64 else { throw .badLength("ring signature randomness", expected: 64, actual: wide.count) }
+            guard wide.count == 64 else {
+                throw .badLength("ring signature randomness", expected: 64, actual: wide.count)
+            }
             let response = Ristretto.reduce(wide)
             responses[index] = response
-            guard let (left, right) = walk(response, challenges[index], ring[index], base, tag) else { throw .libraryUnavailable }
+            guard let (left, right) = walk(response, challenges[index], ring[index], base, tag) else {
+                throw .libraryUnavailable
+            }
             challenges[(index + 1) % count] = challenge(prefix, left, right)
         }
         responses[signerIndex] = alpha.withPointer { a in
@@ -72,7 +80,9 @@ public enum LSAG {
     }
 
     /// Throws `badSignature` unless `signature` is a signature of `message` by a key of `ring` in `scope`.
-    public static func verify(_ signature: RingSignature, message: [UInt8], ring: [BallotPublicKey], scope: [UInt8]) throws(CryptoError) {
+    public static func verify(_ signature: RingSignature, message: [UInt8], ring: [BallotPublicKey], scope: [UInt8])
+        throws(CryptoError)
+    {
         try checkRing(ring)
         try Sodium.checkLength(scope, scopeBytes, "ring signature scope")
         guard signature.responses.count == ring.count else { throw .badSignature }
@@ -80,7 +90,8 @@ public enum LSAG {
         let prefix = challengePrefix(scope: scope, ring: ring, tag: signature.linkingTag, message: message)
         var current = signature.challenge
         for index in ring.indices {
-            guard let (left, right) = walk(signature.responses[index], current, ring[index], base, signature.linkingTag) else {
+            guard let (left, right) = walk(signature.responses[index], current, ring[index], base, signature.linkingTag)
+            else {
                 throw .badSignature
             }
             current = challenge(prefix, left, right)
@@ -97,11 +108,13 @@ public enum LSAG {
     }
 
     /// One step: (r·B + c·K, r·H + c·I).
-    static func walk(_ response: [UInt8], _ challenge: [UInt8], _ key: BallotPublicKey, _ base: [UInt8], _ tag: LinkingTag)
+    static func walk(
+        _ response: [UInt8], _ challenge: [UInt8], _ key: BallotPublicKey, _ base: [UInt8], _ tag: LinkingTag
+    )
         -> ([UInt8], [UInt8])?
     {
         guard let left = Ristretto.combinationWithBase(response, challenge, key.rawRepresentation),
-              let right = Ristretto.combination(response, base, challenge, tag.rawRepresentation)
+            let right = Ristretto.combination(response, base, challenge, tag.rawRepresentation)
         else { return nil }
         return (left, right)
     }

@@ -34,7 +34,9 @@ public struct RingSignature: Hashable, Sendable {
 
     /// Throws unless every scalar is canonical (below ℓ), so a signature has exactly one encoding.
     public init(linkingTag: LinkingTag, challenge: [UInt8], responses: [[UInt8]]) throws(CryptoError) {
-        guard Ristretto.isCanonicalScalar(challenge) else { throw .badEncoding("ring challenge is not a canonical scalar") }
+        guard Ristretto.isCanonicalScalar(challenge) else {
+            throw .badEncoding("ring challenge is not a canonical scalar")
+        }
         for response in responses where !Ristretto.isCanonicalScalar(response) {
             throw .badEncoding("ring response is not a canonical scalar")
         }

@@ -17,18 +17,25 @@ extension Node {
             for conflict in try forkConflicts(stored: batch, outcomes: outcomes) {
                 let lane = AuthorLane(of: conflict.lower)
                 if let found = lowest[lane], found.sequence <= conflict.lower.sequence { continue }
-                let pool = received.filter { AuthorLane(of: $0) == lane } + (try store.storedRun(
-                    chat: lane.chat, author: lane.author, from: conflict.lower.sequence, limit: ForkProof.maxBranchMessages + 1))
+                let pool =
+                    received.filter { AuthorLane(of: $0) == lane }
+                    + (try store.storedRun(
+                        chat: lane.chat, author: lane.author, from: conflict.lower.sequence,
+                        limit: ForkProof.maxBranchMessages + 1))
                 guard let proof = ForkEvidence.proof(of: conflict, through: pool) else {
-                    logger.info("a fork is not provable yet: a branch does not reach a head here", metadata: [
-                        "author": "\(lane.author.shortHex)", "sequence": "\(conflict.lower.sequence)"])
+                    logger.info(
+                        "a fork is not provable yet: a branch does not reach a head here",
+                        metadata: [
+                            "author": "\(lane.author.shortHex)", "sequence": "\(conflict.lower.sequence)",
+                        ])
                     continue
                 }
                 lowest[lane] = proof
             }
             await keep(Array(lowest.values), from: nil)
         } catch {
-            logger.warning("looking for forks in a stored batch failed; sync finds them again", metadata: ["error": "\(error)"])
+            logger.warning(
+                "looking for forks in a stored batch failed; sync finds them again", metadata: ["error": "\(error)"])
         }
     }
 
@@ -49,18 +56,23 @@ extension Node {
         }
         func stored(_ lane: AuthorLane, at sequence: UInt64) throws -> Message? {
             guard sequence >= 1 else { return nil }
-            return try store.storedRun(chat: lane.chat, author: lane.author, from: sequence, limit: 1).first { $0.sequence == sequence }
+            return try store.storedRun(chat: lane.chat, author: lane.author, from: sequence, limit: 1).first {
+                $0.sequence == sequence
+            }
         }
         for (message, outcome) in zip(batch, outcomes) {
             switch outcome {
             case .inserted: inserted[AuthorLane(of: message), default: []].append(message)
             case .equivocation:
                 let lane = AuthorLane(of: message)
-                if let below = try stored(lane, at: message.sequence - 1), ForkEvidence.disagree(lower: below, upper: message),
-                   try !isSettled(below) {
+                if let below = try stored(lane, at: message.sequence - 1),
+                    ForkEvidence.disagree(lower: below, upper: message),
+                    try !isSettled(below)
+                {
                     conflicts.append(ForkEvidence.Conflict(lower: below, upper: message))
                 }
-                guard try !isSettled(message), let held = try stored(lane, at: message.sequence), held.id != message.id else { continue }
+                guard try !isSettled(message), let held = try stored(lane, at: message.sequence), held.id != message.id
+                else { continue }
                 conflicts.append(ForkEvidence.Conflict(lower: held, upper: message))
             default: continue
             }
@@ -79,15 +91,19 @@ extension Node {
             for message in messages {
                 let below = message.sequence - 1
                 if below >= 1, !sequences.contains(below) {
-                    let id = known?.sequence == below ? known?.id : try store.messageID(chat: lane.chat, author: lane.author, sequence: below)
+                    let id =
+                        known?.sequence == below
+                        ? known?.id : try store.messageID(chat: lane.chat, author: lane.author, sequence: below)
                     if let id, message.previous != id, let lower = try stored(lane, at: below) {
                         pairs.append(ForkEvidence.Conflict(lower: lower, upper: message))
                     }
                 }
                 // Above the lane's top nothing is held: the usual case, answered without a read.
                 let above = message.sequence + 1
-                if known.map({ message.sequence < $0.sequence }) ?? true, !sequences.contains(above), let upper = try stored(lane, at: above),
-                   ForkEvidence.disagree(lower: message, upper: upper) {
+                if known.map({ message.sequence < $0.sequence }) ?? true, !sequences.contains(above),
+                    let upper = try stored(lane, at: above),
+                    ForkEvidence.disagree(lower: message, upper: upper)
+                {
                     pairs.append(ForkEvidence.Conflict(lower: message, upper: upper))
                 }
             }
@@ -122,7 +138,9 @@ extension Node {
             // up to one above its highest held: a stranger's keys cannot fill the table, and a member
             // cannot have its peers keep and spread an endless series of proofs about slots nobody holds.
             // A proof whose messages have not arrived yet comes again in answer to this node's chain tops.
-            guard let next = try? store.nextSequence(chat: proof.chat, author: proof.author), next > 1, proof.sequence <= next else { continue }
+            guard let next = try? store.nextSequence(chat: proof.chat, author: proof.author), next > 1,
+                proof.sequence <= next
+            else { continue }
             valid.append((proof, peer))
         }
         for (proof, peer) in valid { await keep([proof], from: peer) }
@@ -136,12 +154,19 @@ extension Node {
             do {
                 guard try await store.recordFork(proof, atMillis: clock.wallMillis) else { continue }
                 await engine.reject(.forkProven)
-                logger.warning("an author signed two histories: its messages from this sequence on count for nothing", metadata: [
-                    "author": "\(proof.author.shortHex)", "chat": "\(proof.chat.shortHex)", "sequence": "\(proof.sequence)"])
+                logger.warning(
+                    "an author signed two histories: its messages from this sequence on count for nothing",
+                    metadata: [
+                        "author": "\(proof.author.shortHex)", "chat": "\(proof.chat.shortHex)",
+                        "sequence": "\(proof.sequence)",
+                    ])
                 let members = try store.members(of: proof.chat) ?? []
                 syncProgress.forgetReceived(chat: proof.chat)
                 let evidence = Frame.forkEvidence(proof)
-                await transmit(Dictionary(members.filter { $0 != me && $0 != source }.map { ($0, evidence) }, uniquingKeysWith: { a, _ in a }))
+                await transmit(
+                    Dictionary(
+                        members.filter { $0 != me && $0 != source }.map { ($0, evidence) },
+                        uniquingKeysWith: { a, _ in a }))
             } catch {
                 logger.warning("could not keep a fork proof; sync brings it again", metadata: ["error": "\(error)"])
             }
@@ -155,7 +180,9 @@ extension Node {
         guard let members = try store.members(of: chat), members.contains(peer), members.contains(me) else { return [] }
         let ours = try store.chainTops(chat: chat)
         var frames: [Frame] = []
-        let lacking = try store.forkProofEncodings(chat: chat).filter { proof in tops.forks[proof.author].map { $0 > proof.sequence } ?? true }
+        let lacking = try store.forkProofEncodings(chat: chat).filter { proof in
+            tops.forks[proof.author].map { $0 > proof.sequence } ?? true
+        }
         for proof in lacking.prefix(Self.maxProofsPerReply) {
             frames += Frame.forkEvidence(encoded: proof.encoded)
         }
@@ -165,10 +192,12 @@ extension Node {
         let forks = ChatForks(forkedFrom: ours.forks)
         // Within the sync batch, like any reply: made-up tops cannot make this node send more than a request could.
         var budget = configuration.syncBatch
-        for (author, top) in tops.tops.sorted(by: { $0.key < $1.key }) where budget > 0 && forks.counts(author: author, sequence: top.sequence) {
+        for (author, top) in tops.tops.sorted(by: { $0.key < $1.key })
+        where budget > 0 && forks.counts(author: author, sequence: top.sequence) {
             if let mine = ours.tops[author], mine.sequence == top.sequence, mine.id == top.id { continue }
             guard top.sequence <= UInt64(Int64.max) - UInt64(Self.maxHeadDistance),
-                  let held = try store.messageID(chat: chat, author: author, sequence: top.sequence), held != top.id else { continue }
+                let held = try store.messageID(chat: chat, author: author, sequence: top.sequence), held != top.id
+            else { continue }
             // From up to `forkSearchWindow` below the slot (two branches may have split lower down: each slot
             // the member holds otherwise is one more fork it proves, the lowest one counting) to a head at
             // or above it, so that everything sent can be accepted.

@@ -16,13 +16,16 @@ extension Node {
         guard let pending = try store.pendingInvite(chat) else { throw Self.noPendingInvite(chat.shortHex) }
         let invite = pending.invite
         let key: EpochKey?
-        do { key = try invite.key(for: identity) } catch { throw NodeError.invalid("the invite's key for you does not open: \(error)") }
+        do { key = try invite.key(for: identity) } catch {
+            throw NodeError.invalid("the invite's key for you does not open: \(error)")
+        }
         if let existing = try store.contact(peer: invite.creator) {
             if let contactName, contactName != existing.name {
                 try await addContact(Contact(peer: invite.creator, name: contactName, address: existing.address))
             }
         } else {
-            try await addContact(Contact(peer: invite.creator, name: contactName ?? "peer-\(invite.creator.hex.prefix(8))"))
+            try await addContact(
+                Contact(peer: invite.creator, name: contactName ?? "peer-\(invite.creator.hex.prefix(8))"))
         }
         let frames = try await join(invite, key: key, from: pending.sender)
         for peer in Set([pending.sender, invite.creator]) where peer != me { await transmit(frames, to: peer) }
@@ -47,12 +50,16 @@ extension Node {
         }
         let matches = try store.pendingInvites().filter { $0.invite.id.hex.hasPrefix(key) }
         guard matches.count == 1 else {
-            throw matches.isEmpty ? Self.noPendingInvite(prefix) : NodeError.invalid("invite prefix '\(prefix)' is ambiguous: use more of its id")
+            throw matches.isEmpty
+                ? Self.noPendingInvite(prefix)
+                : NodeError.invalid("invite prefix '\(prefix)' is ambiguous: use more of its id")
         }
         return matches[0]
     }
 
-    private static func noPendingInvite(_ id: String) -> NodeError { .notFound("no pending invite \(id) (see 'parley invites')") }
+    private static func noPendingInvite(_ id: String) -> NodeError {
+        .notFound("no pending invite \(id) (see 'parley invites')")
+    }
 
     /// Declines a pending invite: it is not joined, and the same invite pushed again stays declined.
     public func declineInvite(chat: ChatID) async throws { try await store.declineInvite(chat) }

@@ -31,7 +31,9 @@ extension Node {
     public func removeMembers(chat: ChatID, _ peers: [PeerID]) async throws -> StoredMessage {
         let removed = Set(peers)
         guard !removed.isEmpty else { throw NodeError.invalid("name at least one member to remove") }
-        guard !removed.contains(me) else { throw NodeError.invalid("the creator cannot leave or be removed from a group") }
+        guard !removed.contains(me) else {
+            throw NodeError.invalid("the creator cannot leave or be removed from a group")
+        }
         return try await changeMembers(chat, historyFor: []) { current in
             if let absent = removed.first(where: { !current.contains($0) }) {
                 throw NodeError.invalid("\(absent.shortHex) is not a member of chat \(chat.shortHex)")
@@ -41,13 +43,16 @@ extension Node {
     }
 
     private func changeableMembership(_ chat: ChatID) throws -> ChatMembership {
-        guard let membership = try store.membership(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
+        guard let membership = try store.membership(of: chat) else {
+            throw NodeError.notFound("no chat \(chat.shortHex)")
+        }
         guard membership.kind == .group else { throw NodeError.invalid("the members of a direct chat cannot change") }
         guard membership.creator == me else {
             throw NodeError.invalid("only the chat's creator (\(membership.creator.shortHex)) can change its members")
         }
         guard membership.isKeyed else {
-            throw NodeError.invalid("chat \(chat.shortHex) was made by an older Parley without chat keys; its members cannot change")
+            throw NodeError.invalid(
+                "chat \(chat.shortHex) was made by an older Parley without chat keys; its members cannot change")
         }
         return membership
     }
@@ -73,7 +78,8 @@ extension Node {
         // The removed hear of it too (they learn they are out); they get no key.
         let recipients = Array(Set(membership.members + members))
         return try await enqueue(
-            chat: chat, tag: .membership, content: change.encoded(), references: [], sealed: false, recipients: recipients,
+            chat: chat, tag: .membership, content: change.encoded(), references: [], sealed: false,
+            recipients: recipients,
             startsEpoch: EpochStart(key: next, members: members))
     }
 }

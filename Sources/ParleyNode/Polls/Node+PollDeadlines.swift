@@ -40,7 +40,9 @@ extension Node {
                     try await loadSecretBallots(stored, secret)
                     continue
                 }
-                guard stored.message.author == me, let closesAt = poll?.spec?.closesAtMillis, try !isClosed(stored.message) else { continue }
+                guard stored.message.author == me, let closesAt = poll?.spec?.closesAtMillis,
+                    try !isClosed(stored.message)
+                else { continue }
                 pollDeadlines.add(poll: stored.id, chat: chat.invite.id, atMillis: closesAt)
             }
         }
@@ -55,7 +57,9 @@ extension Node {
                 guard let stored = try store.message(poll), try !isClosed(stored.message) else { continue }
                 // A creator that left (or was removed) can no longer close: trying again would last for good.
                 guard try store.members(of: chat)?.contains(me) == true else {
-                    logger.info("gave up closing a poll: this node is no longer a member of its chat", metadata: ["poll": "\(poll.shortHex)"])
+                    logger.info(
+                        "gave up closing a poll: this node is no longer a member of its chat",
+                        metadata: ["poll": "\(poll.shortHex)"])
                     continue
                 }
                 // A secret poll's late ballots go out (with others, or not at all) before the close covers them.

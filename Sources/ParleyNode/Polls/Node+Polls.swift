@@ -9,8 +9,12 @@ public import ParleyStore
 extension Node {
     /// A BBM yes/no poll: a "Poll" message whose content is the question.
     public func createPoll(chat: ChatID, question: String) async throws -> StoredMessage {
-        guard !question.trimmingCharacters(in: .whitespaces).isEmpty else { throw NodeError.invalid("a poll needs a question") }
-        guard !question.unicodeScalars.contains("\u{0}") else { throw NodeError.invalid("a question cannot contain NUL characters") }
+        guard !question.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw NodeError.invalid("a poll needs a question")
+        }
+        guard !question.unicodeScalars.contains("\u{0}") else {
+            throw NodeError.invalid("a question cannot contain NUL characters")
+        }
         return try await send(chat: chat, tag: .poll, content: Array(question.utf8))
     }
 
@@ -28,7 +32,9 @@ extension Node {
     public func pollSnapshot(chat: ChatID, poll: MessageID) throws -> PollSnapshot {
         let stored = try requirePoll(poll, in: chat)
         let asked: Poll
-        do { asked = try Poll(stored.message) } catch { throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding") }
+        do { asked = try Poll(stored.message) } catch {
+            throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding")
+        }
         let forks = try store.forks(chat: chat)
         if case let .secret(secret) = asked { return try secretSnapshot(stored, secret, forks: forks) }
         guard case let .options(spec) = asked else {
@@ -43,7 +49,8 @@ extension Node {
         let outcome = PollRules.outcome(poll: stored.message, spec: spec, related: related.filter(forks.counts))
         let own = outcome.selection(of: me)
         return PollSnapshot(
-            poll: stored, state: .options(outcome), question: spec.question, phase: outcome.phase(atMillis: clock.wallMillis),
+            poll: stored, state: .options(outcome), question: spec.question,
+            phase: outcome.phase(atMillis: clock.wallMillis),
             ownVotes: own, ownBallot: standing(late: outcome.lateVoters, counted: own)
         ).disputed(PollDisputes.of(poll: stored.message, forks: forks, closed: outcome.closure != nil))
     }
@@ -55,7 +62,9 @@ extension Node {
     /// A yes/no poll's tally.
     public func pollResults(chat: ChatID, poll: MessageID) throws -> (poll: StoredMessage, tally: PollTally) {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
-        guard let tally = snapshot.tally else { throw NodeError.invalid("poll \(poll.shortHex) has options; vote with option ids or texts") }
+        guard let tally = snapshot.tally else {
+            throw NodeError.invalid("poll \(poll.shortHex) has options; vote with option ids or texts")
+        }
         return (snapshot.poll, tally)
     }
 
@@ -66,13 +75,20 @@ extension Node {
     /// ballot, relayed instead (`castSecretBallot`), and final.
     /// - Parameter keepChoice: on a secret poll, keep the choice on this node after the close (by
     ///   default only "you voted" stays); refused on any other poll, where it means nothing.
-    public func vote(chat: ChatID, poll: MessageID, choices: [String], keepChoice: Bool = false) async throws -> CastVote {
+    public func vote(chat: ChatID, poll: MessageID, choices: [String], keepChoice: Bool = false) async throws
+        -> CastVote
+    {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         if case let .secret(secret, status) = snapshot.state {
-            return .secretBallot(try await castSecretBallot(snapshot, secret, status, choices: choices, keepChoice: keepChoice))
+            return .secretBallot(
+                try await castSecretBallot(snapshot, secret, status, choices: choices, keepChoice: keepChoice))
         }
-        guard !keepChoice else { throw NodeError.invalid("keeping the choice is for secret polls: a vote on this poll is a message of yours") }
-        guard snapshot.tally != nil else { return .message(try await addToBallot(chat: chat, poll: poll, options: choices)) }
+        guard !keepChoice else {
+            throw NodeError.invalid("keeping the choice is for secret polls: a vote on this poll is a message of yours")
+        }
+        guard snapshot.tally != nil else {
+            return .message(try await addToBallot(chat: chat, poll: poll, options: choices))
+        }
         guard choices.count == 1, let choice = VoteChoice(rawValue: choices[0].lowercased()) else {
             throw NodeError.invalid("a vote on a yes/no poll is 'up' or 'down'")
         }
@@ -80,11 +96,16 @@ extension Node {
         // Claimed before sending, atomically, so two concurrent votes cannot both pass. The
         // `pollVote` local data guards against a second vote from this user; the tally rule alone
         // would also count only the latest vote per author.
-        if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: choice.rawValue) {
+        if let previous = try await store.claimLocalData(
+            message: poll, key: LocalDataKey.pollVote, value: choice.rawValue)
+        {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
         do {
-            return .message(try await send(chat: chat, tag: choice.tag, content: [], references: [MessageReference(id: poll, tag: choice.tag)]))
+            return .message(
+                try await send(
+                    chat: chat, tag: choice.tag, content: [], references: [MessageReference(id: poll, tag: choice.tag)])
+            )
         } catch {
             try? await store.setLocalData(message: poll, key: LocalDataKey.pollVote, value: nil)
             throw error
@@ -109,7 +130,9 @@ extension Node {
             guard !current.isEmpty else { throw NodeError.invalid("you have no vote on this poll") }
             guard let option else { return [] }
             let id = try Self.resolveOption(option, in: outcome)
-            guard current.contains(id) else { throw NodeError.invalid("you did not vote for \(Self.describe([id], in: outcome))") }
+            guard current.contains(id) else {
+                throw NodeError.invalid("you did not vote for \(Self.describe([id], in: outcome))")
+            }
             return current.filter { $0 != id }
         }
     }
@@ -121,7 +144,9 @@ extension Node {
         guard PollRules.isAcceptableAnswer(text) else {
             throw NodeError.invalid("an answer must be 1–\(PollRules.maxAnswerBytes) bytes of text")
         }
-        return try await send(chat: chat, tag: .pollAnswer, content: Array(text.utf8), references: [MessageReference(id: poll, tag: .pollAnswer)])
+        return try await send(
+            chat: chat, tag: .pollAnswer, content: Array(text.utf8),
+            references: [MessageReference(id: poll, tag: .pollAnswer)])
     }
 
     /// Adds an option, where the poll allows suggestions; its id is the suggestion's message id.
@@ -132,7 +157,9 @@ extension Node {
         guard outcome.option(named: text) == nil else {
             throw NodeError.invalid("'\(text)' is already an option")
         }
-        guard outcome.options.count < PollSpec.maxTotalOptions else { throw NodeError.invalid("the poll is full (\(PollSpec.maxTotalOptions) options)") }
+        guard outcome.options.count < PollSpec.maxTotalOptions else {
+            throw NodeError.invalid("the poll is full (\(PollSpec.maxTotalOptions) options)")
+        }
         return try await send(
             chat: chat, tag: .pollSuggestion, content: Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8),
             references: [MessageReference(id: poll, tag: .pollSuggestion)])
@@ -142,21 +169,26 @@ extension Node {
     /// every author of a message about the poll: only what it covers counts from then on.
     public func closePoll(chat: ChatID, poll: MessageID) async throws -> StoredMessage {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
-        guard snapshot.poll.message.author == me else { throw NodeError.invalid("only the poll's creator can close it") }
+        guard snapshot.poll.message.author == me else {
+            throw NodeError.invalid("only the poll's creator can close it")
+        }
         guard !snapshot.isClosed else { throw NodeError.invalid("poll \(poll.shortHex) is already closed") }
         if case let .secret(secret, _) = snapshot.state {
             let closesAt = secret.closesAtMillis.adding(configuration.ballotReleaseWindow)
             guard clock.wallMillis >= closesAt else {
                 throw NodeError.invalid(
-                    "a secret poll closes by itself \(configuration.ballotReleaseWindow.millis / 1000) s after its closing time, once its creator has published the ballots its relays handed it")
+                    "a secret poll closes by itself \(configuration.ballotReleaseWindow.millis / 1000) s after its closing time, once its creator has published the ballots its relays handed it"
+                )
             }
         }
         let related = try store.messages(matching: MessageCriteria(chat: chat, referencing: poll))
         let authors = Set(related.map(\.message.author))
         let coverage = try PollCoverage.fitting(
-            try store.versionVector(chat: chat).filter { authors.contains($0.key) }, maxBytes: SealedContent.maxPlaintextBytes)
+            try store.versionVector(chat: chat).filter { authors.contains($0.key) },
+            maxBytes: SealedContent.maxPlaintextBytes)
         let close = try await send(
-            chat: chat, tag: .pollClose, content: coverage.encoded(), references: [MessageReference(id: poll, tag: .pollClose)])
+            chat: chat, tag: .pollClose, content: coverage.encoded(),
+            references: [MessageReference(id: poll, tag: .pollClose)])
         // The creator may have voted on its own secret poll: its choice goes now, as on every voter's node.
         await forgetSecretChoices(closedBy: [close.message])
         return close
@@ -164,11 +196,14 @@ extension Node {
 
     /// Counted ballots (or, with `answers`, accepted answers), newest first, `limit` at a time.
     public func pollVotes(
-        chat: ChatID, poll: MessageID, option: String? = nil, answers: Bool = false, limit: Int = 25, before: String? = nil
+        chat: ChatID, poll: MessageID, option: String? = nil, answers: Bool = false, limit: Int = 25,
+        before: String? = nil
     ) throws -> PollVotePage {
         guard limit > 0 else { throw NodeError.invalid("--limit must be positive") }
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
-        guard snapshot.secret == nil else { throw NodeError.invalid("poll \(poll.shortHex) is secret: it lists no votes, only counts at its close") }
+        guard snapshot.secret == nil else {
+            throw NodeError.invalid("poll \(poll.shortHex) is secret: it lists no votes, only counts at its close")
+        }
         guard let outcome = snapshot.outcome else {
             throw NodeError.invalid("poll \(poll.shortHex) is a yes/no poll; see its results")
         }
@@ -176,16 +211,24 @@ extension Node {
         var items: [(key: PageCursor, item: PollVotePage.Item)]
         if answers {
             items = outcome.answers.map { answer in
-                (PageCursor(lamport: answer.lamport, id: answer.message), .init(
-                    author: anonymous ? nil : answer.author, options: [], text: answer.text, message: answer.message,
-                    timestampMillis: answer.timestampMillis))
+                (
+                    PageCursor(lamport: answer.lamport, id: answer.message),
+                    .init(
+                        author: anonymous ? nil : answer.author, options: [], text: answer.text,
+                        message: answer.message,
+                        timestampMillis: answer.timestampMillis)
+                )
             }
         } else {
             let filter = try option.map { try Self.resolveOption($0, in: outcome) }
             items = outcome.ballots.filter { ballot in filter.map(ballot.options.contains) ?? true }.map { ballot in
-                (PageCursor(lamport: ballot.lamport, id: ballot.message), .init(
-                    author: anonymous ? nil : ballot.voter, options: ballot.options, text: nil, message: ballot.message,
-                    timestampMillis: ballot.timestampMillis))
+                (
+                    PageCursor(lamport: ballot.lamport, id: ballot.message),
+                    .init(
+                        author: anonymous ? nil : ballot.voter, options: ballot.options, text: nil,
+                        message: ballot.message,
+                        timestampMillis: ballot.timestampMillis)
+                )
             }
         }
         items.sort { $0.key > $1.key }
@@ -200,14 +243,17 @@ extension Node {
 
     /// The poll's state after every change to it, starting with the current one.
     public func pollUpdates(chat: ChatID, poll: MessageID) -> some AsyncSequence<PollSnapshot, any Error> {
-        store.observe(MessageCriteria(chat: chat, referencing: poll)).map { _ in try self.pollSnapshot(chat: chat, poll: poll) }
+        store.observe(MessageCriteria(chat: chat, referencing: poll)).map { _ in
+            try self.pollSnapshot(chat: chat, poll: poll)
+        }
     }
 
     // MARK: Helpers
 
     /// Whether the creator's close is here, from the closes alone: no ballot is read or checked.
     func isClosed(_ poll: Message) throws -> Bool {
-        let closes = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .pollClose, referencing: poll.id))
+        let closes = try store.messages(
+            matching: MessageCriteria(chat: poll.chat, tag: .pollClose, referencing: poll.id))
         return PollRules.winningClose(of: poll, among: closes.map(\.message)) != nil
     }
 
@@ -236,9 +282,13 @@ extension Node {
     private func openOptionsPoll(chat: ChatID, poll: MessageID) throws -> PollOutcome {
         let snapshot = try pollSnapshot(chat: chat, poll: poll)
         guard snapshot.secret == nil else {
-            throw NodeError.invalid("poll \(poll.shortHex) is secret: a secret ballot is final, and answers and suggestions would name their authors")
+            throw NodeError.invalid(
+                "poll \(poll.shortHex) is secret: a secret ballot is final, and answers and suggestions would name their authors"
+            )
         }
-        guard let outcome = snapshot.outcome else { throw NodeError.invalid("poll \(poll.shortHex) is a yes/no poll; vote up or down") }
+        guard let outcome = snapshot.outcome else {
+            throw NodeError.invalid("poll \(poll.shortHex) is a yes/no poll; vote up or down")
+        }
         try Self.requireOpen(snapshot)
         return outcome
     }
@@ -248,7 +298,8 @@ extension Node {
         switch snapshot.phase {
         case .open: return
         case .closing: throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is past its closing time")
-        case .disputed: throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is disputed: its creator signed two histories")
+        case .disputed:
+            throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is disputed: its creator signed two histories")
         case .closed: throw NodeError.invalid("poll \(snapshot.poll.id.shortHex) is closed")
         }
     }
@@ -265,11 +316,14 @@ extension Node {
         let outcome = try openOptionsPoll(chat: chat, poll: poll)
         let selection = try change(outcome, outcome.selection(of: me))
         guard selection.count <= outcome.spec.selectionLimit else {
-            throw NodeError.invalid("this poll allows \(outcome.spec.selectionLimit) vote(s); remove one first with 'poll unvote'")
+            throw NodeError.invalid(
+                "this poll allows \(outcome.spec.selectionLimit) vote(s); remove one first with 'poll unvote'")
         }
         let vote = try await send(
-            chat: chat, tag: .pollVote, content: try PollSelection.encode(selection), references: [MessageReference(id: poll, tag: .pollVote)])
-        try await store.setLocalData(message: poll, key: LocalDataKey.pollBallot, value: selection.joined(separator: ","))
+            chat: chat, tag: .pollVote, content: try PollSelection.encode(selection),
+            references: [MessageReference(id: poll, tag: .pollVote)])
+        try await store.setLocalData(
+            message: poll, key: LocalDataKey.pollBallot, value: selection.joined(separator: ","))
         return vote
     }
 

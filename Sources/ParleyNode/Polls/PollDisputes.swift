@@ -30,7 +30,8 @@ extension PollSnapshot {
     func disputed(_ disputes: PollDisputes?) -> PollSnapshot {
         guard let disputes else { return self }
         var copy = PollSnapshot(
-            poll: poll, state: state, question: question, phase: disputes.creatorForked ? .disputed : phase, ownVotes: ownVotes, ownBallot: ownBallot)
+            poll: poll, state: state, question: question, phase: disputes.creatorForked ? .disputed : phase,
+            ownVotes: ownVotes, ownBallot: ownBallot)
         copy.disputes = disputes
         return copy
     }

@@ -56,7 +56,9 @@ extension Node {
     public func typing(in chat: ChatID) -> [PeerID] { presenceHub.typing(in: chat, now: clock.now) }
 
     /// The chat's typing peers now, then after each change (an indicator arrives, stops or expires).
-    public func typingUpdates(chat: ChatID) -> AsyncStream<[PeerID]> { presenceHub.typingUpdates(chat: chat, now: clock.now) }
+    public func typingUpdates(chat: ChatID) -> AsyncStream<[PeerID]> {
+        presenceHub.typingUpdates(chat: chat, now: clock.now)
+    }
 
     /// From the timer loop: a signed `online` beat to every peer sharing a chat. Peers without a
     /// session get a handshake, and the next beat. Returns when the next beat is due: the interval
@@ -71,7 +73,8 @@ extension Node {
     func greetWithBeat(_ established: Set<PeerID>) async {
         guard !presenceHub.isLeaving else { return }
         do { _ = try await beatOnline(onlyTo: established) } catch {
-            logger.warning("no presence beat for new sessions; the next heartbeat sends it", metadata: ["error": "\(error)"])
+            logger.warning(
+                "no presence beat for new sessions; the next heartbeat sends it", metadata: ["error": "\(error)"])
         }
     }
 
@@ -88,7 +91,11 @@ extension Node {
     /// From `shutdown()`: a `leaving` beat, so peers show this node offline at once.
     func sayGoodbye() async {
         guard presenceHub.leave() else { return }
-        do { await sendBeat(.leaving, to: try peersSharingChats(), interval: PresenceSchedule.interval(peers: 0, minimum: configuration.presenceInterval)) } catch {
+        do {
+            await sendBeat(
+                .leaving, to: try peersSharingChats(),
+                interval: PresenceSchedule.interval(peers: 0, minimum: configuration.presenceInterval))
+        } catch {
             logger.warning("could not tell peers this node is leaving", metadata: ["error": "\(error)"])
         }
     }
@@ -102,8 +109,11 @@ extension Node {
 
     private func sendBeat(_ status: PresenceBeat.Status, to peers: Set<PeerID>, interval: Duration) async {
         guard !peers.isEmpty else { return }
-        let beat = PresenceBeat.make(identity: identity, wallMillis: clock.wallMillis, status: status, interval: interval)
-        await transmit(await engine.datagramsIfConnected([.presence(beat)], toEach: peers, now: clock.now, wallMillis: clock.wallMillis))
+        let beat = PresenceBeat.make(
+            identity: identity, wallMillis: clock.wallMillis, status: status, interval: interval)
+        await transmit(
+            await engine.datagramsIfConnected(
+                [.presence(beat)], toEach: peers, now: clock.now, wallMillis: clock.wallMillis))
     }
 
     /// A beat that arrived on `peer`'s session: kept if it is that peer's own (the session proves it),
@@ -119,7 +129,9 @@ extension Node {
         // Members that asked this node for an introduction to the peer have no session with it.
         let subscribers = rendezvous.withLock { $0.beatSubscribers(of: peer, now: clock.now) }
         if !subscribers.isEmpty {
-            await transmit(await engine.datagramsIfConnected([.presence(beat)], toEach: subscribers, now: clock.now, wallMillis: clock.wallMillis))
+            await transmit(
+                await engine.datagramsIfConnected(
+                    [.presence(beat)], toEach: subscribers, now: clock.now, wallMillis: clock.wallMillis))
         }
         // A beat from a peer not tracked yet may come from a member of a chat just joined: the tracked
         // set is refreshed from the memberships (served from memory between writes). Beats from a
@@ -137,7 +149,8 @@ extension Node {
     /// replay one; it touches no address. Otherwise it is ignored without a counter.
     private func receiveRelayedPresence(_ beat: PresenceBeat, from relayer: PeerID) async throws {
         guard beat.peer != me, !(await engine.isLive(beat.peer, now: clock.now)),
-              Rendezvous.shareAChat([me, relayer, beat.peer], in: try joinedMemberships()) else { return }
+            Rendezvous.shareAChat([me, relayer, beat.peer], in: try joinedMemberships())
+        else { return }
         do throws(ProtocolRejection) { try beat.verifyRelayed(wallMillis: clock.wallMillis) } catch {
             await engine.reject(error)
             return
@@ -170,8 +183,9 @@ extension Node {
         // costs a scan of them, not a new set.
         let untracked = presenceHub.recordHeard(heard)
         guard !untracked.isEmpty, let memberships = try? store.memberships(),
-              memberships.values.contains(where: { $0.contains(me) && $0.contains(where: untracked.contains) }),
-              let sharing = try? peersSharingChats() else { return }
+            memberships.values.contains(where: { $0.contains(me) && $0.contains(where: untracked.contains) }),
+            let sharing = try? peersSharingChats()
+        else { return }
         presenceHub.track(sharing)
         _ = presenceHub.recordHeard(heard.filter { untracked.contains($0.peer) })
     }

@@ -18,7 +18,8 @@ final class PresenceHub: Sendable {
     private let state: Mutex<State>
 
     init(typingExpiry: Duration, trafficTimeout: Duration) {
-        state = Mutex(State(presence: PresenceTable(trafficTimeout: trafficTimeout), typing: TypingTable(expiry: typingExpiry)))
+        state = Mutex(
+            State(presence: PresenceTable(trafficTimeout: trafficTimeout), typing: TypingTable(expiry: typingExpiry)))
     }
 
     // MARK: Presence
@@ -32,13 +33,18 @@ final class PresenceHub: Sendable {
     func recordHeard(_ heard: [(peer: PeerID, wallMillis: Int64, via: PeerID?, at: Duration)]) -> Set<PeerID> {
         state.withLock { state in
             var untracked: Set<PeerID> = []
-            for traffic in heard where !state.presence.recordHeard(traffic.peer, wallMillis: traffic.wallMillis, via: traffic.via, at: traffic.at) {
+            for traffic in heard
+            where !state.presence.recordHeard(
+                traffic.peer, wallMillis: traffic.wallMillis, via: traffic.via, at: traffic.at)
+            {
                 if !state.presence.tracked.contains(traffic.peer) { untracked.insert(traffic.peer) }
             }
             return untracked
         }
     }
-    func status(of peer: PeerID, now: Duration) -> PresenceTable.Status { state.withLock { $0.presence.status(of: peer, now: now) } }
+    func status(of peer: PeerID, now: Duration) -> PresenceTable.Status {
+        state.withLock { $0.presence.status(of: peer, now: now) }
+    }
     func statusAndRelayer(of peer: PeerID, now: Duration) -> (status: PresenceTable.Status, via: PeerID?) {
         state.withLock { $0.presence.statusAndRelayer(of: peer, now: now) }
     }
@@ -89,7 +95,9 @@ final class PresenceHub: Sendable {
         return stream
     }
 
-    private static func updates(for changed: [ChatID: [PeerID]], _ state: State) -> [(AsyncStream<[PeerID]>.Continuation, [PeerID])] {
+    private static func updates(for changed: [ChatID: [PeerID]], _ state: State) -> [(
+        AsyncStream<[PeerID]>.Continuation, [PeerID]
+    )] {
         guard !changed.isEmpty else { return [] }
         return state.watchers.values.compactMap { watcher in changed[watcher.chat].map { (watcher.continuation, $0) } }
     }

@@ -7,10 +7,14 @@ public import ParleyStore
 /// rules would discard or what would change nothing.
 extension Node {
     /// Adds (or re-scores) this user's reaction of `type`; with `unique`, it replaces the user's other types.
-    public func react(chat: ChatID, message target: MessageID, type text: String, score: Int = 1, unique: Bool = false) async throws -> StoredMessage {
+    public func react(chat: ChatID, message target: MessageID, type text: String, score: Int = 1, unique: Bool = false)
+        async throws -> StoredMessage
+    {
         let type = try Self.reactionType(text)
         let content: ReactionContent
-        do { content = try .add(type, score: score, unique: unique) } catch { throw NodeError.invalid(error.description) }
+        do { content = try .add(type, score: score, unique: unique) } catch {
+            throw NodeError.invalid(error.description)
+        }
         let summary = try reactions(chat: chat, message: target)
         let mine = summary.types(of: me)
         let others = mine.subtracting([type])
@@ -19,7 +23,8 @@ extension Node {
             throw NodeError.invalid("you already reacted \(type) with score \(score) to \(target.shortHex)")
         }
         guard unique || mine.contains(type) || mine.count < ReactionRules.maxTypesPerAuthor else {
-            throw NodeError.invalid("you have \(ReactionRules.maxTypesPerAuthor) reactions on \(target.shortHex); remove one first")
+            throw NodeError.invalid(
+                "you have \(ReactionRules.maxTypesPerAuthor) reactions on \(target.shortHex); remove one first")
         }
         return try await sendReaction(content, chat: chat, target: target)
     }
@@ -36,15 +41,18 @@ extension Node {
     /// The counted reactions on a message, from one indexed criteria query.
     public func reactions(chat: ChatID, message target: MessageID) throws -> ReactionSummary {
         let stored = try requireReactionTarget(target, in: chat)
-        let related = try store.messages(matching: MessageCriteria(chat: chat, tag: .reaction, referencing: target)).map(\.message)
+        let related = try store.messages(matching: MessageCriteria(chat: chat, tag: .reaction, referencing: target))
+            .map(\.message)
         // A member's reactions from a fork of its chain on count for nothing, whichever branch is here (§4.4).
         let forks = try store.forks(chat: chat)
-        return ReactionRules.summary(target: stored.message, candidates: forks.isEmpty ? related : related.filter(forks.counts))
+        return ReactionRules.summary(
+            target: stored.message, candidates: forks.isEmpty ? related : related.filter(forks.counts))
     }
 
     /// The message's groups (sorted) and one page of its reactions, filtered by type and author.
     public func reactions(
-        chat: ChatID, message target: MessageID, type: String? = nil, author: PeerID? = nil, sort: ReactionSort = .count,
+        chat: ChatID, message target: MessageID, type: String? = nil, author: PeerID? = nil,
+        sort: ReactionSort = .count,
         limit: Int = 25, before: String? = nil
     ) throws -> ReactionListing {
         guard limit > 0 else { throw NodeError.invalid("--limit must be positive") }
@@ -59,21 +67,28 @@ extension Node {
         }
     }
 
-    private func sendReaction(_ content: ReactionContent, chat: ChatID, target: MessageID) async throws -> StoredMessage {
-        try await send(chat: chat, tag: .reaction, content: content.encoded(), references: [MessageReference(id: target, tag: .reaction)])
+    private func sendReaction(_ content: ReactionContent, chat: ChatID, target: MessageID) async throws -> StoredMessage
+    {
+        try await send(
+            chat: chat, tag: .reaction, content: content.encoded(),
+            references: [MessageReference(id: target, tag: .reaction)])
     }
 
     private func requireReactionTarget(_ target: MessageID, in chat: ChatID) throws -> StoredMessage {
         guard let stored = try store.message(target), stored.message.chat == chat else {
             throw NodeError.notFound("no message \(target.shortHex) in this chat")
         }
-        guard stored.message.tag != .reaction else { throw NodeError.invalid("message \(target.shortHex) is a reaction; react to the message itself") }
+        guard stored.message.tag != .reaction else {
+            throw NodeError.invalid("message \(target.shortHex) is a reaction; react to the message itself")
+        }
         return stored
     }
 
     /// Surrounding spaces are dropped, as the user did not mean them.
     static func reactionType(_ text: String) throws -> ReactionType {
-        do { return try ReactionType(text.trimmingCharacters(in: .whitespaces)) } catch { throw NodeError.invalid(error.description) }
+        do { return try ReactionType(text.trimmingCharacters(in: .whitespaces)) } catch {
+            throw NodeError.invalid(error.description)
+        }
     }
 }
 

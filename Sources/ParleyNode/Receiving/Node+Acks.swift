@@ -11,7 +11,8 @@ extension Node {
     func receiveAcks(of plan: InboundPlan, now: Duration) async throws {
         if !plan.invitesAccepted.isEmpty || !plan.acked.isEmpty || !plan.readsAcked.isEmpty {
             var keys: [OutboundKey] = []
-            keys.reserveCapacity(plan.invitesAccepted.count + plan.readsAcked.reduce(0) { $0 + $1.ids.count } + plan.acked.count)
+            keys.reserveCapacity(
+                plan.invitesAccepted.count + plan.readsAcked.reduce(0) { $0 + $1.ids.count } + plan.acked.count)
             keys.append(contentsOf: plan.invitesAccepted.lazy.map { .invite($0.chat, to: $0.peer) })
             for acked in plan.readsAcked { keys.append(contentsOf: acked.ids.lazy.map { .read($0, to: acked.peer) }) }
             keys.append(contentsOf: plan.acked.lazy.map { .message($0.message, to: $0.peer) })

@@ -65,9 +65,12 @@ extension Node {
         verified.messages += coveredHeads + links.released
         rejected[.brokenChain, default: 0] += links.brokenLinks
         rejected[.heldEvicted, default: 0] += links.evicted
-        let covered = heads.covered.reduce(into: [MessageID: [Message]]()) { $0[$1.checker, default: []].append($1.signed) }
+        let covered = heads.covered.reduce(into: [MessageID: [Message]]()) {
+            $0[$1.checker, default: []].append($1.signed)
+        }
         return CheckedMessages(
-            decoded: decoded, known: known, verified: verified, rejected: rejected, waiting: links.waiting, covered: covered)
+            decoded: decoded, known: known, verified: verified, rejected: rejected, waiting: links.waiting,
+            covered: covered)
     }
 
     /// Holds the batch's chained messages and releases what the verified heads vouch for, down each
@@ -76,7 +79,10 @@ extension Node {
     /// to make room for these (`ChainAssembler.hold`).
     private func vouch(
         for chained: [(peer: PeerID, message: Message)], heads: [(message: Message, peer: PeerID)]
-    ) -> (released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)], evicted: Int) {
+    ) -> (
+        released: [(message: Message, peer: PeerID)], brokenLinks: Int, waiting: [(peer: PeerID, message: Message)],
+        evicted: Int
+    ) {
         guard !chained.isEmpty || !heads.isEmpty else { return ([], 0, [], 0) }
         let now = clock.now
         return chains.withLock { chains in

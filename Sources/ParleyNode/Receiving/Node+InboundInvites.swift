@@ -11,7 +11,8 @@ extension Node {
     func receiveInvite(_ bytes: [UInt8], from peer: PeerID) async throws -> [Frame] {
         let invite: ChatInvite
         do { invite = try ChatInvite(decoding: bytes) } catch {
-            await engine.reject(error.isUnsupportedVersion ? .unsupportedVersion : error.isBadSignature ? .badSignature : .malformed)
+            await engine.reject(
+                error.isUnsupportedVersion ? .unsupportedVersion : error.isBadSignature ? .badSignature : .malformed)
             return []
         }
         // A member added later is not in the invite: its creator sends it beside the change that adds
@@ -25,7 +26,9 @@ extension Node {
             await engine.reject(.unsealedChat)
             return []
         }
-        let trusted = try configuration.invitePolicy == .anyone || invite.creator == me || store.contact(peer: invite.creator) != nil
+        let trusted =
+            try configuration.invitePolicy == .anyone || invite.creator == me
+            || store.contact(peer: invite.creator) != nil
         // From a stranger, and already held (pending or declined): nothing more to do, and
         // nothing is counted again or written (one read).
         if !trusted, try store.heldInvite(invite.id) != nil { return [] }
@@ -38,7 +41,9 @@ extension Node {
         // view says it waits. Adding the creator as a contact also lets the chat's next message
         // (through `needInvite`, see `asksForInvite`) bring the invite back and join it.
         guard trusted else {
-            if case let .held(dropped) = try await store.holdInvite(invite, from: peer, receivedAtMillis: clock.wallMillis) {
+            if case let .held(dropped) = try await store.holdInvite(
+                invite, from: peer, receivedAtMillis: clock.wallMillis)
+            {
                 await engine.reject(.uninvited)
                 if dropped > 0 { await engine.reject(.pendingInviteDropped, count: dropped) }
             }
@@ -53,7 +58,8 @@ extension Node {
         let others = joined ? try (store.members(of: invite.id) ?? []).filter { $0 != me && $0 != peer } : []
         let request = try syncRequest(chat: invite.id, to: others + [peer])
         if joined {
-            logger.info("joined chat", metadata: ["chat": "\(invite.id.shortHex)", "creator": "\(invite.creator.shortHex)"])
+            logger.info(
+                "joined chat", metadata: ["chat": "\(invite.id.shortHex)", "creator": "\(invite.creator.shortHex)"])
             await transmit(Dictionary(others.map { ($0, request) }, uniquingKeysWith: { first, _ in first }))
         }
         return [.inviteAck(invite.id)] + request

@@ -23,10 +23,12 @@ extension Node {
     func openAndVerify(_ batch: [Datagram]) async -> PreparedBatch {
         let now = clock.now
         let opened = await engine.open(batch, now: now, wallMillis: clock.wallMillis)
-        logger.trace("batch", metadata: [
-            "datagrams": "\(batch.count)", "frames": "\(opened.frames.reduce(0) { $0 + $1.frames.count })",
-            "established": "\(opened.established.map(\.shortHex))",
-        ])
+        logger.trace(
+            "batch",
+            metadata: [
+                "datagrams": "\(batch.count)", "frames": "\(opened.frames.reduce(0) { $0 + $1.frames.count })",
+                "established": "\(opened.established.map(\.shortHex))",
+            ])
         await transmit(opened.replies)
         let plan = InboundPlan(sorting: opened.frames)
         return PreparedBatch(now: now, opened: opened, plan: plan, messages: await check(plan.messages))
@@ -44,12 +46,15 @@ extension Node {
         for (peer, step) in plan.steps {
             switch step {
             case let .invite(bytes): replies[peer, default: []] += try await receiveInvite(bytes, from: peer)
-            case let .syncRequest(chat, vector): replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
+            case let .syncRequest(chat, vector):
+                replies[peer, default: []] += try syncReply(chat: chat, vector: vector, to: peer)
             // A `more` was answered and followed up before this batch was stored (`continueSyncs`).
             case let .syncEnded(chat, end): syncProgress.answered(end, by: peer, chat: chat)
-            case let .needInvite(chat): if let invite = try invite(askedFor: chat, by: peer) { replies[peer, default: []].append(invite) }
+            case let .needInvite(chat):
+                if let invite = try invite(askedFor: chat, by: peer) { replies[peer, default: []].append(invite) }
             case let .presence(beat): try await receivePresence(beat, from: peer)
-            case let .chainTops(chat, tops): replies[peer, default: []] += try answerChainTops(tops, chat: chat, from: peer)
+            case let .chainTops(chat, tops):
+                replies[peer, default: []] += try answerChainTops(tops, chat: chat, from: peer)
             }
         }
         await introduce(plan.introductionsAsked)
@@ -63,7 +68,8 @@ extension Node {
         await receiveForkProofs(plan.forkProofs)
         // After the batch's messages are stored: an envelope may be for a poll the same batch brought.
         for envelope in plan.ballotRelays {
-            await receiveBallotRelay(publisher: envelope.publisher, holdMillis: envelope.hold, sealed: envelope.sealed, from: envelope.peer)
+            await receiveBallotRelay(
+                publisher: envelope.publisher, holdMillis: envelope.hold, sealed: envelope.sealed, from: envelope.peer)
         }
         try await receiveAcks(of: plan, now: prepared.now)
         await transmit(replies)

@@ -24,7 +24,9 @@ extension Node {
         // The few distinct lanes are ranked by their bytes; the keys then compare as integers.
         var rank = [Int](repeating: 0, count: lanes.count)
         for (position, lane) in lanes.sorted(by: { $0.key < $1.key }).enumerated() { rank[lane.value] = position }
-        let keys = arrived.enumerated().map { (rank: rank[$0.element.lane], sequence: $0.element.sequence, index: $0.offset) }
+        let keys = arrived.enumerated().map {
+            (rank: rank[$0.element.lane], sequence: $0.element.sequence, index: $0.offset)
+        }
         let before = { (a: (rank: Int, sequence: UInt64, index: Int), b: (rank: Int, sequence: UInt64, index: Int)) in
             (a.rank, a.sequence, a.index) < (b.rank, b.sequence, b.index)
         }
@@ -43,8 +45,11 @@ extension Node {
         guard !stillHeld.isEmpty else { return ([], [], 0) }
         let storedIDs = (try? store.storedIDs(among: stillHeld.map(\.message))) ?? []
         let unstored = stillHeld.filter { !storedIDs.contains($0.message.id) }
-        let stored = (try? store.storedPrevious(at: unstored.compactMap { ChainAssembler.slot(of: $0.message).after })) ?? [:]
-        let named = unstored.filter { held in ChainAssembler.slot(of: held.message).after.flatMap { stored[$0] } == held.message.id }
+        let stored =
+            (try? store.storedPrevious(at: unstored.compactMap { ChainAssembler.slot(of: $0.message).after })) ?? [:]
+        let named = unstored.filter { held in
+            ChainAssembler.slot(of: held.message).after.flatMap { stored[$0] } == held.message.id
+        }
         return chains.withLock { chains in
             for id in storedIDs { _ = chains.take(id) }
             let starts = named.compactMap { chains.take($0.message.id) }.map { (message: $0.message, peer: $0.peer) }
@@ -89,7 +94,9 @@ extension Node {
             case let .inserted(stored):
                 // Own messages coming back (a store restored from a backup) are neither.
                 if message.author != me {
-                    if peer == message.author { fromAuthors += 1 } else {
+                    if peer == message.author {
+                        fromAuthors += 1
+                    } else {
                         relayed += 1
                         relayedAuthors.append((message.author, message.timestampMillis, peer))
                     }
@@ -105,9 +112,12 @@ extension Node {
                 // Acknowledged like a duplicate: the slot is settled here, and asking again would not change it.
                 rejected[.equivocation, default: 0] += 1
                 acks[peer, default: []].append(message.id)
-                logger.warning("an author signed two messages for one sequence", metadata: [
-                    "author": "\(message.author.shortHex)", "chat": "\(message.chat.shortHex)", "sequence": "\(message.sequence)",
-                ])
+                logger.warning(
+                    "an author signed two messages for one sequence",
+                    metadata: [
+                        "author": "\(message.author.shortHex)", "chat": "\(message.chat.shortHex)",
+                        "sequence": "\(message.sequence)",
+                    ])
             case .unknownChat:
                 rejected[.unknownChat, default: 0] += 1
                 unknownChats[peer, default: []].insert(message.chat)
@@ -130,16 +140,22 @@ extension Node {
             received: verified.messages.map(\.message) + checked.covered.values.flatMap { $0 })
         rejected[.notAPoll, default: 0] += try votesForNonPolls(storedVotes)
         for (reason, count) in rejected where count > 0 { await engine.reject(reason, count: count) }
-        logger.debug("stored messages", metadata: [
-            "received": "\(decoded.count)", "stored": "\(outcomes.count { if case .inserted = $0 { true } else { false } })",
-            "ids": "\(verified.messages.prefix(8).map(\.message.id.shortHex))",
-        ])
+        logger.debug(
+            "stored messages",
+            metadata: [
+                "received": "\(decoded.count)",
+                "stored": "\(outcomes.count { if case .inserted = $0 { true } else { false } })",
+                "ids": "\(verified.messages.prefix(8).map(\.message.id.shortHex))",
+            ])
         for (peer, ids) in acks {
             for chunk in stride(from: 0, to: ids.count, by: Frame.maxAcksPerFrame) {
-                replies[peer, default: []].append(.ack(Array(ids[chunk..<min(chunk + Frame.maxAcksPerFrame, ids.count)])))
+                replies[peer, default: []].append(
+                    .ack(Array(ids[chunk..<min(chunk + Frame.maxAcksPerFrame, ids.count)])))
             }
         }
-        for (peer, chats) in unknownChats { replies[peer, default: []] += try chats.filter(asksForInvite).map { .needInvite($0) } }
+        for (peer, chats) in unknownChats {
+            replies[peer, default: []] += try chats.filter(asksForInvite).map { .needInvite($0) }
+        }
         for chat in ballotKeyChats {
             // The batch is stored: a failed answer must not lose its acks; the next key or start retries.
             do { try await answerBallotKeyCall(chat: chat) } catch {
@@ -156,7 +172,8 @@ extension Node {
     /// here so the attempt shows. One store read for the whole batch.
     private func votesForNonPolls(_ votes: [Message]) throws -> Int {
         let tags = try store.tags(of: Set(votes.flatMap(PollRules.voteTargets)))
-        return votes.count { vote in PollRules.voteTargets(of: vote).contains { tags[$0].map { $0 != .poll } ?? false } }
+        return votes.count { vote in PollRules.voteTargets(of: vote).contains { tags[$0].map { $0 != .poll } ?? false }
+        }
     }
 
     /// The keys membership changes in the batch grant this node. The store keeps them only for
@@ -168,7 +185,9 @@ extension Node {
             do {
                 if let keys = try change.keys(for: identity) { grants[message.id] = keys }
             } catch {
-                logger.warning("a membership change holds a key grant that does not open", metadata: ["message": "\(message.id.shortHex)"])
+                logger.warning(
+                    "a membership change holds a key grant that does not open",
+                    metadata: ["message": "\(message.id.shortHex)"])
             }
         }
         return grants

@@ -29,7 +29,8 @@ extension Node {
                 let online = presenceHub.status(of: peer, now: now) == .online
                 let holdsAddress = addressed.contains(peer)
                 let chosen = rendezvous.withLock {
-                    $0.introducers(toAsk: peer, among: introducers, showsOnline: online, holdsAddress: holdsAddress, now: now)
+                    $0.introducers(
+                        toAsk: peer, among: introducers, showsOnline: online, holdsAddress: holdsAddress, now: now)
                 }
                 for introducer in chosen { frames[introducer, default: []].append(.meetRequest(peer)) }
             }
@@ -50,12 +51,13 @@ extension Node {
             // through here meanwhile.
             rendezvous.withLock { $0.relayBeats(of: target, to: requester, now: now) }
             guard let seenAtTarget = await engine.liveAddress(of: target, now: now),
-                  let seenAtRequester = await engine.liveAddress(of: requester, now: now),
-                  rendezvous.withLock({ $0.shouldIntroduce(requester, to: target, now: now) })
+                let seenAtRequester = await engine.liveAddress(of: requester, now: now),
+                rendezvous.withLock({ $0.shouldIntroduce(requester, to: target, now: now) })
             else { continue }
             frames[requester, default: []].append(.meet(peer: target, address: seenAtTarget))
             frames[target, default: []].append(.meet(peer: requester, address: seenAtRequester))
-            logger.debug("introduced", metadata: ["requester": "\(requester.shortHex)", "target": "\(target.shortHex)"])
+            logger.debug(
+                "introduced", metadata: ["requester": "\(requester.shortHex)", "target": "\(target.shortHex)"])
         }
         await transmit(frames)
     }
@@ -70,7 +72,7 @@ extension Node {
         var handshakes: [Datagram] = []
         for (introducer, peer, address) in introductions where peer != me && peer != introducer {
             guard Rendezvous.shareAChat([me, introducer, peer], in: memberships),
-                  rendezvous.withLock({ $0.shouldMeet(peer, from: introducer, now: now) })
+                rendezvous.withLock({ $0.shouldMeet(peer, from: introducer, now: now) })
             else { continue }
             handshakes += await engine.meet(peer, at: address, now: now, wallMillis: clock.wallMillis)
         }

@@ -53,7 +53,13 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
     /// Commits `item`, alone or with others submitted at the same time, and returns its result.
     func submit(_ item: Item, commit: Commit) async throws -> Output {
         // An idle queue is led at once, without suspending: a lone send pays no extra hop.
-        if state.withLock({ state in state.leading ? false : { state.leading = true; return true }() }) {
+        if state.withLock({ state in
+            state.leading
+                ? false
+                : {
+                    state.leading = true; return true
+                }()
+        }) {
             return try await lead(with: item, commit: commit).get()
         }
         let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in

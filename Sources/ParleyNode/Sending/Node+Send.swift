@@ -9,7 +9,9 @@ extension Node {
     /// Signs, stores (durably, before anything is sent) and pushes a message to every other member.
     /// The send hooks (`NodeConfiguration.sendHooks`) may rewrite or veto it first. It may return as
     /// soon as it is stored: the push follows, batches in the order they were stored (`GroupCommit`).
-    public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws -> StoredMessage {
+    public func send(chat: ChatID, tag: Tag, content: [UInt8], references: [MessageReference] = []) async throws
+        -> StoredMessage
+    {
         let outgoing = SendHooks.Outgoing(chat: chat, tag: tag, content: content, references: references)
         guard let didSend = configuration.sendHooks.didSend else { return try await checkAndQueue(outgoing) }
         do { return try await checkAndQueue(outgoing) } catch {
@@ -21,22 +23,29 @@ extension Node {
     /// Checks membership, hooks and limits, then queues the message for the next batch.
     private func checkAndQueue(_ requested: SendHooks.Outgoing) async throws -> StoredMessage {
         let chat = requested.chat
-        guard let membership = try store.membership(of: chat) else { throw NodeError.notFound("no chat \(chat.shortHex)") }
+        guard let membership = try store.membership(of: chat) else {
+            throw NodeError.notFound("no chat \(chat.shortHex)")
+        }
         guard membership.members.contains(me) else { throw NodeError.notAMember(chat) }
         var outgoing = requested
         if let willSend = configuration.sendHooks.willSend {
             switch await willSend(requested) {
             case let .send(changed):
-                guard changed.chat == chat else { throw NodeError.invalid("a send hook cannot move a message to another chat") }
+                guard changed.chat == chat else {
+                    throw NodeError.invalid("a send hook cannot move a message to another chat")
+                }
                 outgoing = changed
             case let .veto(reason): throw NodeError.vetoed(reason)
             }
         }
-        if outgoing.tag == .membership { throw NodeError.invalid("membership changes are made with addMembers and removeMembers") }
+        if outgoing.tag == .membership {
+            throw NodeError.invalid("membership changes are made with addMembers and removeMembers")
+        }
         if outgoing.tag == .custom { try ContentKind.validateCustom(outgoing.content) }
         if membership.isKeyed { _ = try Self.sealingKey(of: membership) } // refused now rather than at commit
         return try await enqueue(
-            chat: chat, tag: outgoing.tag, content: outgoing.content, references: outgoing.references, sealed: membership.isKeyed,
+            chat: chat, tag: outgoing.tag, content: outgoing.content, references: outgoing.references,
+            sealed: membership.isKeyed,
             recipients: membership.members)
     }
 
@@ -52,13 +61,15 @@ extension Node {
             chat: chat, author: me, sequence: 1, lamport: 1, timestampMillis: clock.wallMillis,
             tag: tag, content: content, references: references)
         try draft.validateLimits()
-        let outgoing = OutgoingMessage(draft: draft, sealed: sealed, recipients: recipients.filter { $0 != me }, startsEpoch: startsEpoch)
+        let outgoing = OutgoingMessage(
+            draft: draft, sealed: sealed, recipients: recipients.filter { $0 != me }, startsEpoch: startsEpoch)
         return try await outbox.submit(outgoing) { batch in await self.storeAndPush(batch) }
     }
 
     /// Numbers, signs and stores the batch in one transaction; pushing it is the follow-up, which
     /// runs while the next batch is stored (`GroupCommit`).
-    private func storeAndPush(_ batch: [OutgoingMessage]) async -> GroupCommit<OutgoingMessage, StoredMessage>.Committed {
+    private func storeAndPush(_ batch: [OutgoingMessage]) async -> GroupCommit<OutgoingMessage, StoredMessage>.Committed
+    {
         var results = [Result<StoredMessage, any Error>?](repeating: nil, count: batch.count)
         var signed: [(index: Int, message: Message, recipients: [PeerID])] = []
         var grants: [MessageID: [EpochKey]] = [:]
@@ -76,9 +87,11 @@ extension Node {
                     current[draft.chat] = sealing
                     recipients = sealing.recipients
                 }
-                (draft.sequence, draft.lamport, draft.previous) = try chatState.reserve(chat: draft.chat, author: me, store: store)
+                (draft.sequence, draft.lamport, draft.previous) = try chatState.reserve(
+                    chat: draft.chat, author: me, store: store)
                 if let key = sealing?.key {
-                    draft.content = SealedContent.seal(draft.content, with: key, chat: draft.chat, author: me, sequence: draft.sequence)
+                    draft.content = SealedContent.seal(
+                        draft.content, with: key, chat: draft.chat, author: me, sequence: draft.sequence)
                 }
                 let message = try draft.chained()
                 chatState.link(chat: draft.chat, to: message.id)
@@ -109,7 +122,8 @@ extension Node {
         var pushes: [(key: OutboundKey, frame: Frame)] = []
         for (item, outcome) in zip(signed, outcomes) {
             guard case let .inserted(row) = outcome else {
-                results[item.index] = .failure(NodeError.invalid("message \(item.message.id.shortHex) could not be stored: \(outcome)"))
+                results[item.index] = .failure(
+                    NodeError.invalid("message \(item.message.id.shortHex) could not be stored: \(outcome)"))
                 continue
             }
             stored.append((item.index, row))
@@ -123,9 +137,11 @@ extension Node {
         for chat in unstoredChats { chatState.forget(chat: chat) }
         for (index, row) in stored {
             // The caller gets what it wrote, not the sealed form.
-            results[index] = .success(StoredMessage(
-                message: row.message.opened(content: batch[index].draft.content), localNumber: row.localNumber, receivedAtMillis: row.receivedAtMillis,
-                state: row.state, deliveredTo: row.deliveredTo))
+            results[index] = .success(
+                StoredMessage(
+                    message: row.message.opened(content: batch[index].draft.content), localNumber: row.localNumber,
+                    receivedAtMillis: row.receivedAtMillis,
+                    state: row.state, deliveredTo: row.deliveredTo))
         }
         let (storedIDs, frames) = (stored.map(\.row.id), pushes)
         return .init(results: results.map { $0 ?? .failure(GroupCommitError.noResult) }) {
@@ -154,7 +170,10 @@ extension Node {
         var next: [ChatID: (named: MessageID?, recipients: [PeerID])] = [:]
         for position in batch.indices.reversed() {
             let (message, recipients) = (batch[position].message, batch[position].recipients)
-            if let after = next[message.chat], after.named == message.id, after.recipients == recipients {} else { heads.insert(position) }
+            if let after = next[message.chat], after.named == message.id, after.recipients == recipients {
+            } else {
+                heads.insert(position)
+            }
             next[message.chat] = (message.previous, recipients)
         }
         var openRuns: [ChatID: Int] = [:] // per chat, its last message in the batch not yet covered by a head
@@ -176,7 +195,9 @@ extension Node {
         for position in heads { signHead(at: position, in: &batch, identity: identity) }
     }
 
-    static func signHead(at position: Int, in batch: inout [(index: Int, message: Message, recipients: [PeerID])], identity: Identity) {
+    static func signHead(
+        at position: Int, in batch: inout [(index: Int, message: Message, recipients: [PeerID])], identity: Identity
+    ) {
         // Made by this node from its own draft: signing cannot fail.
         if !batch[position].message.isHead, let head = try? batch[position].message.signedAsHead(by: identity) {
             batch[position].message = head
@@ -209,7 +230,9 @@ extension Node {
     /// A message the store refused leaves the stored ones before it in its chat with nothing to vouch
     /// for them: the last of those is signed now, its stored encoding replaced (the id stays), and it
     /// is pushed signed. Rare: the store refuses an own message only when the chat changed under it.
-    fileprivate func signBeforeRefused(_ batch: inout [(index: Int, message: Message, recipients: [PeerID])], outcomes: [InsertOutcome]) async {
+    fileprivate func signBeforeRefused(
+        _ batch: inout [(index: Int, message: Message, recipients: [PeerID])], outcomes: [InsertOutcome]
+    ) async {
         guard outcomes.count == batch.count, outcomes.contains(where: { $0.storedMessage == nil }) else { return }
         var lastStored: [ChatID: Int] = [:]
         var resigned: [Message] = []
@@ -223,13 +246,16 @@ extension Node {
             }
         }
         do { try await store.replaceEncodings(resigned) } catch {
-            logger.warning("could not store the signed form of a message before a refused one", metadata: ["error": "\(error)"])
+            logger.warning(
+                "could not store the signed form of a message before a refused one", metadata: ["error": "\(error)"])
         }
     }
 
     /// The current epoch's key and the other current members, for a sealed message.
     fileprivate func currentSealing(_ chat: ChatID) throws -> (key: EpochKey, recipients: [PeerID]) {
-        guard let membership = try store.membership(of: chat), membership.members.contains(me) else { throw NodeError.notAMember(chat) }
+        guard let membership = try store.membership(of: chat), membership.members.contains(me) else {
+            throw NodeError.notAMember(chat)
+        }
         return (try Self.sealingKey(of: membership), membership.members.filter { $0 != me })
     }
 
@@ -237,7 +263,9 @@ extension Node {
     /// grant that opens.
     fileprivate static func sealingKey(of membership: ChatMembership) throws -> EpochKey {
         guard let key = membership.sealingKey else {
-            throw NodeError.invalid("this node holds no key for the current epoch of chat \(membership.chat.shortHex): the creator's last change gave it none")
+            throw NodeError.invalid(
+                "this node holds no key for the current epoch of chat \(membership.chat.shortHex): the creator's last change gave it none"
+            )
         }
         return key
     }

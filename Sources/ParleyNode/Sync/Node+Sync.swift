@@ -12,7 +12,9 @@ extension Node {
     ///
     /// Each request travels with the chain tops (`ChainTops`): the ids held at each author's highest
     /// sequence and the forks proven here, which sequences alone cannot compare (§10).
-    func syncRequest(chat: ChatID, vector: [PeerID: AuthorHoldings]? = nil, to peers: some Sequence<PeerID>) throws -> [Frame] {
+    func syncRequest(chat: ChatID, vector: [PeerID: AuthorHoldings]? = nil, to peers: some Sequence<PeerID>) throws
+        -> [Frame]
+    {
         let vector = try vector ?? store.versionVector(chat: chat)
         for peer in peers { syncProgress.asked(vector, peer: peer, chat: chat) }
         return [.syncRequest(chat: chat, vector: vector), .chainTops(chat: chat, try store.chainTops(chat: chat))]
@@ -33,24 +35,31 @@ extension Node {
     /// Otherwise a vote that ran late on a slow machine went out again by sync once it was 3 s old,
     /// and the extra work made the rest later still.
     func syncReply(chat: ChatID, vector: [PeerID: AuthorHoldings], to peer: PeerID) throws -> [Frame] {
-        guard let members = try store.members(of: chat) else { return try asksForInvite(chat) ? [.needInvite(chat)] : [] }
+        guard let members = try store.members(of: chat) else {
+            return try asksForInvite(chat) ? [.needInvite(chat)] : []
+        }
         guard members.contains(peer) else { return [] }
         let askedBefore = syncProgress.received(vector, from: peer, chat: chat)
         let now = clock.now
         let isPushing = { (author: PeerID) in
-            askedBefore && (author == self.me || members.contains(author) && self.presenceHub.status(of: author, now: now) == .online)
+            askedBefore
+                && (author == self.me
+                    || members.contains(author) && self.presenceHub.status(of: author, now: now) == .online)
         }
         let wallMillis = clock.wallMillis
-        let underLoad = min(transport.inbound.queueDelay * ReliableQueue<OutboundKey, Frame>.loadFactor, Self.maxSyncFreshness)
+        let underLoad = min(
+            transport.inbound.queueDelay * ReliableQueue<OutboundKey, Frame>.loadFactor, Self.maxSyncFreshness)
         let freshness = max(configuration.syncFreshness, underLoad).millis
         let fresh = freshness > 0 ? (wallMillis - freshness + 1)...wallMillis : nil
         var budget = configuration.syncBatch
         var frames: [Frame] = []
-        for (author, available) in try store.authorsWithMessages(chat: chat).sorted(by: { $0.key < $1.key }) where budget > 0 {
+        for (author, available) in try store.authorsWithMessages(chat: chat).sorted(by: { $0.key < $1.key })
+        where budget > 0 {
             let wanted = (vector[author] ?? .contiguous(0)).wanted(upTo: available)
             guard !wanted.isEmpty else { continue }
             let run = try store.encodings(
-                chat: chat, author: author, in: wanted, limit: budget, withholdingTailStoredWithin: isPushing(author) ? fresh : nil)
+                chat: chat, author: author, in: wanted, limit: budget,
+                withholdingTailStoredWithin: isPushing(author) ? fresh : nil)
             // A run left ending on a chained message is extended to its head below, withheld messages included.
             let missing = try extendedToHead(run, chat: chat, author: author, upTo: available)
             if author != me { relayed.withLock { relayed in for message in missing { relayed.insert(message.id) } } }
@@ -67,7 +76,9 @@ extension Node {
     /// A run of an author's messages, followed by the author's messages after it up to the first head
     /// (at most one batch more): a chained message is accepted only once a head vouches for it. When the
     /// requester already holds some of those, they are sent again and dropped as known.
-    private func extendedToHead(_ run: [StoredEncoding], chat: ChatID, author: PeerID, upTo available: UInt64) throws -> [StoredEncoding] {
+    private func extendedToHead(_ run: [StoredEncoding], chat: ChatID, author: PeerID, upTo available: UInt64) throws
+        -> [StoredEncoding]
+    {
         guard let last = run.last, !last.isHead, last.sequence < available else { return run }
         let following = try store.encodings(
             chat: chat, author: author, in: [(last.sequence + 1)...available], limit: Self.maxHeadDistance)
@@ -94,17 +105,22 @@ extension Node {
         for (chat, peers) in asks {
             for peer in peers { syncProgress.answered(.more, by: peer, chat: chat) }
         }
-        let arriving = ((storing?.messages.verified.messages ?? []) + prepared.messages.verified.messages).map(\.message)
+        let arriving = ((storing?.messages.verified.messages ?? []) + prepared.messages.verified.messages).map(
+            \.message)
         var requests: [PeerID: [Frame]] = [:]
         for (chat, peers) in asks {
             do {
                 guard let members = try store.members(of: chat).map(Set.init), members.contains(me) else { continue }
-                let vector = Self.anticipated(try store.versionVector(chat: chat), chat: chat, adding: arriving, members: members)
+                let vector = Self.anticipated(
+                    try store.versionVector(chat: chat), chat: chat, adding: arriving, members: members)
                 for peer in peers where members.contains(peer) {
-                    if let request = try syncContinuation(chat: chat, vector: vector, with: peer) { requests[peer, default: []] += request }
+                    if let request = try syncContinuation(chat: chat, vector: vector, with: peer) {
+                        requests[peer, default: []] += request
+                    }
                 }
             } catch {
-                logger.warning("could not follow up a sync reply; the next round asks again", metadata: ["error": "\(error)"])
+                logger.warning(
+                    "could not follow up a sync reply; the next round asks again", metadata: ["error": "\(error)"])
             }
         }
         await transmit(requests)
@@ -126,7 +142,8 @@ extension Node {
 
     /// The follow-up to `syncEnd(more)`: asked again only when the last round moved our vector,
     /// so a peer that keeps saying "more" without delivering cannot keep us busy.
-    private func syncContinuation(chat: ChatID, vector: [PeerID: AuthorHoldings], with peer: PeerID) throws -> [Frame]? {
+    private func syncContinuation(chat: ChatID, vector: [PeerID: AuthorHoldings], with peer: PeerID) throws -> [Frame]?
+    {
         guard syncProgress.advance(peer: peer, chat: chat, to: vector, now: clock.now) else { return nil }
         return try syncRequest(chat: chat, vector: vector, to: [peer])
     }
@@ -142,12 +159,14 @@ extension Node {
             let ours = try store.versionVector(chat: chat)
             let due = members.filter { member in
                 member != me && !syncProgress.holds(ours, peer: member, chat: chat) // nothing to exchange
-                    && !syncProgress.isCatchingUp(peer: member, chat: chat, now: clock.now, within: configuration.syncInterval)
+                    && !syncProgress.isCatchingUp(
+                        peer: member, chat: chat, now: clock.now, within: configuration.syncInterval)
             }
             let asked = Self.inTurn(due.sorted(), round: round, fanout: configuration.syncFanout)
             guard !asked.isEmpty else { continue }
             let request = try syncRequest(chat: chat, vector: ours, to: asked)
-            await transmit(await engine.datagramsIfConnected(request, toEach: asked, now: clock.now, wallMillis: clock.wallMillis))
+            await transmit(
+                await engine.datagramsIfConnected(request, toEach: asked, now: clock.now, wallMillis: clock.wallMillis))
         }
     }
 
@@ -173,7 +192,8 @@ extension Node {
         }
         await transmit(frames)
         // Read receipts whose retries gave up while the author was away go again now.
-        await pushReliably(try store.pendingReadReceipts().filter { peers.contains($0.author) }.map(Self.readReceiptItem))
+        await pushReliably(
+            try store.pendingReadReceipts().filter { peers.contains($0.author) }.map(Self.readReceiptItem))
         await greetWithBeat(peers)
     }
 

@@ -14,7 +14,8 @@ public struct ChatSummary: Sendable, Hashable {
     public let joinedAtMillis: Int64?
 
     public init(
-        invite: ChatInvite, members: [PeerID], epoch: UInt32, messageCount: Int, lastMessage: StoredMessage?, joinedAtMillis: Int64? = nil
+        invite: ChatInvite, members: [PeerID], epoch: UInt32, messageCount: Int, lastMessage: StoredMessage?,
+        joinedAtMillis: Int64? = nil
     ) {
         self.invite = invite
         self.members = members

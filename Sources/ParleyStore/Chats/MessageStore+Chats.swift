@@ -5,7 +5,9 @@ public import ParleyCore
 extension MessageStore {
     /// Stores a joined chat, its first members (epoch 0) and this node's epoch-0 key, if it has one.
     /// Returns false, changing nothing, if it was already stored.
-    public func saveChat(_ invite: ChatInvite, key: EpochKey? = nil, joinedAtMillis: Int64) async throws(StoreError) -> Bool {
+    public func saveChat(_ invite: ChatInvite, key: EpochKey? = nil, joinedAtMillis: Int64) async throws(StoreError)
+        -> Bool
+    {
         try await write("saving chat \(invite.id.shortHex)") { db in
             if try ChatRecord.exists(db, key: invite.id.blob) { return false }
             try ChatRecord(
@@ -39,17 +41,21 @@ extension MessageStore {
                 let count = try MessageRecord.filter { $0.chatId == record.id }.fetchCount(db)
                 // The latest message a person would see (not a vote or a reaction), latest in history order.
                 let last = try Self.fetchStored(
-                    db, """
+                    db,
+                    """
                     WHERE m.chat_id = ? AND m.tag IN (\(Self.shownTagPlaceholders)) AND \(Self.notForked)
                     ORDER BY \(Self.historyClock(of: "m")) DESC, m.author DESC, m.seq DESC LIMIT 1
                     """,
                     [record.id] + Self.shownTagArguments
                 ).first
                 let members = try Data.fetchAll(
-                    db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ? ORDER BY peer_id"), arguments: [record.id])
+                    db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ? ORDER BY peer_id"),
+                    arguments: [record.id])
                 return ChatSummary(
-                    invite: try Self.invite(record), members: try members.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") },
-                    epoch: UInt32(clamping: record.epoch), messageCount: count, lastMessage: last, joinedAtMillis: record.joinedAtMillis)
+                    invite: try Self.invite(record),
+                    members: try members.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") },
+                    epoch: UInt32(clamping: record.epoch), messageCount: count, lastMessage: last,
+                    joinedAtMillis: record.joinedAtMillis)
             }
         }
     }
@@ -90,7 +96,8 @@ extension MessageStore {
 
     private func readMemberships() throws(StoreError) -> [ChatID: [PeerID]] {
         let rows = try read("reading chat members") { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT chat_id, peer_id FROM chat_members ORDER BY chat_id, peer_id"))
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT chat_id, peer_id FROM chat_members ORDER BY chat_id, peer_id"))
         }
         var result: [ChatID: [PeerID]] = [:]
         for row in rows {

@@ -30,15 +30,21 @@ extension MessageStore {
 
     private func readMembership(of chat: ChatID) throws(StoreError) -> ChatMembership? {
         try read("reading the membership of chat \(chat.shortHex)") { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT creator, kind, keyed, epoch FROM chats WHERE id = ?"), arguments: [chat.blob])
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT creator, kind, keyed, epoch FROM chats WHERE id = ?"),
+                    arguments: [chat.blob])
             else { return nil }
             let members = try Data.fetchAll(
-                db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ? ORDER BY peer_id"), arguments: [chat.blob])
+                db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ? ORDER BY peer_id"),
+                arguments: [chat.blob])
             let kind: String = row["kind"], epoch: Int64 = row["epoch"], keyed: Bool = row["keyed"]
-            guard let chatKind = ChatKind(rawValue: kind) else { throw StoreError.corrupt("chat \(chat.shortHex) has kind '\(kind)'") }
+            guard let chatKind = ChatKind(rawValue: kind) else {
+                throw StoreError.corrupt("chat \(chat.shortHex) has kind '\(kind)'")
+            }
             return ChatMembership(
-                chat: chat, kind: chatKind, creator: try PeerID.fromBlob(row["creator"], "chat creator"), isKeyed: keyed,
+                chat: chat, kind: chatKind, creator: try PeerID.fromBlob(row["creator"], "chat creator"),
+                isKeyed: keyed,
                 epoch: UInt32(clamping: epoch),
                 members: try members.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") },
                 sealingKey: keyed ? try Self.key(of: chat, epoch: UInt32(clamping: epoch), db) : nil)
@@ -67,11 +73,16 @@ extension MessageStore {
     /// member holding the message gets the same set, whatever changes it received since.
     public func membersWhenSent(_ message: MessageID) throws(StoreError) -> Set<PeerID>? {
         try read("reading the members when message \(message.shortHex) was sent") { db in
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT m.chat_id, m.tag, m.content, c.keyed FROM messages m JOIN chats c ON c.id = m.chat_id WHERE m.id = ?"),
-                arguments: [message.blob])
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(
+                        sql:
+                            "SELECT m.chat_id, m.tag, m.content, c.keyed FROM messages m JOIN chats c ON c.id = m.chat_id WHERE m.id = ?"
+                    ),
+                    arguments: [message.blob])
             else { return nil }
-            let chat: Data = row["chat_id"], content: Data = row["content"], keyed: Bool = row["keyed"], tag: String = row["tag"]
+            let chat: Data = row["chat_id"], content: Data = row["content"], keyed: Bool = row["keyed"],
+                tag: String = row["tag"]
             let sealed = keyed && tag != Tag.membership.rawValue
             let epoch = sealed ? SealedContent.epoch(of: Array(content)) ?? 0 : 0
             return try Epochs.members(chat: chat, epoch: Int64(epoch), db)

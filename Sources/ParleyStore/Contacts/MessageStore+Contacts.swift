@@ -19,11 +19,14 @@ extension MessageStore {
                 throw StoreError.nameTaken(name, owner: owner.peerId.hexPrefix)
             }
             let previous = try ContactRecord.fetchOne(db, key: peerId)
-            let record = ContactRecord(peerId: peerId, name: name, address: contact.address?.description ?? previous?.address)
+            let record = ContactRecord(
+                peerId: peerId, name: name, address: contact.address?.description ?? previous?.address)
             try record.save(db)
             return (record, previous)
         }
-        return ContactUpdate(contact: try Self.contact(saved), previous: try previous.map { record throws(StoreError) in try Self.contact(record) })
+        return ContactUpdate(
+            contact: try Self.contact(saved),
+            previous: try previous.map { record throws(StoreError) in try Self.contact(record) })
     }
 
     /// All contacts, sorted by name ignoring case.
@@ -44,7 +47,8 @@ extension MessageStore {
     }
 
     public func contact(peer: PeerID) throws(StoreError) -> Contact? {
-        let record = try read("finding contact \(peer.shortHex)") { db in try ContactRecord.fetchOne(db, key: peer.blob) }
+        let record = try read("finding contact \(peer.shortHex)") { db in try ContactRecord.fetchOne(db, key: peer.blob)
+        }
         return try record.map { record throws(StoreError) in try Self.contact(record) }
     }
 

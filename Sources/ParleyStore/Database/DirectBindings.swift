@@ -60,9 +60,12 @@ struct DirectBindings {
     mutating func text(_ value: String) {
         var value = value
         let code = value.withUTF8 { utf8 -> Int32 in
-            guard let base = utf8.baseAddress, !utf8.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+            guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                return sqlite3_bind_text(handle, index, "", 0, Self.transient)
+            }
             guard let count = Int32(exactly: utf8.count) else { return SQLITE_TOOBIG }
-            return sqlite3_bind_text(handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), count, Self.transient)
+            return sqlite3_bind_text(
+                handle, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), count, Self.transient)
         }
         advance(code)
     }
@@ -75,10 +78,14 @@ struct DirectBindings {
     /// Throws if a bind failed or the statement takes another number of arguments than were bound.
     private func check(count: Int32) throws {
         if let failure {
-            throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: "could not bind argument \(failure.index)", sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: failure.code), message: "could not bind argument \(failure.index)",
+                sql: statement.sql)
         }
         guard index - 1 == count else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(index - 1) arguments bound, \(count) expected", sql: statement.sql)
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE, message: "\(index - 1) arguments bound, \(count) expected",
+                sql: statement.sql)
         }
     }
 

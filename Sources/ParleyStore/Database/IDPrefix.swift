@@ -50,7 +50,9 @@ struct IDPrefix {
         }
         let sql = "FROM \(table) WHERE \(condition) \(filter)"
         let ids = try Data.fetchAll(db, sql: "SELECT id \(sql) LIMIT 2", arguments: bounds + arguments)
-        let count = ids.count < 2 ? ids.count : try Int.fetchOne(db, sql: "SELECT COUNT(*) \(sql)", arguments: bounds + arguments) ?? 0
+        let count =
+            ids.count < 2
+            ? ids.count : try Int.fetchOne(db, sql: "SELECT COUNT(*) \(sql)", arguments: bounds + arguments) ?? 0
         return (ids, count)
     }
 

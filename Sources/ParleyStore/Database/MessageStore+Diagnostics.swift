@@ -8,7 +8,8 @@ extension MessageStore {
         let query = CriteriaQuery(criteria)
         return try read("explaining a query") { db in
             try Row.fetchAll(
-                db, sql: "EXPLAIN QUERY PLAN SELECT \(Self.storedMessageSelection) \(query.tail)", arguments: query.arguments
+                db, sql: "EXPLAIN QUERY PLAN SELECT \(Self.storedMessageSelection) \(query.tail)",
+                arguments: query.arguments
             ).map { $0["detail"] as String }
         }
     }

@@ -19,7 +19,9 @@ enum PreparedTransaction {
         try db.cachedStatement(sql: kind.rawValue).execute()
         do {
             let result = try body(db)
-            guard db.isInsideTransaction else { throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back") }
+            guard db.isInsideTransaction else {
+                throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back")
+            }
             try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
             return result
         } catch {

@@ -44,7 +44,9 @@ final class AwaitingAcks: Sendable {
             self.entries.withLock { entries in
                 for (id, change) in changes {
                     if let change, change.row.state != .delivered {
-                        if entries[id] == nil, entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+                        if entries[id] == nil, entries.count >= Self.capacity {
+                            entries.removeAll(keepingCapacity: true)
+                        }
                         entries[id] = change
                     } else {
                         entries[id] = nil

@@ -34,11 +34,14 @@ extension DeliveryRow {
         for part in ids.map(\.blob).chunked(chunk) {
             let values = padded(part)
             let statement = try db.cachedStatement(
-                sql: "SELECT id, chat_id, local_number, author, state FROM messages WHERE id IN (\(placeholders(values.count)))")
+                sql:
+                    "SELECT id, chat_id, local_number, author, state FROM messages WHERE id IN (\(placeholders(values.count)))"
+            )
             for row in try Row.fetchAll(statement, arguments: StatementArguments(values)) {
                 guard let state = DeliveryState(rawValue: row[4]) else { continue }
                 rows[try MessageID.fromBlob(row[0], "message id")] = DeliveryRow(
-                    chatId: row[1], localNumber: row[2], author: try PeerID.fromBlob(row[3], "message author"), state: state)
+                    chatId: row[1], localNumber: row[2], author: try PeerID.fromBlob(row[3], "message author"),
+                    state: state)
             }
         }
         return rows
@@ -51,9 +54,14 @@ extension DeliveryRow {
             for part in inChat.map(\.localNumber).chunked(chunk) {
                 let values = padded(part)
                 let statement = try db.cachedStatement(
-                    sql: "SELECT local_number, peer_id FROM deliveries WHERE chat_id = ? AND local_number IN (\(placeholders(values.count)))")
-                for row in try Row.fetchAll(statement, arguments: StatementArguments([chat]) + StatementArguments(values)) {
-                    recorded[Place(chatId: chat, localNumber: row[0]), default: []].insert(try PeerID.fromBlob(row[1], "delivery peer"))
+                    sql:
+                        "SELECT local_number, peer_id FROM deliveries WHERE chat_id = ? AND local_number IN (\(placeholders(values.count)))"
+                )
+                for row in try Row.fetchAll(
+                    statement, arguments: StatementArguments([chat]) + StatementArguments(values))
+                {
+                    recorded[Place(chatId: chat, localNumber: row[0]), default: []].insert(
+                        try PeerID.fromBlob(row[1], "delivery peer"))
                 }
             }
         }
@@ -65,7 +73,9 @@ extension DeliveryRow {
             let rows = padded(part)
             let values = Array(repeating: "(?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
             let statement = try db.cachedStatement(
-                sql: "INSERT OR IGNORE INTO deliveries (chat_id, local_number, peer_id, delivered_at_ms) VALUES \(values)")
+                sql:
+                    "INSERT OR IGNORE INTO deliveries (chat_id, local_number, peer_id, delivered_at_ms) VALUES \(values)"
+            )
             try DirectBindings.execute(statement) { bindings in
                 for (row, peer) in rows {
                     bindings.blob(row.chatId)
@@ -84,7 +94,9 @@ extension DeliveryRow {
             for part in inChat.map(\.localNumber).chunked(chunk) {
                 let values = padded(part)
                 let statement = try db.cachedStatement(
-                    sql: "UPDATE messages SET state = ? WHERE chat_id = ? AND local_number IN (\(placeholders(values.count)))")
+                    sql:
+                        "UPDATE messages SET state = ? WHERE chat_id = ? AND local_number IN (\(placeholders(values.count)))"
+                )
                 try DirectBindings.execute(statement) { bindings in
                     bindings.text(state.rawValue)
                     bindings.blob(chat)

@@ -26,8 +26,10 @@ struct MemberCounts {
         if let membership = memberships.lookup(try ChatID.fromBlob(chat, "chat id")).membership {
             peers = Set(membership.members)
         } else {
-            peers = Set(try Data.fetchAll(
-                db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat])
+            peers = Set(
+                try Data.fetchAll(
+                    db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat]
+                )
                 .map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") })
         }
         members[chat] = peers

@@ -26,13 +26,16 @@ extension MessageStore {
             var recorded = Dictionary(uniqueKeysWithValues: cached.values.map { ($0.row.place, $0.acknowledged) })
             let read = try DeliveryRow.fetchAll(ids.subtracting(cached.keys), db)
             rows.merge(read) { kept, _ in kept }
-            recorded.merge(try DeliveryRow.recordedDeliveries(of: read.values.filter { $0.state != .received }, db)) { kept, _ in kept }
+            recorded.merge(try DeliveryRow.recordedDeliveries(of: read.values.filter { $0.state != .received }, db)) {
+                kept, _ in kept
+            }
             var fresh: [(row: DeliveryRow, peer: PeerID)] = []
             var grew = Set<MessageID>()
             for ack in acks {
                 guard let row = rows[ack.message], row.state != .received, ack.peer != row.author,
-                      try members.contains(ack.peer, in: row.chatId, db),
-                      recorded[row.place, default: []].insert(ack.peer).inserted else { continue }
+                    try members.contains(ack.peer, in: row.chatId, db),
+                    recorded[row.place, default: []].insert(ack.peer).inserted
+                else { continue }
                 fresh.append((row, ack.peer))
                 grew.insert(ack.message)
             }
@@ -46,8 +49,11 @@ extension MessageStore {
                 let others = try members.count(row.chatId, db) - 1
                 let settled = MessageStore.settledState(row.state, delivered: acknowledged.count, others: others)
                 if settled != row.state { moves[settled, default: []].append(row.place) }
-                if row.state != .received { awaited[ack.message] = AwaitingAcks.Entry(row: row.moved(to: settled), acknowledged: acknowledged) }
-                progress[ack.message] = DeliveryProgress(deliveredTo: acknowledged.count, recipients: others, grew: grew.contains(ack.message))
+                if row.state != .received {
+                    awaited[ack.message] = AwaitingAcks.Entry(row: row.moved(to: settled), acknowledged: acknowledged)
+                }
+                progress[ack.message] = DeliveryProgress(
+                    deliveredTo: acknowledged.count, recipients: others, grew: grew.contains(ack.message))
             }
             for (state, places) in moves { try DeliveryRow.setState(state, of: places, db) }
             awaitingAcks.update(awaited, in: db)
@@ -60,17 +66,26 @@ extension MessageStore {
     public func undelivered(author: PeerID) throws(StoreError) -> [(message: Message, missing: [PeerID])] {
         let rows = try read("listing undelivered messages") { db in
             var members: [Data: [Data]] = [:]
-            let records = try MessageRecord
-                .filter { $0.author == author.blob && [DeliveryState.pending.rawValue, DeliveryState.sent.rawValue].contains($0.state) }
+            let records =
+                try MessageRecord
+                .filter {
+                    $0.author == author.blob
+                        && [DeliveryState.pending.rawValue, DeliveryState.sent.rawValue].contains($0.state)
+                }
                 .order(MessageRecord.Columns.chatId, MessageRecord.Columns.localNumber)
                 .fetchAll(db)
             return try records.map { record in
                 if members[record.chatId] == nil {
                     members[record.chatId] = try Data.fetchAll(
-                        db, ChatMemberRecord.select(ChatMemberRecord.Columns.peerId).filter { $0.chatId == record.chatId })
+                        db,
+                        ChatMemberRecord.select(ChatMemberRecord.Columns.peerId).filter { $0.chatId == record.chatId })
                 }
-                let acked = Set(try Data.fetchAll(
-                    db, DeliveryRecord.select(DeliveryRecord.Columns.peerId).filter { $0.chatId == record.chatId && $0.localNumber == record.localNumber }))
+                let acked = Set(
+                    try Data.fetchAll(
+                        db,
+                        DeliveryRecord.select(DeliveryRecord.Columns.peerId).filter {
+                            $0.chatId == record.chatId && $0.localNumber == record.localNumber
+                        }))
                 let missing = (members[record.chatId] ?? []).filter { $0 != record.author && !acked.contains($0) }
                 return (record, missing)
             }

@@ -14,21 +14,26 @@ extension MessageStore {
     /// Holds an invite for the user. An invite already held, declined, or for a chat already joined
     /// changes nothing and writes nothing (`.known`); the check is a read, so a re-pushed invite costs
     /// no write transaction.
-    public func holdInvite(_ invite: ChatInvite, from sender: PeerID, receivedAtMillis: Int64) async throws(StoreError) -> InviteHolding {
+    public func holdInvite(_ invite: ChatInvite, from sender: PeerID, receivedAtMillis: Int64) async throws(StoreError)
+        -> InviteHolding
+    {
         if try holdsOrJoined(invite.id) { return .known }
         return try await write("holding an invite to chat \(invite.id.shortHex)") { db in
             if try Self.holdsOrJoined(invite.id, db) { return .known }
             let lastSeq = try Int64.fetchOne(db, PendingInviteRecord.select(max(PendingInviteRecord.Columns.seq))) ?? 0
             try PendingInviteRecord(
-                chatId: invite.id.blob, invite: Data(invite.encoded), sender: sender.blob, receivedAtMillis: receivedAtMillis,
+                chatId: invite.id.blob, invite: Data(invite.encoded), sender: sender.blob,
+                receivedAtMillis: receivedAtMillis,
                 state: HeldInvite.State.pending.rawValue, seq: lastSeq + 1, creator: invite.creator.blob
             ).insert(db)
-            try db.execute(sql: """
-                DELETE FROM pending_invites WHERE chat_id IN (
-                    SELECT chat_id FROM pending_invites WHERE state = 'pending' AND creator = ? ORDER BY seq DESC LIMIT -1 OFFSET ?)
-                """, arguments: [invite.creator.blob, Self.maxPendingInvitesPerCreator])
+            try db.execute(
+                sql: """
+                    DELETE FROM pending_invites WHERE chat_id IN (
+                        SELECT chat_id FROM pending_invites WHERE state = 'pending' AND creator = ? ORDER BY seq DESC LIMIT -1 OFFSET ?)
+                    """, arguments: [invite.creator.blob, Self.maxPendingInvitesPerCreator])
             let droppedOfCreator = db.changesCount
-            return .held(dropped: droppedOfCreator + (try Self.trim(state: .pending, keeping: Self.maxPendingInvites, db)))
+            return .held(
+                dropped: droppedOfCreator + (try Self.trim(state: .pending, keeping: Self.maxPendingInvites, db)))
         }
     }
 
@@ -55,8 +60,10 @@ extension MessageStore {
     /// The invites waiting for the user, oldest first.
     public func pendingInvites() throws(StoreError) -> [PendingInvite] {
         try read("listing pending invites") { db in
-            try PendingInviteRecord.filter { $0.state == HeldInvite.State.pending.rawValue }.order(PendingInviteRecord.Columns.seq)
-                .fetchAll(db).map(Self.pendingInvite)
+            try PendingInviteRecord.filter { $0.state == HeldInvite.State.pending.rawValue }.order(
+                PendingInviteRecord.Columns.seq
+            )
+            .fetchAll(db).map(Self.pendingInvite)
         }
     }
 
@@ -70,17 +77,22 @@ extension MessageStore {
 
     private static func pendingInvite(_ record: PendingInviteRecord) throws -> PendingInvite {
         let invite: ChatInvite
-        do { invite = try ChatInvite(decoding: Array(record.invite)) } catch { throw StoreError.corrupt("a held invite no longer verifies: \(error)") }
+        do { invite = try ChatInvite(decoding: Array(record.invite)) } catch {
+            throw StoreError.corrupt("a held invite no longer verifies: \(error)")
+        }
         return PendingInvite(
-            invite: invite, sender: try PeerID.fromBlob(record.sender, "invite sender"), receivedAtMillis: record.receivedAtMillis)
+            invite: invite, sender: try PeerID.fromBlob(record.sender, "invite sender"),
+            receivedAtMillis: record.receivedAtMillis)
     }
 
     /// Marks a pending invite declined (kept, bounded, so the same invite pushed again stays declined).
     /// Throws if no pending invite has that id.
     public func declineInvite(_ chat: ChatID) async throws(StoreError) {
         try await write("declining the invite to chat \(chat.shortHex)") { db in
-            let declined = try PendingInviteRecord.filter { $0.chatId == chat.blob && $0.state == HeldInvite.State.pending.rawValue }
-                .updateAll(db, PendingInviteRecord.Columns.state.set(to: HeldInvite.State.declined.rawValue))
+            let declined = try PendingInviteRecord.filter {
+                $0.chatId == chat.blob && $0.state == HeldInvite.State.pending.rawValue
+            }
+            .updateAll(db, PendingInviteRecord.Columns.state.set(to: HeldInvite.State.declined.rawValue))
             guard declined == 1 else { throw StoreError.unknownInvite(chat.hex) }
             _ = try Self.trim(state: .declined, keeping: Self.maxDeclinedInvites, db)
         }
@@ -90,7 +102,8 @@ extension MessageStore {
     public func recordAcceptances(_ accepted: [(chat: ChatID, peer: PeerID)]) async throws(StoreError) {
         guard !accepted.isEmpty else { return }
         try await write("recording \(accepted.count) accepted invite(s)") { db in
-            for (chat, peer) in accepted where try ChatMemberRecord.exists(db, key: ["chat_id": chat.blob, "peer_id": peer.blob]) {
+            for (chat, peer) in accepted
+            where try ChatMemberRecord.exists(db, key: ["chat_id": chat.blob, "peer_id": peer.blob]) {
                 try ChatAcceptanceRecord(chatId: chat.blob, peerId: peer.blob).insert(db, onConflict: .ignore)
             }
         }
@@ -99,20 +112,24 @@ extension MessageStore {
     /// The current members of `chat` that have not acknowledged its invite to this node yet.
     public func membersWaiting(chat: ChatID) throws(StoreError) -> [PeerID] {
         try read("reading who has not accepted chat \(chat.shortHex)") { db in
-            try Data.fetchAll(db, sql: """
-                SELECT m.peer_id FROM chat_members m
-                WHERE m.chat_id = ? AND NOT EXISTS (SELECT 1 FROM chat_acceptances a WHERE a.chat_id = m.chat_id AND a.peer_id = m.peer_id)
-                ORDER BY m.peer_id
-                """, arguments: [chat.blob]).map { try PeerID.fromBlob($0, "member") }
+            try Data.fetchAll(
+                db,
+                sql: """
+                    SELECT m.peer_id FROM chat_members m
+                    WHERE m.chat_id = ? AND NOT EXISTS (SELECT 1 FROM chat_acceptances a WHERE a.chat_id = m.chat_id AND a.peer_id = m.peer_id)
+                    ORDER BY m.peer_id
+                    """, arguments: [chat.blob]
+            ).map { try PeerID.fromBlob($0, "member") }
         }
     }
 
     /// Drops the oldest rows (by insertion order) in `state` past `limit`; returns how many.
     private static func trim(state: HeldInvite.State, keeping limit: Int, _ db: Database) throws -> Int {
-        try db.execute(sql: """
-            DELETE FROM pending_invites WHERE chat_id IN (
-                SELECT chat_id FROM pending_invites WHERE state = ? ORDER BY seq DESC LIMIT -1 OFFSET ?)
-            """, arguments: [state.rawValue, limit])
+        try db.execute(
+            sql: """
+                DELETE FROM pending_invites WHERE chat_id IN (
+                    SELECT chat_id FROM pending_invites WHERE state = ? ORDER BY seq DESC LIMIT -1 OFFSET ?)
+                """, arguments: [state.rawValue, limit])
         return db.changesCount
     }
 }

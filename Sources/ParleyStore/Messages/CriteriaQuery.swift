@@ -41,7 +41,9 @@ struct CriteriaQuery {
         }
         if let tags = criteria.tags {
             // One placeholder per tag: a handful of shapes, each prepared once.
-            conditions.append("m.tag IN (\(tags.isEmpty ? "NULL" : Array(repeating: "?", count: tags.count).joined(separator: ", ")))")
+            conditions.append(
+                "m.tag IN (\(tags.isEmpty ? "NULL" : Array(repeating: "?", count: tags.count).joined(separator: ", ")))"
+            )
             arguments += StatementArguments(tags.map(\.rawValue))
         }
         if criteria.withoutForked {

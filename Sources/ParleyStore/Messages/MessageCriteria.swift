@@ -39,7 +39,8 @@ public struct MessageCriteria: Sendable, Hashable {
     public init(
         chat: ChatID, tag: Tag? = nil, referencing: MessageID? = nil, referenceTag: Tag? = nil,
         limit: Int? = nil, afterLocalNumber: Int64? = nil, beforeLocalNumber: Int64? = nil, oldestFirst: Bool = false,
-        tags: [Tag]? = nil, order: Order = .arrival, beforePosition: HistoryPosition? = nil, afterPosition: HistoryPosition? = nil
+        tags: [Tag]? = nil, order: Order = .arrival, beforePosition: HistoryPosition? = nil,
+        afterPosition: HistoryPosition? = nil
     ) {
         self.chat = chat
         self.tag = tag

@@ -33,7 +33,8 @@ final class ArrivalHub: Sendable {
     private let state = Mutex(State())
 
     func subscribe(chat: ChatID) -> AsyncStream<StoredBatch> {
-        let (stream, continuation) = AsyncStream<StoredBatch>.makeStream(bufferingPolicy: .bufferingNewest(StoredBatch.bufferedBatches))
+        let (stream, continuation) = AsyncStream<StoredBatch>.makeStream(
+            bufferingPolicy: .bufferingNewest(StoredBatch.bufferedBatches))
         let token = state.withLock { state in
             defer { state.nextToken += 1 }
             state.subscribers[state.nextToken] = (chat, continuation)
@@ -55,7 +56,8 @@ final class ArrivalHub: Sendable {
         for case let .inserted(message) in outcomes { stored[message.message.chat, default: []].append(message) }
         for (chat, messages) in stored {
             let ordered = messages.sorted { $0.localNumber < $1.localNumber }
-            let batch = StoredBatch(chat: chat, ids: ordered.map(\.message.id), highestLocalNumber: ordered.last?.localNumber ?? 0)
+            let batch = StoredBatch(
+                chat: chat, ids: ordered.map(\.message.id), highestLocalNumber: ordered.last?.localNumber ?? 0)
             for listener in listeners where listener.chat == chat { listener.continuation.yield(batch) }
         }
     }

@@ -9,11 +9,14 @@ extension MessageStore {
     public func chatClock(chat: ChatID) throws(StoreError) -> UInt64 {
         try read("reading the Lamport clock of chat \(chat.shortHex)") { db in
             let clock = Self.historyClock()
-            let highest = try db.cachedStatement(sql: "SELECT MAX(\(clock)) FROM messages WHERE chat_id = ? AND \(clock) <= ?")
+            let highest = try db.cachedStatement(
+                sql: "SELECT MAX(\(clock)) FROM messages WHERE chat_id = ? AND \(clock) <= ?")
             var reached: UInt64 = 0
             while true {
                 let reach = Int64(clamping: reached + min(ChatClock.maxStep, ChatClock.max - reached))
-                guard let found = try Int64.fetchOne(highest, arguments: [chat.blob, reach]).map(UInt64.init), found > reached else {
+                guard let found = try Int64.fetchOne(highest, arguments: [chat.blob, reach]).map(UInt64.init),
+                    found > reached
+                else {
                     return reached
                 }
                 reached = found

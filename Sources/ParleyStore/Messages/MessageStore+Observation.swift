@@ -7,15 +7,17 @@ extension MessageStore {
     /// Yields the current matches at once, then again after every change to them. Ends with a
     /// `StoreError` if the database fails; cancelling the consumer stops the observation.
     public func observe(_ criteria: MessageCriteria) -> AsyncThrowingStream<[StoredMessage], any Error> {
-        stream(ValueObservation.tracking { db in try Self.fetch(criteria, db) }.removeDuplicates(),
-               context: "observing messages of chat \(criteria.chat.shortHex)")
+        stream(
+            ValueObservation.tracking { db in try Self.fetch(criteria, db) }.removeDuplicates(),
+            context: "observing messages of chat \(criteria.chat.shortHex)")
     }
 
     /// Yields the chat's message count now and whenever it changes: a cheap trigger for tallies.
     public func observeChat(_ chat: ChatID) -> AsyncThrowingStream<Int, any Error> {
-        stream(ValueObservation.tracking { db in
-            try MessageRecord.filter { $0.chatId == chat.blob }.fetchCount(db)
-        }.removeDuplicates(), context: "observing chat \(chat.shortHex)")
+        stream(
+            ValueObservation.tracking { db in
+                try MessageRecord.filter { $0.chatId == chat.blob }.fetchCount(db)
+            }.removeDuplicates(), context: "observing chat \(chat.shortHex)")
     }
 
     private func stream<Reducer: ValueReducer>(

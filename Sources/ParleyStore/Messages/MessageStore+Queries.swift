@@ -29,7 +29,9 @@ extension MessageStore {
         return try read("checking \(unknown.count) message id(s)") { db in
             let statement = try db.cachedStatement(sql: "SELECT 1 FROM messages WHERE id = ?")
             var stored = recent
-            for message in unknown where try Bool.fetchOne(statement, arguments: [message.id.blob]) == true { stored.insert(message.id) }
+            for message in unknown where try Bool.fetchOne(statement, arguments: [message.id.blob]) == true {
+                stored.insert(message.id)
+            }
             return stored
         }
     }
@@ -43,7 +45,9 @@ extension MessageStore {
         }
         var tags: [MessageID: Tag] = [:]
         for (id, raw) in found {
-            do { tags[id] = try Tag(raw) } catch { throw .corrupt("message \(id.shortHex) has an invalid tag: \(error)") }
+            do { tags[id] = try Tag(raw) } catch {
+                throw .corrupt("message \(id.shortHex) has an invalid tag: \(error)")
+            }
         }
         return tags
     }
@@ -53,7 +57,8 @@ extension MessageStore {
         let range = try IDPrefix(prefix)
         let matches = try read("resolving message prefix '\(prefix)'") { db in
             if let chat {
-                try range.matches(db, table: MessageRecord.databaseTableName, filter: "AND chat_id = ?", arguments: [chat.blob])
+                try range.matches(
+                    db, table: MessageRecord.databaseTableName, filter: "AND chat_id = ?", arguments: [chat.blob])
             } else {
                 try range.matches(db, table: MessageRecord.databaseTableName)
             }

@@ -29,7 +29,8 @@ public struct StoredMessage: Sendable, Hashable, Identifiable {
     }
 
     public init(
-        message: Message, localNumber: Int64, receivedAtMillis: Int64, state: DeliveryState, deliveredTo: Int, isSealed: Bool = false,
+        message: Message, localNumber: Int64, receivedAtMillis: Int64, state: DeliveryState, deliveredTo: Int,
+        isSealed: Bool = false,
         readBy: Int = 0, recipients: Int = 0, historyClock: UInt64? = nil
     ) {
         self.historyClock = historyClock ?? message.lamport

@@ -9,15 +9,17 @@ enum PollBallots {
     /// PollRules.isLater's order, the author's own chain: (seq, id), compared as SQLite row values:
     /// integers by value, ids bytewise as MessageID orders them. So any arrival order leaves the same row.
     static func cast(_ vote: Message, on target: MessageID, _ db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO poll_ballots (chat_id, poll_id, author, msg_tag, lamport, seq, message_id) VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (chat_id, poll_id, author) DO UPDATE SET
-                msg_tag = excluded.msg_tag, lamport = excluded.lamport, seq = excluded.seq, message_id = excluded.message_id
-            WHERE (excluded.seq, excluded.message_id) > (poll_ballots.seq, poll_ballots.message_id)
-            """).execute(arguments: [
-                vote.chat.blob, target.blob, vote.author.blob, vote.tag.rawValue,
-                Int64(vote.lamport), Int64(vote.sequence), vote.id.blob,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO poll_ballots (chat_id, poll_id, author, msg_tag, lamport, seq, message_id) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (chat_id, poll_id, author) DO UPDATE SET
+                    msg_tag = excluded.msg_tag, lamport = excluded.lamport, seq = excluded.seq, message_id = excluded.message_id
+                WHERE (excluded.seq, excluded.message_id) > (poll_ballots.seq, poll_ballots.message_id)
+                """
+        ).execute(arguments: [
+            vote.chat.blob, target.blob, vote.author.blob, vote.tag.rawValue,
+            Int64(vote.lamport), Int64(vote.sequence), vote.id.blob,
+        ])
     }
 
     private static let voteTags = [Tag.pollVoteUp, .pollVoteDown]
@@ -25,7 +27,10 @@ enum PollBallots {
     /// The ballots on `poll` in `chat`, from their columns alone.
     static func fetch(chat: ChatID, poll: MessageID, _ db: Database) throws -> [PollEventRecord] {
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT message_id, author, lamport, seq, msg_tag FROM poll_ballots WHERE chat_id = ? AND poll_id = ?"),
+            db.cachedStatement(
+                sql:
+                    "SELECT message_id, author, lamport, seq, msg_tag FROM poll_ballots WHERE chat_id = ? AND poll_id = ?"
+            ),
             arguments: [chat.blob, poll.blob])
         var ballots: [PollEventRecord] = []
         while let row = try rows.next() {
@@ -34,8 +39,10 @@ enum PollBallots {
             guard let tag = voteTags.first(where: { $0.rawValue == tagName }) else {
                 throw StoreError.corrupt("ballot \(id.shortHex) has the tag '\(tagName)'")
             }
-            ballots.append(PollEventRecord(
-                id: id, author: try PeerID.fromBlob(row[1], "ballot author"), lamport: UInt64(lamport), sequence: UInt64(sequence), tag: tag))
+            ballots.append(
+                PollEventRecord(
+                    id: id, author: try PeerID.fromBlob(row[1], "ballot author"), lamport: UInt64(lamport),
+                    sequence: UInt64(sequence), tag: tag))
         }
         return ballots
     }

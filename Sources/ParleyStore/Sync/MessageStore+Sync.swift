@@ -17,7 +17,8 @@ extension MessageStore {
     private func readVersionVector(chat: ChatID) throws(StoreError) -> [PeerID: AuthorHoldings] {
         try read("reading the version vector of chat \(chat.shortHex)") { db in
             var vector: [PeerID: AuthorHoldings] = [:]
-            for head in try AuthorHeadRecord.fetchAll(db.cachedStatement(sql: Self.authorHeadsOfChat), arguments: [chat.blob])
+            for head in try AuthorHeadRecord.fetchAll(
+                db.cachedStatement(sql: Self.authorHeadsOfChat), arguments: [chat.blob])
             where head.maxSeq > 0 {
                 let author = try PeerID.fromBlob(head.author, "author")
                 guard head.maxSeq > head.contiguousSeq else {
@@ -26,7 +27,10 @@ extension MessageStore {
                 }
                 // Bounded scan: past it, the rest is summarised as "not claimed" and simply resent.
                 let heldAbove = try Int64.fetchCursor(
-                    db.cachedStatement(sql: "SELECT seq FROM messages WHERE chat_id = ? AND author = ? AND seq > ? ORDER BY seq LIMIT 4096"),
+                    db.cachedStatement(
+                        sql:
+                            "SELECT seq FROM messages WHERE chat_id = ? AND author = ? AND seq > ? ORDER BY seq LIMIT 4096"
+                    ),
                     arguments: [chat.blob, head.author, head.contiguousSeq])
                 var builder = AuthorHoldingsBuilder(contiguous: UInt64(head.contiguousSeq))
                 while let sequence = try heldAbove.next(), builder.add(UInt64(sequence)) {}
@@ -49,7 +53,9 @@ extension MessageStore {
     }
 
     /// One column of the chat's `author_heads`, for the authors where it is above zero.
-    private func authorHeads(chat: ChatID, _ column: KeyPath<AuthorHeadRecord, Int64>) throws(StoreError) -> [PeerID: UInt64] {
+    private func authorHeads(chat: ChatID, _ column: KeyPath<AuthorHeadRecord, Int64>) throws(StoreError) -> [PeerID:
+        UInt64]
+    {
         let records = try read("reading author heads of chat \(chat.shortHex)") { db in
             try AuthorHeadRecord.fetchAll(db.cachedStatement(sql: Self.authorHeadsOfChat), arguments: [chat.blob])
         }
@@ -67,26 +73,41 @@ extension MessageStore {
     /// of the author's messages in `ranges` (not of a page that `limit` cut short) stored within that
     /// time (wall-clock ms), as a sync reply leaves them to their author's push.
     public func encodings(
-        chat: ChatID, author: PeerID, in ranges: [ClosedRange<UInt64>], limit: Int, withholdingTailStoredWithin fresh: ClosedRange<Int64>? = nil
+        chat: ChatID, author: PeerID, in ranges: [ClosedRange<UInt64>], limit: Int,
+        withholdingTailStoredWithin fresh: ClosedRange<Int64>? = nil
     ) throws(StoreError) -> [StoredEncoding] {
         try read("reading messages of \(author.shortHex) in chat \(chat.shortHex)") { db in
-            let inRange = try db.cachedStatement(sql: """
-                SELECT id, seq, encoded, received_at_ms FROM messages
-                WHERE chat_id = ? AND author = ? AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?
-                """)
+            let inRange = try db.cachedStatement(
+                sql: """
+                    SELECT id, seq, encoded, received_at_ms FROM messages
+                    WHERE chat_id = ? AND author = ? AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?
+                    """)
             var found: [(encoding: StoredEncoding, receivedAtMillis: Int64)] = []
             for range in ranges where found.count < limit {
-                let rows = try Row.fetchCursor(inRange, arguments: [
-                    chat.blob, author.blob, Int64(clamping: range.lowerBound), Int64(clamping: range.upperBound), limit - found.count,
-                ])
+                let rows = try Row.fetchCursor(
+                    inRange,
+                    arguments: [
+                        chat.blob, author.blob, Int64(clamping: range.lowerBound), Int64(clamping: range.upperBound),
+                        limit - found.count,
+                    ])
                 while let row = try rows.next() {
-                    let id = try row.withUnsafeData(atIndex: 0) { data throws(StoreError) in try MessageID.fromBlob(data ?? Data(), "message id") }
+                    let id = try row.withUnsafeData(atIndex: 0) { data throws(StoreError) in
+                        try MessageID.fromBlob(data ?? Data(), "message id")
+                    }
                     let encoded = try row.withUnsafeData(atIndex: 2) { data in data.map { [UInt8]($0) } ?? [] }
-                    guard let isHead = Message.isHead(inEncoding: encoded) else { throw StoreError.corrupt("message \(id.shortHex) does not decode") }
-                    found.append((StoredEncoding(id: id, sequence: UInt64(row[1] as Int64), isHead: isHead, encoded: encoded), row[3]))
+                    guard let isHead = Message.isHead(inEncoding: encoded) else {
+                        throw StoreError.corrupt("message \(id.shortHex) does not decode")
+                    }
+                    found.append(
+                        (
+                            StoredEncoding(id: id, sequence: UInt64(row[1] as Int64), isHead: isHead, encoded: encoded),
+                            row[3]
+                        ))
                 }
             }
-            if let fresh, found.count < limit { while let last = found.last, fresh.contains(last.receivedAtMillis) { found.removeLast() } }
+            if let fresh, found.count < limit {
+                while let last = found.last, fresh.contains(last.receivedAtMillis) { found.removeLast() }
+            }
             return found.map(\.encoding)
         }
     }
@@ -99,18 +120,23 @@ extension MessageStore {
     public func storedPrevious(at slots: [ChainAssembler.Slot]) throws(StoreError) -> [ChainAssembler.Slot: MessageID] {
         guard !slots.isEmpty else { return [:] }
         return try read("reading the chain links of \(slots.count) stored message(s)") { db in
-            let highest = try db.cachedStatement(sql: "SELECT max_seq FROM author_heads WHERE chat_id = ? AND author = ?")
-            let encoded = try db.cachedStatement(sql: "SELECT encoded FROM messages WHERE chat_id = ? AND author = ? AND seq = ?")
+            let highest = try db.cachedStatement(
+                sql: "SELECT max_seq FROM author_heads WHERE chat_id = ? AND author = ?")
+            let encoded = try db.cachedStatement(
+                sql: "SELECT encoded FROM messages WHERE chat_id = ? AND author = ? AND seq = ?")
             var maxima: [ChainAssembler.Slot: Int64] = [:]
             var links: [ChainAssembler.Slot: MessageID] = [:]
             for slot in slots where slot.sequence <= UInt64(Int64.max) {
                 let key = ChainAssembler.Slot(chat: slot.chat, author: slot.author, sequence: 0)
-                let max = try maxima[key] ?? committedPositions.head(.init(chat: slot.chat, author: slot.author))?.max
+                let max =
+                    try maxima[key] ?? committedPositions.head(.init(chat: slot.chat, author: slot.author))?.max
                     ?? Int64.fetchOne(highest, arguments: [slot.chat.blob, slot.author.blob]) ?? 0
                 maxima[key] = max
                 guard Int64(slot.sequence) <= max,
-                      let bytes = try Data.fetchOne(encoded, arguments: [slot.chat.blob, slot.author.blob, Int64(slot.sequence)]),
-                      let previous = Message.previous(inEncoding: Array(bytes)) else { continue }
+                    let bytes = try Data.fetchOne(
+                        encoded, arguments: [slot.chat.blob, slot.author.blob, Int64(slot.sequence)]),
+                    let previous = Message.previous(inEncoding: Array(bytes))
+                else { continue }
                 links[slot] = previous
             }
             return links
@@ -131,7 +157,8 @@ extension MessageStore {
     public func nextSequence(chat: ChatID, author: PeerID) throws(StoreError) -> UInt64 {
         let max = try read("reading the next sequence of \(author.shortHex)") { db in
             try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT max_seq FROM author_heads WHERE chat_id = ? AND author = ?"), arguments: [chat.blob, author.blob])
+                db.cachedStatement(sql: "SELECT max_seq FROM author_heads WHERE chat_id = ? AND author = ?"),
+                arguments: [chat.blob, author.blob])
         }
         return UInt64(max ?? 0) + 1
     }

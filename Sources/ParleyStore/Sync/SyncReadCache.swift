@@ -23,11 +23,15 @@ final class SyncReadCache: Sendable {
         }
     }
 
-    func vector(_ chat: ChatID, orRead read: () throws(StoreError) -> [PeerID: AuthorHoldings]) throws(StoreError) -> [PeerID: AuthorHoldings] {
+    func vector(_ chat: ChatID, orRead read: () throws(StoreError) -> [PeerID: AuthorHoldings]) throws(StoreError)
+        -> [PeerID: AuthorHoldings]
+    {
         try cached(\.vectors, chat, orRead: read)
     }
 
-    func highest(_ chat: ChatID, orRead read: () throws(StoreError) -> [PeerID: UInt64]) throws(StoreError) -> [PeerID: UInt64] {
+    func highest(_ chat: ChatID, orRead read: () throws(StoreError) -> [PeerID: UInt64]) throws(StoreError) -> [PeerID:
+        UInt64]
+    {
         try cached(\.highest, chat, orRead: read)
     }
 

@@ -31,7 +31,9 @@ public struct BallotEnvelope: Hashable, Sendable {
         guard size % Self.padding == 0, size >= buffer.readableBytes else {
             throw .invalid("a ballot envelope of \(buffer.readableBytes) bytes does not pad to \(size)")
         }
-        guard size <= Self.maxPlaintextBytes else { throw .tooLarge("ballot envelope", limit: Self.maxPlaintextBytes, actual: size) }
+        guard size <= Self.maxPlaintextBytes else {
+            throw .tooLarge("ballot envelope", limit: Self.maxPlaintextBytes, actual: size)
+        }
         buffer.writeRepeatingByte(0, count: size - buffer.readableBytes)
         return Array(buffer.readableBytesView)
     }
@@ -46,6 +48,8 @@ public struct BallotEnvelope: Hashable, Sendable {
         chat = try buffer.readDigest("chat")
         let length = Int(try buffer.readU32("ballot length"))
         ballot = try buffer.readExactly(length, "ballot")
-        guard buffer.readableBytesView.allSatisfy({ $0 == 0 }) else { throw .malformed("ballot envelope padding is not zero") }
+        guard buffer.readableBytesView.allSatisfy({ $0 == 0 }) else {
+            throw .malformed("ballot envelope padding is not zero")
+        }
     }
 }

@@ -23,12 +23,15 @@ public struct SecretBallot: Hashable, Sendable {
     public static func cast(
         chat: ChatID, poll: MessageID, secret: SecretPoll, selection: [String], key: BallotKeyPair
     ) throws(CoreError) -> SecretBallot {
-        try cast(chat: chat, poll: poll, secret: secret, selection: selection, key: key) { _ in secureRandomBytes(count: 64) }
+        try cast(chat: chat, poll: poll, secret: secret, selection: selection, key: key) { _ in
+            secureRandomBytes(count: 64)
+        }
     }
 
     /// The same with fixed draws, for test vectors only (`LSAG.sign`).
     package static func cast(
-        chat: ChatID, poll: MessageID, secret: SecretPoll, selection: [String], key: BallotKeyPair, randomness: (Int) -> [UInt8]
+        chat: ChatID, poll: MessageID, secret: SecretPoll, selection: [String], key: BallotKeyPair,
+        randomness: (Int) -> [UInt8]
     ) throws(CoreError) -> SecretBallot {
         let normalised = try secret.normalise(selection)
         guard secret.electorate.contains(where: { $0.key == key.publicKey }) else {
@@ -38,7 +41,8 @@ public struct SecretBallot: Hashable, Sendable {
         let signature: RingSignature
         do {
             signature = try LSAG.sign(
-                signedLabel + selectionBytes, ring: secret.ring, signer: key, scope: scope(chat: chat, poll: poll), randomness: randomness)
+                signedLabel + selectionBytes, ring: secret.ring, signer: key, scope: scope(chat: chat, poll: poll),
+                randomness: randomness)
         } catch { throw .invalid("signing the ballot failed: \(error)") }
         var buffer = ByteBuffer()
         buffer.writeInteger(version)
@@ -46,7 +50,8 @@ public struct SecretBallot: Hashable, Sendable {
         buffer.writeBytes(selectionBytes)
         buffer.writeInteger(UInt16(secret.electorate.count), endianness: .big)
         buffer.writeBytes(signature.encoded)
-        return SecretBallot(poll: poll, selection: normalised, signature: signature, encoded: Array(buffer.readableBytesView))
+        return SecretBallot(
+            poll: poll, selection: normalised, signature: signature, encoded: Array(buffer.readableBytesView))
     }
 
     private init(poll: MessageID, selection: [String], signature: RingSignature, encoded: [UInt8]) {
@@ -72,7 +77,9 @@ public struct SecretBallot: Hashable, Sendable {
         }
         let signatureBytes = try buffer.readExactly(RingSignature.byteCount(members: members), "ring signature")
         try buffer.expectFullyRead("secret ballot")
-        do { signature = try RingSignature(decoding: signatureBytes, members: members) } catch { throw .malformed("\(error)") }
+        do { signature = try RingSignature(decoding: signatureBytes, members: members) } catch {
+            throw .malformed("\(error)")
+        }
         self.selection = selection
         encoded = bytes
     }
@@ -93,14 +100,20 @@ public struct SecretBallot: Hashable, Sendable {
     /// node refuses what fails this before it spends a ring verification on it.
     public func checkShape(poll pollID: MessageID, secret: SecretPoll) throws(CoreError) {
         guard poll == pollID else { throw .invalid("the ballot is for another poll") }
-        guard try secret.normalise(selection) == selection else { throw .invalid("the ballot's selection is not in canonical order") }
+        guard try secret.normalise(selection) == selection else {
+            throw .invalid("the ballot's selection is not in canonical order")
+        }
         guard signature.responses.count == secret.electorate.count else {
-            throw .invalid("the ballot is signed over \(signature.responses.count) keys, the poll's ring has \(secret.electorate.count)")
+            throw .invalid(
+                "the ballot is signed over \(signature.responses.count) keys, the poll's ring has \(secret.electorate.count)"
+            )
         }
     }
 
     /// The signature's scope: the chat id and the poll id, so a tag links ballots in one poll only.
-    public static func scope(chat: ChatID, poll: MessageID) -> [UInt8] { chat.rawRepresentation + poll.rawRepresentation }
+    public static func scope(chat: ChatID, poll: MessageID) -> [UInt8] {
+        chat.rawRepresentation + poll.rawRepresentation
+    }
 }
 
 extension SecretPoll {
@@ -110,8 +123,12 @@ extension SecretPoll {
         let ids = choiceIDs
         guard !selection.isEmpty else { throw .invalid("a secret ballot selects at least one choice") }
         guard Set(selection).count == selection.count else { throw .invalid("a ballot names a choice twice") }
-        guard selection.count <= selectionLimit else { throw .invalid("this poll allows \(selectionLimit) choice(s) per ballot") }
-        for choice in selection where !ids.contains(choice) { throw .invalid("'\(choice)' is not a choice of this poll") }
+        guard selection.count <= selectionLimit else {
+            throw .invalid("this poll allows \(selectionLimit) choice(s) per ballot")
+        }
+        for choice in selection where !ids.contains(choice) {
+            throw .invalid("'\(choice)' is not a choice of this poll")
+        }
         return ids.filter(selection.contains)
     }
 }

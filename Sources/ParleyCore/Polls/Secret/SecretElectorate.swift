@@ -47,9 +47,12 @@ extension SecretPollRules {
     /// Members with a key whom the poll leaves out are allowed: whether their key had reached the
     /// creator when it posted is not something every node can agree on.
     public static func electorateProblem(
-        _ secret: SecretPoll, poll: Message, members: Set<PeerID>, ballotKeys: some Sequence<Message>, disputed: Set<PeerID> = []
+        _ secret: SecretPoll, poll: Message, members: Set<PeerID>, ballotKeys: some Sequence<Message>,
+        disputed: Set<PeerID> = []
     ) -> ElectorateProblem? {
-        if let outsider = secret.electorate.first(where: { !members.contains($0.member) }) { return .notAMember(outsider.member) }
+        if let outsider = secret.electorate.first(where: { !members.contains($0.member) }) {
+            return .notAMember(outsider.member)
+        }
         // Before the keys: else a creator listing a made-up key (its own, say) in a ring of three
         // gets `unpublishedKey`, which is not final, and the honest member's node casts into it.
         let others = secret.hidingElectors(creator: poll.author)
@@ -59,7 +62,9 @@ extension SecretPollRules {
             published.insert(message.author.rawRepresentation + message.content)
         }
         for elector in secret.electorate
-        where !disputed.contains(elector.member) && !published.contains(elector.member.rawRepresentation + elector.key.rawRepresentation) {
+        where !disputed.contains(elector.member)
+            && !published.contains(elector.member.rawRepresentation + elector.key.rawRepresentation)
+        {
             return .unpublishedKey(elector.member)
         }
         return nil

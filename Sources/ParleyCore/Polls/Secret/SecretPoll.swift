@@ -45,12 +45,16 @@ public struct SecretPoll: Hashable, Sendable {
     public init(question: Question, closesAtMillis: Int64, electorate: [Elector]) throws(CoreError) {
         let electorate = electorate.sorted { $0.member < $1.member }
         guard (Self.minElectorate...Self.maxElectorate).contains(electorate.count) else {
-            throw .invalid("a secret poll needs \(Self.minElectorate) to \(Self.maxElectorate) members with ballot keys, got \(electorate.count)")
+            throw .invalid(
+                "a secret poll needs \(Self.minElectorate) to \(Self.maxElectorate) members with ballot keys, got \(electorate.count)"
+            )
         }
         guard (1..<Self.maxClosesAtMillis).contains(closesAtMillis) else {
             throw .invalid("a secret poll's closing time must be between 1 and 2^53 ms since 1970")
         }
-        guard Set(electorate.map(\.member)).count == electorate.count, Set(electorate.map(\.key)).count == electorate.count else {
+        guard Set(electorate.map(\.member)).count == electorate.count,
+            Set(electorate.map(\.key)).count == electorate.count
+        else {
             throw .invalid("a secret poll's electorate lists a member or a key twice")
         }
         switch question {
@@ -60,13 +64,17 @@ public struct SecretPoll: Hashable, Sendable {
             guard trimmed.utf8.count <= PollSpec.maxQuestionBytes else {
                 throw .tooLarge("poll question", limit: PollSpec.maxQuestionBytes, actual: trimmed.utf8.count)
             }
-            guard !trimmed.unicodeScalars.contains("\u{0}") else { throw .invalid("poll texts cannot contain NUL characters") }
+            guard !trimmed.unicodeScalars.contains("\u{0}") else {
+                throw .invalid("poll texts cannot contain NUL characters")
+            }
         case let .options(spec):
             try spec.validate()
             guard !spec.allowAnswers, !spec.allowSuggestions else {
                 throw .invalid("a secret poll takes no answers or suggestions: they are signed by their authors")
             }
-            guard spec.closesAtMillis == closesAtMillis else { throw .invalid("a secret poll's closing time is its spec's") }
+            guard spec.closesAtMillis == closesAtMillis else {
+                throw .invalid("a secret poll's closing time is its spec's")
+            }
         }
         self.question = question
         self.closesAtMillis = closesAtMillis
@@ -119,7 +127,8 @@ public struct SecretPoll: Hashable, Sendable {
         let longestID = choiceIDs.map(\.utf8.count).max() ?? 0
         let selection = 1 + min(selectionLimit, choiceIDs.count) * (1 + longestID)
         let ballot = 1 + 32 + selection + 2 + RingSignature.byteCount(members: electorate.count)
-        return (BallotEnvelope.headerBytes + ballot + BallotEnvelope.padding - 1) / BallotEnvelope.padding * BallotEnvelope.padding
+        return (BallotEnvelope.headerBytes + ballot + BallotEnvelope.padding - 1) / BallotEnvelope.padding
+            * BallotEnvelope.padding
     }
 
     // MARK: Encoding
@@ -179,7 +188,9 @@ public struct SecretPoll: Hashable, Sendable {
             electorate.append(Elector(member: member, key: key))
         }
         try buffer.expectFullyRead("secret poll")
-        guard electorate.map(\.member) == electorate.map(\.member).sorted() else { throw .malformed("the electorate is not sorted by member id") }
+        guard electorate.map(\.member) == electorate.map(\.member).sorted() else {
+            throw .malformed("the electorate is not sorted by member id")
+        }
         return try SecretPoll(question: question, closesAtMillis: closesAt, electorate: electorate)
     }
 }

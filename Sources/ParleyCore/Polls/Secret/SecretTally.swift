@@ -48,14 +48,15 @@ public enum SecretPollRules {
     /// by message id (a message's bytes, so its validity, never change).
     /// A "PollBallotReveal" is checked the same way, on the ballot it reveals.
     public static func check(_ message: Message, poll: Message, secret: SecretPoll) -> CheckedBallot? {
-        let bytes: [UInt8]? = switch message.tag {
-        case .pollSecretBallot: message.content
-        case .pollBallotReveal: try? BallotReveal(decoding: message.content).ballot
-        default: nil
-        }
+        let bytes: [UInt8]? =
+            switch message.tag {
+            case .pollSecretBallot: message.content
+            case .pollBallotReveal: try? BallotReveal(decoding: message.content).ballot
+            default: nil
+            }
         guard let bytes, PollRules.references(message, poll),
-              let ballot = try? SecretBallot(decoding: bytes),
-              (try? ballot.verify(chat: poll.chat, poll: poll.id, secret: secret)) != nil
+            let ballot = try? SecretBallot(decoding: bytes),
+            (try? ballot.verify(chat: poll.chat, poll: poll.id, secret: secret)) != nil
         else { return nil }
         return CheckedBallot(message: message.id, ballot: ballot)
     }
@@ -68,13 +69,16 @@ public enum SecretPollRules {
     ///   - ballotKeys: the chat's "BallotKey" messages; each elector's key must be among its member's.
     ///   - check: `SecretPollRules.check` or a cache of it.
     public static func tally(
-        poll: Message, secret: SecretPoll, members: Set<PeerID>, related: some Sequence<Message>, ballotKeys: some Sequence<Message>,
+        poll: Message, secret: SecretPoll, members: Set<PeerID>, related: some Sequence<Message>,
+        ballotKeys: some Sequence<Message>,
         disputed: Set<PeerID> = [], check: (Message) -> CheckedBallot?
     ) -> SecretTally {
         var seen = Set<MessageID>()
         let related = related.filter { seen.insert($0.id).inserted && PollRules.references($0, poll) }
         let close = PollRules.winningClose(of: poll, among: related)
-        if let problem = electorateProblem(secret, poll: poll, members: members, ballotKeys: ballotKeys, disputed: disputed) {
+        if let problem = electorateProblem(
+            secret, poll: poll, members: members, ballotKeys: ballotKeys, disputed: disputed)
+        {
             return .nothingCounted(poll: poll.id, secret: secret, close: close, electorateProblem: problem)
         }
         var selections: [LinkingTag: Set<[String]>] = [:]
@@ -87,8 +91,10 @@ public enum SecretPollRules {
             guard close?.admits(message) ?? true else { late += 1; continue }
             selections[checked.ballot.linkingTag, default: []].insert(checked.ballot.selection)
         }
-        let (suppressed, revealers) = close == nil
-            ? ([], []) : suppression(poll: poll, secret: secret, published: Set(selections.keys), related: related, check: check)
+        let (suppressed, revealers) =
+            close == nil
+            ? ([], [])
+            : suppression(poll: poll, secret: secret, published: Set(selections.keys), related: related, check: check)
         var counts = Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) })
         var countedTags = Set<LinkingTag>()
         for (tag, choices) in selections {
@@ -97,8 +103,10 @@ public enum SecretPollRules {
             for id in choice { counts[id, default: 0] += 1 }
         }
         return SecretTally(
-            poll: poll.id, counts: counts, counted: countedTags.count, conflicting: selections.count - countedTags.count,
-            rejected: rejected, late: late, byOthers: byOthers, suppressed: suppressed.count, suppressionRevealedBy: revealers,
+            poll: poll.id, counts: counts, counted: countedTags.count,
+            conflicting: selections.count - countedTags.count,
+            rejected: rejected, late: late, byOthers: byOthers, suppressed: suppressed.count,
+            suppressionRevealedBy: revealers,
             countedTags: countedTags, close: close, electorateProblem: nil)
     }
 
@@ -111,7 +119,8 @@ public enum SecretPollRules {
     /// last, once per tag shown and once per revealer that fails one in a run; nodes cache checks of
     /// reveals by content, so over time a member costs at most one per entry it committed to.
     static func suppression(
-        poll: Message, secret: SecretPoll, published: Set<LinkingTag>, related: [Message], check: (Message) -> CheckedBallot?
+        poll: Message, secret: SecretPoll, published: Set<LinkingTag>, related: [Message],
+        check: (Message) -> CheckedBallot?
     ) -> (ballots: Set<LinkingTag>, revealers: Set<PeerID>) {
         var committed: [PeerID: Set<Digest32>] = [:]
         for message in related where message.tag == .pollBallotCommit && message.author != poll.author {
@@ -127,8 +136,9 @@ public enum SecretPollRules {
         // In a fixed order, so which reveal of a tag is checked does not depend on arrival.
         for message in related.filter({ $0.tag == .pollBallotReveal }).sorted(by: { $0.id < $1.id }) {
             guard let entries = committed[message.author], !failed.contains(message.author),
-                  let reveal = try? BallotReveal(decoding: message.content), entries.contains(BallotCommitment.entry(salt: reveal.salt, ballot: reveal.ballot)),
-                  let tag = try? SecretBallot(decoding: reveal.ballot).linkingTag, !published.contains(tag)
+                let reveal = try? BallotReveal(decoding: message.content),
+                entries.contains(BallotCommitment.entry(salt: reveal.salt, ballot: reveal.ballot)),
+                let tag = try? SecretBallot(decoding: reveal.ballot).linkingTag, !published.contains(tag)
             else { continue }
             // A second revealer of a tag already shown counts with the same bytes, unchecked again.
             if let shown = leftOut[tag] {
@@ -152,23 +162,27 @@ public enum SecretPollRules {
     /// checked against the keys they published, as which key they published depends on the branch a
     /// node got. The ring stays as the poll lists it, so the count is the same on every node.
     public static func result(
-        poll: Message, secret: SecretPoll, members: Set<PeerID>, related: [Message], ballotKeys: [Message], disputed: Set<PeerID> = [],
+        poll: Message, secret: SecretPoll, members: Set<PeerID>, related: [Message], ballotKeys: [Message],
+        disputed: Set<PeerID> = [],
         check: (Message) -> CheckedBallot?
     ) -> SecretTally {
         guard PollRules.winningClose(of: poll, among: related) != nil else {
             return .nothingCounted(
                 poll: poll.id, secret: secret, close: nil,
-                electorateProblem: electorateProblem(secret, poll: poll, members: members, ballotKeys: ballotKeys, disputed: disputed))
+                electorateProblem: electorateProblem(
+                    secret, poll: poll, members: members, ballotKeys: ballotKeys, disputed: disputed))
         }
         return tally(
-            poll: poll, secret: secret, members: members, related: related, ballotKeys: ballotKeys, disputed: disputed, check: check)
+            poll: poll, secret: secret, members: members, related: related, ballotKeys: ballotKeys, disputed: disputed,
+            check: check)
     }
 }
 
 extension SecretTally {
     /// The count as a yes/no tally, without ballots (there are no voters to list).
     public func asYesNoTally() -> PollTally {
-        PollTally(poll: poll, up: counts["up"] ?? 0, down: counts["down"] ?? 0, ballots: [], close: close, lateVoters: [])
+        PollTally(
+            poll: poll, up: counts["up"] ?? 0, down: counts["down"] ?? 0, ballots: [], close: close, lateVoters: [])
     }
 
     /// The count as an options poll's outcome, without ballots.
@@ -183,9 +197,12 @@ extension SecretTally {
     }
 
     /// Every choice at zero: a poll whose electorate is not trustworthy, or one not closed yet.
-    static func nothingCounted(poll: MessageID, secret: SecretPoll, close: PollClose?, electorateProblem: ElectorateProblem?) -> SecretTally {
+    static func nothingCounted(
+        poll: MessageID, secret: SecretPoll, close: PollClose?, electorateProblem: ElectorateProblem?
+    ) -> SecretTally {
         SecretTally(
-            poll: poll, counts: Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) }), counted: 0, conflicting: 0,
+            poll: poll, counts: Dictionary(uniqueKeysWithValues: secret.choiceIDs.map { ($0, 0) }), counted: 0,
+            conflicting: 0,
             rejected: 0, late: 0, byOthers: 0, suppressed: 0, suppressionRevealedBy: [], countedTags: [], close: close,
             electorateProblem: electorateProblem)
     }

@@ -16,24 +16,31 @@ extension Node {
     /// on late. The salts are kept before a message goes out, and what was kept but not sent (a
     /// crash in between) goes out at the next hand-over.
     func commit(to held: some Collection<[UInt8]>, on poll: Message, secret: SecretPoll) async throws {
-        var kept = try store.localData(message: poll.id, key: LocalDataKey.ballotCommitment).map(Self.committedBallots) ?? []
+        var kept =
+            try store.localData(message: poll.id, key: LocalDataKey.ballotCommitment).map(Self.committedBallots) ?? []
         let known = Set(kept.map(\.ballot))
         let new = held.filter { !known.contains($0) }
         // Well before the creator's publishing time, so a retry (12 s after the closing time on its
         // voter's clock) is not committed to by a publisher whose clock runs a few seconds behind.
         if !new.isEmpty, clock.wallMillis < secret.closesAtMillis.adding(SecretBallotDesk.commitWindow) {
             kept += new.map { (secureRandomBytes(count: BallotCommitment.saltBytes), $0) }
-            try await store.setLocalData(message: poll.id, key: LocalDataKey.ballotCommitment, value: Self.encodeCommitted(kept))
+            try await store.setLocalData(
+                message: poll.id, key: LocalDataKey.ballotCommitment, value: Self.encodeCommitted(kept))
         }
         let criteria = MessageCriteria(chat: poll.chat, tag: .pollBallotCommit, referencing: poll.id)
         let sent = try store.messages(matching: criteria).lazy.filter { $0.message.author == self.me }
-            .reduce(into: Set<Digest32>()) { $0.formUnion((try? BallotCommitment(decoding: $1.message.content).entries) ?? []) }
+            .reduce(into: Set<Digest32>()) {
+                $0.formUnion((try? BallotCommitment(decoding: $1.message.content).entries) ?? [])
+            }
         let unsent = kept.filter { !sent.contains(BallotCommitment.entry(salt: $0.salt, ballot: $0.ballot)) }
         guard !unsent.isEmpty else { return }
         let commitment = try BallotCommitment(salted: unsent)
         _ = try await send(
-            chat: poll.chat, tag: .pollBallotCommit, content: commitment.encoded(), references: [MessageReference(id: poll.id, tag: .pollBallotCommit)])
-        logger.info("committed to the secret ballots this node hands on", metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(unsent.count)"])
+            chat: poll.chat, tag: .pollBallotCommit, content: commitment.encoded(),
+            references: [MessageReference(id: poll.id, tag: .pollBallotCommit)])
+        logger.info(
+            "committed to the secret ballots this node hands on",
+            metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(unsent.count)"])
     }
 
     /// Publisher, once the creator's close is here and every message of the creator's that the close
@@ -45,34 +52,46 @@ extension Node {
     /// counts a tag once.
     func revealLeftOutBallots(on poll: Message, waitingUntil: Int64? = nil) async throws {
         guard let value = try store.localData(message: poll.id, key: LocalDataKey.ballotCommitment),
-              let secret = try Poll(poll).secret
+            let secret = try Poll(poll).secret
         else { return }
-        let related = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
+        let related = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(
+            \.message)
         guard let close = PollRules.winningClose(of: poll, among: related) else { return }
         let held = try store.versionVector(chat: poll.chat)[poll.author] ?? .contiguous(0)
         if let covered = close.coverage.holdings[poll.author], !held.holdsAll(of: covered) {
             let now = clock.wallMillis
             let until = waitingUntil ?? now + SecretBallotDesk.revealWaitMillis
             guard now < until else {
-                logger.warning("gave up revealing left-out secret ballots: the creator's messages its close covers never all arrived", metadata: [
-                    "poll": "\(poll.id.shortHex)",
-                ])
+                logger.warning(
+                    "gave up revealing left-out secret ballots: the creator's messages its close covers never all arrived",
+                    metadata: [
+                        "poll": "\(poll.id.shortHex)"
+                    ])
                 return try await forgetCommitment(on: poll.id)
             }
-            secretBallots.scheduleReveal(poll: poll.id, chat: poll.chat, atMillis: now.adding(configuration.syncInterval), untilMillis: until)
+            secretBallots.scheduleReveal(
+                poll: poll.id, chat: poll.chat, atMillis: now.adding(configuration.syncInterval), untilMillis: until)
             return
         }
         // By tag, and only valid ballots: a creator could publish garbage carrying a voter's tag.
-        let published = Set(related.lazy.filter { $0.tag == .pollSecretBallot && $0.author == poll.author && close.admits($0) }.compactMap { message in
-            self.secretBallots.checked(message, on: poll.id) { SecretPollRules.check($0, poll: poll, secret: secret) }?.ballot.linkingTag
-        })
+        let published = Set(
+            related.lazy.filter { $0.tag == .pollSecretBallot && $0.author == poll.author && close.admits($0) }
+                .compactMap { message in
+                    self.secretBallots.checked(message, on: poll.id) {
+                        SecretPollRules.check($0, poll: poll, secret: secret)
+                    }?.ballot.linkingTag
+                })
         let reference = MessageReference(id: poll.id, tag: .pollBallotReveal)
         for (salt, ballot) in try Self.committedBallots(value) {
             guard let tag = try? SecretBallot(decoding: ballot).linkingTag, !published.contains(tag) else { continue }
-            _ = try await send(chat: poll.chat, tag: .pollBallotReveal, content: BallotReveal(salt: salt, ballot: ballot).encoded(), references: [reference])
-            logger.warning("the poll's creator did not publish a secret ballot this node handed it: revealed it", metadata: [
-                "poll": "\(poll.id.shortHex)", "creator": "\(poll.author.shortHex)",
-            ])
+            _ = try await send(
+                chat: poll.chat, tag: .pollBallotReveal, content: BallotReveal(salt: salt, ballot: ballot).encoded(),
+                references: [reference])
+            logger.warning(
+                "the poll's creator did not publish a secret ballot this node handed it: revealed it",
+                metadata: [
+                    "poll": "\(poll.id.shortHex)", "creator": "\(poll.author.shortHex)",
+                ])
         }
         try await forgetCommitment(on: poll.id)
     }

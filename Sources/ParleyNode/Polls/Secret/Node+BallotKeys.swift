@@ -20,14 +20,17 @@ extension Node {
         guard !secretBallots.hasPublishedKey(in: chat) else { return }
         let published = try store.messages(matching: MessageCriteria(chat: chat, tag: .ballotKey))
         if !published.contains(where: { $0.message.author == me }) {
-            _ = try await send(chat: chat, tag: .ballotKey, content: try ballotKeyPair(chat: chat).publicKey.rawRepresentation)
+            _ = try await send(
+                chat: chat, tag: .ballotKey, content: try ballotKeyPair(chat: chat).publicKey.rawRepresentation)
         }
         secretBallots.notePublishedKey(in: chat)
     }
 
     /// Another member's ballot key arrived: this node publishes its own if it has not (and is a member).
     func answerBallotKeyCall(chat: ChatID) async throws {
-        guard !secretBallots.hasPublishedKey(in: chat), try store.members(of: chat)?.contains(me) == true else { return }
+        guard !secretBallots.hasPublishedKey(in: chat), try store.members(of: chat)?.contains(me) == true else {
+            return
+        }
         try await prepareSecretPolls(chat: chat)
     }
 
@@ -35,7 +38,10 @@ extension Node {
     /// failure is logged and tried again when the next key arrives or at the next start.
     func answerPendingBallotKeyCalls() async {
         do {
-            for chat in try store.chats() where !(try store.messages(matching: MessageCriteria(chat: chat.invite.id, tag: .ballotKey, limit: 1)).isEmpty) {
+            for chat in try store.chats()
+            where
+                !(try store.messages(matching: MessageCriteria(chat: chat.invite.id, tag: .ballotKey, limit: 1)).isEmpty)
+            {
                 try await answerBallotKeyCall(chat: chat.invite.id)
             }
         } catch {

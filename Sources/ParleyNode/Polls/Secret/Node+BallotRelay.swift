@@ -16,8 +16,13 @@ extension Node {
         // Only between members of one chat, and a budget per sender: a relay never sends to an
         // address it did not already talk to, and one envelope in makes at most one out. No voter
         // names itself as publisher (its envelope goes through another member).
-        let shared = (try? store.memberships().values.contains { $0.contains(me) && $0.contains(sender) && $0.contains(publisher) }) ?? false
-        guard shared, publisher != sender, secretBallots.admitRelay(from: sender, toMe: publisher == me, wallMillis: clock.wallMillis) else {
+        let shared =
+            (try? store.memberships().values.contains {
+                $0.contains(me) && $0.contains(sender) && $0.contains(publisher)
+            }) ?? false
+        guard shared, publisher != sender,
+            secretBallots.admitRelay(from: sender, toMe: publisher == me, wallMillis: clock.wallMillis)
+        else {
             await engine.reject(.ballotRelayRefused)
             return
         }
@@ -33,7 +38,10 @@ extension Node {
             // Held until the closing time its voter asks for (the relay cannot open the envelope to
             // learn it): every envelope then reaches its publisher at once, so neither an arrival time
             // nor a voter's presence beats or receipts beside it say who sent which.
-            secretBallots.schedule(.init(due: clock.now + .milliseconds(Int64(holdMillis)), sender: sender, publisher: publisher, sealed: sealed))
+            secretBallots.schedule(
+                .init(
+                    due: clock.now + .milliseconds(Int64(holdMillis)), sender: sender, publisher: publisher,
+                    sealed: sealed))
         }
     }
 
@@ -67,13 +75,18 @@ extension Node {
             let members = try store.members(of: envelope.chat) ?? []
             guard members.contains(me) else { throw NodeError.notAMember(envelope.chat) }
             // Held for a creator that left, a ballot could never be handed on.
-            guard members.contains(poll.author) else { throw NodeError.invalid("the poll's creator is no longer a member") }
-            guard opened.count == secret.envelopeBytes else { throw NodeError.invalid("the envelope is not the poll's envelope size") }
+            guard members.contains(poll.author) else {
+                throw NodeError.invalid("the poll's creator is no longer a member")
+            }
+            guard opened.count == secret.envelopeBytes else {
+                throw NodeError.invalid("the envelope is not the poll's envelope size")
+            }
             try ballot.checkShape(poll: ballot.poll, secret: secret)
             guard try !isClosed(poll) else { throw NodeError.invalid("the poll is closed") }
             // Keyed by linking tag: an elector cannot make this node hold more than one ballot of its own.
             let key = LocalDataKey.heldBallotPrefix + ballot.linkingTag.hex
-            guard try store.localData(message: ballot.poll, key: key) == nil, try !isPublished(ballot.encoded, on: poll) else { return }
+            guard try store.localData(message: ballot.poll, key: key) == nil, try !isPublished(ballot.encoded, on: poll)
+            else { return }
             do { try ballot.verify(chat: envelope.chat, poll: ballot.poll, secret: secret) } catch {
                 envelopeChecks.noteRingVerification(from: sender, failed: true, wallMillis: clock.wallMillis)
                 throw error
@@ -82,7 +95,9 @@ extension Node {
             try await store.setLocalData(message: ballot.poll, key: key, value: Hex.encode(ballot.encoded))
             // The creator's batch has a timer of its own (`scheduleSecretPoll`), which fires whether or
             // not a ballot arrived before it; another publisher hands on at the closing time.
-            if poll.author != me { secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: secret.closesAtMillis) }
+            if poll.author != me {
+                secretBallots.scheduleRelease(poll: ballot.poll, chat: envelope.chat, atMillis: secret.closesAtMillis)
+            }
         } catch {
             logger.debug("refused a ballot envelope", metadata: ["error": "\(error)"])
             await engine.reject(.badBallot)
@@ -106,7 +121,8 @@ extension Node {
 
     /// The bytes of every ballot the poll's creator published, read once for any number of lookups.
     private func publishedBallots(on poll: Message) throws -> Set<[UInt8]> {
-        let published = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .pollSecretBallot, referencing: poll.id))
+        let published = try store.messages(
+            matching: MessageCriteria(chat: poll.chat, tag: .pollSecretBallot, referencing: poll.id))
         return Set(published.lazy.filter { $0.message.author == poll.author }.map(\.message.content))
     }
 
@@ -135,14 +151,20 @@ extension Node {
     func runSecretBallotTimers() async {
         for forward in secretBallots.takeDueForwards(now: clock.now) {
             // The publisher may have left (or been removed) during the delay: it must not get the envelope.
-            let stillShared = (try? store.memberships().values.contains { $0.contains(me) && $0.contains(forward.publisher) }) ?? false
+            let stillShared =
+                (try? store.memberships().values.contains { $0.contains(me) && $0.contains(forward.publisher) })
+                ?? false
             guard stillShared else {
-                logger.info("dropped a ballot envelope: its publisher shares no chat with this node any more", metadata: [
-                    "publisher": "\(forward.publisher.shortHex)",
-                ])
+                logger.info(
+                    "dropped a ballot envelope: its publisher shares no chat with this node any more",
+                    metadata: [
+                        "publisher": "\(forward.publisher.shortHex)"
+                    ])
                 continue
             }
-            await transmit([.ballotRelay(publisher: forward.publisher, holdMillis: 0, sealed: forward.sealed)], to: forward.publisher)
+            await transmit(
+                [.ballotRelay(publisher: forward.publisher, holdMillis: 0, sealed: forward.sealed)],
+                to: forward.publisher)
         }
         let now = clock.wallMillis
         for (poll, chat, until) in secretBallots.takeDueReveals(atMillis: now) {
@@ -151,20 +173,23 @@ extension Node {
                 try await revealLeftOutBallots(on: stored.message, waitingUntil: until)
             } catch {
                 logger.warning("revealing left-out ballots failed; retrying", metadata: ["error": "\(error)"])
-                secretBallots.scheduleReveal(poll: poll, chat: chat, atMillis: now.adding(configuration.syncInterval), untilMillis: until)
+                secretBallots.scheduleReveal(
+                    poll: poll, chat: chat, atMillis: now.adding(configuration.syncInterval), untilMillis: until)
             }
         }
         let (releases, checks) = secretBallots.takeDue(atMillis: now)
         for (poll, chat) in releases {
             do { try await releaseHeldBallots(poll: poll, chat: chat) } catch {
                 logger.warning("releasing held ballots failed; retrying", metadata: ["error": "\(error)"])
-                secretBallots.scheduleRelease(poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))
+                secretBallots.scheduleRelease(
+                    poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))
             }
         }
         for (poll, chat) in checks {
             do { try await checkOwnBallot(poll: poll, chat: chat) } catch {
                 logger.warning("re-sending a secret ballot failed; retrying", metadata: ["error": "\(error)"])
-                secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))
+                secretBallots.scheduleCheck(
+                    poll: poll, chat: chat, atMillis: now.adding(configuration.ballotRetryAfter))
             }
         }
     }
@@ -191,7 +216,8 @@ extension Node {
             return .ballotRelay(publisher: creator, holdMillis: 0, sealed: try sealTo.seal(envelope))
         }
         await transmit(frames, to: creator)
-        secretBallots.scheduleRelease(poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
+        secretBallots.scheduleRelease(
+            poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
     }
 
     /// The poll's secret part while its held ballots still have somewhere to go; otherwise nil, with
@@ -206,9 +232,11 @@ extension Node {
         guard members.contains(poll.author) else {
             try await dropHeldBallots(of: poll.id, keys: held)
             try await forgetCommitment(on: poll.id)
-            logger.info("dropped held secret ballots: the poll's creator is no longer a member", metadata: [
-                "poll": "\(poll.id.shortHex)", "creator": "\(poll.author.shortHex)", "ballots": "\(held.count)",
-            ])
+            logger.info(
+                "dropped held secret ballots: the poll's creator is no longer a member",
+                metadata: [
+                    "poll": "\(poll.id.shortHex)", "creator": "\(poll.author.shortHex)", "ballots": "\(held.count)",
+                ])
             return nil
         }
         return secret
@@ -234,25 +262,34 @@ extension Node {
         if batchOut, !lateResumed, held.count < SecretBallotDesk.minLateBatch {
             try await dropHeldBallots(of: poll.id, keys: held.keys)
             if !held.isEmpty {
-                logger.info("dropped secret ballots that reached this node after its batch: too few to go out together", metadata: [
-                    "poll": "\(poll.id.shortHex)", "ballots": "\(held.count)",
-                ])
+                logger.info(
+                    "dropped secret ballots that reached this node after its batch: too few to go out together",
+                    metadata: [
+                        "poll": "\(poll.id.shortHex)", "ballots": "\(held.count)",
+                    ])
             }
             return
         }
-        try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: batchOut ? Self.lateBatchPending : Self.batchPending)
+        try await store.setLocalData(
+            message: poll.id, key: LocalDataKey.secretBatchPublished,
+            value: batchOut ? Self.lateBatchPending : Self.batchPending)
         let reference = MessageReference(id: poll.id, tag: .pollSecretBallot)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (key, bytes) in held {
                 group.addTask {
-                    _ = try await self.send(chat: poll.chat, tag: .pollSecretBallot, content: bytes, references: [reference])
+                    _ = try await self.send(
+                        chat: poll.chat, tag: .pollSecretBallot, content: bytes, references: [reference])
                     _ = try await self.store.deleteLocalData(message: poll.id, key: key)
                 }
             }
             try await group.waitForAll()
         }
-        try await store.setLocalData(message: poll.id, key: LocalDataKey.secretBatchPublished, value: batchOut ? Self.lateBatchDone : Self.batchDone)
-        logger.info("published a batch of secret ballots", metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(held.count)", "late": "\(late)"])
+        try await store.setLocalData(
+            message: poll.id, key: LocalDataKey.secretBatchPublished,
+            value: batchOut ? Self.lateBatchDone : Self.batchDone)
+        logger.info(
+            "published a batch of secret ballots",
+            metadata: ["poll": "\(poll.id.shortHex)", "ballots": "\(held.count)", "late": "\(late)"])
     }
 
     /// `secretBatchPublished` while the first batch goes out, once it is out, and the same for the late batch.
@@ -267,12 +304,14 @@ extension Node {
     private func checkOwnBallot(poll: MessageID, chat: ChatID) async throws {
         let stored = try requirePoll(poll, in: chat)
         guard let secret = try Poll(stored.message).secret, try !isClosed(stored.message),
-              let ballot = try store.localData(message: poll, key: LocalDataKey.secretBallot).map(Hex.decode),
-              try !isPublished(ballot, on: stored.message),
-              secretBallots.takeRetry(for: poll, limit: configuration.ballotRetries)
+            let ballot = try store.localData(message: poll, key: LocalDataKey.secretBallot).map(Hex.decode),
+            try !isPublished(ballot, on: stored.message),
+            secretBallots.takeRetry(for: poll, limit: configuration.ballotRetries)
         else { return }
-        secretBallots.scheduleCheck(poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
-        let paths = try await choosePaths(chat: chat, creator: stored.message.author, avoiding: secretBallots.relaysUsed(for: poll))
+        secretBallots.scheduleCheck(
+            poll: poll, chat: chat, atMillis: clock.wallMillis.adding(configuration.ballotRetryAfter))
+        let paths = try await choosePaths(
+            chat: chat, creator: stored.message.author, avoiding: secretBallots.relaysUsed(for: poll))
         try await relay(ballot, chat: chat, poll: poll, secret: secret, along: paths)
         logger.info("sent a secret ballot again: not published yet", metadata: ["poll": "\(poll.shortHex)"])
     }
@@ -292,13 +331,18 @@ extension Node {
         }
         scheduleSecretPoll(message, secret)
         let now = clock.wallMillis
-        if message.author == me, try store.localData(message: message.id, key: LocalDataKey.secretBatchPublished) == Self.batchPending {
+        if message.author == me,
+            try store.localData(message: message.id, key: LocalDataKey.secretBatchPublished) == Self.batchPending
+        {
             // The first batch was going out when this node stopped: the rest of it goes out now.
             secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: now)
-            pollDeadlines.add(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotReleaseWindow))
+            pollDeadlines.add(
+                poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotReleaseWindow))
         } else if message.author == me, now >= publishingTime(of: secret) {
-            secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotPublishDelay))
-            pollDeadlines.add(poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotReleaseWindow))
+            secretBallots.scheduleRelease(
+                poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotPublishDelay))
+            pollDeadlines.add(
+                poll: message.id, chat: message.chat, atMillis: now.adding(configuration.ballotReleaseWindow))
         } else if message.author != me, !held.isEmpty {
             // (The creator's own batch was scheduled for the publishing time above.)
             secretBallots.scheduleRelease(poll: message.id, chat: message.chat, atMillis: secret.closesAtMillis)

@@ -19,9 +19,11 @@ extension Node {
                     try await forgetSecretChoice(on: stored.message)
                     try await revealLeftOutBallots(on: stored.message)
                 } catch {
-                    logger.warning("erasing a secret choice or revealing a left-out ballot after the close failed; retried at the next start", metadata: [
-                        "poll": "\(target.id.shortHex)", "error": "\(error)",
-                    ])
+                    logger.warning(
+                        "erasing a secret choice or revealing a left-out ballot after the close failed; retried at the next start",
+                        metadata: [
+                            "poll": "\(target.id.shortHex)", "error": "\(error)",
+                        ])
                 }
             }
         }
@@ -34,14 +36,18 @@ extension Node {
         let data = try store.allLocalData(message: poll.id)
         let keepsChoice = data[LocalDataKey.secretKeepChoice] != nil
         let erased = [LocalDataKey.secretBallot] + (keepsChoice ? [] : [LocalDataKey.pollVote])
-        guard erased.contains(where: { data[$0] != nil }), poll.tag == .poll, try Poll(poll).secret != nil, try isClosed(poll) else { return }
+        guard erased.contains(where: { data[$0] != nil }), poll.tag == .poll, try Poll(poll).secret != nil,
+            try isClosed(poll)
+        else { return }
         // First: a crash between the two steps must still leave "you voted".
         if data[LocalDataKey.secretVoted] == nil {
             try await store.setLocalData(message: poll.id, key: LocalDataKey.secretVoted, value: "voted")
         }
         for key in erased where data[key] != nil { _ = try await store.deleteLocalData(message: poll.id, key: key) }
-        logger.info("erased this node's secret ballot after the close", metadata: [
-            "poll": "\(poll.id.shortHex)", "choice": "\(keepsChoice ? "kept, as asked" : "erased")",
-        ])
+        logger.info(
+            "erased this node's secret ballot after the close",
+            metadata: [
+                "poll": "\(poll.id.shortHex)", "choice": "\(keepsChoice ? "kept, as asked" : "erased")",
+            ])
     }
 }

@@ -15,7 +15,9 @@ extension Node {
     public func createSecretPoll(chat: ChatID, question: SecretPoll.Question, closesAtMillis: Int64) async throws
         -> (poll: StoredMessage, withoutKey: [PeerID])
     {
-        guard closesAtMillis > clock.wallMillis else { throw NodeError.invalid("a secret poll needs a closing time in the future") }
+        guard closesAtMillis > clock.wallMillis else {
+            throw NodeError.invalid("a secret poll needs a closing time in the future")
+        }
         try await prepareSecretPolls(chat: chat)
         var (electors, withoutKey) = try currentElectorate(chat: chat)
         var others: Int { electors.count(where: { $0.member != me }) }
@@ -52,19 +54,27 @@ extension Node {
         let (chat, poll) = (snapshot.poll.message.chat, snapshot.poll.id)
         try Self.requireOpen(snapshot)
         // Every node refuses this poll alike; casting into it would only expose the voter.
-        if let problem = status.tally.electorateProblem, problem.isFinal { throw NodeError.refusedElectorate(poll, problem) }
-        guard let elector = secret.elector(me) else { throw NodeError.notInElectorate(poll, electors: secret.electorate.count) }
+        if let problem = status.tally.electorateProblem, problem.isFinal {
+            throw NodeError.refusedElectorate(poll, problem)
+        }
+        guard let elector = secret.elector(me) else {
+            throw NodeError.notInElectorate(poll, electors: secret.electorate.count)
+        }
         let key = try ballotKeyPair(chat: chat)
         guard elector.key == key.publicKey else {
             throw NodeError.invalid("the poll lists a ballot key for you that is not this identity's")
         }
         let selection = try choices.map { try Self.resolveSecretChoice($0, in: secret) }
         let ballot: SecretBallot
-        do { ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: selection, key: key) } catch {
+        do {
+            ballot = try SecretBallot.cast(chat: chat, poll: poll, secret: secret, selection: selection, key: key)
+        } catch {
             throw NodeError.invalid("\(error)")
         }
         let paths = try await choosePaths(chat: chat, creator: snapshot.poll.message.author, avoiding: [])
-        if let previous = try await store.claimLocalData(message: poll, key: LocalDataKey.pollVote, value: ballot.selection.joined(separator: ",")) {
+        if let previous = try await store.claimLocalData(
+            message: poll, key: LocalDataKey.pollVote, value: ballot.selection.joined(separator: ","))
+        {
             throw NodeError.alreadyVoted(poll, choice: previous)
         }
         if keepChoice { try await store.setLocalData(message: poll, key: LocalDataKey.secretKeepChoice, value: "kept") }
@@ -82,16 +92,22 @@ extension Node {
     func scheduleSecretPoll(_ poll: Message, _ secret: SecretPoll) {
         if poll.author == me {
             secretBallots.scheduleRelease(poll: poll.id, chat: poll.chat, atMillis: publishingTime(of: secret))
-            pollDeadlines.add(poll: poll.id, chat: poll.chat, atMillis: secret.closesAtMillis.adding(configuration.ballotReleaseWindow))
+            pollDeadlines.add(
+                poll: poll.id, chat: poll.chat,
+                atMillis: secret.closesAtMillis.adding(configuration.ballotReleaseWindow))
         }
         if (try? store.localData(message: poll.id, key: LocalDataKey.secretBallot)) != nil {
-            secretBallots.scheduleCheck(poll: poll.id, chat: poll.chat, atMillis: publishingTime(of: secret).adding(configuration.ballotRetryAfter))
+            secretBallots.scheduleCheck(
+                poll: poll.id, chat: poll.chat,
+                atMillis: publishingTime(of: secret).adding(configuration.ballotRetryAfter))
         }
     }
 
     /// When the poll's creator publishes the ballots it holds: every ballot of the poll goes out in
     /// that one batch, so no one can link a ballot to the moment it was handed on.
-    func publishingTime(of secret: SecretPoll) -> Int64 { secret.closesAtMillis.adding(configuration.ballotPublishDelay) }
+    func publishingTime(of secret: SecretPoll) -> Int64 {
+        secret.closesAtMillis.adding(configuration.ballotPublishDelay)
+    }
 
     /// The paths of a ballot: a first relay and a publisher each, every member on them distinct, other
     /// than this node, with a session now, chosen at random. Two paths when four such members are
@@ -105,13 +121,16 @@ extension Node {
         var pool = fresh.count >= 2 ? fresh : reachable
         guard pool.count >= 2 else {
             throw NodeError.invalid(
-                "a secret ballot travels through two other members, and \(pool.count) \(pool.count == 1 ? "is" : "are") reachable now; try again when more are online")
+                "a secret ballot travels through two other members, and \(pool.count) \(pool.count == 1 ? "is" : "are") reachable now; try again when more are online"
+            )
         }
         var paths: [BallotPath] = []
         // Nor is a publisher, when it can be helped: what the creator holds itself no publisher has
         // committed to, so it could leave it out unseen. (Both are found while the pool holds two.)
         while paths.count < 2, let first = pool.subtracting([creator]).randomElement() ?? pool.randomElement(),
-              let publisher = pool.subtracting([first, creator]).randomElement() ?? pool.subtracting([first]).randomElement() {
+            let publisher = pool.subtracting([first, creator]).randomElement()
+                ?? pool.subtracting([first]).randomElement()
+        {
             paths.append(BallotPath(firstRelay: first, publisher: publisher))
             pool.subtract([first, publisher])
         }
@@ -120,13 +139,16 @@ extension Node {
 
     /// Seals the envelope to each path's publisher and hands it to that path's first relay, which
     /// holds it until the closing time (passes it on at once after it: a retry).
-    func relay(_ ballot: [UInt8], chat: ChatID, poll: MessageID, secret: SecretPoll, along paths: [BallotPath]) async throws {
+    func relay(_ ballot: [UInt8], chat: ChatID, poll: MessageID, secret: SecretPoll, along paths: [BallotPath])
+        async throws
+    {
         let envelope = try BallotEnvelope(chat: chat, ballot: ballot).encoded(size: secret.envelopeBytes)
         let hold = UInt32(max(0, min(secret.closesAtMillis - clock.wallMillis, Int64(UInt32.max))))
         for path in paths {
             let sealed = try path.publisher.agreementKey().seal(envelope)
             secretBallots.noteRelays([path.firstRelay, path.publisher], for: poll)
-            await transmit([.ballotRelay(publisher: path.publisher, holdMillis: hold, sealed: sealed)], to: path.firstRelay)
+            await transmit(
+                [.ballotRelay(publisher: path.publisher, holdMillis: hold, sealed: sealed)], to: path.firstRelay)
         }
     }
 
@@ -137,14 +159,19 @@ extension Node {
         let poll = stored.message
         let all = try store.messages(matching: MessageCriteria(chat: poll.chat, referencing: poll.id)).map(\.message)
         let related = all.filter(forks.counts)
-        let keys = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .ballotKey)).map(\.message).filter(forks.counts)
+        let keys = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .ballotKey)).map(\.message)
+            .filter(forks.counts)
         let members = try store.membersWhenSent(poll.id) ?? []
         let tally = SecretPollRules.result(
-            poll: poll, secret: secret, members: members, related: related, ballotKeys: keys, disputed: Set(forks.forkedFrom.keys)
+            poll: poll, secret: secret, members: members, related: related, ballotKeys: keys,
+            disputed: Set(forks.forkedFrom.keys)
         ) { message in
             self.secretBallots.checked(message, on: poll.id) { SecretPollRules.check($0, poll: poll, secret: secret) }
         }
-        let own = try store.localData(message: poll.id, key: LocalDataKey.pollVote).map { $0.split(separator: ",").map(String.init) } ?? []
+        let own =
+            try store.localData(message: poll.id, key: LocalDataKey.pollVote).map {
+                $0.split(separator: ",").map(String.init)
+            } ?? []
         // After the close the choice is erased (unless kept) and only "you voted" remains.
         let voted = try !own.isEmpty || store.localData(message: poll.id, key: LocalDataKey.secretVoted) != nil
         let phase: PollPhase = tally.closed ? .closed : clock.wallMillis >= secret.closesAtMillis ? .closing : .open
@@ -152,33 +179,46 @@ extension Node {
         // Not shown once closed even before the erase has run (it follows the close's storing, which
         // views already see), so no view of a closed poll shows a choice the user did not ask to keep;
         // whether it was asked is read only then.
-        let shownVotes = try tally.closed && !own.isEmpty && store.localData(message: poll.id, key: LocalDataKey.secretKeepChoice) == nil ? [] : own
+        let shownVotes =
+            try tally.closed && !own.isEmpty
+            && store.localData(message: poll.id, key: LocalDataKey.secretKeepChoice) == nil ? [] : own
         let status = SecretPollStatus(
-            electorate: electors, hiddenAmong: secret.hidingElectors(creator: poll.author), resultsFinal: tally.closed, tally: tally,
+            electorate: electors, hiddenAmong: secret.hidingElectors(creator: poll.author), resultsFinal: tally.closed,
+            tally: tally,
             ownBallot: voted ? try ownSecretBallot(poll: poll, tally: tally, related: related) : nil)
-        return PollSnapshot(poll: stored, state: .secret(secret, status), question: secret.text, phase: phase, ownVotes: shownVotes, ownBallot: nil)
-            .disputed(PollDisputes.of(poll: poll, forks: forks, closed: tally.closed))
+        return PollSnapshot(
+            poll: stored, state: .secret(secret, status), question: secret.text, phase: phase, ownVotes: shownVotes,
+            ownBallot: nil
+        )
+        .disputed(PollDisputes.of(poll: poll, forks: forks, closed: tally.closed))
     }
 
     /// Published means a ballot message carries exactly the bytes this node cast: a ballot that only
     /// borrows its linking tag (a publisher that withholds the real one) does not stop the retry.
-    private func ownSecretBallot(poll: Message, tally: SecretTally, related: [Message]) throws -> SecretPollStatus.OwnBallot {
+    private func ownSecretBallot(poll: Message, tally: SecretTally, related: [Message]) throws
+        -> SecretPollStatus.OwnBallot
+    {
         if tally.closed {
-            let tag = try LSAG.linkingTag(of: ballotKeyPair(chat: poll.chat), scope: SecretBallot.scope(chat: poll.chat, poll: poll.id))
+            let tag = try LSAG.linkingTag(
+                of: ballotKeyPair(chat: poll.chat), scope: SecretBallot.scope(chat: poll.chat, poll: poll.id))
             return tally.countedTags.contains(tag) ? .counted : .notCounted
         }
         guard let hex = try store.localData(message: poll.id, key: LocalDataKey.secretBallot) else { return .relayed }
         let cast = try Hex.decode(hex)
         // Only the creator publishes: a publisher that put the bytes out itself (late, or to this node
         // alone) must not stop the retry.
-        return related.contains { $0.tag == .pollSecretBallot && $0.author == poll.author && $0.content == cast } ? .published : .relayed
+        return related.contains { $0.tag == .pollSecretBallot && $0.author == poll.author && $0.content == cast }
+            ? .published : .relayed
     }
 
     static func resolveSecretChoice(_ text: String, in secret: SecretPoll) throws -> String {
         let key = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         if let id = secret.choiceIDs.first(where: { $0 == key }) { return id }
-        if let index = secret.choiceTexts.firstIndex(where: { $0.lowercased() == key }) { return secret.choiceIDs[index] }
-        let known = zip(secret.choiceIDs, secret.choiceTexts).map { $0 == $1 ? $0 : "\($0)=\($1)" }.joined(separator: ", ")
+        if let index = secret.choiceTexts.firstIndex(where: { $0.lowercased() == key }) {
+            return secret.choiceIDs[index]
+        }
+        let known = zip(secret.choiceIDs, secret.choiceTexts).map { $0 == $1 ? $0 : "\($0)=\($1)" }.joined(
+            separator: ", ")
         throw NodeError.invalid("no choice '\(text)' in this poll (choices: \(known))")
     }
 }

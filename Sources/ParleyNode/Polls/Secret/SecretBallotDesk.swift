@@ -82,7 +82,7 @@ final class SecretBallotDesk: Sendable {
                 return true
             }
             guard entry.count < Self.relaysPerSenderPerMinute, state.forwards.count < Self.maxWaitingForwards,
-                  state.forwards.count(where: { $0.sender == sender }) < Self.maxWaitingForwardsPerSender
+                state.forwards.count(where: { $0.sender == sender }) < Self.maxWaitingForwardsPerSender
             else { return false }
             entry.count += 1
             if state.relayed.count > 4_096 { state.relayed = state.relayed.filter { $0.value.minute == minute } }
@@ -94,7 +94,9 @@ final class SecretBallotDesk: Sendable {
     func hasPublishedKey(in chat: ChatID) -> Bool { state.withLock { $0.keysPublished.contains(chat) } }
     func notePublishedKey(in chat: ChatID) { state.withLock { _ = $0.keysPublished.insert(chat) } }
 
-    func noteRelays(_ relays: Set<PeerID>, for poll: MessageID) { state.withLock { $0.relays[poll, default: []].formUnion(relays) } }
+    func noteRelays(_ relays: Set<PeerID>, for poll: MessageID) {
+        state.withLock { $0.relays[poll, default: []].formUnion(relays) }
+    }
     func relaysUsed(for poll: MessageID) -> Set<PeerID> { state.withLock { $0.relays[poll] ?? [] } }
 
     func schedule(_ forward: Forward) { state.withLock { $0.forwards.append(forward) } }
@@ -150,7 +152,10 @@ final class SecretBallotDesk: Sendable {
     /// validity is its ballot's, and a member sending the same reveal again in new messages must not
     /// cost a ring check each time (the tally only checks reveals that reference the poll).
     func checked(_ message: Message, on poll: MessageID, compute: (Message) -> CheckedBallot?) -> CheckedBallot? {
-        let key = CheckKey(poll: poll, message: message.tag == .pollBallotReveal ? Digest32(bytes: Bytes32(BLAKE2b.hash256(message.content))) : message.id)
+        let key = CheckKey(
+            poll: poll,
+            message: message.tag == .pollBallotReveal
+                ? Digest32(bytes: Bytes32(BLAKE2b.hash256(message.content))) : message.id)
         if let known = state.withLock({ $0.checked[key] }) { return known }
         let result = compute(message)
         state.withLock { state in

@@ -11,16 +11,20 @@ extension MessageStore {
     static func createV8WireProtocolChains(_ db: Database) throws {
         // Compared as hex, so a row of any storage class is read by its first byte.
         let current = Hex.encode([WireVersion.current]).uppercased()
-        let legacy = try String.fetchOne(db, sql: """
-            SELECT hex(substr(invite, 1, 1)) FROM chats WHERE hex(substr(invite, 1, 1)) <> ?
-            UNION ALL SELECT hex(substr(encoded, 1, 1)) FROM messages WHERE hex(substr(encoded, 1, 1)) <> ? LIMIT 1
-            """, arguments: [current, current])
+        let legacy = try String.fetchOne(
+            db,
+            sql: """
+                SELECT hex(substr(invite, 1, 1)) FROM chats WHERE hex(substr(invite, 1, 1)) <> ?
+                UNION ALL SELECT hex(substr(encoded, 1, 1)) FROM messages WHERE hex(substr(encoded, 1, 1)) <> ? LIMIT 1
+                """, arguments: [current, current])
         if let legacy {
             // The opener names the path.
             throw StoreError.olderWireProtocol(path: "", version: Int(legacy, radix: 16) ?? 0)
         }
         try db.drop(index: "messages_by_lamport")
         try db.drop(index: "messages_by_author_state")
-        try db.create(index: "messages_awaiting_acks", on: "messages", columns: ["author"], condition: Column("state") == "pending" || Column("state") == "sent")
+        try db.create(
+            index: "messages_awaiting_acks", on: "messages", columns: ["author"],
+            condition: Column("state") == "pending" || Column("state") == "sent")
     }
 }

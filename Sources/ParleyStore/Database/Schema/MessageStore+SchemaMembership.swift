@@ -34,9 +34,10 @@ extension MessageStore {
             t.column("key", .blob).notNull().check(sql: "length(key) = 32")
             t.primaryKey(["chat_id", "epoch", "key"])
         }
-        try db.execute(sql: """
-            INSERT INTO chat_epochs (chat_id, epoch, message_id) SELECT id, 0, NULL FROM chats;
-            INSERT INTO chat_epoch_members (chat_id, epoch, peer_id) SELECT chat_id, 0, peer_id FROM chat_members;
-            """)
+        try db.execute(
+            sql: """
+                INSERT INTO chat_epochs (chat_id, epoch, message_id) SELECT id, 0, NULL FROM chats;
+                INSERT INTO chat_epoch_members (chat_id, epoch, peer_id) SELECT chat_id, 0, peer_id FROM chat_members;
+                """)
     }
 }

@@ -11,13 +11,15 @@ extension MessageStore {
             t.add(column: "seq", .integer).notNull().defaults(to: 0)
             t.add(column: "creator", .blob)
         }
-        let rows = try Row.fetchAll(db, sql: "SELECT chat_id, invite FROM pending_invites ORDER BY received_at, chat_id")
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT chat_id, invite FROM pending_invites ORDER BY received_at, chat_id")
         for (index, row) in rows.enumerated() {
             let bytes: Data = row["invite"]
             let creator = (try? ChatInvite(decoding: Array(bytes)))?.creator.blob
             let chat: Data = row["chat_id"]
             try db.execute(
-                sql: "UPDATE pending_invites SET seq = ?, creator = ? WHERE chat_id = ?", arguments: [index + 1, creator, chat])
+                sql: "UPDATE pending_invites SET seq = ?, creator = ? WHERE chat_id = ?",
+                arguments: [index + 1, creator, chat])
         }
         try db.create(index: "pending_invites_by_seq", on: "pending_invites", columns: ["state", "seq"])
         try db.create(index: "pending_invites_by_creator", on: "pending_invites", columns: ["creator", "state", "seq"])

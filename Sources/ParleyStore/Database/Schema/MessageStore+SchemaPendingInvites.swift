@@ -19,6 +19,7 @@ extension MessageStore {
             t.primaryKey(["chat_id", "peer_id"])
         }
         // Members of chats held before this migration are taken as having accepted: nothing says otherwise.
-        try db.execute(sql: "INSERT OR IGNORE INTO chat_acceptances (chat_id, peer_id) SELECT chat_id, peer_id FROM chat_members")
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO chat_acceptances (chat_id, peer_id) SELECT chat_id, peer_id FROM chat_members")
     }
 }

@@ -18,14 +18,15 @@ extension MessageStore {
         }
         // The votes already stored, through the same upsert the insert path runs: the latest one wins
         // whatever order the rows come in. (`WHERE` before `ON CONFLICT` is SQLite's required form.)
-        try db.execute(sql: """
-            INSERT INTO poll_ballots (chat_id, poll_id, author, msg_tag, lamport, seq, message_id)
-            SELECT r.chat_id, r.ref_id, m.author, r.msg_tag, m.lamport, m.seq, m.id
-            FROM message_refs r JOIN messages m ON m.id = r.message_id
-            WHERE r.msg_tag IN ('PollVoteUp', 'PollVoteDown') AND r.ref_tag = r.msg_tag
-            ON CONFLICT (chat_id, poll_id, author) DO UPDATE SET
-                msg_tag = excluded.msg_tag, lamport = excluded.lamport, seq = excluded.seq, message_id = excluded.message_id
-            WHERE (excluded.lamport, excluded.seq, excluded.message_id) > (poll_ballots.lamport, poll_ballots.seq, poll_ballots.message_id)
-            """)
+        try db.execute(
+            sql: """
+                INSERT INTO poll_ballots (chat_id, poll_id, author, msg_tag, lamport, seq, message_id)
+                SELECT r.chat_id, r.ref_id, m.author, r.msg_tag, m.lamport, m.seq, m.id
+                FROM message_refs r JOIN messages m ON m.id = r.message_id
+                WHERE r.msg_tag IN ('PollVoteUp', 'PollVoteDown') AND r.ref_tag = r.msg_tag
+                ON CONFLICT (chat_id, poll_id, author) DO UPDATE SET
+                    msg_tag = excluded.msg_tag, lamport = excluded.lamport, seq = excluded.seq, message_id = excluded.message_id
+                WHERE (excluded.lamport, excluded.seq, excluded.message_id) > (poll_ballots.lamport, poll_ballots.seq, poll_ballots.message_id)
+                """)
     }
 }

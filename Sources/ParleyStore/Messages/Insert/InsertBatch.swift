@@ -47,7 +47,8 @@ struct InsertBatch {
         self.memberships = memberships
         self.positions = positions
         self.vouching = vouching
-        byID = vouching.isEmpty ? [:] : Dictionary(messages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        byID =
+            vouching.isEmpty ? [:] : Dictionary(messages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Whether `message` is stored as far as what vouches for it goes: walks up its vouchers to one
@@ -124,12 +125,15 @@ struct InsertBatch {
         let clock = try historyClock(of: message, db)
         // The slot's unique key refuses a second message at (chat, author, sequence): looking the slot up
         // only when that happens spares every other message an index search.
-        try DirectBindings.execute(db.cachedStatement(sql: """
-            INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
-                                  local_number, received_at_ms, state, history_lamport)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (chat_id, author, seq) DO NOTHING
-            """)) { row in
+        try DirectBindings.execute(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO messages (id, chat_id, author, seq, lamport, timestamp_ms, tag, content, encoded,
+                                          local_number, received_at_ms, state, history_lamport)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (chat_id, author, seq) DO NOTHING
+                    """)
+        ) { row in
             row.blob(message.id.bytes)
             row.blob(message.chat.bytes)
             row.blob(message.author.bytes)
@@ -152,12 +156,15 @@ struct InsertBatch {
         inserted.append(message.id)
         if state == .pending || state == .sent {
             awaitingAcks[message.id] = AwaitingAcks.Entry(
-                row: DeliveryRow(chatId: message.chat.blob, localNumber: localNumber, author: message.author, state: state), acknowledged: [])
+                row: DeliveryRow(
+                    chatId: message.chat.blob, localNumber: localNumber, author: message.author, state: state),
+                acknowledged: [])
         }
         if !message.references.isEmpty {
-            let insertReference = try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO message_refs (message_id, chat_id, ref_id, ref_tag, msg_tag) VALUES (?, ?, ?, ?, ?)
-                """)
+            let insertReference = try db.cachedStatement(
+                sql: """
+                    INSERT OR IGNORE INTO message_refs (message_id, chat_id, ref_id, ref_tag, msg_tag) VALUES (?, ?, ?, ?, ?)
+                    """)
             for reference in message.references {
                 // A message may repeat a reference; one row is enough to find it.
                 try DirectBindings.execute(insertReference) { row in
@@ -171,9 +178,11 @@ struct InsertBatch {
             for target in PollRules.voteTargets(of: message) { try PollBallots.cast(message, on: target, db) }
         }
         try advanceHead(message, db)
-        return .inserted(StoredMessage(
-            message: message, localNumber: localNumber, receivedAtMillis: receivedAtMillis, state: state, deliveredTo: 0,
-            historyClock: UInt64(clock.value)))
+        return .inserted(
+            StoredMessage(
+                message: message, localNumber: localNumber, receivedAtMillis: receivedAtMillis, state: state,
+                deliveredTo: 0,
+                historyClock: UInt64(clock.value)))
     }
 
     /// A message's history clock (PROTOCOL §11): the highest Lamport value its author claims at its
@@ -194,29 +203,37 @@ struct InsertBatch {
 
     /// After `message` is stored: the lane's top clock moves with an append, and a message that filled
     /// a gap raises its author's later messages to its clock (a gap filled late).
-    private mutating func settleHistoryClock(of message: Message, _ clock: (value: Int64, belowTop: Bool), _ db: Database) throws {
+    private mutating func settleHistoryClock(
+        of message: Message, _ clock: (value: Int64, belowTop: Bool), _ db: Database
+    ) throws {
         let key = AuthorLane(of: message)
         guard clock.belowTop else {
             laneClocks[key] = clock.value
             return
         }
-        try db.cachedStatement(sql: """
-            UPDATE messages SET history_lamport = ?
-            WHERE chat_id = ? AND author = ? AND seq > ? AND COALESCE(history_lamport, lamport) < ?
-            """).execute(arguments: [clock.value, key.chat.blob, key.author.blob, Int64(message.sequence), clock.value])
+        try db.cachedStatement(
+            sql: """
+                UPDATE messages SET history_lamport = ?
+                WHERE chat_id = ? AND author = ? AND seq > ? AND COALESCE(history_lamport, lamport) < ?
+                """
+        ).execute(arguments: [clock.value, key.chat.blob, key.author.blob, Int64(message.sequence), clock.value])
         laneClocks[key] = nil
     }
 
     /// The history clock of the author's highest stored message below `sequence`, 0 when none.
     private func clock(of key: AuthorLane, below sequence: Int64, _ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: """
-            SELECT COALESCE(history_lamport, lamport) FROM messages WHERE chat_id = ? AND author = ? AND seq < ? ORDER BY seq DESC LIMIT 1
-            """), arguments: [key.chat.blob, key.author.blob, sequence]) ?? 0
+        try Int64.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT COALESCE(history_lamport, lamport) FROM messages WHERE chat_id = ? AND author = ? AND seq < ? ORDER BY seq DESC LIMIT 1
+                    """), arguments: [key.chat.blob, key.author.blob, sequence]) ?? 0
     }
 
     /// Others' messages are received; own ones pending, or when the send path stores them, sent
     /// (delivered at once when no one else is a member).
-    private static func state(of message: Message, members: Set<PeerID>, ownAuthor: PeerID, ownSent: Bool) -> DeliveryState {
+    private static func state(of message: Message, members: Set<PeerID>, ownAuthor: PeerID, ownSent: Bool)
+        -> DeliveryState
+    {
         guard message.author == ownAuthor else { return .received }
         guard ownSent else { return .pending }
         return members.subtracting([ownAuthor]).isEmpty ? .delivered : .sent
@@ -230,10 +247,11 @@ struct InsertBatch {
     /// Writes the heads this batch moved, once each.
     func saveHeads(_ db: Database) throws {
         guard !heads.isEmpty else { return }
-        let upsert = try db.cachedStatement(sql: """
-            INSERT INTO author_heads (chat_id, author, contiguous_seq, max_seq) VALUES (?, ?, ?, ?)
-            ON CONFLICT (chat_id, author) DO UPDATE SET contiguous_seq = excluded.contiguous_seq, max_seq = excluded.max_seq
-            """)
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO author_heads (chat_id, author, contiguous_seq, max_seq) VALUES (?, ?, ?, ?)
+                ON CONFLICT (chat_id, author) DO UPDATE SET contiguous_seq = excluded.contiguous_seq, max_seq = excluded.max_seq
+                """)
         for (key, head) in heads {
             try upsert.execute(arguments: [key.chat.blob, key.author.blob, head.contiguous, head.max])
         }
@@ -254,13 +272,18 @@ struct InsertBatch {
     /// keeps the keys it grants this node. A change that does not decode or leaves out the creator is
     /// stored like any message and changes nothing.
     private mutating func apply(_ message: Message, grants: [EpochKey], _ db: Database) throws {
-        guard let change = try? MembershipChange(decoding: message.content), change.members.contains(message.author) else { return }
+        guard let change = try? MembershipChange(decoding: message.content), change.members.contains(message.author)
+        else { return }
         let chat = message.chat.blob
         // Only the change that wins its epoch hands out that epoch's key; one that loses to a lower id
         // (which only a creator writing twice makes) leaves no key behind, so every member seals alike.
-        guard try Epochs.save(chat: chat, epoch: Int64(change.epoch), setBy: message.id.blob, members: change.members, db) else { return }
+        guard
+            try Epochs.save(chat: chat, epoch: Int64(change.epoch), setBy: message.id.blob, members: change.members, db)
+        else { return }
         try Epochs.promote(chat: chat, epoch: Int64(change.epoch), setBy: message.id.blob, members: change.members, db)
-        try db.cachedStatement(sql: "DELETE FROM chat_keys WHERE chat_id = ? AND epoch = ?").execute(arguments: [chat, Int64(change.epoch)])
+        try db.cachedStatement(sql: "DELETE FROM chat_keys WHERE chat_id = ? AND epoch = ?").execute(arguments: [
+            chat, Int64(change.epoch),
+        ])
         try Epochs.saveKeys(grants, chat: chat, db)
         chats[message.chat] = nil
         epochMembers[message.chat] = nil
@@ -270,18 +293,22 @@ struct InsertBatch {
     private mutating func facts(of chat: ChatID, _ db: Database) throws -> ChatFacts? {
         if let cached = chats[chat] { return cached }
         if let membership = memberships.lookup(chat).membership {
-            let facts = ChatFacts(creator: membership.creator, kind: membership.kind, keyed: membership.isKeyed, current: Set(membership.members))
+            let facts = ChatFacts(
+                creator: membership.creator, kind: membership.kind, keyed: membership.isKeyed,
+                current: Set(membership.members))
             chats[chat] = .some(facts)
             return facts
         }
         var found: ChatFacts?
         if let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT creator, kind, keyed FROM chats WHERE id = ?"), arguments: [chat.blob]) {
+            db.cachedStatement(sql: "SELECT creator, kind, keyed FROM chats WHERE id = ?"), arguments: [chat.blob])
+        {
             let blobs = try Data.fetchAll(
                 db.cachedStatement(sql: "SELECT peer_id FROM chat_members WHERE chat_id = ?"), arguments: [chat.blob])
             let kindName: String = row["kind"]
             found = ChatFacts(
-                creator: try PeerID.fromBlob(row["creator"], "chat creator"), kind: ChatKind(rawValue: kindName) ?? .group,
+                creator: try PeerID.fromBlob(row["creator"], "chat creator"),
+                kind: ChatKind(rawValue: kindName) ?? .group,
                 keyed: row["keyed"],
                 current: Set(try blobs.map { blob throws(StoreError) in try PeerID.fromBlob(blob, "chat member") }))
         }
@@ -301,8 +328,10 @@ struct InsertBatch {
     /// The id stored at the message's (chat, author, sequence), if any: the same id is a duplicate
     /// (the id hashes those fields), another is a fork.
     private func idAtSlot(of message: Message, _ db: Database) throws -> Data? {
-        let bySequence = try db.cachedStatement(sql: "SELECT id FROM messages WHERE chat_id = ? AND author = ? AND seq = ?")
-        return try Data.fetchOne(bySequence, arguments: [message.chat.blob, message.author.blob, Int64(message.sequence)])
+        let bySequence = try db.cachedStatement(
+            sql: "SELECT id FROM messages WHERE chat_id = ? AND author = ? AND seq = ?")
+        return try Data.fetchOne(
+            bySequence, arguments: [message.chat.blob, message.author.blob, Int64(message.sequence)])
     }
 
     /// The local number the chat's next stored message gets; taken only once it is stored.
@@ -332,7 +361,8 @@ struct InsertBatch {
             // Only a message that fills a gap has stored successors to join up.
             if laterMayExist {
                 let later = try Int64.fetchCursor(
-                    db.cachedStatement(sql: "SELECT seq FROM messages WHERE chat_id = ? AND author = ? AND seq > ? ORDER BY seq"),
+                    db.cachedStatement(
+                        sql: "SELECT seq FROM messages WHERE chat_id = ? AND author = ? AND seq > ? ORDER BY seq"),
                     arguments: [message.chat.blob, message.author.blob, seq])
                 while let next = try later.next(), next == contiguous + 1 { contiguous = next }
             }
@@ -342,7 +372,8 @@ struct InsertBatch {
     }
 
     private func storedHead(_ key: AuthorLane, _ db: Database) throws -> Head {
-        let statement = try db.cachedStatement(sql: "SELECT contiguous_seq, max_seq FROM author_heads WHERE chat_id = ? AND author = ?")
+        let statement = try db.cachedStatement(
+            sql: "SELECT contiguous_seq, max_seq FROM author_heads WHERE chat_id = ? AND author = ?")
         guard let row = try Row.fetchOne(statement, arguments: [key.chat.blob, key.author.blob]) else {
             return Head(contiguous: 0, max: 0)
         }

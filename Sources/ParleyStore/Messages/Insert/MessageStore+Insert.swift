@@ -23,14 +23,18 @@ extension MessageStore {
     /// send path pushes them right after this commit, and a restart pushes again every own message
     /// not yet delivered, so nothing is lost if it stops in between.
     public func insert(
-        _ messages: [Message], grants: [MessageID: [EpochKey]] = [:], receivedAtMillis: Int64, ownAuthor: PeerID, ownSent: Bool = false,
+        _ messages: [Message], grants: [MessageID: [EpochKey]] = [:], receivedAtMillis: Int64, ownAuthor: PeerID,
+        ownSent: Bool = false,
         vouching: Vouching = .none
     ) async throws(StoreError) -> [InsertOutcome] {
         if messages.isEmpty { return [] }
         let body: @Sendable (Database) throws -> [InsertOutcome] = { db in
-            var batch = InsertBatch(memberships: membershipCache, positions: committedPositions, vouching: vouching, messages: messages)
+            var batch = InsertBatch(
+                memberships: membershipCache, positions: committedPositions, vouching: vouching, messages: messages)
             var outcomes = [InsertOutcome](repeating: .duplicate, count: messages.count)
-            let order = messages.indices.filter { messages[$0].tag == .membership } + messages.indices.filter { messages[$0].tag != .membership }
+            let order =
+                messages.indices.filter { messages[$0].tag == .membership }
+                + messages.indices.filter { messages[$0].tag != .membership }
             for index in order {
                 var message = messages[index]
                 // Changes are applied first, before what vouches for them is looked at: the messages
@@ -46,7 +50,8 @@ extension MessageStore {
                     }
                 }
                 outcomes[index] = try batch.insert(
-                    message, grants: grants[message.id] ?? [], db: db, receivedAtMillis: receivedAtMillis, ownAuthor: ownAuthor, ownSent: ownSent)
+                    message, grants: grants[message.id] ?? [], db: db, receivedAtMillis: receivedAtMillis,
+                    ownAuthor: ownAuthor, ownSent: ownSent)
                 batch.settle(message, outcomes[index])
             }
             try batch.saveHeads(db)
@@ -59,8 +64,10 @@ extension MessageStore {
         let keeps = !messages.contains { $0.tag == .membership }
         let outcomes: [InsertOutcome]
         do {
-            outcomes = messages.count <= Self.maxInsertOnCallerThread && queuedWrites.isIdle
-                ? try writeNow(context, keepsMemberships: keeps, body) : try await write(context, keepsMemberships: keeps, body)
+            outcomes =
+                messages.count <= Self.maxInsertOnCallerThread && queuedWrites.isIdle
+                ? try writeNow(context, keepsMemberships: keeps, body)
+                : try await write(context, keepsMemberships: keeps, body)
         } catch {
             // The transaction rolled back; if a stale position made it fail, the next insert reads the store.
             committedPositions.forget()

@@ -25,13 +25,17 @@ public struct Vouching: Sendable {
     /// the signed forms of the covered heads in the batch.
     public init(among messages: [Message], covered: [Message]) {
         var vouchers: [MessageID: MessageID] = [:]
-        let unsigned = Dictionary(messages.filter { !$0.isHead }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let unsigned = Dictionary(
+            messages.filter { !$0.isHead }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for message in messages {
             guard let named = message.previous, let below = unsigned[named],
-                  below.chat == message.chat, below.author == message.author, below.sequence &+ 1 == message.sequence else { continue }
+                below.chat == message.chat, below.author == message.author, below.sequence &+ 1 == message.sequence
+            else { continue }
             vouchers[named] = vouchers[named] ?? message.id
         }
-        self.init(vouchers: vouchers, signed: Dictionary(covered.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
+        self.init(
+            vouchers: vouchers, signed: Dictionary(covered.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        )
     }
 
     var isEmpty: Bool { vouchers.isEmpty }

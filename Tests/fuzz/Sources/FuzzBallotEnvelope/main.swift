@@ -19,9 +19,13 @@ Fuzzer.main(seeds: seeds) { bytes in
         checkEnvelope(bytes + [UInt8](repeating: 0, count: padded - bytes.count))
     }
     guard let frames = try? Frame.decodeAll(bytes) else { return }
-    if (try? Frame.decodeAll(Frame.encode(frames))) != frames { Fuzzer.fail("decoded frames do not survive a round trip") }
+    if (try? Frame.decodeAll(Frame.encode(frames))) != frames {
+        Fuzzer.fail("decoded frames do not survive a round trip")
+    }
     for case let .ballotRelay(_, _, sealed) in frames {
-        guard (48...Frame.maxSealedBallotBytes).contains(sealed.count) else { Fuzzer.fail("a relay frame holds a sealed envelope of \(sealed.count) bytes") }
+        guard (48...Frame.maxSealedBallotBytes).contains(sealed.count) else {
+            Fuzzer.fail("a relay frame holds a sealed envelope of \(sealed.count) bytes")
+        }
         checkEnvelope(sealed)
     }
 }
@@ -29,7 +33,8 @@ Fuzzer.main(seeds: seeds) { bytes in
 func checkEnvelope(_ bytes: [UInt8]) {
     guard let envelope = try? BallotEnvelope(decoding: bytes) else { return }
     // Padded to the input's own size, it re-encodes to the input.
-    guard let again = try? envelope.encoded(size: bytes.count), again == bytes, (try? BallotEnvelope(decoding: again)) == envelope
+    guard let again = try? envelope.encoded(size: bytes.count), again == bytes,
+        (try? BallotEnvelope(decoding: again)) == envelope
     else { Fuzzer.fail("a decoded envelope does not re-encode to its bytes") }
     if let ballot = try? SecretBallot(decoding: envelope.ballot), ballot.encoded != envelope.ballot {
         Fuzzer.fail("the ballot in an envelope does not keep its encoding")
@@ -43,8 +48,10 @@ func seeds() throws -> [[UInt8]] {
     let secret = try SecretPoll(
         question: .yesNo("Pizza?"), closesAtMillis: 1_800_000_000_000,
         electorate: zip(voters, keys).map { SecretPoll.Elector(member: $0.publicKey, key: $1.publicKey) })
-    let poll = try MessageDraft(chat: chat, author: voters[0].publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .poll,
-                                content: secret.encoded()).signed(by: voters[0])
+    let poll = try MessageDraft(
+        chat: chat, author: voters[0].publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .poll,
+        content: secret.encoded()
+    ).signed(by: voters[0])
     let ballot = try SecretBallot.cast(chat: chat, poll: poll.id, secret: secret, selection: ["up"], key: keys[1])
     let envelope = try BallotEnvelope(chat: chat, ballot: ballot.encoded).encoded(size: secret.envelopeBytes)
     let sealed = try publisher.publicKey.agreementKey().seal(envelope)
@@ -54,5 +61,7 @@ func seeds() throws -> [[UInt8]] {
 
 extension Frame {
     /// A relay frame whose "sealed" bytes are the plaintext envelope: the harness decodes both alike.
-    static func relayStub(_ envelope: [UInt8]) -> Frame { .ballotRelay(publisher: publisher.publicKey, holdMillis: 0, sealed: envelope) }
+    static func relayStub(_ envelope: [UInt8]) -> Frame {
+        .ballotRelay(publisher: publisher.publicKey, holdMillis: 0, sealed: envelope)
+    }
 }

@@ -26,18 +26,30 @@ func seeds() throws -> [[UInt8]] {
     let ephemeral = try EphemeralKeyPair.generate().publicKey
     let packets: [[UInt8]] = [
         initiation.bytes,
-        Packet.handshakeResponse(senderIndex: 2, receiverIndex: 1, ephemeral: ephemeral, sealed: [UInt8](repeating: 9, count: Packet.handshakeResponseSealedBytes)).encoded(),
+        Packet.handshakeResponse(
+            senderIndex: 2, receiverIndex: 1, ephemeral: ephemeral,
+            sealed: [UInt8](repeating: 9, count: Packet.handshakeResponseSealedBytes)
+        ).encoded(),
         Packet.data(receiverIndex: 1, counter: 1, sealed: [UInt8](repeating: 7, count: 64)).encoded(),
         Announcement.make(identity: alice, wallMillis: 1_800_000_000_000).encoded(),
     ]
     let invite = try ChatInvite.create(by: alice, title: "Seed", members: [bob.publicKey], createdAtMillis: 0)
-    let message = try MessageDraft(chat: invite.id, author: alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text, content: Array("hi".utf8)).signed(by: alice)
+    let message = try MessageDraft(
+        chat: invite.id, author: alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: .text,
+        content: Array("hi".utf8)
+    ).signed(by: alice)
     let frames: [Frame] = [
         .message(message.encoded), .ack([message.id, message.id]), .invite(invite.encoded), .inviteAck(invite.id),
-        .syncRequest(chat: invite.id, vector: [alice.publicKey: .contiguous(3), bob.publicKey: try AuthorHoldings(highest: 9, missing: [2...3, 5...5])]),
+        .syncRequest(
+            chat: invite.id,
+            vector: [
+                alice.publicKey: .contiguous(3),
+                bob.publicKey: try AuthorHoldings(highest: 9, missing: [2...3, 5...5]),
+            ]),
         .syncEnd(chat: invite.id, .more), .needInvite(invite.id),
         .read(chat: invite.id, ids: [message.id]), .readAck([message.id, message.id]),
-        .meetRequest(bob.publicKey), .meet(peer: bob.publicKey, address: PeerAddress(host: "203.0.113.7", port: 40_001)),
+        .meetRequest(bob.publicKey),
+        .meet(peer: bob.publicKey, address: PeerAddress(host: "203.0.113.7", port: 40_001)),
         .meet(peer: alice.publicKey, address: PeerAddress(host: "2001:db8::7", port: 9)),
     ]
     return packets + frames.map { Frame.encode([$0]) } + [Frame.encode(frames)]

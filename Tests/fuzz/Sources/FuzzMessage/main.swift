@@ -7,7 +7,8 @@ import ParleyCrypto
 let alice = try! Identity(seed: [UInt8](repeating: 1, count: 32))
 let bob = try! Identity(seed: [UInt8](repeating: 2, count: 32))
 let seedInvite = try! ChatInvite.create(
-    by: alice, title: "Seed chat", members: [bob.publicKey], createdAtMillis: 0, nonce: [UInt8](repeating: 0, count: 16))
+    by: alice, title: "Seed chat", members: [bob.publicKey], createdAtMillis: 0, nonce: [UInt8](repeating: 0, count: 16)
+)
 let seedPoll = try! message(.poll, "Pizza?")
 
 // The decoders of signed objects: `Message(decoding:)` and `ChatInvite(decoding:)`, then what the
@@ -26,8 +27,10 @@ Fuzzer.main(seeds: seeds) { bytes in
 }
 
 func message(_ tag: Tag, _ text: String, references: [MessageReference] = []) throws -> Message {
-    try MessageDraft(chat: seedInvite.id, author: alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: tag,
-                     content: Array(text.utf8), references: references).signed(by: alice)
+    try MessageDraft(
+        chat: seedInvite.id, author: alice.publicKey, sequence: 1, lamport: 1, timestampMillis: 0, tag: tag,
+        content: Array(text.utf8), references: references
+    ).signed(by: alice)
 }
 
 /// Valid messages (text, poll, vote with a reference) and a valid invite.

@@ -23,7 +23,9 @@ private let random: @convention(c) () -> UInt32 = { UInt32(truncatingIfNeeded: n
 private let stir: @convention(c) () -> Void = {}
 private let buf: @convention(c) (UnsafeMutableRawPointer?, Int) -> Void = { pointer, count in
     guard let pointer else { return }
-    for index in 0..<count { pointer.storeBytes(of: UInt8(truncatingIfNeeded: next()), toByteOffset: index, as: UInt8.self) }
+    for index in 0..<count {
+        pointer.storeBytes(of: UInt8(truncatingIfNeeded: next()), toByteOffset: index, as: UInt8.self)
+    }
 }
 private let close: @convention(c) () -> CInt = { 0 }
 nonisolated(unsafe) private let fixedName: UnsafePointer<CChar> = {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// libFuzzer's entry point when the program has its own `main` (SwiftPM names an executable's entry).
@@ -34,10 +34,11 @@ public enum Fuzzer {
         target = body
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, count in
-            target(count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count)))
-            return 0
-        })
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, count in
+                target(count == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: count)))
+                return 0
+            })
     }
 
     /// Stops the run as a crash, so libFuzzer saves the input: for broken invariants, not just traps.
