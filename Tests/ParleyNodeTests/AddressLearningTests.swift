@@ -8,35 +8,24 @@ import Testing
 /// How a node finds the address of a member it knows only by key (issue 17, item 3): from the
 /// answer a `--peer` address gives to its announce.
 struct AddressLearningTests {
-    typealias Peers = LossyNetworkConvergenceTests
-
-    static func node(_ identity: Identity, on network: InMemoryNetwork, peers: [PeerAddress] = []) throws -> Node {
-        var configuration = NodeConfiguration(identity: identity, bootstrapPeers: peers)
-        configuration.tick = .milliseconds(10)
-        return Node(
-            configuration: configuration, store: try MessageStore.inMemory(), transport: network.makeTransport())
-    }
-
     @Test func aMemberKnownOnlyThroughAPeerAddressGetsTheInviteOnceItAnswersTheAnnounce() async throws {
         // Given bob's node, and alice's started with `--peer` bob's address; each has the other as a
         // contact without an address
-        let network = InMemoryNetwork()
-        let (aliceIdentity, bobIdentity) = (try Identity.generate(), try Identity.generate())
-        let bob = try Self.node(bobIdentity, on: network)
-        let alice = try Self.node(aliceIdentity, on: network, peers: [bob.localAddress])
-        _ = try await alice.addContact(Contact(peer: bobIdentity.publicKey, name: "bob"))
-        _ = try await bob.addContact(Contact(peer: aliceIdentity.publicKey, name: "alice"))
-        try await Peers.running([
-            Peers.Peer(identity: aliceIdentity, node: alice), Peers.Peer(identity: bobIdentity, node: bob),
-        ]) {
+        let bed = try await PumpedPeers.make(count: 2, introduced: false, bootstrap: [0: [1]])
+        let (alice, bob) = (bed.peers[0], bed.peers[1])
+        _ = try await alice.node.addContact(Contact(peer: bob.identity.publicKey, name: "bob"))
+        _ = try await bob.node.addContact(Contact(peer: alice.identity.publicKey, name: "alice"))
+        try await bed.running {
             // When alice creates a chat with bob
-            let invite = try await alice.createChat(title: "Found", members: [bobIdentity.publicKey])
+            let invite = try await alice.node.createChat(title: "Found", members: [bob.identity.publicKey])
+            try await bed.advance(by: .seconds(10))
 
             // Then bob joins it: alice learned bob's id at that address from his answer to her announce
-            #expect(try await Peers.eventually { try bob.chats().contains { $0.invite.id == invite.id } })
-            #expect(await alice.engine.address(of: bobIdentity.publicKey) == bob.localAddress)
-            let text = try await alice.sendText(chat: invite.id, "found you")
-            #expect(try await Peers.eventually { try bob.store.message(text.id) != nil })
+            #expect(try bob.node.chats().contains { $0.invite.id == invite.id })
+            #expect(await alice.node.engine.address(of: bob.identity.publicKey) == bob.node.localAddress)
+            let text = try await alice.node.sendText(chat: invite.id, "found you")
+            try await bed.settle()
+            #expect(try bob.node.store.message(text.id) != nil)
         }
     }
 

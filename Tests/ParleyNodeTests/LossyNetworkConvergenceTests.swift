@@ -48,15 +48,6 @@ struct LossyNetworkConvergenceTests {
         }
     }
 
-    /// Polls `condition` every 50 ms for at most `seconds`; the bound keeps a broken build from hanging.
-    static func eventually(within seconds: Int = 30, _ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<(seconds * 20) {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
-    }
-
     @Test func threePeersConvergeOnMessagesAndTalliesDespiteLossAndReordering() async throws {
         // Given a network losing 20% of datagrams, duplicating 5% and reordering
         let bed = try await PumpedPeers.make(

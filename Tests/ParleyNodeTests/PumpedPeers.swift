@@ -17,22 +17,25 @@ struct PumpedPeers {
     let pump: NetworkPump
 
     /// `count` peers, contacts of each other with their addresses unless `introduced` is false;
+    /// `bootstrap[i]` lists the peers whose addresses peer `i` is started with (`--peer`);
     /// `configure` adjusts each node's settings.
     static func make(
         count: Int, conditions: InMemoryNetwork.Conditions = .init(), seed: UInt64 = 1, introduced: Bool = true,
-        configure: (Int, inout NodeConfiguration) -> Void = { _, _ in }
+        bootstrap: [Int: [Int]] = [:], configure: (Int, inout NodeConfiguration) -> Void = { _, _ in }
     ) async throws -> PumpedPeers {
         let network = InMemoryNetwork(conditions: conditions, seed: seed, delivery: .held)
         let clock = ManualClock()
+        let transports = (0..<count).map { _ in network.makeTransport() }
         let peers = try (0..<count).map { index in
             let identity = try Identity.generate()
-            var configuration = NodeConfiguration(identity: identity)
+            var configuration = NodeConfiguration(
+                identity: identity, bootstrapPeers: (bootstrap[index] ?? []).map { transports[$0].localAddress })
             configure(index, &configuration)
             return Peer(
                 identity: identity,
                 node: Node(
-                    configuration: configuration, store: try MessageStore.inMemory(),
-                    transport: network.makeTransport(), clock: clock))
+                    configuration: configuration, store: try MessageStore.inMemory(), transport: transports[index],
+                    clock: clock))
         }
         if introduced { try await LossyNetworkConvergenceTests.introduce(peers) }
         return PumpedPeers(
