@@ -15,7 +15,7 @@ extension APIService {
         let result: APIResult
         do { result = try await handle(request) } catch { return .failure(APIFailure(error)) }
         do { return .success(json: try APIJSON.encode(result.value)) } catch {
-            return .failure(APIFailure(kind: .internal, message: "the response could not be encoded: \(error)"))
+            return .failure(APIFailure(kind: .internal, message: "response could not be encoded"))
         }
     }
 }

@@ -115,7 +115,7 @@ def main():
                         time.sleep(0.02)
                 vote = nodes.api("bob", "pollVote", {"chat": polls["id"], "poll": poll["id"], "choices": ["up"]}, bob)
                 # Signed and stored by bob's node in the call that returned it (same machine, same clock).
-                stored = vote["timestampMillis"]
+                stored = vote["message"]["timestampMillis"]
                 alice.wait_for_function(f"() => window.__barChanged['{poll['id']}'] !== undefined", timeout=10_000)
                 delays.append(alice.evaluate(f"() => window.__barChanged['{poll['id']}']") - stored)
             alice.evaluate("() => window.__votes.disconnect()")

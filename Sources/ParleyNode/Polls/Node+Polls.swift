@@ -84,7 +84,8 @@ extension Node {
                 try await castSecretBallot(snapshot, secret, status, choices: choices, keepChoice: keepChoice))
         }
         guard !keepChoice else {
-            throw NodeError.invalid("keeping the choice is for secret polls: a vote on this poll is a message of yours")
+            throw NodeError.invalid(
+                "keepChoice (--keep-choice) is for secret polls: a vote on this poll is a message of yours")
         }
         guard snapshot.tally != nil else {
             return .message(try await addToBallot(chat: chat, poll: poll, options: choices))
