@@ -20,6 +20,16 @@ import Testing
         #expect(try store.contact(peer: carol)?.name == "carol")
     }
 
+    @Test(arguments: ["\u{0}bob", "bo\u{0}b"])
+    func refusesANameWithANULCharacterAsInvalid(name: String) async throws {
+        let store = try MessageStore.inMemory()
+        let bob = try Identity.generate().publicKey
+        await #expect(throws: StoreError.invalid("a contact name cannot contain NUL characters")) {
+            try await store.addContact(Contact(peer: bob, name: name))
+        }
+        #expect(try store.contacts().isEmpty)
+    }
+
     @Test func addingAKnownPeerSaysWhatItReplacedAndKeepsItsAddress() async throws {
         // Given bob, a contact with an address
         let store = try MessageStore.inMemory()

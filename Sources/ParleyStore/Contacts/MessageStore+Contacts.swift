@@ -12,6 +12,10 @@ extension MessageStore {
     public func addContact(_ contact: Contact) async throws(StoreError) -> ContactUpdate {
         let name = contact.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw .invalid("a contact name cannot be empty") }
+        // SQLite counts a text only up to its first NUL, so such a name would trip the table's check.
+        guard !name.unicodeScalars.contains("\u{0}") else {
+            throw .invalid("a contact name cannot contain NUL characters")
+        }
         let peerId = contact.peer.blob
         let (saved, previous) = try await write("saving contact '\(name)'") { db in
             // The column's NOCASE collation makes this comparison case-insensitive, like the UNIQUE constraint.
