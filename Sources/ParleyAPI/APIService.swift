@@ -111,9 +111,10 @@ public struct APIService: Sendable {
                 chat: chatID, poll: pollID, choices: choices, keepChoice: keepChoice ?? false)
             let names = try names()
             return Self.ok(
-                VoteView(cast, poll: try pollView(chat: chatID, poll: pollID, names: names), names: names) {
-                    view($0, names: names)
-                })
+                VoteView(
+                    poll: try pollView(chat: chatID, poll: pollID, names: names),
+                    message: cast.message.map { view($0, names: names) },
+                    secretBallot: cast.secretBallot.map { SecretBallotView($0, names: names) }))
         case let .pollUnvote(chat, poll, option):
             let (chatID, pollID) = try resolveMessage(chat, poll)
             return Self.ok(

@@ -1,7 +1,6 @@
-public import ParleyNode
+import ParleyNode
 import ParleyCrypto
 import ParleyCore
-public import ParleyStore
 
 /// The `secret` part of a secret poll's `PollResultsView`: counts only, never voters.
 public struct SecretPollView: Codable, Sendable, Hashable {
@@ -89,13 +88,8 @@ public struct VoteView: Codable, Sendable, Hashable {
     /// On a secret poll: the ballot cast and the paths it travels (no message of this user's carries it).
     public let secretBallot: SecretBallotView?
 
-    init(_ cast: CastVote, poll: PollResultsView, names: [PeerID: String], message view: (StoredMessage) -> MessageView)
-    {
-        self.poll = poll
-        switch cast {
-        case let .message(stored): (message, secretBallot) = (view(stored), nil)
-        case let .secretBallot(cast): (message, secretBallot) = (nil, SecretBallotView(cast, names: names))
-        }
+    init(poll: PollResultsView, message: MessageView?, secretBallot: SecretBallotView?) {
+        (self.poll, self.message, self.secretBallot) = (poll, message, secretBallot)
     }
 }
 
