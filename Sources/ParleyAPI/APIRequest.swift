@@ -77,6 +77,20 @@ public enum APIRequest: Codable, Sendable, Hashable {
     /// Declines a pending invite; the same invite pushed again stays declined.
     case inviteDecline(invite: String)
     /// A one-time login link for the web app (`parley web`); the node's owner only (`ownerOnlyNames`).
+    /// A new text for a Text message of this user's (PROTOCOL.md §13d); answered with the Edit message.
+    case edit(chat: String, message: String, text: String)
+    /// Deletes a message for everyone: this user's own, or any as the chat's creator.
+    case delete(chat: String, message: String)
+    /// Hides a message from this user's own views on this node; nothing is sent.
+    case deleteForMe(chat: String, message: String)
+    /// Pins a message for the chat, or unpins it with `pinned: false`.
+    case pin(chat: String, message: String, pinned: Bool? = nil)
+    /// The chat's pinned messages, the latest pin first.
+    case pins(chat: String)
+    /// A message and its replies.
+    case thread(chat: String, message: String)
+    /// A message's versions: the original text, then each counted edit.
+    case edits(chat: String, message: String)
     case webLogin
     /// Ends every web session and replaces the web token (`parley web --revoke`); the owner only.
     case webRevoke

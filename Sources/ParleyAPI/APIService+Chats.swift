@@ -1,6 +1,7 @@
 import ParleyNode
 import Foundation
 import ParleyCore
+import ParleyCrypto
 import ParleyStore
 
 /// Chat creation, the chat list and member changes.
@@ -20,11 +21,7 @@ extension APIService {
         let chats = try node.chats()
         let noRoute = try await node.membersWithoutRoute(chats: chats.map(\.invite.id))
         return try chats.map { summary in
-            ChatView(
-                summary, names: names, me: node.me, unread: try node.unreadCount(chat: summary.invite.id),
-                readMarker: try node.readMarker(chat: summary.invite.id),
-                waitingFor: try node.membersWaiting(chat: summary.invite.id), noRoute: noRoute[summary.invite.id] ?? [],
-                forks: try node.forks(chat: summary.invite.id))
+            try chatView(summary, names: names, noRoute: noRoute[summary.invite.id] ?? [])
         }.sorted { lhs, rhs in
             if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
             if lhs.lastActivityMillis != rhs.lastActivityMillis {
@@ -47,9 +44,19 @@ extension APIService {
             throw NodeError.notFound("no chat \(chat.shortHex)")
         }
         let noRoute = try await node.membersWithoutRoute(chats: [chat])[chat] ?? []
+        return try chatView(summary, names: try names(), noRoute: noRoute)
+    }
+
+    private func chatView(_ summary: ChatSummary, names: [PeerID: String], noRoute: [PeerID]) throws -> ChatView {
+        let chat = summary.invite.id
         return ChatView(
-            summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat),
+            summary, names: names, me: node.me, unread: try node.unreadCount(chat: chat),
             readMarker: try node.readMarker(chat: chat),
-            waitingFor: try node.membersWaiting(chat: chat), noRoute: noRoute, forks: try node.forks(chat: chat))
+            waitingFor: try node.membersWaiting(chat: chat), noRoute: noRoute, forks: try node.forks(chat: chat),
+            unreadMentions: try node.unreadMentions(chat: chat),
+            lastMessageAmendments: try summary.lastMessage.flatMap {
+                try node.amendments(of: [$0], chat: chat)[$0.message.id]
+            }
+                ?? .none)
     }
 }

@@ -27,8 +27,8 @@ extension APIService {
         // A shown history leaves out both branches of a fork (the chat view names the member instead);
         // a query by tag or reference still finds every stored message, as evidence.
         criteria.withoutForked = shown
-        let names = try names()
-        return Self.ok(try node.messages(matching: criteria).map { view($0, names: names) })
+        criteria.withoutDeletedForMe = shown
+        return Self.ok(try views(try node.messages(matching: criteria), chat: chatID, names: try names()))
     }
 
     /// A paging cursor: the history position of the message whose id starts with `prefix`, in `chat`.

@@ -80,18 +80,36 @@ extension APIService {
             let names = try names()
             var polls: [MessageID] = []
             var reacted: [MessageID] = []
+            var shownMessages: [StoredMessage] = []
+            var amended: [MessageID] = []
             for stored in fresh {
                 last = max(last, stored.localNumber)
                 let message = stored.message
                 guard forks.counts(message) else { continue }
+                // A reply changes its target's reply count; an edit, deletion or pin, what it shows.
+                amended += message.references.filter { ThreadRules.replyTags.contains($0.tag) }.map(\.id)
                 switch message.tag {
-                case .text, .custom, .membership:
-                    try await emit(Self.encode(WatchEvent(message: view(stored, names: names))))
-                case .poll: polls.append(message.id)
+                case .text, .custom, .membership: shownMessages.append(stored)
+                case .edit, .delete, .pin:
+                    amended += [AmendmentTarget.of(message, tag: message.tag)].compactMap { $0 }
+                case .poll:
+                    shownMessages.append(stored)
+                    polls.append(message.id)
                 case _ where PollRules.changesAPoll(message.tag): polls += PollRules.pollTargets(of: message)
                 case .reaction: reacted += message.references.filter { $0.tag == .reaction }.map(\.id)
                 default: break
                 }
+            }
+            let freshIDs = Set(shownMessages.map(\.message.id))
+            let targets = try Set(amended).subtracting(freshIDs).compactMap { try node.message($0) }.filter {
+                $0.message.chat == chat && forks.counts($0.message)
+            }
+            // New messages with what amends them, then the earlier ones amended now, in history order.
+            for view in try views(
+                shownMessages + targets.sorted { $0.historyPosition < $1.historyPosition },
+                chat: chat, names: names) where view.kind != ContentKind.poll.rawValue
+            {
+                try await emit(Self.encode(WatchEvent(message: view)))
             }
             var shown = Set<MessageID>()
             for poll in polls where shown.insert(poll).inserted {

@@ -61,7 +61,10 @@ public struct APIService: Sendable {
             }
             let chatID = try resolveChat(chat)
             let references = try (refs ?? []).map { try resolveReference($0, chat: chatID) }
-            let stored = try await node.send(chat: chatID, tag: tag, content: Array(text.utf8), references: references)
+            let stored =
+                tag == .text
+                ? try await node.sendText(chat: chatID, text, references: references)
+                : try await node.send(chat: chatID, tag: tag, content: Array(text.utf8), references: references)
             let names = try names()
             var sent = view(stored, names: names)
             let noRoute = try await node.membersWithoutRoute(chats: [chatID])[chatID] ?? []
@@ -146,6 +149,7 @@ public struct APIService: Sendable {
         case let .chatRemoveMembers(chat, members):
             return Self.ok(try await changeMembers(chat: chat, remove: members))
         case .react, .unreact, .reactions: return try await handleReactions(request)
+        case .edit, .delete, .deleteForMe, .pin, .pins, .thread, .edits: return try await handleAmendments(request)
         case let .read(chat, upTo, message): return try await markRead(chat: chat, upTo: upTo, message: message)
         case let .receipts(chat, message): return try receipts(chat: chat, message: message)
         case let .members(chat): return Self.ok(try members(chat: chat))
@@ -159,12 +163,18 @@ public struct APIService: Sendable {
     }
 
     /// A message as every front end shows it, with the poll it changes looked up so a ballot reads "voted Lake".
-    func view(_ stored: StoredMessage, names: [PeerID: String]) -> MessageView {
+    func view(_ stored: StoredMessage, names: [PeerID: String], amendments: MessageAmendments = .none) -> MessageView {
         let poll = PollRules.pollTargets(of: stored.message).lazy.compactMap { target -> Poll? in
             guard let held = try? node.message(target), held.message.chat == stored.message.chat else { return nil }
             return try? Poll(held.message)
         }.first
-        return MessageView(stored, names: names, poll: poll)
+        return MessageView(stored, names: names, poll: poll, amendments: amendments, me: node.me)
+    }
+
+    /// Views of messages of one chat, each with what amends it (one query for the lot).
+    func views(_ stored: [StoredMessage], chat: ChatID, names: [PeerID: String]) throws -> [MessageView] {
+        let amendments = try node.amendments(of: stored, chat: chat)
+        return stored.map { view($0, names: names, amendments: amendments[$0.message.id] ?? .none) }
     }
 
     func pollView(chat: ChatID, poll: MessageID, names: [PeerID: String]? = nil) throws -> PollResultsView {

@@ -40,6 +40,21 @@ public struct MessageView: Codable, Sendable, Hashable {
     public let kind: String
     /// The http(s) URLs in a link message's text.
     public let links: [String]
+    /// How many times its author edited it (`text` is the latest edit's); 0 when never.
+    public let edits: Int
+    /// When the latest edit was made (its author's clock, Unix ms), or nil.
+    public let editedAtMillis: Int64?
+    /// Who deleted it for everyone (its author, or the chat's creator): `kind` is then "deleted" and
+    /// `text` empty. Nil while it stands.
+    public let deletedBy: MemberView?
+    /// Who pinned it, while it is pinned.
+    public let pinnedBy: MemberView?
+    /// How many replies reference it (`thread` lists them).
+    public let replyCount: Int
+    /// The members its text mentions, in order of first mention.
+    public let mentions: [MemberView]
+    /// Whether its text mentions this node's user.
+    public let mentionsMe: Bool
     /// On the reply to `send` only: the chat's members this node has no way to reach (no address
     /// for them or for any other member), whom the message cannot get to until one is learned.
     public var noRoute: [MemberView]?
@@ -49,7 +64,12 @@ public struct MessageView: Codable, Sendable, Hashable {
 
     /// `poll`: the poll the message changes (a vote, answer, suggestion or close), when held, so
     /// `text` can say what a ballot chose (`MessageText`).
-    public init(_ stored: StoredMessage, names: [PeerID: String], poll: Poll? = nil) {
+    /// `amendments`: what members' edits, deletions, pins and replies made of it (§13d); `me`: this
+    /// node's user, for `mentionsMe`.
+    public init(
+        _ stored: StoredMessage, names: [PeerID: String], poll: Poll? = nil, amendments: MessageAmendments = .none,
+        me: PeerID? = nil
+    ) {
         let message = stored.message
         id = message.id.hex
         chat = message.chat.hex
@@ -60,7 +80,23 @@ public struct MessageView: Codable, Sendable, Hashable {
         historyClock = stored.historyClock
         timestampMillis = message.timestampMillis
         tag = message.tag.rawValue
-        text = stored.isSealed ? "" : MessageText.render(message, poll: poll) { names[$0] ?? String($0.hex.prefix(8)) }
+        let name = { (peer: PeerID) in names[peer] ?? String(peer.hex.prefix(8)) }
+        let member = { (peer: PeerID) in MemberView(id: peer.hex, name: names[peer]) }
+        let latest = amendments.edits.last
+        deletedBy = amendments.deletion.map { member($0.author) }
+        text =
+            stored.isSealed || deletedBy != nil
+            ? ""
+            : latest.map { Mentions.rendered($0.text, name: name) }
+                ?? MessageText.render(message, poll: poll, name: name)
+        edits = amendments.edits.count
+        editedAtMillis = latest?.timestampMillis
+        pinnedBy = amendments.pin.map { member($0.author) }
+        replyCount = amendments.replyCount
+        let mentioned =
+            message.tag == .text && deletedBy == nil ? Mentions.mentioned(in: latest?.text ?? message.text) : []
+        mentions = mentioned.map(member)
+        mentionsMe = me.map(mentioned.contains) ?? false
         references = message.references.map { Reference(id: $0.id.hex, tag: $0.tag.rawValue) }
         localNumber = stored.localNumber
         state = stored.state.rawValue
@@ -68,7 +104,8 @@ public struct MessageView: Codable, Sendable, Hashable {
         readBy = stored.readBy
         recipients = stored.recipients
         sealed = stored.isSealed
-        let kind = ContentKind(tag: message.tag, content: message.content)
+        let kind =
+            deletedBy != nil ? .deleted : ContentKind(tag: message.tag, content: latest?.content ?? message.content)
         self.kind = kind.rawValue
         links = kind == .link ? LinkDetector.links(in: text) : []
     }
@@ -95,6 +132,8 @@ public struct ChatView: Codable, Sendable, Hashable {
     public let messageCount: Int
     /// Shown messages from others after this node's read marker.
     public let unread: Int
+    /// Unread messages that mention this user (among the latest `Node.mentionScanLimit` unread).
+    public let unreadMentions: Int
     /// The local number (`MessageView.localNumber`) this user has read the chat up to: a front end
     /// tells the unread messages it shows by a higher number.
     public let readMarker: Int64
@@ -116,9 +155,11 @@ public struct ChatView: Codable, Sendable, Hashable {
     public init(
         _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, readMarker: Int64,
         waitingFor: [PeerID],
-        noRoute: [PeerID], forks: ChatForks = .none
+        noRoute: [PeerID], forks: ChatForks = .none, unreadMentions: Int = 0,
+        lastMessageAmendments: MessageAmendments = .none
     ) {
         self.unread = unread
+        self.unreadMentions = unreadMentions
         self.readMarker = readMarker
         forked = forks.authors.map {
             ForkedMemberView(id: $0.hex, name: names[$0], fromSequence: forks.forkedFrom[$0] ?? 0)
@@ -133,7 +174,9 @@ public struct ChatView: Codable, Sendable, Hashable {
         epoch = summary.epoch
         sealed = summary.invite.isKeyed
         messageCount = summary.messageCount
-        lastMessage = summary.lastMessage.map { MessageView($0, names: names) }
+        lastMessage = summary.lastMessage.map {
+            MessageView($0, names: names, amendments: lastMessageAmendments, me: me)
+        }
         let lastMessageMillis = summary.lastMessage.map { min($0.message.timestampMillis, $0.receivedAtMillis) } ?? .min
         let createdMillis = min(summary.invite.createdAtMillis, summary.joinedAtMillis ?? .max)
         lastActivityMillis = max(lastMessageMillis, createdMillis)

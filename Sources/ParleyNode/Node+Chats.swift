@@ -30,8 +30,13 @@ extension Node {
         return invite
     }
 
-    /// Sends `text` as a "Text" message to every member of the chat.
-    public func sendText(chat: ChatID, _ text: String) async throws -> StoredMessage {
-        try await send(chat: chat, tag: .text, content: Array(text.utf8))
+    /// Sends `text` as a "Text" message to every member of the chat; each `@name` of a member becomes
+    /// a mention of that member (`resolvingMentions`).
+    public func sendText(chat: ChatID, _ text: String, references: [MessageReference] = []) async throws
+        -> StoredMessage
+    {
+        try await send(
+            chat: chat, tag: .text, content: Array(try resolvingMentions(text, chat: chat).utf8),
+            references: references)
     }
 }

@@ -18,6 +18,10 @@ public struct ContentKind: Hashable, Sendable, CustomStringConvertible {
     public static let reaction = ContentKind("reaction")
     /// A member change in a chat: shown as a system line.
     public static let membership = ContentKind("membership")
+    /// An edit, deletion or pin of another message: shown through that message (§13d).
+    public static let amendment = ContentKind("amendment")
+    /// A message deleted for everyone: shown as a tombstone, its content no longer shown anywhere.
+    public static let deleted = ContentKind("deleted")
     public static let unknown = ContentKind("unknown")
 
     public init(tag: Tag, content: [UInt8]) {
@@ -30,6 +34,7 @@ public struct ContentKind: Hashable, Sendable, CustomStringConvertible {
             self = .vote
         case .reaction: self = .reaction
         case .membership: self = .membership
+        case .edit, .delete, .pin: self = .amendment
         default: self = .unknown
         }
     }

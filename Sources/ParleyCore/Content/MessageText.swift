@@ -7,7 +7,11 @@ public enum MessageText {
     ///   - name: how to call a peer.
     public static func render(_ message: Message, poll: Poll?, name: (PeerID) -> String) -> String {
         switch message.tag {
-        case .text, .custom: return message.text
+        case .text: return Mentions.rendered(message.text, name: name)
+        case .custom: return message.text
+        case .edit: return "edited a message: \(Mentions.rendered(message.text, name: name))"
+        case .delete: return "deleted a message"
+        case .pin: return PinContent(message.content) == .unpin ? "unpinned a message" : "pinned a message"
         case .poll: return question(message)
         case .pollVoteUp: return "voted up"
         case .pollVoteDown: return "voted down"

@@ -14,6 +14,9 @@ extension Tag {
         case .ballotKey: "poll create --secret (the node publishes its ballot key)"
         case .reaction: "react (or unreact)"
         case .membership: "chat add / chat remove"
+        case .edit: "edit"
+        case .delete: "delete"
+        case .pin: "pin (or unpin)"
         default: nil
         }
     }

@@ -96,6 +96,13 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     /// A sealed ballot envelope for this node that does not open, or whose ballot is not a valid
     /// secret ballot on a poll of this node that is still taking ballots.
     case badBallot
+    /// An edit of a held message by someone other than its author (§13d): stored, shown by no node.
+    case editNotAuthor
+    /// A deletion of a held message by someone who is neither its author nor the chat's creator (§13d).
+    case deleteNotAllowed
+    /// An edit, deletion or pin of a held message it cannot apply to: a poll edited, a vote deleted,
+    /// a pin of what a chat does not show, content that does not decode, a target in another chat (§13d).
+    case amendmentNotApplicable
 }
 
 /// Timestamps come from the network before any signature is checked: compare without overflow.

@@ -92,6 +92,9 @@ public enum LocalDataKey {
     /// A publisher's commitment to the ballots it handed on (lines of salt and ballot, in hex), kept
     /// until the creator's close to reveal any the creator did not publish (BALLOTS.md §4).
     public static let ballotCommitment = "ballotCommitment"
+    /// Set when this user deleted the message for itself: history views leave it out (the store's
+    /// `MessageCriteria.withoutDeletedForMe` reads the same key).
+    public static let deletedForMe = "deletedForMe"
 
     /// What the node keeps under `key`, if it is one of the node's own.
     public static func purpose(of key: String) -> String? {
@@ -111,6 +114,7 @@ public enum LocalDataKey {
         heldBallotPrefix + "*": "a secret ballot this node relays at the poll's closing time",
         secretBatchPublished: "this node, the poll's creator, published its batch of secret ballots",
         ballotCommitment: "the secret ballots this node committed to handing on, kept until the close",
+        deletedForMe: "this user deleted the message for itself: its views leave it out",
     ]
 }
 

@@ -87,6 +87,7 @@ extension Node {
         var storedVotes: [Message] = []
         var ballotKeyChats: Set<ChatID> = []
         var closes: [Message] = []
+        var amending: [Message] = []
         var (fromAuthors, relayed) = (0, 0)
         var relayedAuthors: [(author: PeerID, timestampMillis: Int64, via: PeerID)] = []
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
@@ -106,6 +107,7 @@ extension Node {
                 if VoteChoice(tag: message.tag) != nil { storedVotes.append(message) }
                 if message.tag == .ballotKey { ballotKeyChats.insert(message.chat) }
                 if message.tag == .pollClose { closes.append(message) }
+                if message.tag == .edit || message.tag == .delete || message.tag == .pin { amending.append(message) }
             case .duplicate:
                 acks[peer, default: []].append(message.id)
             case .equivocation:
@@ -139,6 +141,7 @@ extension Node {
             stored: verified.messages.map(\.message), outcomes: outcomes,
             received: verified.messages.map(\.message) + checked.covered.values.flatMap { $0 })
         rejected[.notAPoll, default: 0] += try votesForNonPolls(storedVotes)
+        rejected.merge(try amendmentRefusals(amending), uniquingKeysWith: +)
         for (reason, count) in rejected where count > 0 { await engine.reject(reason, count: count) }
         logger.debug(
             "stored messages",

@@ -14,12 +14,16 @@ struct CriteriaQuery {
 
     init(_ criteria: MessageCriteria) {
         var conditions: [String]
-        if criteria.referencing != nil || criteria.referenceTag != nil {
+        if criteria.referencing != nil || criteria.referenceTag != nil || criteria.referencingAny != nil {
             var refConditions = ["r.chat_id = ?"]
             arguments += [criteria.chat.blob]
             if let target = criteria.referencing {
                 refConditions.append("r.ref_id = ?")
                 arguments += [target.blob]
+            }
+            if let targets = criteria.referencingAny {
+                refConditions.append("r.ref_id IN (\(Self.placeholders(targets.count)))")
+                arguments += StatementArguments(targets.map(\.blob))
             }
             if let referenceTag = criteria.referenceTag {
                 refConditions.append("r.ref_tag = ?")
@@ -40,11 +44,13 @@ struct CriteriaQuery {
             }
         }
         if let tags = criteria.tags {
-            // One placeholder per tag: a handful of shapes, each prepared once.
-            conditions.append(
-                "m.tag IN (\(tags.isEmpty ? "NULL" : Array(repeating: "?", count: tags.count).joined(separator: ", ")))"
-            )
+            conditions.append("m.tag IN (\(Self.placeholders(tags.count)))")
             arguments += StatementArguments(tags.map(\.rawValue))
+        }
+        if criteria.withoutDeletedForMe {
+            conditions.append(
+                "NOT EXISTS (SELECT 1 FROM local_data l WHERE l.message_id = m.id AND l.key = '\(Self.deletedForMeKey)')"
+            )
         }
         if criteria.withoutForked {
             conditions.append(MessageStore.notForked)
@@ -86,4 +92,12 @@ struct CriteriaQuery {
             newestFirst = false
         }
     }
+
+    /// One placeholder per value (`NULL` for none, which matches nothing): a handful of shapes, each prepared once.
+    private static func placeholders(_ count: Int) -> String {
+        count == 0 ? "NULL" : Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// The local data key marking a message this user deleted for itself (ParleyNode's `LocalDataKey.deletedForMe`).
+    static let deletedForMeKey = "deletedForMe"
 }

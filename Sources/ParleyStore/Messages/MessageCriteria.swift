@@ -28,6 +28,11 @@ public struct MessageCriteria: Sendable, Hashable {
     /// Leaves out the messages of members proven to have signed two histories, from their fork on
     /// (PROTOCOL.md §4.4): neither branch is shown as an ordinary message. History views set it.
     public var withoutForked: Bool = false
+    /// Only messages that carry a reference to one of these (an empty list matches nothing): what
+    /// amends a page of messages, read in one query.
+    public var referencingAny: [MessageID]?
+    /// Leaves out the messages this user deleted for itself (`LocalDataKey.deletedForMe`): history views set it.
+    public var withoutDeletedForMe: Bool = false
 
     public enum Order: Sendable, Hashable {
         /// By local number: the order this node stored them in (for following arrivals).
