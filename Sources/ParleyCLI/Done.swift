@@ -36,6 +36,9 @@ enum Done {
         case let .pollClose(_, poll): "closed poll \(poll) \(short)"
         case let .react(_, message, type, _, _): "reacted \(type) to \(message) \(short)"
         case let .unreact(_, message, type): "took back \(type) on \(message) \(short)"
+        case let .edit(_, message, _): "edited \(message) \(short)"
+        case let .delete(chat, message): "deleted \(message) for everyone\(chatNamed(chat, "in")) \(short)"
+        case let .pin(_, message, pinned): "\(pinned ?? true ? "pinned" : "unpinned") \(message) \(short)"
         default: nil
         }
     }

@@ -11,7 +11,8 @@ struct Parley: AsyncParsableCommand {
             Keygen.self, NodeCommand.self, Contacts.self, Chat.self, Send.self, Messages.self,
             Poll.self, Local.self, Status.self, Open.self,
             React.self, Unreact.self, Reactions.self, Read.self, Receipts.self, Members.self, Typing.self, Invites.self,
-            Watch.self, Web.self,
+            Watch.self, Web.self, Edit.self, Edits.self, Delete.self, Pin.self, Unpin.self, Pins.self,
+            ThreadCommand.self,
         ]
     )
 

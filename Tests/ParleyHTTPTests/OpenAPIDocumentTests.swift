@@ -42,7 +42,7 @@ struct OpenAPIDocumentTests {
             "messages", "read", "receipts", "pollCreate", "pollVote", "pollUnvote", "pollAnswer", "pollSuggest",
             "pollClose",
             "pollResults", "pollVotes", "react", "unreact", "reactions", "members", "typing", "invites", "inviteAccept",
-            "inviteDecline", "localGet", "localSet",
+            "inviteDecline", "localGet", "localSet", "edit", "delete", "deleteForMe", "pin", "pins", "thread", "edits",
         ]
         #expect(Set(Self.documentedRequests) == Set(answeredOnce))
         #expect(Self.document.contains("  /api/ws:"))

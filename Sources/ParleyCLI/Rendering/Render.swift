@@ -14,12 +14,13 @@ enum Render {
             message.references.isEmpty
             ? "" : " → " + message.references.map { "\($0.id.prefix(8)):\($0.tag)" }.joined(separator: ",")
         return
-            "#\(message.localNumber) \(message.id.prefix(12)) \(who)\(tag): \(content(message))\(refs)\(ticks(message))"
+            "#\(message.localNumber) \(message.id.prefix(12)) \(who)\(tag): \(content(message))\(refs)\(amendmentMarks(message))\(ticks(message))"
     }
 
     /// Custom JSON on one line, cut short; a link message marked with its link count.
     private static func content(_ message: MessageView) -> String {
         switch message.kind {
+        case "deleted": return tombstone(message)
         case "custom":
             let flat = message.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .joined(separator: " ")

@@ -1,0 +1,36 @@
+import ParleyAPI
+import ParleyTerminal
+
+/// Edits, deletions, pins and threads as text.
+extension Render {
+    /// What amends a message, after its line: " (edited)", " 📌 by NAME", " [2 replies]".
+    static func amendmentMarks(_ message: MessageView) -> String {
+        var marks = ""
+        if message.edits > 0 { marks += " (edited)" }
+        if let pinner = message.pinnedBy { marks += " 📌 by \(name(pinner.id, pinner.name))" }
+        if message.replyCount > 0 { marks += " [\(message.replyCount) repl\(message.replyCount == 1 ? "y" : "ies")]" }
+        return marks
+    }
+
+    /// A deleted message's line: who deleted it when it was not its author (the chat's creator).
+    static func tombstone(_ message: MessageView) -> String {
+        guard let deleter = message.deletedBy, deleter.id != message.author else { return "(message deleted)" }
+        return "(message deleted by \(name(deleter.id, deleter.name)))"
+    }
+
+    static func pins(_ pins: [PinView]) -> String {
+        guard !pins.isEmpty else { return "no pinned messages" }
+        return pins.map { "📌 \(line($0.message))" }
+            .joined(separator: "\n")
+    }
+
+    static func thread(_ thread: ThreadView) -> String {
+        ([line(thread.root)] + thread.replies.map { "  ↳ " + line($0) }).joined(separator: "\n")
+    }
+
+    static func editHistory(_ history: EditHistoryView) -> String {
+        history.versions.enumerated().map { index, version in
+            "\(index == 0 ? "original" : "edit \(index)") \(time(version.timestampMillis)): \(SafeText.singleLine(version.text))"
+        }.joined(separator: "\n")
+    }
+}
