@@ -8,10 +8,11 @@ import { button, displayName, el, isolated, joined, nameRun, withBidiShown } fro
 import { forkBanner } from "./js/forks.js";
 import { renderMembers } from "./js/members.js";
 import { Timeline } from "./js/messages.js";
+import { PinsBar } from "./js/amendments.js";
 import { newPollForm, tickCountdowns } from "./js/polls.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { me: null, chats: [], invites: [], contacts: [], current: null, timeline: null, reply: null, typingSentAt: 0, socket: null };
+const state = { me: null, chats: [], invites: [], contacts: [], current: null, timeline: null, pins: null, reply: null, typingSentAt: 0, socket: null };
 
 // MARK: small pieces of UI
 
@@ -137,6 +138,12 @@ function openChat(chat) {
     container: $("messages"), chat, me: state.me,
     actions: { reply: setReply, note: openNote, receipts: openReceipts, toast, read: (upTo) => markRead(chat.id, upTo) },
   });
+  state.pins = new PinsBar($("pins-bar"), chat, (id) => {
+    const item = state.timeline?.items.get(id);
+    if (item) item.node.scrollIntoView({ block: "center" });
+    else toast("The pinned message is further up: scroll up to load it.");
+  });
+  state.pins.refresh();
   // The watch streams the latest messages (back to the first unread, up to 500) and every one after;
   // the page, not the stream, says what was read: what was on screen (Timeline).
   state.socket.watch(chat.id);
@@ -195,7 +202,13 @@ function onEvent(chat, event) {
   if (!state.timeline || chat !== state.current?.id) return;
   // A new message or poll changes the chat list (last activity, preview); a vote does not.
   const listChanges = Boolean(event.message) || Boolean(event.poll && !state.timeline.items.has(event.poll.id));
-  if (event.message) state.timeline.upsertMessage(event.message);
+  if (event.message) {
+    // A pin, an unpin or a deletion changes the pinned bar: the message's pin differs from what was shown.
+    const shown = state.timeline.items.get(event.message.id)?.view;
+    const pinChanged = Boolean(event.message.pinnedBy) !== Boolean(shown?.pinnedBy) || event.message.kind === "deleted";
+    state.timeline.upsertMessage(event.message);
+    if (pinChanged) state.pins?.refresh();
+  }
   if (event.poll) state.timeline.upsertPoll(event.poll);
   if (event.reactions) state.timeline.applyReactions(event.reactions.message, event.reactions.groups);
   if (event.typing) {

@@ -5,8 +5,9 @@
 // chat's read marker (and so the read receipts) up to the latest message the user saw, like Signal.
 
 import { call } from "./api.js";
-import { button, clockTime, dayLabel, el, isolated, linkified, nameRun, utf8Bytes, withBidiShown } from "./dom.js";
+import { button, clockTime, dayLabel, el, isolated, nameRun, utf8Bytes, withBidiShown } from "./dom.js";
 import { pollCard, refreshPollCard } from "./polls.js";
+import { amendmentButtons, amendmentMarks, editInPlace, mentionedBody, openThread, tombstone } from "./amendments.js";
 
 export const quickReactions = ["👍", "❤️", "😂", "😮", "🎉"];
 const pageSize = 50;
@@ -99,6 +100,9 @@ export class Timeline {
   upsertMessage(view) {
     const existing = this.items.get(view.id);
     if (existing) {
+      // A deleted poll comes back as a message: its card gives way to the tombstone.
+      if (view.kind === "deleted") existing.kind = "message";
+      if (existing.kind === "poll") return;
       existing.view = view;
       this.renderMessage(existing);
       return;
@@ -360,7 +364,17 @@ export class Timeline {
       el("span", { className: "author" }, own ? "You" : nameRun(view.authorName, view.author)),
       el("time", { text: clockTime(view.timestampMillis), attrs: { datetime: new Date(view.timestampMillis).toISOString() } }));
     if (own) meta.append(this.ticks(view));
+    meta.append(...amendmentMarks(view, this.chat, this.actions.toast));
     article.append(meta);
+    if (view.mentionsMe) article.classList.add("mentions-me");
+    if (view.kind === "deleted") {
+      article.classList.add("deleted");
+      article.append(tombstone(view));
+      item.article?.replaceWith(article);
+      item.article = article;
+      item.reactionsNode = null;
+      return article;
+    }
     const quote = this.quote(view);
     if (quote) article.append(quote);
     if (view.sealed) {
@@ -368,7 +382,7 @@ export class Timeline {
     } else if (view.kind === "custom") {
       article.append(el("pre", { className: "body custom", text: view.text, attrs: { dir: "auto" } }));
     } else {
-      article.append(el("p", { className: "body", attrs: { dir: "auto" } }, linkified(view.text)));
+      article.append(el("p", { className: "body", attrs: { dir: "auto" } }, mentionedBody(view, this.me)));
     }
     item.reactionsNode = el("div", { className: "reactions" });
     article.append(item.reactionsNode);
@@ -376,6 +390,11 @@ export class Timeline {
       button("Reply", () => this.actions.reply(view)),
       button("Note", () => this.actions.note(view)));
     if (own) actions.append(button("Receipts", () => this.actions.receipts(view)));
+    actions.append(...amendmentButtons(view, {
+      chat: this.chat, me: this.me, toast: this.actions.toast,
+      edit: () => editInPlace(article, view, this.chat, this.actions.toast),
+      thread: () => openThread(view, { chat: this.chat, me: this.me, toast: this.actions.toast }),
+    }));
     article.append(actions);
     item.article?.replaceWith(article);
     item.article = article;
@@ -407,7 +426,7 @@ export class Timeline {
     }
     const quoted = target.view;
     const author = quoted.authorName;
-    const text = target.kind === "poll" ? `📊 ${quoted.question}` : quoted.text;
+    const text = quoted.kind === "deleted" ? "Message deleted" : target.kind === "poll" ? `📊 ${quoted.question}` : quoted.text;
     const short = text.length > 140 ? `${text.slice(0, 140)}…` : text;
     return el("blockquote", { className: "quote", on: { click: () => target.node.scrollIntoView({ block: "center" }) } },
       el("span", { className: "quote-author" }, quoted.author === this.me ? "You" : nameRun(author, quoted.author)),
