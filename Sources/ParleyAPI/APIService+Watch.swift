@@ -72,7 +72,9 @@ extension APIService {
         var wakeUps = node.arrivals(chat: chat).makeAsyncIterator()
         var limit: Int? = firstBatch
         repeat {
-            let fresh = try node.messages(matching: MessageCriteria(chat: chat, limit: limit, afterLocalNumber: last))
+            var criteria = MessageCriteria(chat: chat, limit: limit, afterLocalNumber: last)
+            criteria.withoutDeletedForMe = true // what the user hid stays hidden when the page comes back
+            let fresh = try node.messages(matching: criteria)
             limit = nil
             guard !fresh.isEmpty else { continue }
             // A member proven to have forked is shown from its fork on nowhere, live streams included (§4.4).
