@@ -6,10 +6,11 @@ computes with the Swift rules and keeps from going stale), decodes the invite (�
 (§4.1) from their bytes, checks heads' signatures and that every chained message is vouched for,
 finds the forks (§4.4) from the messages themselves, then derives what each message shows, who deleted
 or pinned it, its replies, the refusal counters (§16) and the mentions, and fails on any difference.
-Shuffled copies of the messages must derive the same (the rules do not depend on arrival order).
+Shuffled copies of the messages must derive the same (the rules do not depend on arrival order),
+and the message bytes §13d shows must be among the vectors'.
 Run: python3 Tests/protocol/amendments.py [VECTORS.json]
 """
-import hashlib, json, random, struct, sys, unicodedata
+import hashlib, json, random, re, sys, unicodedata
 from nacl.signing import VerifyKey
 
 SHOWN = {"Text", "Custom", "Poll"}  # what can be replied to, pinned and deleted (§13d)
@@ -70,7 +71,7 @@ def decode_message(data):
     r = Reader(data)
     assert r.u(1) == 2 and r.u(1) == 1, "version or kind"
     m = {"chat": r.take(32), "author": r.take(32), "sequence": r.u(8), "previous": r.take(32)}
-    m["lamport"], m["timestamp"] = r.u(8), r.u(8)
+    m["lamport"], m["timestamp"] = r.u(8), int.from_bytes(r.take(8), "big", signed=True)
     m["tag"] = r.short_string(1, 64)
     assert tag_ok(m["tag"]), "tag"
     count = r.u(1)
@@ -299,6 +300,12 @@ def main(path):
             failures += 1
             print("mentions of", repr(case["text"]), "derived", found, repr(shown), "expected",
                   case["mentions"], repr(case["rendered"]))
+    doc = open("docs/PROTOCOL.md", encoding="utf-8").read()
+    section = doc[doc.index("## 13d."):doc.index("## 14. Control socket")]
+    for block in re.findall(r"```\n(.*?)```", section, re.S):
+        if "".join(block.split()) not in vectors["messages"]:
+            failures += 1
+            print("PROTOCOL.md §13d shows a message the vectors do not hold:", block[:40])
     if failures:
         raise SystemExit("PROTOCOL §13d vectors: %d difference(s)" % failures)
     print("PROTOCOL §13d vectors: %d messages, %d targets, %d refusals, %d mention cases: ok"
