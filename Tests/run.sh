@@ -39,6 +39,8 @@ Tests/protocol/check-worked-examples.sh
 Tests/protocol/check-ballot-vectors.sh
 # docs/PROTOCOL.md §4.4's fork proof vectors and checks, by an independent Python implementation.
 python3 Tests/protocol/fork_proof.py
+# docs/PROTOCOL.md §13d's vectors (edits, deletions, pins, threads, mentions) by an independent Python implementation.
+python3 Tests/protocol/amendments.py
 # The multi-process suites wait on child processes with blocking calls. In the same process they
 # would hold the cooperative pool's threads (two on a 2-core machine) and starve the in-process
 # servers and nodes of the other suites, so they run in a test process of their own.

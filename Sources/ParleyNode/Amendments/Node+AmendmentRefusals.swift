@@ -10,29 +10,10 @@ extension Node {
     func amendmentRefusals(_ stored: [Message]) throws -> [ProtocolRejection: Int] {
         var refused: [ProtocolRejection: Int] = [:]
         for message in stored {
-            guard let target = AmendmentTarget.of(message, tag: message.tag),
-                let held = try store.message(target)?.message
-            else {
-                if message.references.count(where: { $0.tag == message.tag }) != 1 {
-                    refused[.amendmentNotApplicable, default: 0] += 1
-                }
-                continue
-            }
-            let refusal: AmendmentRefusal? =
-                switch message.tag {
-                case .edit: EditRules.refusal(of: message, target: held)
-                case .delete:
-                    try store.membership(of: message.chat).flatMap {
-                        DeleteRules.refusal(of: message, target: held, creator: $0.creator)
-                    }
-                default: PinRules.refusal(of: message, target: held)
-                }
-            switch refusal {
-            case nil: break
-            case .notAuthor: refused[.editNotAuthor, default: 0] += 1
-            case .notAllowed: refused[.deleteNotAllowed, default: 0] += 1
-            case .otherChat, .notEditable, .notDeletable, .notPinnable, .malformed:
-                refused[.amendmentNotApplicable, default: 0] += 1
+            let target = try AmendmentTarget.of(message, tag: message.tag).flatMap { try store.message($0)?.message }
+            let creator = message.tag == .delete ? try store.membership(of: message.chat)?.creator : nil
+            if let reason = AmendmentRefusal.rejection(of: message, target: target, creator: creator) {
+                refused[reason, default: 0] += 1
             }
         }
         return refused
