@@ -189,7 +189,7 @@ public enum ScreenRenderer {
         let hint =
             state.thread == nil
             ? "Tab/^N/^P chat · Esc chat list · PgUp/PgDn scroll · /quit"
-            : "Esc or /back: back to the chat · /reply ID TEXT · PgUp/PgDn scroll"
+            : "Esc or /back: back to the chat · typed text replies to the thread"
         let text = state.status?.text ?? hint
         grid.write(" " + text, row: row, column: 0, limit: grid.width, style: style)
     }
