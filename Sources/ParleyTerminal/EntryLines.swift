@@ -22,44 +22,84 @@ enum EntryLines {
         return authorColors[Int(hash % UInt32(authorColors.count))]
     }
 
-    /// "14:02 1a2b3c4d alice: text ✓✓", wrapped, under "  ↳ bob: quoted…" for a reply.
+    /// "14:02 1a2b3c4d A alice: text (edited) 📌 ✓✓", wrapped, under "  ↳ bob: quoted…" for a reply,
+    /// over "  ↳ 2 replies" and its reactions. A deleted message shows its tombstone alone.
     static func message(_ message: ScreenState.Message, width: Int) -> [StyledLine] {
         let author = TextWidth.truncate(message.author, to: max(width / 2, 1))
+        // Others' names only: an own message says "you".
+        let avatar = message.isOwn || message.authorID.isEmpty ? nil : Avatar.span(name: author, peer: message.authorID)
+        let avatarWidth = avatar.map { TextWidth.of($0.text) + 1 } ?? 0
         let fullMeta = [message.time, message.id].filter { !$0.isEmpty }.map { $0 + " " }.joined()
         // In a pane too narrow for them and some text, the time and id give way to the text.
-        let meta = width - TextWidth.of(fullMeta) - TextWidth.of(author) - 2 >= minimumText ? fullMeta : ""
-        let prefix = TextWidth.of(meta) + TextWidth.of(author) + 2
-        let authorStyle = Style(foreground: message.isOwn ? .white : color(for: message.author), bold: true)
-        let wrapped = TextWidth.wrap(message.text, first: width - prefix, rest: width - 2)
+        let meta =
+            width - TextWidth.of(fullMeta) - avatarWidth - TextWidth.of(author) - 2 >= minimumText ? fullMeta : ""
+        let prefix = TextWidth.of(meta) + avatarWidth + TextWidth.of(author) + 2
+        let authorColor: TerminalColor? =
+            message.isOwn ? .white : message.authorID.isEmpty ? color(for: message.author) : avatar?.style.background
+        let authorStyle = Style(foreground: authorColor, bold: true)
+        let deleted = message.marks.deleted
+        let text = deleted.map(tombstone) ?? message.text
+        let textStyle = deleted != nil ? gray : message.mentionsMe ? mentionedMe : .plain
+        let wrapped = TextWidth.wrap(text, first: width - prefix, rest: width - 2)
         var lines: [StyledLine] = []
         if let quote = message.quote {
-            lines.append(
-                StyledLine("  " + TextWidth.truncate(quote, to: max(width - 2, 1)), style: Style(foreground: .gray)))
+            lines.append(StyledLine("  " + TextWidth.truncate(quote, to: max(width - 2, 1)), style: gray))
         }
-        for (index, text) in wrapped.enumerated() {
+        for (index, part) in wrapped.enumerated() {
             var line = StyledLine()
             if index == 0 {
-                line.append(meta, style: Style(foreground: .gray))
+                line.append(meta, style: gray)
+                if let avatar { line.append(avatar.text, style: avatar.style) }
+                if avatar != nil { line.append(" ") }
                 line.append(author, style: authorStyle)
                 line.append(": ")
             } else {
                 line.append("  ")
             }
-            line.append(text)
+            MentionRuns.append(part, mentions: deleted == nil ? message.mentions : [], style: textStyle, to: &line)
             lines.append(line)
         }
-        if !message.delivery.isEmpty, var last = lines.popLast() {
-            // After the text when it fits there, else on a line of its own.
-            if last.width + 1 + TextWidth.of(message.delivery) > width {
-                lines.append(last)
-                last = StyledLine("  ")
-            } else {
-                last.append(" ")
-            }
-            last.append(message.delivery, style: Style(foreground: .gray))
-            lines.append(last)
+        appendMarks(trailingMarks(message), to: &lines, width: width)
+        if message.marks.replies > 0 {
+            let count = message.marks.replies
+            lines.append(StyledLine("  ↳ \(count) repl\(count == 1 ? "y" : "ies")", style: gray))
         }
-        return lines + reactions(message.reactions, width: width)
+        return lines + (deleted == nil ? reactions(message.reactions, width: width) : [])
+    }
+
+    static let gray = Style(foreground: .gray)
+    /// A message that mentions this user.
+    static let mentionedMe = Style(foreground: .brightYellow, bold: true)
+
+    /// "message deleted", naming who deleted it when it was not its author.
+    static func tombstone(_ deletion: ScreenState.Deletion) -> String {
+        deletion.by.map { "message deleted by \($0)" } ?? "message deleted"
+    }
+
+    /// What follows the text: "(edited)", "📌", the delivery ticks.
+    static func trailingMarks(_ message: ScreenState.Message) -> [(text: String, style: Style)] {
+        var marks: [(text: String, style: Style)] = []
+        if message.marks.edited, message.marks.deleted == nil { marks.append(("(edited)", gray)) }
+        if message.marks.pinned { marks.append(("📌", Style(foreground: .brightYellow))) }
+        if !message.delivery.isEmpty { marks.append((message.delivery, gray)) }
+        return marks
+    }
+
+    /// The marks after the last line's text when they fit there, else on a line of their own.
+    static func appendMarks(_ marks: [(text: String, style: Style)], to lines: inout [StyledLine], width: Int) {
+        guard !marks.isEmpty, var last = lines.popLast() else { return }
+        let marksWidth = marks.map { TextWidth.of($0.text) }.reduce(0, +) + marks.count - 1
+        if last.width + 1 + marksWidth > width {
+            lines.append(last)
+            last = StyledLine("  ")
+        } else {
+            last.append(" ")
+        }
+        for (index, mark) in marks.enumerated() {
+            if index > 0 { last.append(" ") }
+            last.append(mark.text, style: mark.style)
+        }
+        lines.append(last)
     }
 
     /// Columns of text the first line of a message keeps before its time and id are left out.

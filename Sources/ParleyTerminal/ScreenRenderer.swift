@@ -48,9 +48,16 @@ public enum ScreenRenderer {
                 line, row: layout.messages.top + offset, column: layout.messages.column, limit: layout.messages.width,
                 style: warningStyle)
         }
-        let (messagesTop, messagesHeight) = (
+        var (messagesTop, messagesHeight) = (
             layout.messages.top + warning.count, layout.messages.height - warning.count
         )
+        // The latest pin under it, while the pane keeps two rows of messages.
+        if let pinned = state.pinned, messagesHeight >= 3 {
+            grid.write(
+                pinned.line(width: layout.messages.width), row: messagesTop, column: layout.messages.column,
+                limit: layout.messages.width)
+            (messagesTop, messagesHeight) = (messagesTop + 1, messagesHeight - 1)
+        }
         let lines = EntryLines.lines(state.entries, width: layout.messages.width)
         let scroll = min(max(state.scroll, 0), max(lines.count - messagesHeight, 0))
         let end = lines.count - scroll
@@ -109,15 +116,16 @@ public enum ScreenRenderer {
 
     private static func header(_ state: ScreenState, layout: ScreenLayout, row: Int, into grid: inout ScreenGrid) {
         grid.fill(row: row, column: 0, count: layout.width, style: bar)
-        let title = Style(bold: true, reverse: true)
+        let bold = Style(bold: true, reverse: true)
         if let pane = layout.chats {
-            grid.write(" Chats", row: row, column: pane.column, limit: pane.width, style: title)
+            grid.write(" Chats", row: row, column: pane.column, limit: pane.width, style: bold)
         }
         let pane = layout.messages
-        grid.write(" # " + state.title, row: row, column: pane.column, limit: pane.width, style: title)
+        let title = " # " + state.title + (state.thread.map { " › thread " + $0 } ?? "")
+        grid.write(title, row: row, column: pane.column, limit: pane.width, style: bold)
         if let pane = layout.members {
             grid.write(
-                " Members (\(state.members.count))", row: row, column: pane.column, limit: pane.width, style: title)
+                " Members (\(state.members.count))", row: row, column: pane.column, limit: pane.width, style: bold)
         }
     }
 
@@ -137,7 +145,7 @@ public enum ScreenRenderer {
                 ? (state.focus == .chats
                     ? Style(bold: true, reverse: true) : Style(foreground: .brightCyan, bold: true)) : .plain
             if selected { grid.fill(row: row, column: pane.column, count: pane.width, style: style) }
-            let unread = chat.unread > 0 ? " \(chat.unread)" : ""
+            let unread = (chat.mentions > 0 ? " @\(chat.mentions)" : "") + (chat.unread > 0 ? " \(chat.unread)" : "")
             let title = TextWidth.truncate(chat.title, to: pane.width - 2 - TextWidth.of(unread) - 1)
             grid.write((selected ? "› " : "  ") + title, row: row, column: pane.column, limit: pane.width, style: style)
             if !unread.isEmpty {
@@ -178,7 +186,11 @@ public enum ScreenRenderer {
     private static func status(_ state: ScreenState, row: Int, into grid: inout ScreenGrid) {
         let style = state.status?.isError == true ? Style(foreground: .white, background: .red, bold: true) : bar
         grid.fill(row: row, column: 0, count: grid.width, style: style)
-        let text = state.status?.text ?? "Tab/^N/^P chat · Esc chat list · PgUp/PgDn scroll · /quit"
+        let hint =
+            state.thread == nil
+            ? "Tab/^N/^P chat · Esc chat list · PgUp/PgDn scroll · /quit"
+            : "Esc or /back: back to the chat · typed text replies to the thread"
+        let text = state.status?.text ?? hint
         grid.write(" " + text, row: row, column: 0, limit: grid.width, style: style)
     }
 }

@@ -5,10 +5,13 @@ public struct ScreenState: Hashable, Sendable {
     public struct Chat: Hashable, Sendable {
         public var title: String
         public var unread: Int
+        /// Unread messages that mention this user, shown as "@N" before the unread count.
+        public var mentions: Int
 
-        public init(title: String, unread: Int = 0) {
+        public init(title: String, unread: Int = 0, mentions: Int = 0) {
             self.title = title
             self.unread = unread
+            self.mentions = mentions
         }
     }
 
@@ -37,12 +40,25 @@ public struct ScreenState: Hashable, Sendable {
         public var delivery: String
         /// The line quoting the message this one replies to ("↳ bob: lunch?"), shown above it.
         public var quote: String?
+        /// The author's peer id (hex): with it, another's name is preceded by its `Avatar`; empty for none.
+        public var authorID: String
+        /// Edited, deleted, pinned, replied to.
+        public var marks: Marks
+        /// The "@name" runs of the text that mention members, highlighted where they show.
+        public var mentions: [String]
+        /// The text mentions this user: drawn in the highlight style.
+        public var mentionsMe: Bool
 
         public init(
             author: String, text: String, isOwn: Bool = false, reactions: [Reaction] = [], id: String = "",
             time: String = "",
-            delivery: String = "", quote: String? = nil
+            delivery: String = "", quote: String? = nil, authorID: String = "", marks: Marks = Marks(),
+            mentions: [String] = [], mentionsMe: Bool = false
         ) {
+            self.authorID = authorID
+            self.marks = marks
+            self.mentions = mentions
+            self.mentionsMe = mentionsMe
             self.author = author
             self.text = text
             self.isOwn = isOwn
@@ -154,13 +170,20 @@ public struct ScreenState: Hashable, Sendable {
     /// A warning about the open chat as a whole (members that signed two histories, `ForkNotice`),
     /// drawn above its messages for as long as it holds; nil for none.
     public var warning: String?
+    /// The chat's latest pin, drawn on the top row of its messages; nil for none.
+    public var pinned: PinnedBar?
+    /// Set while the message list shows one message's thread (`/thread`): the root's short id, shown
+    /// in the header; nil for the whole chat.
+    public var thread: String?
 
     public init(
         chats: [Chat] = [], selectedChat: Int = 0, title: String = "", entries: [Entry] = [], scroll: Int = 0,
         members: [Member] = [], typing: [String] = [], input: InputLine = InputLine(), focus: Focus = .input,
         status: Status? = nil,
-        warning: String? = nil
+        warning: String? = nil, pinned: PinnedBar? = nil, thread: String? = nil
     ) {
+        self.pinned = pinned
+        self.thread = thread
         self.chats = chats
         self.selectedChat = selectedChat
         self.title = title

@@ -74,6 +74,8 @@ struct Open: AsyncParsableCommand {
                                 .pollResults(chat: chat, poll: poll), options: options, as: PollResultsView.self)))
                 case .older:
                     try await showOlder(shown: shown)
+                case let .amendment(command):
+                    for line in try await showAmendment(command) { show(line) }
                 case .reactToLatest:
                     // Here a lone word may as well be a mistyped id: lines are not one screen with a latest entry in view.
                     throw CLIError("name the message: /react MESSAGE TYPE (its id is printed before the author)")

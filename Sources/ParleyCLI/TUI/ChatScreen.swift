@@ -51,6 +51,12 @@ struct ChatScreen {
     var highlighted: Int = 0
     var scroll = 0
     var status: ScreenState.Status?
+    /// The open chat's pinned messages, the latest pin first: the pinned bar shows the first.
+    var pins: [PinView] = []
+    /// Set while the message list shows one message's thread instead of the chat (`/thread`).
+    var thread: ThreadPanel?
+    /// Messages this user hid here (`/hide`): an edit of one re-sent by the watch stays hidden.
+    var hidden: Set<String> = []
     /// Set when older messages were asked for and none came: the start of the chat is loaded.
     var reachedStart = false
 
@@ -75,6 +81,8 @@ struct ChatScreen {
         polls = [:]
         notices = []
         reactions = [:]
+        pins = []
+        thread = nil
         typing = []
         scroll = 0
         reachedStart = false
@@ -90,7 +98,34 @@ struct ChatScreen {
         if let typing = event.typing { self.typing = typing }
     }
 
-    mutating func add(_ message: MessageView) { messages[message.id] = message }
+    mutating func add(_ message: MessageView) {
+        guard !hidden.contains(message.id) else { return }
+        messages[message.id] = message
+        thread?.apply(message)
+    }
+
+    /// Takes a message out of this user's views, as the node did (`deleteForMe`).
+    mutating func hide(_ id: String) {
+        hidden.insert(id)
+        messages[id] = nil
+        thread?.remove(id)
+    }
+
+    /// Whether `message`, come again on the watch stream, changes what the pinned bar should show:
+    /// it was pinned or unpinned, or a pinned message changed (an edit, a deletion).
+    func changesPins(_ message: MessageView) -> Bool {
+        messages[message.id]?.pinnedBy != message.pinnedBy
+            || pins.contains { $0.message.id == message.id && $0.message.text != message.text }
+    }
+
+    /// The latest pin, and how many more there are.
+    var pinnedBar: ScreenState.PinnedBar? {
+        pins.first.map { pin in
+            ScreenState.PinnedBar(
+                text: AmendmentLines.shownText(pin.message), pinnedBy: name(pin.pinnedBy.id, pin.pinnedBy.name),
+                more: pins.count - 1)
+        }
+    }
 
     /// Adds or updates a page of messages (older ones, or the latest again for their delivery state).
     /// A poll is shown as its card, never as a message: returns the polls whose cards are not held
@@ -101,7 +136,7 @@ struct ChatScreen {
             if message.tag == "Poll" {
                 if polls[message.id] == nil { missingPolls.append(message.id) }
             } else {
-                messages[message.id] = message
+                add(message)
             }
         }
         return missingPolls
@@ -134,17 +169,22 @@ struct ChatScreen {
 
     var state: ScreenState {
         ScreenState(
-            chats: chats.map { ScreenState.Chat(title: Self.title($0), unread: $0.id == chat ? 0 : $0.unread) },
+            chats: chats.map {
+                ScreenState.Chat(
+                    title: Self.title($0), unread: $0.id == chat ? 0 : $0.unread,
+                    mentions: $0.id == chat ? 0 : $0.unreadMentions)
+            },
             selectedChat: focus == .chats ? highlighted : openIndex ?? 0,
             title: title,
-            entries: items.compactMap(entry),
+            entries: thread.map { thread in thread.messages.map { messageEntry($0, under: thread.root.id) } }
+                ?? items.compactMap(entry),
             scroll: scroll,
             members: presence.map { $0.map(member) } ?? members.map(member),
             typing: typing,
             input: input,
             focus: focus,
             status: status,
-            warning: forkWarning)
+            warning: forkWarning, pinned: pinnedBar, thread: thread.map { String($0.root.id.prefix(Self.idLength)) })
     }
 
     /// The open chat's members that signed two histories, as the chat list last said, in one line.
@@ -156,20 +196,27 @@ struct ChatScreen {
     private func entry(_ item: Item) -> ScreenState.Entry? {
         switch item {
         case let .message(id):
-            guard let message = messages[id] else { return nil }
-            let groups = reactions[message.id] ?? []
-            return .message(
-                ScreenState.Message(
-                    author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,
-                    reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine) },
-                    id: String(message.id.prefix(Self.idLength)), time: Self.clockTime(message.timestampMillis),
-                    delivery: String(Render.ticks(message).drop { $0 == " " }),
-                    quote: Render.repliedTo(message).map(quote)))
+            return messages[id].map { messageEntry($0) }
         case let .poll(id):
             return polls[id].map { .poll(Self.card($0, author: name($0.author, $0.authorName))) }
         case let .notice(index):
             return notices.indices.contains(index) ? .notice(notices[index].lines) : nil
         }
+    }
+
+    /// `root`: the thread shown, whose replies need no quote of it.
+    private func messageEntry(_ message: MessageView, under root: String? = nil) -> ScreenState.Entry {
+        let groups = reactions[message.id] ?? []
+        return .message(
+            ScreenState.Message(
+                author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,
+                reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine) },
+                id: String(message.id.prefix(Self.idLength)), time: Self.clockTime(message.timestampMillis),
+                delivery: String(Render.ticks(message).drop { $0 == " " }),
+                quote: Render.repliedTo(message).flatMap { $0 == root ? nil : quote($0) }, authorID: message.author,
+                marks: marks(message),
+                mentions: message.mentions.map { "@" + ($0.name ?? String($0.id.prefix(8))) },
+                mentionsMe: message.mentionsMe))
     }
 
     /// Hex digits of the id shown before each entry: typed back as an id prefix in `/reply`, `/react`, `/vote`.
@@ -178,7 +225,8 @@ struct ChatScreen {
     /// The quote over a reply to `id`: the message or poll when it is held here, else its id.
     private func quote(_ id: String) -> String {
         if let quoted = messages[id] {
-            return Render.quote(author: name(quoted.author, quoted.authorName), text: quoted.text, id: id)
+            return Render.quote(
+                author: name(quoted.author, quoted.authorName), text: AmendmentLines.shownText(quoted), id: id)
         }
         if let poll = polls[id] {
             return Render.quote(author: name(poll.author, poll.authorName), text: Render.pollQuote(poll), id: id)

@@ -32,6 +32,7 @@ struct FullScreen {
         case posted(chat: String?, notice: String?, done: String?)
         case failed(String)
         case tick
+        case amended(AmendmentEvent)
     }
 
     /// Requests, run in order by one worker so the screen never waits on the node.
@@ -42,6 +43,7 @@ struct FullScreen {
         case latest(chat: String)
         case refresh(chat: String)
         case typing(chat: String, active: Bool)
+        case amendment(AmendmentAction)
     }
 
     func run() async throws {
@@ -68,6 +70,7 @@ struct FullScreen {
         session.selector = selector
         selector.yield(id)
         worker.yield(.refresh(chat: id))
+        worker.yield(.amendment(.pins(chat: id, show: false)))
         let options = options
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -161,6 +164,8 @@ struct FullScreen {
                 case let .typing(chat, active):
                     _ = try await ControlClient.callOnce(
                         .typing(chat: chat, active: active), options: options, as: TypingSentView.self)
+                case let .amendment(action):
+                    events.yield(.amended(try await perform(action, options: options)))
                 }
             } catch {
                 events.yield(.failed("\(error)"))

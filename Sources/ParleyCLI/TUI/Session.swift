@@ -46,7 +46,7 @@ extension FullScreen {
                 writer.invalidate()
             case let .watch(chat, line):
                 guard chat == screen.chat else { break }
-                do { screen.apply(try WatchEvent.decodeLine(line)) } catch let failure as CLIError {
+                do { apply(try WatchEvent.decodeLine(line)) } catch let failure as CLIError {
                     screen.status = .init(failure.description, isError: true)
                 } catch {
                     screen.status = .init("could not read an event from the node", isError: true)
@@ -69,6 +69,7 @@ extension FullScreen {
                 guard chat == screen.chat else { break }
                 screen.apply(WatchEvent(poll: poll))
                 if show {
+                    screen.thread = nil
                     // The full card as `parley poll results` prints it (voters, phase, own ballot), one renderer for
                     // both; its details lose their two-space indent, which the notice's edge replaces in a narrow pane.
                     screen.addNotice(
@@ -91,6 +92,8 @@ extension FullScreen {
             case let .failed(message):
                 loadingOlder = false
                 screen.status = .init(message, isError: true)
+            case let .amended(event):
+                handle(event)
             case .tick:
                 worker?.yield(.refresh(chat: screen.chat))
                 if screen.awaitsReceipts { worker?.yield(.latest(chat: screen.chat)) }
@@ -122,6 +125,8 @@ extension FullScreen {
                 switchChat(by: 1)
             case .backTab, .control("p"):
                 switchChat(by: -1)
+            case .escape where screen.thread != nil:
+                closeThread()
             case .escape:
                 screen.focus = screen.focus == .input ? .chats : .input
                 screen.highlighted = screen.openIndex ?? 0
@@ -180,11 +185,13 @@ extension FullScreen {
                 case .quit: return false
                 case let .post(request):
                     screen.scroll = 0
-                    worker?.yield(.post(request))
+                    worker?.yield(.post(inThread(request)))
                 case let .results(poll):
                     worker?.yield(.results(chat: screen.chat, poll: poll, show: true))
                 case .older:
                     scroll(by: max(last?.messageRows ?? 10, 1))
+                case let .amendment(command):
+                    try amend(command)
                 case let .reactToLatest(type, remove):
                     guard let latest = screen.latestMessageID else { throw CLIError("no message to react to yet") }
                     worker?.yield(
@@ -233,6 +240,7 @@ extension FullScreen {
             loadingOlder = false
             selector?.yield(id)
             worker?.yield(.refresh(chat: id))
+            worker?.yield(.amendment(.pins(chat: id, show: false)))
         }
 
         /// Tells the node at most every 3 s while typing text (not commands).

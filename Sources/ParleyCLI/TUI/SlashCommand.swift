@@ -12,11 +12,14 @@ enum SlashCommand: Equatable {
     /// `/react TYPE` or `/unreact TYPE` with no message: on the latest message the full screen shows.
     case reactToLatest(type: String, remove: Bool)
     case quit
+    /// An edit, deletion or pin command that is answered with something other than a posted message.
+    case amendment(Amendment)
 
     /// Every slash command. The parser switches over these cases exhaustively and the help is built
     /// from them, so a command cannot be parsed without being listed, nor listed without being parsed.
     enum Name: String, CaseIterable {
         case poll, vote, unvote, answer, suggest, close, results, reply, react, unreact, older, quit
+        case edit, delete, hide, pin, unpin, thread, back, edits, pins
 
         var command: String { "/" + rawValue }
 
@@ -35,6 +38,15 @@ enum SlashCommand: Equatable {
             case .unreact: "/unreact [MESSAGE] TYPE"
             case .older: "/older"
             case .quit: "/quit"
+            case .edit: "/edit MESSAGE TEXT"
+            case .delete: "/delete MESSAGE [--for-me]"
+            case .hide: "/hide MESSAGE"
+            case .pin: "/pin MESSAGE"
+            case .unpin: "/unpin MESSAGE"
+            case .thread: "/thread MESSAGE"
+            case .back: "/back"
+            case .edits: "/edits MESSAGE"
+            case .pins: "/pins"
             }
         }
 
@@ -53,6 +65,15 @@ enum SlashCommand: Equatable {
             case .unreact: "take back a reaction"
             case .older: "show the page before the oldest shown"
             case .quit: "leave"
+            case .edit: "replace the text of your message"
+            case .delete: "delete for everyone (--for-me: /hide)"
+            case .hide: "hide a message here only; nothing is sent"
+            case .pin: "pin a message for the chat"
+            case .unpin: "unpin a message"
+            case .thread: "a message and its replies"
+            case .back: "from a thread back to the chat (or Esc)"
+            case .edits: "a message's versions"
+            case .pins: "every pinned message"
             }
         }
     }
@@ -131,6 +152,8 @@ enum SlashCommand: Equatable {
         case .older:
             guard words.count == 1 else { throw usage }
             return .older
+        case .edit, .delete, .hide, .pin, .unpin, .thread, .back, .edits, .pins:
+            return try parseAmendment(name, words: words, chat: chat)
         }
     }
 }

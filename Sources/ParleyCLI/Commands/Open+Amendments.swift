@@ -1,0 +1,28 @@
+import ParleyAPI
+import ParleyControlSocket
+
+extension Open {
+    /// `/hide`, `/thread`, `/edits` and `/pins` in line mode: what they answer, printed.
+    func showAmendment(_ command: SlashCommand.Amendment) async throws -> [String] {
+        switch command {
+        case let .hide(message):
+            let hidden = try await ControlClient.callOnce(
+                .deleteForMe(chat: chat, message: message), options: options, as: DeletedForMeView.self)
+            return ["hidden \(hidden.message.prefix(ChatScreen.idLength)) here; nothing was sent"]
+        case let .thread(message):
+            let thread = try await ControlClient.callOnce(
+                .thread(chat: chat, message: message), options: options, as: ThreadView.self)
+            return [Render.line(thread.root)] + thread.replies.map { "  ↳ " + Render.line($0) }
+        case let .edits(message):
+            return AmendmentLines.edits(
+                try await ControlClient.callOnce(
+                    .edits(chat: chat, message: message), options: options, as: EditHistoryView.self))
+        case .pins:
+            return AmendmentLines.pins(
+                try await ControlClient.callOnce(.pins(chat: chat), options: options, as: [PinView].self),
+                name: Render.name)
+        case .back:
+            throw CLIError("/back leaves a thread on the full screen; here /thread prints it once")
+        }
+    }
+}
