@@ -48,6 +48,14 @@ extension MessageStore {
         try read("checking the search index") { db in try !Self.searchBacklog(db, first: true).isEmpty }
     }
 
+    /// The highest `messages` rowid: it moves with every insert, so a caller sampling it can tell a
+    /// busy store from a quiet one with one index lookup.
+    public func newestMessageRow() throws(StoreError) -> Int64 {
+        try read("reading the newest message row") { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(rowid) FROM messages")) ?? 0
+        }
+    }
+
     /// The chats with messages past their search mark, and that mark (0 before the first).
     private static func searchBacklog(_ db: Database, first: Bool = false) throws -> [(Data, Int64)] {
         let rows = try Row.fetchAll(

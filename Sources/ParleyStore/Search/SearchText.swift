@@ -36,7 +36,11 @@ enum SearchText {
     /// syntax itself, so no operator, quote or bracket it holds can change or break the query; nil when
     /// no word is left to look for.
     static func matchQuery(_ text: String) -> String? {
-        let words = text.split(whereSeparator: { $0.isWhitespace }).filter { word in
+        // Control characters (a NUL among them) separate words too: none reaches the FTS5 parser.
+        let separates = { (character: Character) in
+            character.isWhitespace || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }
+        let words = text.split(whereSeparator: separates).filter { word in
             word.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
         }
         guard !words.isEmpty else { return nil }
