@@ -94,6 +94,14 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case webLogin
     /// Ends every web session and replaces the web token (`parley web --revoke`); the owner only.
     case webRevoke
+    /// Full-text search over this node's own messages (texts, custom content, polls' questions and options),
+    /// newest first: every word of `text` as a word prefix; the text is words, never query syntax. An edited
+    /// message is found by its latest text, as itself. `chat` (id prefix or title), `from` (a member's name
+    /// or id) and `tag` filter; `limit` (default 25, at most 200) and `before` (a hit's `matched` id,
+    /// the previous page's `next`) page. Nothing is sent; the text is never logged.
+    case search(
+        text: String, chat: String? = nil, from: String? = nil, tag: String? = nil, limit: Int? = nil,
+        before: String? = nil)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…","kind":"notFound"}`.

@@ -159,6 +159,8 @@ public struct APIService: Sendable {
         case let .typing(chat, active): return Self.ok(try await typing(chat: chat, active: active))
         case .webLogin: return try answerWeb { try $0.loginLink() }
         case .webRevoke: return try answerWeb { try $0.revokeAll() }
+        case let .search(text, chat, from, tag, limit, before):
+            return Self.ok(try await search(text: text, chat: chat, from: from, tag: tag, limit: limit, before: before))
         }
     }
 

@@ -6,10 +6,10 @@ struct ProfilePhase: AsyncParsableCommand {
         commandName: "profile", abstract: "Run one phase alone.", shouldDisplay: false)
 
     enum Phase: String, ExpressibleByArgument, CaseIterable {
-        case throughput2, throughput3, latency, idle, catchup, tally
+        case throughput2, throughput3, latency, idle, catchup, tally, search
     }
 
-    @Argument(help: "throughput2, throughput3, latency, idle, catchup or tally.")
+    @Argument(help: "throughput2, throughput3, latency, idle, catchup, tally or search.")
     var phase: Phase
 
     @Flag(help: "Use the --quick sizes.")
@@ -43,6 +43,13 @@ struct ProfilePhase: AsyncParsableCommand {
             let result = try await Tally.measure(scale, store: store)
             print(
                 "tally \(result.tallySeconds * 1000) ms, raw \(result.rawSeconds * 1000) ms, up \(result.up) down \(result.down)"
+            )
+        case .search:
+            let store = try await LargeStore.build(scale, directory: scratch.path)
+            print("store built in \(store.buildSeconds) s")
+            let result = try await SearchLatency.measure(store: store, messages: scale.storeMessages)
+            print(
+                "search: index \(result.indexSeconds) s, \(result.samples.count) queries p50 \(result.p50Milliseconds) ms, p99 \(result.p99Milliseconds) ms, \(result.hits) hits"
             )
         }
     }

@@ -45,6 +45,9 @@ struct RunBenchmark: AsyncParsableCommand {
         let store = try await LargeStore.build(scale, directory: scratch.path)
         progress.phase("tally against raw SQL")
         let tally = try await Tally.measure(scale, store: store)
+        progress.phase(
+            "search: the index over \(scale.storeMessages) messages, then \(SearchLatency.queries().count) queries")
+        let search = try await SearchLatency.measure(store: store, messages: scale.storeMessages)
         progress.phase("node process: start-up and peak RSS")
         let process = try await NodeProcessProbe.measure(store: store)
         progress.phase("web page in Chromium: first screen after login, of \(scale.webMessages) messages, vote to bar")
@@ -56,7 +59,7 @@ struct RunBenchmark: AsyncParsableCommand {
 
         let figures = Figures.make(
             scale: scale, crypto: crypto, udp: udp, sqlite: sqlite, pipeline: pipeline, two: two, three: three,
-            latency: latency, idle: idle, catchUp: catchUp, tally: tally, process: process, web: web)
+            latency: latency, idle: idle, catchUp: catchUp, tally: tally, search: search, process: process, web: web)
         let seconds = (clock.now - started).seconds
         let report = Report(mode: scale.name, durationSeconds: seconds, figures: figures)
         print(TableRenderer.render(report))

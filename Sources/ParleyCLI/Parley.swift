@@ -13,6 +13,7 @@ struct Parley: AsyncParsableCommand {
             React.self, Unreact.self, Reactions.self, Read.self, Receipts.self, Members.self, Typing.self, Invites.self,
             Watch.self, Web.self, Edit.self, Edits.self, Delete.self, Pin.self, Unpin.self, Pins.self,
             ThreadCommand.self,
+            Search.self,
         ]
     )
 

@@ -87,6 +87,7 @@ public final class Node: Sendable {
             group.addTask { await self.receiveLoop() }
             group.addTask { try await self.timerLoop() }
             group.addTask { await self.checkEnvelopes() }
+            group.addTask { try await self.indexForSearchWhenQuiet() }
         }
     }
 

@@ -4,7 +4,7 @@ import ParleyCrypto
 import ParleyStore
 
 /// A node's data directory holding a big chat: one poll, its votes spread through the history, and
-/// text for the rest. The node's own identity is a member; the messages are others'.
+/// text for the rest (`BenchWords`: words of Zipf-like frequencies, about 64 bytes each, for search). The node's own identity is a member; the messages are others'.
 struct LargeStore: Sendable {
     let dataDirectory: String
     let keyPath: String
@@ -86,7 +86,7 @@ struct LargeStore: Sendable {
             let sequence = UInt64(index - earlierVotes + 1)
             return MessageDraft(
                 chat: chat, author: author, sequence: sequence, lamport: lamport, timestampMillis: timestamp,
-                tag: .text, content: BenchContent.bytes)
+                tag: .text, content: BenchWords.text(index))
         }
     }
 }

@@ -4,7 +4,7 @@ enum Figures {
     static func make(
         scale: Scale, crypto: CryptoLimits, udp: UDPLimit, sqlite: SQLiteLimits, pipeline: PipelineLimit,
         two: Throughput, three: Throughput, latency: Latency, idle: IdleCost, catchUp: CatchUp, tally: Tally,
-        process: NodeProcessProbe,
+        search: SearchLatency, process: NodeProcessProbe,
         web: WebPage?
     ) -> [Figure] {
         let mebibyte = 1024.0 * 1024.0
@@ -62,6 +62,14 @@ enum Figures {
             Figure(
                 "poll tally, \(count(scale.votes)) votes in \(count(scale.storeMessages)) messages",
                 tally.tallySeconds * 1000, "ms", limit: tally.rawSeconds * 1000, goal: .atMost(2)),
+            Figure(
+                "search index caught up over \(count(search.messages)) messages", search.indexSeconds, "s"),
+            Figure(
+                "search, \(search.samples.count) queries in \(count(search.messages)) messages, p50",
+                search.p50Milliseconds, "ms"),
+            Figure(
+                "search, \(search.samples.count) queries in \(count(search.messages)) messages, p99",
+                search.p99Milliseconds, "ms", limit: 50, goal: .atMost(1)),
             Figure("catch-up time, \(count(catchUp.messages)) missed messages", catchUp.seconds, "s"),
             // Issue 15: at least 2 × live, or 20,000 msg/s, whichever the run allows.
             Figure(
