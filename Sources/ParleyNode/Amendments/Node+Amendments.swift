@@ -46,8 +46,10 @@ extension Node {
             throw NodeError.invalid(
                 "message \(target.shortHex) is not yours: only its author, or the chat's creator, can delete it")
         }
-        return try await send(
+        let deletion = try await send(
             chat: chat, tag: .delete, content: [], references: [MessageReference(id: target, tag: .delete)])
+        try await eraseDeleted(in: [deletion.message])
+        return deletion
     }
 
     /// Hides a message from this user's own views, on this node only: nothing is sent.

@@ -88,6 +88,7 @@ extension Node {
         var ballotKeyChats: Set<ChatID> = []
         var closes: [Message] = []
         var amending: [Message] = []
+        var insertedMessages: [Message] = []
         var (fromAuthors, relayed) = (0, 0)
         var relayedAuthors: [(author: PeerID, timestampMillis: Int64, via: PeerID)] = []
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
@@ -103,6 +104,7 @@ extension Node {
                     }
                 }
                 chatState.observe(chat: message.chat, lamport: stored.message.lamport)
+                insertedMessages.append(message)
                 acks[peer, default: []].append(message.id)
                 if VoteChoice(tag: message.tag) != nil { storedVotes.append(message) }
                 if message.tag == .ballotKey { ballotKeyChats.insert(message.chat) }
@@ -142,6 +144,7 @@ extension Node {
             received: verified.messages.map(\.message) + checked.covered.values.flatMap { $0 })
         rejected[.notAPoll, default: 0] += try votesForNonPolls(storedVotes)
         rejected.merge(try amendmentRefusals(amending), uniquingKeysWith: +)
+        try await eraseDeleted(in: insertedMessages)
         for (reason, count) in rejected where count > 0 { await engine.reject(reason, count: count) }
         logger.debug(
             "stored messages",

@@ -1,0 +1,42 @@
+internal import GRDB
+public import ParleyCore
+
+extension MessageStore {
+    /// Empties the `content` column of these messages (a message deleted for everyone, and its
+    /// edits): the search index drops their text in the same transaction (its trigger) and never
+    /// indexes it again. The signed encoding stays: hash chains and members' sync verify through it
+    /// (PROTOCOL.md §13d). Only Text, Custom, Poll and Edit messages are touched; anything else keeps
+    /// the content its rules read (a membership change's keys, a ballot's choice).
+    public func eraseContent(of ids: [MessageID]) async throws(StoreError) {
+        guard !ids.isEmpty else { return }
+        let blobs = ids.map(\.blob)
+        try await write("erasing the content of deleted messages", keepsMemberships: true) { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    UPDATE messages SET content = x'' WHERE id = ? AND length(content) > 0
+                    AND tag IN ('\(Tag.text)', '\(Tag.custom)', '\(Tag.poll)', '\(Tag.edit)')
+                    """)
+            for blob in blobs { try statement.execute(arguments: [blob]) }
+        }
+    }
+}
+
+extension MessageStore {
+    /// Which of `ids` (messages of `chat`) a stored `Delete` names: one probe per id of the reference
+    /// index, so a received batch learns cheaply whether a deletion arrived before it.
+    public func deletionTargets(chat: ChatID, among ids: [MessageID]) throws(StoreError) -> Set<MessageID> {
+        guard !ids.isEmpty else { return [] }
+        return try read("reading deletions") { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT 1 FROM message_refs WHERE chat_id = ? AND ref_id = ? AND ref_tag = '\(Tag.delete)'
+                    AND msg_tag = '\(Tag.delete)' LIMIT 1
+                    """)
+            var found = Set<MessageID>()
+            for id in ids where try Bool.fetchOne(statement, arguments: [chat.blob, id.blob]) != nil {
+                found.insert(id)
+            }
+            return found
+        }
+    }
+}
