@@ -80,6 +80,9 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case webLogin
     /// Ends every web session and replaces the web token (`parley web --revoke`); the owner only.
     case webRevoke
+    /// Mutes (`muted: true`) or unmutes a chat on this node: front ends leave a muted chat out of
+    /// notifications and unread totals. Local only, never sent; answered with the chat's view.
+    case chatMute(chat: String, muted: Bool)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…","kind":"notFound"}`.

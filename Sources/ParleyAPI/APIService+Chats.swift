@@ -19,7 +19,7 @@ extension APIService {
         let names = try names()
         let chats = try node.chats()
         let noRoute = try await node.membersWithoutRoute(chats: chats.map(\.invite.id))
-        return try chats.map { summary in
+        let views = try chats.map { summary in
             ChatView(
                 summary, names: names, me: node.me, unread: try node.unreadCount(chat: summary.invite.id),
                 readMarker: try node.readMarker(chat: summary.invite.id),
@@ -33,6 +33,7 @@ extension APIService {
             let order = lhs.name.localizedCaseInsensitiveCompare(rhs.name)
             return order == .orderedSame ? lhs.id < rhs.id : order == .orderedAscending
         }
+        return try markingMuted(views)
     }
 
     func changeMembers(chat text: String, add: [String] = [], remove: [String] = []) async throws -> ChatView {
@@ -47,9 +48,11 @@ extension APIService {
             throw NodeError.notFound("no chat \(chat.shortHex)")
         }
         let noRoute = try await node.membersWithoutRoute(chats: [chat])[chat] ?? []
-        return ChatView(
+        var view = ChatView(
             summary, names: try names(), me: node.me, unread: try node.unreadCount(chat: chat),
             readMarker: try node.readMarker(chat: chat),
             waitingFor: try node.membersWaiting(chat: chat), noRoute: noRoute, forks: try node.forks(chat: chat))
+        view.muted = try node.mutedChats().contains(chat)
+        return view
     }
 }

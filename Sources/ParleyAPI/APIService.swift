@@ -155,6 +155,7 @@ public struct APIService: Sendable {
         case let .typing(chat, active): return Self.ok(try await typing(chat: chat, active: active))
         case .webLogin: return try answerWeb { try $0.loginLink() }
         case .webRevoke: return try answerWeb { try $0.revokeAll() }
+        case let .chatMute(chat, muted): return Self.ok(try await muteChat(chat, muted: muted))
         }
     }
 

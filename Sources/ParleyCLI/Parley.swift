@@ -12,6 +12,7 @@ struct Parley: AsyncParsableCommand {
             Poll.self, Local.self, Status.self, Open.self,
             React.self, Unreact.self, Reactions.self, Read.self, Receipts.self, Members.self, Typing.self, Invites.self,
             Watch.self, Web.self,
+            Mute.self,
         ]
     )
 

@@ -43,6 +43,7 @@ struct OpenAPIDocumentTests {
             "pollClose",
             "pollResults", "pollVotes", "react", "unreact", "reactions", "members", "typing", "invites", "inviteAccept",
             "inviteDecline", "localGet", "localSet",
+            "chatMute",
         ]
         #expect(Set(Self.documentedRequests) == Set(answeredOnce))
         #expect(Self.document.contains("  /api/ws:"))

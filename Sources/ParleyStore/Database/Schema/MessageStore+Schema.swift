@@ -18,6 +18,7 @@ extension MessageStore {
         migrator.registerMigration("v10-fork-proofs", migrate: createV10ForkProofs)
         migrator.registerMigration("v11-ballots-by-chain-order", migrate: createV11BallotsByChainOrder)
         migrator.registerMigration("v12-history-clock", migrate: createV12HistoryClock)
+        migrator.registerMigration("v13-muted-chats", migrate: createV13MutedChats)
         return migrator
     }
 
