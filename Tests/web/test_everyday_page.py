@@ -267,18 +267,18 @@ def a_links_card_shows_its_host_and_a_title_from_the_message_and_nothing_is_fetc
 
 @test
 def a_chat_opens_at_its_new_messages_with_a_jump_back_and_the_tabs_title_counts_the_unread(nodes, alice):
-    chat = new_group(nodes, "Unread")
+    chat = new_group(nodes, "Catching up")
     connection = nodes.connection("bob")
     for number in range(1, 41):
         nodes.api("bob", "send", {"chat": chat["id"], "text": f"news {number}", "refs": []}, connection)
     connection.close()
-    wait_until(lambda: chat_view(nodes, "alice", "Unread")["unread"] == 40, "alice's node to hold bob's 40 messages")
+    wait_until(lambda: chat_view(nodes, "alice", "Catching up")["unread"] == 40, "alice's node to hold bob's 40 messages")
     show_list(alice)
-    badge = alice.locator(".chat-item", has_text="Unread").locator(".badge")
+    badge = alice.locator(".chat-item", has_text="Catching up").locator(".badge")
     expect(badge).to_have_text("40 unread", timeout=10_000)
     expect_title_total(alice, nodes)
     # Opened under the divider, above the first unread message
-    open_chat(alice, "Unread")
+    open_chat(alice, "Catching up")
     expect(alice.locator(".unread-divider")).to_be_visible(timeout=15_000)
     expect(alice.locator(".unread-divider + .item .body")).to_have_text("news 1")
     jump = alice.locator(".jump-unread")
@@ -287,12 +287,12 @@ def a_chat_opens_at_its_new_messages_with_a_jump_back_and_the_tabs_title_counts_
     alice.locator("#messages").hover()
     alice.mouse.wheel(0, 100_000)
     expect(jump).to_be_visible(timeout=5000)
-    wait_until(lambda: chat_view(nodes, "alice", "Unread")["unread"] == 0, "the chat to be read")
+    wait_until(lambda: chat_view(nodes, "alice", "Catching up")["unread"] == 0, "the chat to be read")
     jump.click()
     expect(alice.locator(".unread-divider")).to_be_in_viewport()
     expect(jump).to_be_hidden()
     show_list(alice)
-    expect(alice.locator(".chat-item", has_text="Unread").locator(".badge")).to_have_count(0, timeout=10_000)
+    expect(alice.locator(".chat-item", has_text="Catching up").locator(".badge")).to_have_count(0, timeout=10_000)
     expect_title_total(alice, nodes)
 
 

@@ -390,7 +390,9 @@ async function start() {
   state.me = status.peer;
   // The key's name, as the node knows it (its key file), else the key's first digits.
   $("me").replaceChildren("You: ", isolated(displayName(status.name, state.me), "name"), ` · ${state.me.slice(0, 8)}`);
-  state.notifier = new Notifier({ toggle: $("notify"), me: state.me, onOpen: openChat, toast });
+  // A notification's chat, as the list has it now (its view may have changed since it was shown).
+  const openNotified = (chat) => openChat(state.chats.find((listed) => listed.id === chat.id) ?? chat);
+  state.notifier = new Notifier({ toggle: $("notify"), me: state.me, onOpen: openNotified, toast });
   state.socket = new WatchSocket({ onEvent, onError: onSocketError, onStatus: onSocketStatus });
   const lists = Promise.all([refreshContacts(), refreshInvites()]);
   await refreshChats(chats);
