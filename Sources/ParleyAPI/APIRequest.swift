@@ -102,6 +102,9 @@ public enum APIRequest: Codable, Sendable, Hashable {
     case search(
         text: String, chat: String? = nil, from: String? = nil, tag: String? = nil, limit: Int? = nil,
         before: String? = nil)
+    /// Mutes (`muted: true`) or unmutes a chat on this node: front ends leave a muted chat out of
+    /// notifications and unread totals. Local only, never sent; answered with the chat's view.
+    case chatMute(chat: String, muted: Bool)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…","kind":"notFound"}`.

@@ -20,7 +20,7 @@ extension APIService {
         let names = try names()
         let chats = try node.chats()
         let noRoute = try await node.membersWithoutRoute(chats: chats.map(\.invite.id))
-        return try chats.map { summary in
+        let views = try chats.map { summary in
             try chatView(summary, names: names, noRoute: noRoute[summary.invite.id] ?? [])
         }.sorted { lhs, rhs in
             if lhs.kind != rhs.kind { return lhs.kind == ChatKind.direct.rawValue }
@@ -30,6 +30,7 @@ extension APIService {
             let order = lhs.name.localizedCaseInsensitiveCompare(rhs.name)
             return order == .orderedSame ? lhs.id < rhs.id : order == .orderedAscending
         }
+        return try markingMuted(views)
     }
 
     func changeMembers(chat text: String, add: [String] = [], remove: [String] = []) async throws -> ChatView {
@@ -44,7 +45,9 @@ extension APIService {
             throw NodeError.notFound("no chat \(chat.shortHex)")
         }
         let noRoute = try await node.membersWithoutRoute(chats: [chat])[chat] ?? []
-        return try chatView(summary, names: try names(), noRoute: noRoute)
+        var view = try chatView(summary, names: try names(), noRoute: noRoute)
+        view.muted = try node.mutedChats().contains(chat)
+        return view
     }
 
     private func chatView(_ summary: ChatSummary, names: [PeerID: String], noRoute: [PeerID]) throws -> ChatView {

@@ -161,6 +161,7 @@ public struct APIService: Sendable {
         case .webRevoke: return try answerWeb { try $0.revokeAll() }
         case let .search(text, chat, from, tag, limit, before):
             return Self.ok(try await search(text: text, chat: chat, from: from, tag: tag, limit: limit, before: before))
+        case let .chatMute(chat, muted): return Self.ok(try await muteChat(chat, muted: muted))
         }
     }
 

@@ -151,6 +151,9 @@ public struct ChatView: Codable, Sendable, Hashable {
     /// Members proven to have signed two histories here (PROTOCOL.md §4.4), each with the sequence
     /// from which their messages count for nothing and are not shown.
     public let forked: [ForkedMemberView]
+    /// Whether this node's user muted the chat (`chatMute`): local to this node, never sent. Front
+    /// ends leave a muted chat out of notifications and of unread totals.
+    public var muted = false
 
     public init(
         _ summary: ChatSummary, names: [PeerID: String], me: PeerID, unread: Int, readMarker: Int64,

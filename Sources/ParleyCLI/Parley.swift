@@ -14,6 +14,7 @@ struct Parley: AsyncParsableCommand {
             Watch.self, Web.self, Edit.self, Edits.self, Delete.self, Pin.self, Unpin.self, Pins.self,
             ThreadCommand.self,
             Search.self,
+            Mute.self,
         ]
     )
 

@@ -44,6 +44,7 @@ struct OpenAPIDocumentTests {
             "pollResults", "pollVotes", "react", "unreact", "reactions", "members", "typing", "invites", "inviteAccept",
             "inviteDecline", "localGet", "localSet", "edit", "delete", "deleteForMe", "pin", "pins", "thread", "edits",
             "search",
+            "chatMute",
         ]
         #expect(Set(Self.documentedRequests) == Set(answeredOnce))
         #expect(Self.document.contains("  /api/ws:"))

@@ -10,6 +10,7 @@ if ! command -v chromium >/dev/null; then
   $SUDO apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null
 fi
 python3 -c "import playwright" 2>/dev/null || python3 -m pip install --quiet playwright
+python3 -c "import axe_playwright_python" 2>/dev/null || python3 -m pip install --quiet axe-playwright-python
 status=0
 python3 Tests/web/test_web.py || status=$?
 python3 Tests/web/test_secret_poll.py || status=$?
@@ -18,4 +19,5 @@ python3 Tests/web/test_web_login.py || status=$?
 python3 Tests/web/test_page_behaviour.py || status=$?
 python3 Tests/web/test_poll_bars.py || status=$?
 python3 Tests/web/test_amendments_page.py || status=$?
+python3 Tests/web/test_everyday_page.py || status=$?
 exit "$status"

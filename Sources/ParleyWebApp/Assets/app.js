@@ -2,17 +2,19 @@
 // node's API and its WebSocket. Everything a peer wrote is put in as text (see js/dom.js).
 
 import { call, logOut, onUnauthorized, WatchSocket } from "./js/api.js";
-import { newChatForm, renderChatList } from "./js/chats.js";
+import { newChatForm, renderChatList, tabTitle } from "./js/chats.js";
 import { contactsView } from "./js/contacts.js";
 import { button, displayName, el, isolated, joined, nameRun, withBidiShown } from "./js/dom.js";
 import { forkBanner } from "./js/forks.js";
 import { renderMembers } from "./js/members.js";
 import { Timeline } from "./js/messages.js";
 import { PinsBar } from "./js/amendments.js";
+import { Notifier } from "./js/notify.js";
 import { newPollForm, tickCountdowns } from "./js/polls.js";
+import { themeToggle } from "./js/theme.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { me: null, chats: [], invites: [], contacts: [], current: null, timeline: null, pins: null, reply: null, typingSentAt: 0, socket: null };
+const state = { me: null, chats: [], invites: [], contacts: [], current: null, timeline: null, pins: null, reply: null, typingSentAt: 0, socket: null, notifier: null };
 
 // MARK: small pieces of UI
 
@@ -43,6 +45,7 @@ function showLogin() {
 }
 
 onUnauthorized(showLogin);
+themeToggle($("theme"));
 
 async function logOutHere() {
   state.socket?.close();
@@ -61,6 +64,7 @@ async function refreshChats(chats = null) {
     if (error.status !== 401) toast(error.message);
     return;
   }
+  state.notifier?.noteChats(state.chats);
   const current = state.current && state.chats.find((chat) => chat.id === state.current.id);
   if (current) {
     state.current = current;
@@ -71,6 +75,7 @@ async function refreshChats(chats = null) {
 }
 
 function renderList() {
+  document.title = tabTitle(state.chats);
   renderChatList($("chat-list"), state.chats, {
     current: state.current?.id, me: state.me, onOpen: openChat, invites: state.invites, toast,
     onInviteAnswered: async () => {
@@ -115,6 +120,10 @@ function renderChatHeader(chat) {
   const others = chat.members.filter((member) => member.id !== state.me).map((member) => nameRun(member.name, member.id));
   $("chat-subtitle").replaceChildren(...(chat.kind === "direct" ? ["Direct chat"]
     : [`${chat.members.length} members: `, ...(others.length > 0 ? joined(others) : ["just you"])]));
+  const mute = $("mute");
+  mute.setAttribute("aria-pressed", chat.muted ? "true" : "false");
+  mute.textContent = chat.muted ? "Muted" : "Mute";
+  mute.title = chat.muted ? "Muted on this device: no notifications; click to unmute" : "Mute on this device: no notifications, not counted in the tab's title";
   // Members that signed two histories: named above the messages for as long as the chat is open.
   const banner = forkBanner(chat);
   $("fork-banner").hidden = !banner;
@@ -158,6 +167,25 @@ function openChat(chat) {
     if (timeline === state.timeline) timeline.settle(view);
   }, 300);
   $("composer-text").focus();
+}
+
+/** Mutes or unmutes the open chat, on this device only (the node keeps it; nothing is sent). */
+async function toggleMute() {
+  const chat = state.current;
+  if (!chat) return;
+  try {
+    const changed = await call("chatMute", { chat: chat.id, muted: !chat.muted });
+    const index = state.chats.findIndex((listed) => listed.id === changed.id);
+    if (index >= 0) state.chats[index] = changed;
+    if (state.current?.id === changed.id) {
+      state.current = changed;
+      if (state.timeline) state.timeline.chat = changed;
+      renderChatHeader(changed);
+    }
+    renderList();
+  } catch (error) {
+    if (error.status !== 401) toast(error.message);
+  }
 }
 
 // Read receipts go out in one request for a burst of scrolling: the highest marker seen in 300 ms.
@@ -375,6 +403,9 @@ async function start() {
   state.me = status.peer;
   // The key's name, as the node knows it (its key file), else the key's first digits.
   $("me").replaceChildren("You: ", isolated(displayName(status.name, state.me), "name"), ` · ${state.me.slice(0, 8)}`);
+  // A notification's chat, as the list has it now (its view may have changed since it was shown).
+  const openNotified = (chat) => openChat(state.chats.find((listed) => listed.id === chat.id) ?? chat);
+  state.notifier = new Notifier({ toggle: $("notify"), me: state.me, onOpen: openNotified, toast });
   state.socket = new WatchSocket({ onEvent, onError: onSocketError, onStatus: onSocketStatus });
   const lists = Promise.all([refreshContacts(), refreshInvites()]);
   await refreshChats(chats);
@@ -390,6 +421,7 @@ async function start() {
   });
   $("new-chat").addEventListener("click", openNewChat);
   $("new-poll").addEventListener("click", openNewPoll);
+  $("mute").addEventListener("click", toggleMute);
   $("show-contacts").addEventListener("click", openContacts);
   $("log-out").addEventListener("click", logOutHere);
   $("back").addEventListener("click", closeChat);

@@ -19,6 +19,7 @@ extension MessageStore {
         migrator.registerMigration("v11-ballots-by-chain-order", migrate: createV11BallotsByChainOrder)
         migrator.registerMigration("v12-history-clock", migrate: createV12HistoryClock)
         migrator.registerMigration("v13-message-search", migrate: createV13MessageSearch)
+        migrator.registerMigration("v14-muted-chats", migrate: createV13MutedChats)
         return migrator
     }
 

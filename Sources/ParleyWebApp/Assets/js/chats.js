@@ -2,6 +2,7 @@
 // the "new chat" form. Chat names and previews come from peers: text only.
 
 import { call } from "./api.js";
+import { avatar } from "./avatars.js";
 import { ago, button, displayName, el, isolated, joined, nameRun, withBidiShown } from "./dom.js";
 import { inviteCard } from "./invites.js";
 
@@ -39,17 +40,46 @@ function preview(chat, me) {
     isolated(text.length > 80 ? `${text.slice(0, 80)}…` : text)];
 }
 
+/** A direct chat shows the other person's face; a group, its own (from the chat's id and title). */
+function chatFace(chat, me) {
+  const other = chat.kind === "direct" ? chat.members.find((member) => member.id !== me) : null;
+  return other ? avatar(other.id, displayName(other.name, other.id)) : avatar(chat.id, chat.name);
+}
+
+/** The total the tab's title counts: unread messages in chats that are not muted. */
+export function unreadTotal(chats) {
+  return chats.reduce((total, chat) => total + (chat.muted ? 0 : chat.unread ?? 0), 0);
+}
+
+/** "(3) Parley" while anything unmuted is unread, else "Parley". */
+export function tabTitle(chats) {
+  const total = unreadTotal(chats);
+  return total > 0 ? `(${total.toLocaleString()}) Parley` : "Parley";
+}
+
 function chatItem(chat, current, me, onOpen) {
   const item = el("button", {
     className: `chat-item${chat.id === current ? " current" : ""}`,
     attrs: { type: "button", "data-chat": chat.id, "aria-current": chat.id === current ? "true" : false },
     on: { click: () => onOpen(chat) },
   },
-  el("span", { className: "chat-name" }, isolated(chat.name), forkMark(chat)),
+  chatFace(chat, me),
+  el("span", { className: "chat-name" }, isolated(chat.name), forkMark(chat), mutedMark(chat)),
   el("span", { className: "chat-when", text: ago(chat.lastActivityMillis) }),
   el("span", { className: "chat-preview" }, ...preview(chat, me)));
-  if (chat.unread > 0) item.append(el("span", { className: "badge", text: String(chat.unread), title: `${chat.unread} unread` }));
+  if (chat.unread > 0) {
+    item.append(el("span", {
+      className: `badge${chat.muted ? " muted" : ""}`, text: String(chat.unread), title: `${chat.unread} unread`,
+    }, el("span", { className: "visually-hidden", text: " unread" })));
+  }
   return item;
+}
+
+/** After a muted chat's name: a bell struck through, and the word for screen readers. */
+function mutedMark(chat) {
+  if (!chat.muted) return null;
+  return el("span", { className: "chat-muted", title: "Muted: no notifications, not counted in the tab's title" },
+    el("span", { text: "🔕", attrs: { "aria-hidden": "true" } }), el("span", { className: "visually-hidden", text: "muted" }));
 }
 
 /** After a chat's name when members signed two histories there (`ChatView.forked`): "⚠", named in its title. */

@@ -2,8 +2,9 @@
 // seen; the group's creator adds and removes members here.
 
 import { call } from "./api.js";
+import { avatar } from "./avatars.js";
 import { confirmAction } from "./confirm.js";
-import { ago, button, el, isolated, joined, nameRun } from "./dom.js";
+import { ago, button, displayName, el, isolated, joined, nameRun } from "./dom.js";
 import { memberForkNote } from "./forks.js";
 
 /** Fills `pane` for `chat`; `contacts` offer the members to add. */
@@ -28,7 +29,8 @@ export async function renderMembers(pane, chat, { me, contacts, toast, onChatCha
     const online = member.via ? ["online via ", nameRun(member.viaName, member.via)] : ["online"];
     const status = member.online ? online : [member.lastSeenAt ? `last seen ${ago(member.lastSeenAt)}` : "offline"];
     const row = el("li", { className: "member" },
-      el("span", { className: `dot ${member.online ? "online" : "offline"}`, title: member.online ? "Online" : "Offline", attrs: { "aria-hidden": "true" } }),
+      el("span", { className: "member-face" }, avatar(member.id, displayName(member.name, member.id)),
+        el("span", { className: `dot ${member.online ? "online" : "offline"}`, title: member.online ? "Online" : "Offline", attrs: { "aria-hidden": "true" } })),
       el("span", { className: "member-name" }, nameRun(member.name, member.id), member.you ? " (you)" : ""),
       el("span", { className: "member-status" }, ...(member.you ? [] : status)),
       memberForkNote(member));

@@ -5,9 +5,11 @@
 // chat's read marker (and so the read receipts) up to the latest message the user saw, like Signal.
 
 import { call } from "./api.js";
+import { avatar } from "./avatars.js";
 import { button, clockTime, dayLabel, el, isolated, nameRun, utf8Bytes, withBidiShown } from "./dom.js";
 import { pollCard, refreshPollCard } from "./polls.js";
 import { amendmentButtons, amendmentMarks, editInPlace, mentionedBody, openThread, tombstone } from "./amendments.js";
+import { linkCards } from "./previews.js";
 
 export const quickReactions = ["👍", "❤️", "😂", "😮", "🎉"];
 const pageSize = 50;
@@ -63,11 +65,21 @@ export class Timeline {
     this.positionAtUnread = this.unreadAtOpen > 0;
     this.userScrolled = false;
     this.divider = el("div", { className: "unread-divider", text: "Unread messages", attrs: { role: "separator" } });
+    this.dividerAbove = null; // the id of the message the divider sits above, once placed
     this.unreadBar = null;
+    // Back to the divider from wherever the user scrolled: shown while the divider is out of view.
+    this.jump = el("button", {
+      className: "jump-unread", text: "Jump to first unread",
+      attrs: { type: "button", hidden: true }, on: { click: () => this.jumpToFirstUnread() },
+    });
+    this.dividerObserver = new IntersectionObserver((entries) => {
+      this.jump.hidden = entries[entries.length - 1].isIntersecting || !this.divider.isConnected;
+    }, { root: container });
     this.observer = new IntersectionObserver((entries) => this.onIntersections(entries), { root: container, threshold: [0, seenShare, 1] });
     this.onVisibility = () => this.noteSeen();
     document.addEventListener("visibilitychange", this.onVisibility);
-    container.replaceChildren();
+    // A sticky row of no height at the top of the timeline: the button floats over the messages.
+    container.replaceChildren(el("div", { className: "jump-row" }, this.jump));
     container.onscroll = () => {
       if (container.scrollTop < 80 && !this.loadingOlder) this.loadOlder();
       if (this.partlyOnScreen.size > 0) this.measurePartlyOnScreen();
@@ -83,6 +95,7 @@ export class Timeline {
   close() {
     this.closed = true;
     this.observer.disconnect();
+    this.dividerObserver.disconnect();
     this.unreadBar?.remove();
     document.removeEventListener("visibilitychange", this.onVisibility);
   }
@@ -155,7 +168,9 @@ export class Timeline {
     build();
     item.node.append(item.separator, item.article);
     const next = this.order[index];
-    this.container.insertBefore(item.node, next ? this.items.get(next).node : null);
+    const nextNode = next ? this.items.get(next).node : null;
+    // An older message goes above the divider, which stays right above the message it was placed on.
+    this.container.insertBefore(item.node, next === this.dividerAbove && this.divider.isConnected ? this.divider : nextNode);
     this.order.splice(index, 0, id);
     this.items.set(id, item);
     item.unread = item.local > this.marker && item.view.author !== this.me;
@@ -197,8 +212,21 @@ export class Timeline {
     const first = this.firstUnread();
     if (!first) return;
     first.node.before(this.divider);
+    this.dividerAbove = first.view.id;
+    this.dividerObserver.observe(this.divider);
+    this.scrollToDivider();
+  }
+
+  scrollToDivider() {
     const box = this.container;
     box.scrollTop += this.divider.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
+  }
+
+  /** The "Jump to first unread" button: back to where the unread messages started at the opening. */
+  jumpToFirstUnread() {
+    if (!this.divider.isConnected) return;
+    this.userScrolled = true;
+    this.scrollToDivider();
   }
 
   /**
@@ -361,6 +389,7 @@ export class Timeline {
     }
     const article = el("article", { className: `message${own ? " own" : ""}`, attrs: { "data-id": view.id } });
     const meta = el("div", { className: "meta" },
+      own ? null : avatar(view.author, view.authorName, "small"),
       el("span", { className: "author" }, own ? "You" : nameRun(view.authorName, view.author)),
       el("time", { text: clockTime(view.timestampMillis), attrs: { datetime: new Date(view.timestampMillis).toISOString() } }));
     if (own) meta.append(this.ticks(view));
@@ -383,6 +412,8 @@ export class Timeline {
       article.append(el("pre", { className: "body custom", text: view.text, attrs: { dir: "auto" } }));
     } else {
       article.append(el("p", { className: "body", attrs: { dir: "auto" } }, mentionedBody(view, this.me)));
+      const cards = linkCards(view);
+      if (cards) article.append(cards);
     }
     item.reactionsNode = el("div", { className: "reactions" });
     article.append(item.reactionsNode);
