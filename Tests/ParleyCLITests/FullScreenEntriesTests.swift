@@ -62,10 +62,12 @@ struct FullScreenEntriesTests {
             [Message].self, from: Data(try parley.client("bob", ["messages", chat, "--json"]).utf8))
         let bob = try #require(messages.first { $0.text == "own words" }).author
         for message in messages {
-            let author = message.author == bob ? "you" : message.authorName ?? ""
+            // Another's name follows its initial (the avatar, on a colour from the peer id); "you" has none.
+            let name = message.authorName ?? ""
+            let author = message.author == bob ? "you" : "\(name.prefix(1).uppercased()) \(name)"
             let expected =
                 message.text.hasPrefix("📊 Pizza?")
-                ? "▌ \(Self.clock(message.timestampMillis)) Poll \(message.id.prefix(8)) · \(author): Pizza?"
+                ? "▌ \(Self.clock(message.timestampMillis)) Poll \(message.id.prefix(8)) · \(name): Pizza?"
                 : "\(Self.clock(message.timestampMillis)) \(message.id.prefix(8)) \(author): \(message.text)"
             #expect(
                 rows.contains { $0.hasPrefix(expected) },
