@@ -17,4 +17,5 @@ python3 Tests/web/test_tls.py || status=$?
 python3 Tests/web/test_web_login.py || status=$?
 python3 Tests/web/test_page_behaviour.py || status=$?
 python3 Tests/web/test_poll_bars.py || status=$?
+python3 Tests/web/test_search_page.py || status=$?
 exit "$status"
