@@ -71,6 +71,10 @@ public struct NodeConfiguration: Sendable {
     /// Once: a retry can only reach the creator's late batch, and every member it goes through
     /// learns that this voter was late.
     public var ballotRetries = 1
+    /// How often the node looks for stored messages to index for search, indexing them once the store
+    /// has been quiet for a tick (`Node+SearchIndexing`). nil: only a search indexes, first catching up;
+    /// the pumped test beds, whose runs must be the same every time, leave the node's timing to the pump.
+    public var searchIndexTick: Duration? = .seconds(1)
 
     /// A configuration with default timings and limits.
     public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {

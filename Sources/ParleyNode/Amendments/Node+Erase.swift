@@ -10,13 +10,14 @@ extension Node {
     func eraseDeleted(in batch: [Message]) async throws {
         var erase: [MessageID] = []
         for (chat, messages) in Dictionary(grouping: batch, by: \.chat) {
-            var candidates = Set(messages.compactMap { message -> MessageID? in
-                switch message.tag {
-                case .delete: AmendmentTarget.of(message, tag: .delete)
-                case .edit: AmendmentTarget.of(message, tag: .edit)
-                default: nil
-                }
-            })
+            var candidates = Set(
+                messages.compactMap { message -> MessageID? in
+                    switch message.tag {
+                    case .delete: AmendmentTarget.of(message, tag: .delete)
+                    case .edit: AmendmentTarget.of(message, tag: .edit)
+                    default: nil
+                    }
+                })
             let deletable = messages.filter { DeleteRules.deletableTags.contains($0.tag) }.map(\.id)
             candidates.formUnion(try store.deletionTargets(chat: chat, among: deletable))
             guard !candidates.isEmpty else { continue }

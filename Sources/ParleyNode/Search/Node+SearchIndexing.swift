@@ -6,18 +6,18 @@ import ParleyStore
 /// loop indexes what was stored once the store has been quiet for a tick, and a search catches up
 /// with whatever is left before it reads.
 extension Node {
-    /// How often the loop looks at the store.
-    static let searchIndexTick: Duration = .seconds(1)
     /// How long a busy store may keep the index waiting before it is indexed anyway.
     static let searchIndexPatience: Duration = .seconds(10)
 
-    /// Runs until cancelled; a failure is logged and retried at the next tick.
+    /// Runs until cancelled, every `configuration.searchIndexTick` (not at all without one); a failure
+    /// is logged and retried at the next tick.
     func indexForSearchWhenQuiet() async throws {
+        guard let tick = configuration.searchIndexTick else { return }
         var seenRow: Int64 = -1
         var indexedRow: Int64 = 0
         var waitingSince: Duration?
         while !Task.isCancelled {
-            try await clock.sleep(for: Self.searchIndexTick)
+            try await clock.sleep(for: tick)
             do {
                 let newest = try store.newestMessageRow()
                 defer { seenRow = newest }

@@ -12,6 +12,7 @@ import { PinsBar } from "./js/amendments.js";
 import { Notifier } from "./js/notify.js";
 import { newPollForm, tickCountdowns } from "./js/polls.js";
 import { themeToggle } from "./js/theme.js";
+import { searchBox } from "./js/search.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { me: null, chats: [], invites: [], contacts: [], current: null, timeline: null, pins: null, reply: null, typingSentAt: 0, socket: null, notifier: null };
@@ -431,6 +432,20 @@ async function start() {
   });
   $("dialog").addEventListener("click", (event) => {
     if (event.target === $("dialog")) closeDialog(); // a click on the backdrop
+  });
+  searchBox({
+    form: $("search"), input: $("search-text"), results: $("search-results"), toast,
+    chats: async (ids) => {
+      if (ids.some((id) => !state.chats.some((listed) => listed.id === id))) await refreshChats();
+      return state.chats;
+    },
+    open: async (chatId) => {
+      if (!state.chats.some((listed) => listed.id === chatId)) await refreshChats();
+      const chat = state.chats.find((listed) => listed.id === chatId);
+      if (!chat) return null;
+      openChat(chat);
+      return state.timeline;
+    },
   });
 
   setInterval(refreshChats, 5000);
