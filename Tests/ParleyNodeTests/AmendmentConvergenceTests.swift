@@ -101,6 +101,12 @@ struct AmendmentConvergenceTests {
             #expect(try alice.pins(chat: chat).map(\.message.message.id) == [plan])
             let tally = try #require(try alice.pollSnapshot(chat: chat, poll: poll).tally)
             #expect(tally.up == 1 && tally.down == 1)
+            // and no node's search finds the deleted rumour any more, while the edited plan is found by its new text
+            for peer in peers {
+                #expect(try await peer.node.search(text: "rumour").isEmpty)
+                #expect(try await peer.node.search(text: "lunch two").map(\.stored.message.id) == [plan])
+                #expect(try await peer.node.search(text: "noon").isEmpty)
+            }
             // and an honest node counted each refusal under its own reason
             let rejections = await carol.status().rejections
             #expect(rejections["editNotAuthor"] == 1)
@@ -108,5 +114,26 @@ struct AmendmentConvergenceTests {
             #expect((rejections["amendmentNotApplicable"] ?? 0) >= 3)
         }
         #expect(bed.network.counts.dropped > 0, "the network was supposed to lose datagrams")
+    }
+
+    @Test func aDeletionEmptiesWhatEveryNodesSearchHadIndexed() async throws {
+        // Given alice and bob, and a message both have indexed for search
+        let bed = try await PumpedPeers.make(count: 2)
+        let (alice, bob) = (bed.peers[0].node, bed.peers[1].node)
+        try await bed.running {
+            let chat = try await alice.createChat(title: "Search", members: [bed.peers[1].identity.publicKey]).id
+            try await bed.settle()
+            let secret = try await alice.sendText(chat: chat, "the secret plan").message.id
+            try await bed.settle()
+            for node in [alice, bob] { #expect(try await node.search(text: "secret").count == 1) }
+            // When alice deletes it for everyone
+            _ = try await alice.deleteForEveryone(chat: chat, message: secret)
+            try await bed.settle()
+            // Then neither node's search finds it, and the message itself stays (its author's chain needs it)
+            for node in [alice, bob] {
+                #expect(try await node.search(text: "secret").isEmpty)
+                #expect(try node.store.message(secret)?.message.tag == .text)
+            }
+        }
     }
 }

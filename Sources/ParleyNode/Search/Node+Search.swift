@@ -12,8 +12,15 @@ extension Node {
         before: MessageID? = nil
     ) async throws -> [SearchHit] {
         try await catchUpSearchIndex()
-        return try store.search(
+        let hits = try store.search(
             text: text, chat: chat, author: author, tag: tag, limit: limit, before: before, withoutForked: true)
+        // A deletion empties what it removes from the index; this also covers an edit of a deleted
+        // message that arrived after the deletion, from a member who had not seen it yet (§13d).
+        var deleted = Set<MessageID>()
+        for (chat, found) in Dictionary(grouping: hits.map(\.stored), by: \.message.chat) {
+            deleted.formUnion(try amendments(of: found, chat: chat).filter { $0.value.deletion != nil }.keys)
+        }
+        return hits.filter { !deleted.contains($0.stored.message.id) }
     }
 
     /// Indexes what is left in larger batches than the quiet-time indexer: the caller is waiting.

@@ -5,7 +5,7 @@ enum SearchText {
     /// The tags whose plaintext is indexed. An edit's text is indexed as its own row and found as its
     /// target (`MessageStore.search`); `Edit` is the amendment tag of PROTOCOL.md §13d.
     static let indexedTags: Set<String> = [Tag.text.rawValue, Tag.custom.rawValue, Tag.poll.rawValue, editTag]
-    static let editTag = "Edit"
+    static let editTag = Tag.edit.rawValue
     /// The same, as SQL literals for `tag IN (…)` (tags are words: no quote to escape).
     static let indexedTagList = indexedTags.sorted().map { "'\($0)'" }.joined(separator: ", ")
 
