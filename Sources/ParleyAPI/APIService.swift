@@ -177,7 +177,17 @@ public struct APIService: Sendable {
     /// Views of messages of one chat, each with what amends it (one query for the lot).
     func views(_ stored: [StoredMessage], chat: ChatID, names: [PeerID: String]) throws -> [MessageView] {
         let amendments = try node.amendments(of: stored, chat: chat)
-        return stored.map { view($0, names: names, amendments: amendments[$0.message.id] ?? .none) }
+        // A query by tag or reference may list edits: an edit of a deleted message shows no text.
+        let editTargets = Set(stored.compactMap { AmendmentTarget.of($0.message, tag: .edit) })
+        let targets = try editTargets.compactMap { try node.message($0) }.filter { $0.message.chat == chat }
+        let deleted = Set(try node.amendments(of: targets, chat: chat).filter { $0.value.deletion != nil }.keys)
+        return stored.map { message in
+            let erased =
+                message.message.tag == .edit
+                && AmendmentTarget.of(message.message, tag: .edit).map(deleted.contains) == true
+            guard !erased else { return MessageView(message, names: names, me: node.me, erased: true) }
+            return view(message, names: names, amendments: amendments[message.message.id] ?? .none)
+        }
     }
 
     func pollView(chat: ChatID, poll: MessageID, names: [PeerID: String]? = nil) throws -> PollResultsView {

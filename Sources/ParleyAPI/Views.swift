@@ -65,10 +65,11 @@ public struct MessageView: Codable, Sendable, Hashable {
     /// `poll`: the poll the message changes (a vote, answer, suggestion or close), when held, so
     /// `text` can say what a ballot chose (`MessageText`).
     /// `amendments`: what members' edits, deletions, pins and replies made of it (§13d); `me`: this
-    /// node's user, for `mentionsMe`.
+    /// node's user, for `mentionsMe`; `erased`: an edit of a message deleted for everyone, whose text
+    /// went with it.
     public init(
         _ stored: StoredMessage, names: [PeerID: String], poll: Poll? = nil, amendments: MessageAmendments = .none,
-        me: PeerID? = nil
+        me: PeerID? = nil, erased: Bool = false
     ) {
         let message = stored.message
         id = message.id.hex
@@ -85,7 +86,7 @@ public struct MessageView: Codable, Sendable, Hashable {
         let latest = amendments.edits.last
         deletedBy = amendments.deletion.map { member($0.author) }
         text =
-            stored.isSealed || deletedBy != nil
+            stored.isSealed || deletedBy != nil || erased
             ? ""
             : latest.map { Mentions.rendered($0.text, name: name) }
                 ?? MessageText.render(message, poll: poll, name: name)

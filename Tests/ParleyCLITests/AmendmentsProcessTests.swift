@@ -39,6 +39,8 @@ struct AmendmentsProcessTests {
         let reply = try parley.client("carol", ["send", chat, "one works", "--ref", plan])
         #expect(parley.eventually("alice", ["messages", chat]) { $0.contains("one works") })
         try parley.client("alice", ["pin", chat, plan])
+        try parley.client("carol", ["edit", chat, rumour, "a worse rumour"])
+        #expect(parley.eventually("alice", ["messages", chat]) { $0.contains("a worse rumour") })
         try parley.client("alice", ["delete", chat, rumour])
 
         // Then others' edits and deletions are refused with one line and the invalid exit code
@@ -62,6 +64,9 @@ struct AmendmentsProcessTests {
             }
             #expect(settled, "\(name) did not show the amended chat")
         }
+        // and the deleted message's edit, listed by tag, shows no text either
+        let edits = try parley.client("alice", ["messages", chat, "--tag", "Edit", "--json"])
+        #expect(edits.contains("\"tag\":\"Edit\"") && !edits.contains("worse"), "\(edits)")
         let pins = try parley.client("bob", ["pins", chat])
         #expect(pins.contains("lunch at one") && pins.split(separator: "\n").count == 1)
         let thread = try parley.client("carol", ["thread", chat, plan])

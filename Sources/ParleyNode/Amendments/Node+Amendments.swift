@@ -141,12 +141,16 @@ extension Node {
 
     /// Unread messages by others (among the latest `mentionScanLimit` unread) that mention this user.
     public func unreadMentions(chat: ChatID) throws -> Int {
-        let token = Mentions.token(for: me)
         let unread = try store.messages(
             matching: MessageCriteria(
                 chat: chat, tag: .text, limit: Self.mentionScanLimit, afterLocalNumber: try store.readMarker(chat: chat)
             ))
-        return unread.count { $0.message.author != me && $0.message.text.contains(token) }
+        let mentioning = unread.filter {
+            $0.message.author != me && Mentions.mentioned(in: $0.message.text).contains(me)
+        }
+        guard !mentioning.isEmpty else { return 0 }
+        let amended = try amendments(of: mentioning, chat: chat)
+        return mentioning.count { amended[$0.message.id]?.deletion == nil }
     }
 
     /// `@name` of a member of the chat (by contact name) becomes that member's mention token (§13d).

@@ -68,9 +68,12 @@ function chatItem(chat, current, me, onOpen) {
   el("span", { className: "chat-when", text: ago(chat.lastActivityMillis) }),
   el("span", { className: "chat-preview" }, ...preview(chat, me)));
   if (chat.unread > 0) {
+    // Mentions of this user are counted apart, in the same badge: "@1 5" is five unread, one mentioning you.
+    const mentions = chat.unreadMentions > 0 ? `@${chat.unreadMentions} ` : "";
     item.append(el("span", {
-      className: `badge${chat.muted ? " muted" : ""}`, text: String(chat.unread), title: `${chat.unread} unread`,
-    }, el("span", { className: "visually-hidden", text: " unread" })));
+      className: `badge${chat.muted ? " muted" : ""}${mentions ? " mentions" : ""}`, text: `${mentions}${chat.unread}`,
+      title: `${chat.unread} unread${mentions ? `, ${chat.unreadMentions} mentioning you` : ""}`,
+    }, el("span", { className: "visually-hidden", text: mentions ? " unread, @ mentioning you" : " unread" })));
   }
   return item;
 }

@@ -82,8 +82,10 @@ export class Notifier {
     const author = withBidiShown(displayName(last.authorName, last.author));
     const text = withBidiShown(last.text);
     const quoted = [...text].length > maxBody ? `${[...text].slice(0, maxBody - 1).join("")}…` : text;
-    const body = fresh > 1 ? `${fresh} new messages; ${author}: ${quoted}` : `${author}: ${quoted}`;
-    const notification = new Notification(withBidiShown(chat.name), { body, tag: chat.id });
+    const said = last.mentionsMe ? `${author} mentioned you: ${quoted}` : `${author}: ${quoted}`;
+    const body = fresh > 1 ? `${fresh} new messages; ${said}` : said;
+    const title = last.mentionsMe ? `@ ${withBidiShown(chat.name)}` : withBidiShown(chat.name);
+    const notification = new Notification(title, { body, tag: chat.id });
     notification.onclick = () => {
       window.focus();
       this.onOpen(chat);
