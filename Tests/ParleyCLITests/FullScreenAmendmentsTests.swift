@@ -94,6 +94,14 @@ struct FullScreenAmendmentsTests {
         try Self.enter("/unpin \(question)", in: pane)
         #expect(pane.waitFor { !$0.contains("pinned by you") }, "\(pane.capture())")
 
+        // When bob searches the chat, the hits show as a notice with the words marked; /mute says what it did
+        try Self.enter("/search noon", in: pane)
+        #expect(pane.waitFor { $0.contains("«noon»") }, "\(pane.capture())")
+        try Self.enter("/mute", in: pane)
+        #expect(pane.waitFor { $0.contains("muted on this node") }, "\(pane.capture())")
+        try Self.enter("/unmute", in: pane)
+        #expect(pane.waitFor { $0.contains("unmuted on this node") }, "\(pane.capture())")
+
         // When alice mentions bob in the other chat, its line in the chat list counts the mention before the unread
         try parley.client("alice", ["send", session.plans, "@bob are you in?"])
         #expect(

@@ -21,6 +21,8 @@ extension Open {
             return AmendmentLines.pins(
                 try await ControlClient.callOnce(.pins(chat: chat), options: options, as: [PinView].self),
                 name: Render.name)
+        case let .search(text): return try await FullScreen.searchLines(chat: chat, text: text, options: options)
+        case let .mute(on): return [try await FullScreen.muteLine(chat: chat, on: on, options: options)]
         case .back:
             throw CLIError("/back leaves a thread on the full screen; here /thread prints it once")
         }

@@ -10,6 +10,8 @@ extension FullScreen {
         case edits(chat: String, message: String)
         /// `show`: the user asked (`/pins`), so all of them are listed; else only the pinned bar changes.
         case pins(chat: String, show: Bool)
+        case search(chat: String, text: String)
+        case mute(chat: String, on: Bool)
     }
 
     enum AmendmentEvent: Sendable {
@@ -17,6 +19,8 @@ extension FullScreen {
         case thread(chat: String, ThreadView)
         case edits(chat: String, EditHistoryView)
         case pins(chat: String, [PinView], show: Bool)
+        /// Lines the user asked for (a search's hits, what a mute did).
+        case notice(chat: String, [String])
     }
 
     static func perform(_ action: AmendmentAction, options: NodeOptions) async throws -> AmendmentEvent {
@@ -39,6 +43,25 @@ extension FullScreen {
             return .pins(
                 chat: chat, try await ControlClient.callOnce(.pins(chat: chat), options: options, as: [PinView].self),
                 show: show)
+        case let .search(chat, text):
+            return .notice(chat: chat, try await searchLines(chat: chat, text: text, options: options))
+        case let .mute(chat, on):
+            return .notice(chat: chat, [try await muteLine(chat: chat, on: on, options: options)])
         }
+    }
+
+    /// A search of one chat as lines: one line per hit, newest first.
+    static func searchLines(chat: String, text: String, options: NodeOptions) async throws -> [String] {
+        let found = try await ControlClient.callOnce(
+            .search(text: text, chat: chat), options: options, as: SearchView.self)
+        guard !found.hits.isEmpty else { return ["no message of this chat here has those words"] }
+        return found.hits.map { Render.searchHit($0, chatName: nil) }
+    }
+
+    static func muteLine(chat: String, on: Bool, options: NodeOptions) async throws -> String {
+        let view = try await ControlClient.callOnce(
+            .chatMute(chat: chat, muted: on), options: options, as: ChatView.self)
+        return view.muted ? "muted on this node: no notifications; nothing was sent" : "unmuted on this node"
+
     }
 }

@@ -17,6 +17,8 @@ extension FullScreen.Session {
         case let .thread(message): worker?.yield(.amendment(.thread(chat: chat, message: message)))
         case let .edits(message): worker?.yield(.amendment(.edits(chat: chat, message: message)))
         case .pins: worker?.yield(.amendment(.pins(chat: chat, show: true)))
+        case let .search(text): worker?.yield(.amendment(.search(chat: chat, text: text)))
+        case let .mute(on): worker?.yield(.amendment(.mute(chat: chat, on: on)))
         case .back:
             guard screen.thread != nil else { throw CLIError("no thread is open: /back leaves one (/thread MESSAGE)") }
             closeThread()
@@ -54,6 +56,9 @@ extension FullScreen.Session {
             guard chat == screen.chat else { return }
             screen.pins = pins
             if show { showNotice(AmendmentLines.pins(pins, name: screen.name)) }
+        case let .notice(chat, lines):
+            guard chat == screen.chat else { return }
+            showNotice(lines)
         }
     }
 

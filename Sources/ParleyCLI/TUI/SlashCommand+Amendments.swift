@@ -15,6 +15,10 @@ extension SlashCommand {
         case edits(message: String)
         /// Every pinned message, the latest pin first.
         case pins
+        /// Full-text search of this chat on this node (`search`): the hits as a notice.
+        case search(text: String)
+        /// Mutes (`on`) or unmutes the chat on this node (`chatMute`).
+        case mute(on: Bool)
     }
 
     static func parseAmendment(_ name: Name, words: [String], chat: String) throws -> SlashCommand {

@@ -19,7 +19,7 @@ enum SlashCommand: Equatable {
     /// from them, so a command cannot be parsed without being listed, nor listed without being parsed.
     enum Name: String, CaseIterable {
         case poll, vote, unvote, answer, suggest, close, results, reply, react, unreact, older, quit
-        case edit, delete, hide, pin, unpin, thread, back, edits, pins
+        case edit, delete, hide, pin, unpin, thread, back, edits, pins, search, mute, unmute
 
         var command: String { "/" + rawValue }
 
@@ -47,6 +47,9 @@ enum SlashCommand: Equatable {
             case .back: "/back"
             case .edits: "/edits MESSAGE"
             case .pins: "/pins"
+            case .search: "/search WORDS"
+            case .mute: "/mute"
+            case .unmute: "/unmute"
             }
         }
 
@@ -74,6 +77,9 @@ enum SlashCommand: Equatable {
             case .back: "from a thread back to the chat (or Esc)"
             case .edits: "a message's versions"
             case .pins: "every pinned message"
+            case .search: "search this chat on this node only"
+            case .mute: "mute this chat here (nothing is sent)"
+            case .unmute: "unmute this chat"
             }
         }
     }
@@ -154,6 +160,12 @@ enum SlashCommand: Equatable {
             return .older
         case .edit, .delete, .hide, .pin, .unpin, .thread, .back, .edits, .pins:
             return try parseAmendment(name, words: words, chat: chat)
+        case .search:
+            guard words.count >= 2 else { throw usage }
+            return .amendment(.search(text: rest(after: 0)))
+        case .mute, .unmute:
+            guard words.count == 1 else { throw usage }
+            return .amendment(.mute(on: name == .mute))
         }
     }
 }
