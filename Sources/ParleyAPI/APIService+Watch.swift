@@ -104,7 +104,8 @@ extension APIService {
             }
             let freshIDs = Set(shownMessages.map(\.message.id))
             let targets = try Set(amended).subtracting(freshIDs).compactMap { try node.message($0) }.filter {
-                $0.message.chat == chat && forks.counts($0.message)
+                let hidden = try node.localData(message: $0.message.id, key: LocalDataKey.deletedForMe) != nil
+                return $0.message.chat == chat && forks.counts($0.message) && !hidden
             }
             // New messages with what amends them, then the earlier ones amended now, in history order.
             for view in try views(

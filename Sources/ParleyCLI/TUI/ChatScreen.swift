@@ -93,7 +93,7 @@ struct ChatScreen {
 
     mutating func apply(_ event: WatchEvent) {
         if let message = event.message { add(message) }
-        if let poll = event.poll { polls[poll.id] = poll }
+        if let poll = event.poll, messages[poll.id]?.kind != "deleted" { polls[poll.id] = poll }
         if let update = event.reactions { reactions[update.message] = update.groups }
         if let typing = event.typing { self.typing = typing }
     }
@@ -133,7 +133,10 @@ struct ChatScreen {
     mutating func merge(_ page: [MessageView]) -> [String] {
         var missingPolls: [String] = []
         for message in page {
-            if message.tag == "Poll" {
+            if message.kind == "deleted" {
+                polls[message.id] = nil // a deleted poll shows as its tombstone
+                add(message)
+            } else if message.tag == "Poll" {
                 if polls[message.id] == nil { missingPolls.append(message.id) }
             } else {
                 add(message)

@@ -9,7 +9,9 @@ extension Node {
     /// it, counted by nothing: the rules apply to it once the target is here.
     func amendmentRefusals(_ stored: [Message]) throws -> [ProtocolRejection: Int] {
         var refused: [ProtocolRejection: Int] = [:]
-        for message in stored {
+        for wire in stored {
+            // The rules read content (a pin's byte): the opened message, not the sealed one on the wire.
+            let message = try store.message(wire.id)?.message ?? wire
             let target = try AmendmentTarget.of(message, tag: message.tag).flatMap { try store.message($0)?.message }
             let creator = message.tag == .delete ? try store.membership(of: message.chat)?.creator : nil
             if let reason = AmendmentRefusal.rejection(of: message, target: target, creator: creator) {

@@ -112,16 +112,23 @@ extension Node {
         return MessageThread(root: root, replies: replies, amendments: try amendments(of: [root] + replies, chat: chat))
     }
 
+    /// How many targets one amendments query names (well below SQLite's limit on bound values).
+    static let amendmentQueryChunk = 500
+
     /// What amends each of `targets` (messages of `chat`): one criteria query for the lot. Amendments
     /// by a member proven to have forked count for nothing from its fork on (§4.4).
     public func amendments(of targets: [StoredMessage], chat: ChatID) throws -> [MessageID: MessageAmendments] {
         let shown = targets.filter { ThreadRules.replyTags.contains($0.message.tag) }
         guard !shown.isEmpty, let membership = try store.membership(of: chat) else { return [:] }
-        var criteria = MessageCriteria(
-            chat: chat, tags: [.edit, .delete, .pin] + Array(ThreadRules.replyTags))
-        criteria.referencingAny = shown.map(\.message.id)
         let forks = try store.forks(chat: chat)
-        let related = try store.messages(matching: criteria).map(\.message).filter(forks.counts)
+        var related: [Message] = []
+        // In chunks: a whole history's ids would pass SQLite's limit on bound values.
+        for start in stride(from: 0, to: shown.count, by: Self.amendmentQueryChunk) {
+            var criteria = MessageCriteria(chat: chat, tags: [.edit, .delete, .pin] + Array(ThreadRules.replyTags))
+            criteria.referencingAny = shown[start..<min(start + Self.amendmentQueryChunk, shown.count)].map(
+                \.message.id)
+            related += try store.messages(matching: criteria).map(\.message).filter(forks.counts)
+        }
         var byTarget: [MessageID: [Message]] = [:]
         for message in related {
             for reference in Set(message.references.map(\.id)) { byTarget[reference, default: []].append(message) }

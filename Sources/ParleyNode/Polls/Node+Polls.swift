@@ -31,6 +31,10 @@ extension Node {
     /// The poll's current state, from one criteria query over the messages referencing it.
     public func pollSnapshot(chat: ChatID, poll: MessageID) throws -> PollSnapshot {
         let stored = try requirePoll(poll, in: chat)
+        // A poll deleted for everyone is gone from every view, its results with it (§13d).
+        if try amendments(of: [stored], chat: chat)[poll]?.deletion != nil {
+            throw NodeError.notFound("poll \(poll.shortHex) was deleted")
+        }
         let asked: Poll
         do { asked = try Poll(stored.message) } catch {
             throw NodeError.invalid("poll \(poll.shortHex) has a malformed encoding")

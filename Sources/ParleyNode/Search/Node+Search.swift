@@ -14,13 +14,18 @@ extension Node {
         try await catchUpSearchIndex()
         let hits = try store.search(
             text: text, chat: chat, author: author, tag: tag, limit: limit, before: before, withoutForked: true)
-        // A deletion empties what it removes from the index; this also covers an edit of a deleted
-        // message that arrived after the deletion, from a member who had not seen it yet (§13d).
-        var deleted = Set<MessageID>()
+        // A hit counts only for the text the message shows by the rules of §13d: its latest counted
+        // edit's, or its own when it has none; never a deleted message's (an edit of it may arrive
+        // after the deletion, from a member who had not seen it yet).
+        var amended: [MessageID: MessageAmendments] = [:]
         for (chat, found) in Dictionary(grouping: hits.map(\.stored), by: \.message.chat) {
-            deleted.formUnion(try amendments(of: found, chat: chat).filter { $0.value.deletion != nil }.keys)
+            amended.merge(try amendments(of: found, chat: chat)) { first, _ in first }
         }
-        return hits.filter { !deleted.contains($0.stored.message.id) }
+        return hits.filter { hit in
+            let found = amended[hit.stored.message.id] ?? .none
+            guard found.deletion == nil else { return false }
+            return found.edits.last.map { $0.id == hit.matched } ?? (hit.matched == hit.stored.message.id)
+        }
     }
 
     /// Indexes what is left in larger batches than the quiet-time indexer: the caller is waiting.

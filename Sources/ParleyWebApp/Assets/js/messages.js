@@ -129,6 +129,7 @@ export class Timeline {
   upsertPoll(results) {
     const existing = this.items.get(results.id);
     if (existing) {
+      if (existing.kind !== "poll") return; // deleted: its tombstone stays
       existing.view = results;
       refreshPollCard(existing.article, results, this.pollContext());
       this.renderReactions(existing);
