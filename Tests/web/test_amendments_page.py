@@ -6,7 +6,7 @@ nodes, alice's page in Debian's Chromium (Playwright).
 
 Run by Tests/web/run.sh, which installs what is missing. Prints one "N passed, M failed" line.
 """
-import json, time
+import json, subprocess, time
 
 from playwright.sync_api import expect
 
@@ -15,6 +15,15 @@ from webnodes import Trio, open_chat, open_page, run_tests
 
 def history(nodes, name, chat):
     return json.loads(nodes.cli(name, "messages", chat, "--json"))
+
+
+def fails(nodes, name, *arguments):
+    """Whether the command exits with an error (the node refused it)."""
+    try:
+        nodes.cli(name, *arguments)
+        return False
+    except subprocess.CalledProcessError:
+        return True
 
 
 def wait_until(check, what, timeout=15):
@@ -85,6 +94,17 @@ def everyday_verbs_work_in_the_page(nodes, alice):
     wait_until(lambda: any(m["text"] == "in the thread" and any(r["id"] == mine for r in m["references"])
                            for m in history(nodes, "bob", chat)), "bob to get the thread reply")
     expect(alice.locator(f'article[data-id="{mine}"]').locator(".actions button", has_text="Thread (1)")).to_have_count(1, timeout=10_000)
+
+    # Alice deletes her poll from its card: it becomes a tombstone, and no node has results for it
+    poll = nodes.cli("alice", "poll", "create", chat, "Pizza?")
+    card = alice.locator(f'article.poll[data-id="{poll}"]')
+    expect(card).to_be_visible(timeout=10_000)
+    card.hover()
+    card.locator(".actions button", has_text="Delete").click()
+    alice.locator("dialog.confirm").get_by_role("button", name="Delete for everyone").click()
+    expect(alice.locator(f'article[data-id="{poll}"] .body.deleted')).to_have_text("Message deleted", timeout=10_000)
+    expect(alice.locator(f'article.poll[data-id="{poll}"]')).to_have_count(0)
+    wait_until(lambda: fails(nodes, "bob", "poll", "results", chat, poll), "bob's node to refuse the deleted poll's results")
 
 
 def main():

@@ -141,6 +141,13 @@ export class Timeline {
     };
     this.insert(item, () => {
       item.article = pollCard(results, this.pollContext());
+      // A poll is a message like any other: it can be deleted (by its author or the chat's creator),
+      // pinned and replied to in a thread.
+      const view = { ...results, tag: "Poll", kind: "poll", sealed: false };
+      item.article.append(el("div", { className: "actions" }, ...amendmentButtons(view, {
+        chat: this.chat, me: this.me, toast: this.actions.toast, edit: () => {},
+        thread: () => openThread(view, { chat: this.chat, me: this.me, toast: this.actions.toast }),
+      })));
       return item.article;
     });
     this.queueReactions(results.id);
