@@ -37,6 +37,8 @@ extension Node {
                     waitingSince = nil
                 }
             } catch {
+                // A node stopping cancels a write in flight: that is the end of the loop, not a failure.
+                if Task.isCancelled { return }
                 logger.warning("indexing for search failed; retrying", metadata: ["error": "\(error)"])
             }
         }
