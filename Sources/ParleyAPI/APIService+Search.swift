@@ -24,15 +24,11 @@ extension APIService {
             text: text, chat: chatID, author: author, tag: try tag.map { try Tag($0) }, limit: limit,
             before: try before.map { try node.resolveMessage(prefix: $0, in: chatID) })
         let names = try names()
-        var amendments: [MessageID: MessageAmendments] = [:]
-        for (chat, found) in Dictionary(grouping: hits.map(\.stored), by: \.message.chat) {
-            amendments.merge(try node.amendments(of: found, chat: chat)) { first, _ in first }
-        }
         let name = { (peer: PeerID) in names[peer] ?? String(peer.hex.prefix(8)) }
         return SearchView(
             hits: hits.map { hit in
                 SearchHitView(
-                    message: view(hit.stored, names: names, amendments: amendments[hit.stored.message.id] ?? .none),
+                    message: view(hit.stored, names: names, amendments: hit.amendments),
                     matched: hit.matched.hex,
                     snippet: hit.snippet.map {
                         SearchHitView.SnippetPart(text: Mentions.rendered($0.text, name: name), match: $0.isMatch)

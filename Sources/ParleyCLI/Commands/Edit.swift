@@ -23,6 +23,6 @@ struct Edits: AsyncParsableCommand {
     func run() async throws {
         try await runRequest(
             .edits(chat: target.chat, message: target.message), options: options, as: EditHistoryView.self,
-            text: Render.editHistory)
+            text: { AmendmentLines.edits($0).joined(separator: "\n") })
     }
 }

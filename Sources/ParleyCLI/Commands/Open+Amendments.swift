@@ -12,7 +12,7 @@ extension Open {
         case let .thread(message):
             let thread = try await ControlClient.callOnce(
                 .thread(chat: chat, message: message), options: options, as: ThreadView.self)
-            return [Render.line(thread.root)] + thread.replies.map { "  ↳ " + Render.line($0) }
+            return Render.thread(thread)
         case let .edits(message):
             return AmendmentLines.edits(
                 try await ControlClient.callOnce(

@@ -29,6 +29,8 @@ struct Pins: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        try await runRequest(.pins(chat: chat), options: options, as: [PinView].self, text: Render.pins)
+        try await runRequest(.pins(chat: chat), options: options, as: [PinView].self) {
+            AmendmentLines.pins($0, name: Render.name).joined(separator: "\n")
+        }
     }
 }

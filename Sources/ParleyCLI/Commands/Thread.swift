@@ -11,6 +11,6 @@ struct ThreadCommand: AsyncParsableCommand {
     func run() async throws {
         try await runRequest(
             .thread(chat: target.chat, message: target.message), options: options, as: ThreadView.self,
-            text: Render.thread)
+            text: { Render.thread($0).joined(separator: "\n") })
     }
 }

@@ -1,7 +1,7 @@
 import ParleyAPI
 import ParleyTerminal
 
-/// Edits, deletions, pins and threads as text.
+/// Edits, deletions and threads as text (pins and edit histories: `AmendmentLines`).
 extension Render {
     /// What amends a message, after its line: " (edited)", " 📌 by NAME", " [2 replies]".
     static func amendmentMarks(_ message: MessageView) -> String {
@@ -18,19 +18,8 @@ extension Render {
         return "(message deleted by \(name(deleter.id, deleter.name)))"
     }
 
-    static func pins(_ pins: [PinView]) -> String {
-        guard !pins.isEmpty else { return "no pinned messages" }
-        return pins.map { "📌 \(line($0.message))" }
-            .joined(separator: "\n")
-    }
-
-    static func thread(_ thread: ThreadView) -> String {
-        ([line(thread.root)] + thread.replies.map { "  ↳ " + line($0) }).joined(separator: "\n")
-    }
-
-    static func editHistory(_ history: EditHistoryView) -> String {
-        history.versions.enumerated().map { index, version in
-            "\(index == 0 ? "original" : "edit \(index)") \(time(version.timestampMillis)): \(SafeText.singleLine(version.text))"
-        }.joined(separator: "\n")
+    /// The root's line, then each reply's, indented with "↳".
+    static func thread(_ thread: ThreadView) -> [String] {
+        [line(thread.root)] + thread.replies.map { "  ↳ " + line($0) }
     }
 }

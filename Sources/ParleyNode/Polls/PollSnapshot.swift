@@ -94,7 +94,7 @@ public enum LocalDataKey {
     public static let ballotCommitment = "ballotCommitment"
     /// Set when this user deleted the message for itself: history views leave it out (the store's
     /// `MessageCriteria.withoutDeletedForMe` reads the same key).
-    public static let deletedForMe = "deletedForMe"
+    public static let deletedForMe = MessageCriteria.deletedForMeKey
 
     /// What the node keeps under `key`, if it is one of the node's own.
     public static func purpose(of key: String) -> String? {

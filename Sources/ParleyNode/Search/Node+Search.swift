@@ -21,10 +21,12 @@ extension Node {
         for (chat, found) in Dictionary(grouping: hits.map(\.stored), by: \.message.chat) {
             amended.merge(try amendments(of: found, chat: chat)) { first, _ in first }
         }
-        return hits.filter { hit in
-            let found = amended[hit.stored.message.id] ?? .none
-            guard found.deletion == nil else { return false }
-            return found.edits.last.map { $0.id == hit.matched } ?? (hit.matched == hit.stored.message.id)
+        return hits.compactMap { hit in
+            var hit = hit
+            hit.amendments = amended[hit.stored.message.id] ?? .none
+            guard hit.amendments.deletion == nil else { return nil }
+            let shown = hit.amendments.edits.last.map { $0.id == hit.matched } ?? (hit.matched == hit.stored.message.id)
+            return shown ? hit : nil
         }
     }
 

@@ -49,7 +49,7 @@ struct CriteriaQuery {
         }
         if criteria.withoutDeletedForMe {
             conditions.append(
-                "NOT EXISTS (SELECT 1 FROM local_data l WHERE l.message_id = m.id AND l.key = '\(Self.deletedForMeKey)')"
+                "NOT EXISTS (SELECT 1 FROM local_data l WHERE l.message_id = m.id AND l.key = '\(MessageCriteria.deletedForMeKey)')"
             )
         }
         if criteria.withoutForked {
@@ -98,6 +98,4 @@ struct CriteriaQuery {
         count == 0 ? "NULL" : Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
-    /// The local data key marking a message this user deleted for itself (ParleyNode's `LocalDataKey.deletedForMe`).
-    static let deletedForMeKey = "deletedForMe"
 }

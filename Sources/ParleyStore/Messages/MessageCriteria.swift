@@ -33,6 +33,8 @@ public struct MessageCriteria: Sendable, Hashable {
     public var referencingAny: [MessageID]?
     /// Leaves out the messages this user deleted for itself (`LocalDataKey.deletedForMe`): history views set it.
     public var withoutDeletedForMe: Bool = false
+    /// The local data key marking a message this user deleted for itself (`LocalDataKey.deletedForMe`).
+    public static let deletedForMeKey = "deletedForMe"
 
     public enum Order: Sendable, Hashable {
         /// By local number: the order this node stored them in (for following arrivals).

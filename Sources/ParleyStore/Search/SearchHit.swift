@@ -9,6 +9,9 @@ public struct SearchHit: Sendable, Hashable {
     public let matched: MessageID
     /// A few words around the matches of the matched text, cut into plain and matching parts.
     public let snippet: [SearchSnippetPart]
+    /// What §13d's rules make of the message: set by the node's search, which reads it to keep only
+    /// hits on the text a message shows, so front ends need not read it again.
+    public var amendments: MessageAmendments = .none
 
     public init(stored: StoredMessage, matched: MessageID, snippet: [SearchSnippetPart]) {
         self.stored = stored
