@@ -76,7 +76,11 @@ export function searchBox({ form, input, results, chats, open, toast }) {
     // Marked until another hit is shown: one found message at a time.
     for (const marked of timeline.container.querySelectorAll(".search-found")) marked.classList.remove("search-found");
     found.node.classList.add("search-found");
-    // After the frame in which the timeline follows its newest inserts (keepAtBottomIfThere).
+    // Once the timeline is placed (settle pages back to fill the screen, which moves what is shown),
+    // then after the frame in which it follows its newest inserts (keepAtBottomIfThere).
+    for (let wait = 0; wait < 60 && !timeline.reading && !timeline.closed; wait += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     if (timeline.closed) return;
     found.node.scrollIntoView({ block: "center" });
