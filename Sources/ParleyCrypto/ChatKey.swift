@@ -47,6 +47,26 @@ public struct ChatKey: Sendable {
         return nonce + out
     }
 
+    /// `seal` with a nonce derived from the key and the associated data (keyed BLAKE2b): sealing the same
+    /// plaintext under the same data twice gives the same bytes. Only for content that is one fixed
+    /// value per associated data (a file's chunk, bound to its file and index): a holder resending a
+    /// lost piece sends a piece of the very envelope it sent before, and nothing else repeats a nonce.
+    public func sealDeterministic(_ plaintext: [UInt8], associatedData: [UInt8]) -> [UInt8] {
+        var nonce = [UInt8](repeating: 0, count: Self.nonceByteCount)
+        secret.withPointer { key in
+            _ = crypto_generichash(
+                &nonce, Self.nonceByteCount, associatedData, UInt64(associatedData.count), key, Self.byteCount)
+        }
+        var out = [UInt8](repeating: 0, count: plaintext.count + Self.tagByteCount)
+        var written: UInt64 = 0
+        secret.withPointer { key in
+            _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+                &out, &written, plaintext, UInt64(plaintext.count),
+                associatedData, UInt64(associatedData.count), nil, nonce, key)
+        }
+        return nonce + out
+    }
+
     /// Opens what `seal` produced; throws `authenticationFailed` for a wrong key or altered bytes.
     public func open(_ sealed: some Collection<UInt8>, associatedData: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard sealed.count >= Self.nonceByteCount + Self.tagByteCount else { throw .authenticationFailed }

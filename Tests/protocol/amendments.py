@@ -13,7 +13,7 @@ Run: python3 Tests/protocol/amendments.py [VECTORS.json]
 import hashlib, json, random, re, sys, unicodedata
 from nacl.signing import VerifyKey
 
-SHOWN = {"Text", "Custom", "Poll"}  # what can be replied to, pinned and deleted (§13d)
+SHOWN = {"Text", "Custom", "Poll", "File"}  # what can be replied to, pinned and deleted (§13d, §13e)
 CHAIN_LABEL = b"parley/2 chain head"
 
 

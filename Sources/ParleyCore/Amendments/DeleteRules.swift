@@ -2,7 +2,7 @@
 public enum DeleteRules {
     /// The tags whose messages can be deleted for everyone. Votes, closes, reactions and membership
     /// changes are what tallies and keys are computed from: they are withdrawn by their own verbs.
-    public static let deletableTags: Set<Tag> = [.text, .custom, .poll]
+    public static let deletableTags: Set<Tag> = [.text, .custom, .poll, .file]
 
     /// Why a deletion of `target` does not count, or nil when it does: its author may delete it, and so
     /// may the chat's creator, as the chat's moderator.

@@ -2,7 +2,7 @@
 /// the latest pin or unpin in history order (`HistoryPosition` of each message's own clock: between members no chain orders them) decides, on every node alike.
 public enum PinRules {
     /// The tags whose messages can be pinned: what a chat shows as a line of its own.
-    public static let pinnableTags: Set<Tag> = [.text, .custom, .poll]
+    public static let pinnableTags: Set<Tag> = [.text, .custom, .poll, .file]
 
     /// Why a pin or unpin of `target` does not count, or nil when it does.
     public static func refusal(of pin: Message, target: Message) -> AmendmentRefusal? {

@@ -40,10 +40,19 @@ public enum Frame: Sendable, Hashable {
     case chainTops(chat: ChatID, ChainTops)
     /// A `ForkProof`'s encoding: an author signed two histories (PROTOCOL.md §4.4).
     case forkProof([UInt8])
+    /// "Send me these pieces of these chunks of this file" (PROTOCOL.md §13e): a fetcher to a member
+    /// holding the whole file.
+    case fileWant(file: MessageID, wants: [ChunkWant])
+    /// A piece of a sealed chunk envelope, answering a `fileWant`.
+    case filePiece(FilePiece)
+    /// "I serve no chunk of this file to you": the holder has not the whole file, or the asker is not a
+    /// member of its chat now. The fetcher asks it nothing more for the file.
+    case fileLack(file: MessageID)
 
     enum Kind: UInt8 {
         case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite, presence, typing
         case read = 10, readAck = 11, ballotRelay = 12, meetRequest = 13, meet = 14, chainTops = 15, forkProof = 16
+        case fileWant = 17, filePiece = 18, fileLack = 19
     }
 
     /// Frame header: type (1 byte) and body length (4 bytes).
@@ -67,6 +76,9 @@ public enum Frame: Sendable, Hashable {
         case let .ballotRelay(_, _, sealed): 32 + 4 + sealed.count
         case .meetRequest: 32
         case let .meet(_, address): 32 + 1 + address.description.utf8.count
+        case let .fileWant(_, wants): 32 + wants.count * ChunkWant.encodedCount
+        case let .filePiece(piece): 32 + 4 + 2 + piece.bytes.count
+        case .fileLack: 32
         }
     }
 
@@ -114,6 +126,21 @@ public enum Frame: Sendable, Hashable {
             header(.meet, &buffer)
             buffer.writeBytes32(peer.bytes)
             buffer.writeShortString(address.description)
+        case let .fileWant(file, wants):
+            header(.fileWant, &buffer)
+            buffer.writeBytes32(file.bytes)
+            for want in wants {
+                buffer.writeInteger(want.chunk, endianness: .big)
+                buffer.writeInteger(want.pieces, endianness: .big)
+            }
+        case let .filePiece(piece):
+            header(.filePiece, &buffer)
+            buffer.writeBytes32(piece.file.bytes)
+            buffer.writeInteger(piece.chunk, endianness: .big)
+            buffer.writeInteger(piece.piece)
+            buffer.writeInteger(piece.pieces)
+            buffer.writeBytes(piece.bytes)
+        case let .fileLack(file): header(.fileLack, &buffer); buffer.writeBytes32(file.bytes)
         }
     }
 
@@ -195,6 +222,32 @@ public enum Frame: Sendable, Hashable {
                 throw .malformed("meet address \(text) is not a numeric IP address and port")
             }
             return .meet(peer: peer, address: address)
+        case .fileWant:
+            let file = try body.readDigest("file")
+            guard body.readableBytes % ChunkWant.encodedCount == 0,
+                (1...ChunkWant.maxPerFrame).contains(body.readableBytes / ChunkWant.encodedCount)
+            else { throw .malformed("file want frame length") }
+            var wants: [ChunkWant] = []
+            while body.readableBytes > 0 {
+                let chunk = try body.readU32("chunk")
+                let pieces = try body.readU64("piece mask")
+                guard pieces != 0 else { throw .malformed("a file want names no piece") }
+                wants.append(ChunkWant(chunk: chunk, pieces: pieces))
+            }
+            return .fileWant(file: file, wants: wants)
+        case .filePiece:
+            let file = try body.readDigest("file")
+            let chunk = try body.readU32("chunk")
+            let piece = try body.readU8("piece")
+            let pieces = try body.readU8("piece count")
+            guard pieces >= 1, Int(pieces) <= ChunkPieces.maxPieces, piece < pieces,
+                (1...ChunkPieces.pieceBytes).contains(body.readableBytes)
+            else { throw .malformed("file piece \(piece) of \(pieces), \(body.readableBytes) bytes") }
+            return .filePiece(
+                FilePiece(
+                    file: file, chunk: chunk, piece: piece, pieces: pieces,
+                    bytes: try body.readExactly(body.readableBytes, "piece")))
+        case .fileLack: return .fileLack(file: try body.readDigest("file"))
         }
     }
 }

@@ -22,6 +22,8 @@ public struct ContentKind: Hashable, Sendable, CustomStringConvertible {
     public static let amendment = ContentKind("amendment")
     /// A message deleted for everyone: shown as a tombstone, its content no longer shown anywhere.
     public static let deleted = ContentKind("deleted")
+    /// A "File" message: a file or picture by its manifest (§13e).
+    public static let file = ContentKind("file")
     public static let unknown = ContentKind("unknown")
 
     public init(tag: Tag, content: [UInt8]) {
@@ -35,16 +37,17 @@ public struct ContentKind: Hashable, Sendable, CustomStringConvertible {
         case .reaction: self = .reaction
         case .membership: self = .membership
         case .edit, .delete, .pin: self = .amendment
+        case .file: self = .file
         default: self = .unknown
         }
     }
 
     /// Whether a chat's message list shows messages of this kind as lines of their own.
     public var isShown: Bool { Self.shown.contains(self) }
-    private static let shown: Set<ContentKind> = [.text, .link, .custom, .poll, .membership]
+    private static let shown: Set<ContentKind> = [.text, .link, .custom, .poll, .membership, .file]
 
     /// The tags whose messages are shown: what a default message list and an unread count select.
-    public static let shownTags: [Tag] = [.text, .custom, .poll, .membership]
+    public static let shownTags: [Tag] = [.text, .custom, .poll, .membership, .file]
 
     /// Throws unless `content` is a JSON object or array (UTF-8), as a Custom message must be.
     public static func validateCustom(_ content: [UInt8]) throws(CoreError) {

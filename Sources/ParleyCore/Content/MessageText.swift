@@ -25,12 +25,38 @@ public enum MessageText {
         case .ballotKey: return "published a ballot key for secret polls"
         case .reaction: return reaction(message)
         case .membership: return membership(message, name: name)
+        case .file: return file(message, name: name)
         default:
             let text = message.text
             let readable = !message.content.isEmpty && String(validating: message.content, as: UTF8.self) != nil
             return readable
                 ? "[\(message.tag.rawValue)] \(text)" : "[\(message.tag.rawValue)] (\(message.content.count) bytes)"
         }
+    }
+
+    /// "📎 report.pdf (1.2 MiB) — caption" or "🖼 beach.jpg (640×480, 88 KiB)".
+    static func file(_ message: Message, name: (PeerID) -> String) -> String {
+        guard let manifest = try? FileManifest(decoding: message.content) else { return "📎 (a file that does not decode)" }
+        let size = byteCount(manifest.size)
+        let line =
+            manifest.picture.map { "🖼 \(manifest.name) (\($0.width)×\($0.height), \(size))" }
+            ?? "📎 \(manifest.name) (\(size))"
+        return manifest.caption.isEmpty ? line : "\(line) — \(Mentions.rendered(manifest.caption, name: name))"
+    }
+
+    /// "512 bytes", "88 KiB", "1.2 MiB", "3.4 GiB".
+    public static func byteCount(_ bytes: UInt64) -> String {
+        if bytes < 1_024 { return "\(bytes) bytes" }
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes) / 1_024
+        var unit = 0
+        while value >= 1_024, unit < units.count - 1 {
+            value /= 1_024
+            unit += 1
+        }
+        let rounded = value < 10 ? (value * 10).rounded() / 10 : value.rounded()
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return "\(text) \(units[unit])"
     }
 
     /// "📊 Where? (Lake · Hills · Town)" for an options poll, "📊 Pizza? (up/down)" for a yes/no one.

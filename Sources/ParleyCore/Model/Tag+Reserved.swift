@@ -17,6 +17,7 @@ extension Tag {
         case .edit: "edit"
         case .delete: "delete"
         case .pin: "pin (or unpin)"
+        case .file: "send --file"
         default: nil
         }
     }

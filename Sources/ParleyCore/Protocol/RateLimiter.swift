@@ -34,8 +34,9 @@ public struct RateLimiter: Sendable {
         public var handshakeTotal = Limit(rate: 500, burst: 1_000)
         /// Malformed datagrams and data packets for unknown sessions from one source.
         public var unauthenticatedPerSource = Limit(rate: 1_000, burst: 5_000)
-        /// Data packets for a session we hold, from one source.
-        public var sessionPerSource = Limit(rate: 50_000, burst: 50_000)
+        /// Data packets for a session we hold, from one source: a file's chunks come at up to ~90,000
+        /// datagrams a second from one member on loopback (§13e).
+        public var sessionPerSource = Limit(rate: 150_000, burst: 150_000)
         /// Source addresses tracked at once.
         public var maxSources = 4_096
 
@@ -50,17 +51,18 @@ public struct RateLimiter: Sendable {
         }
     }
 
-    struct Bucket: Sendable {
+    /// One token bucket (also a served file's chunk budget per member, §13e).
+    public struct Bucket: Sendable {
         var tokens: Double
         var updated: Duration
 
-        init(limit: Limit, now: Duration) {
+        public init(limit: Limit, now: Duration) {
             tokens = limit.burst
             updated = now
         }
 
         /// Refills for the time since the last update, then takes one token if there is one.
-        mutating func take(limit: Limit, now: Duration) -> Bool {
+        public mutating func take(limit: Limit, now: Duration) -> Bool {
             if now > updated {
                 let elapsed =
                     Double((now - updated).components.seconds) + Double((now - updated).components.attoseconds) * 1e-18

@@ -103,6 +103,12 @@ public enum ProtocolRejection: String, Error, Sendable, CaseIterable, Codable {
     /// An edit, deletion or pin of a held message it cannot apply to: a poll edited, a vote deleted,
     /// a pin of what a chat does not show, content that does not decode, a target in another chat (§13d).
     case amendmentNotApplicable
+    /// A file chunk that does not open or does not match its manifest's hash tree (§13e): not written,
+    /// and its sender is asked for nothing more of that file.
+    case fileChunkRefused
+    /// A file's chunk wants refused: the asker is not a member of the file's chat now, or it asked for
+    /// more chunks than its budget allows (§13e).
+    case fileWantRefused
 }
 
 /// Timestamps come from the network before any signature is checked: compare without overflow.

@@ -59,6 +59,16 @@ public struct InboundPlan: Sendable {
     /// Fork proofs' encodings, handled once the batch's messages are stored, as a proof may be about an
     /// author whose first message came with it.
     public private(set) var forkProofs: [(peer: PeerID, bytes: [UInt8])] = []
+    /// File transfer frames (§13e), in arrival order: wants to serve, pieces to assemble, lacks to note.
+    /// They touch no message and are handled as soon as the batch is opened.
+    public private(set) var fileFrames: [(peer: PeerID, frame: FileFrame)] = []
+
+    /// A file transfer frame's content.
+    public enum FileFrame: Sendable, Hashable {
+        case want(file: MessageID, wants: [ChunkWant])
+        case piece(FilePiece)
+        case lack(file: MessageID)
+    }
 
     /// Sorts a batch: the frames of each authenticated datagram, with the peer whose session it came on.
     public init(sorting batch: [(peer: PeerID, frames: [Frame])]) {
@@ -87,6 +97,9 @@ public struct InboundPlan: Sendable {
         case let .meet(target, address): introductions.append((peer, target, address))
         case let .chainTops(chat, tops): steps.append((peer, .chainTops(chat: chat, tops)))
         case let .forkProof(bytes): forkProofs.append((peer, bytes))
+        case let .fileWant(file, wants): fileFrames.append((peer, .want(file: file, wants: wants)))
+        case let .filePiece(piece): fileFrames.append((peer, .piece(piece)))
+        case let .fileLack(file): fileFrames.append((peer, .lack(file: file)))
         }
     }
 }

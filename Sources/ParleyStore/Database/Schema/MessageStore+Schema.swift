@@ -20,6 +20,7 @@ extension MessageStore {
         migrator.registerMigration("v12-history-clock", migrate: createV12HistoryClock)
         migrator.registerMigration("v13-message-search", migrate: createV13MessageSearch)
         migrator.registerMigration("v14-muted-chats", migrate: createV13MutedChats)
+        migrator.registerMigration("v15-files", migrate: createV15Files)
         return migrator
     }
 
