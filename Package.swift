@@ -82,11 +82,12 @@ let package = Package(
         .target(
             name: "ParleyNode",
             dependencies: [
-                "ParleyCore", "ParleyCrypto", "ParleyStore",
+                "ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyMedia",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
+        .target(name: "ParleyMedia", swiftSettings: strict),
         // The one request/view vocabulary every front end speaks, and its dispatcher: transport-free.
         .target(
             name: "ParleyAPI",

@@ -73,6 +73,8 @@ public struct APIFailure: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalid, .notAPoll, .refusedElectorate: .invalid
         case .notAMember, .notInElectorate: .forbidden
         case .alreadyVoted, .vetoed: .conflict
+        case .fileTooLarge: .invalid
+        case .fileNotHeld: .unavailable
         }
     }
 

@@ -105,6 +105,20 @@ public enum APIRequest: Codable, Sendable, Hashable {
     /// Mutes (`muted: true`) or unmutes a chat on this node: front ends leave a muted chat out of
     /// notifications and unread totals. Local only, never sent; answered with the chat's view.
     case chatMute(chat: String, muted: Bool)
+    /// Sends the file at `path` (on the node's machine) to the chat as a "File" message (§13e): pictures
+    /// lose their EXIF and GPS metadata unless `keepMetadata`; `name` replaces the file's own name.
+    /// Control socket only: the web app uploads instead (`POST /api/upload`).
+    case fileSend(chat: String, path: String, name: String? = nil, caption: String? = nil, keepMetadata: Bool? = nil)
+    /// The chat's files and pictures, oldest first, with what this node holds of each.
+    case files(chat: String)
+    /// One file: its manifest and this node's progress in fetching it.
+    case file(chat: String, file: String)
+    /// Starts fetching a file from the members holding it (at once if held or already fetching); poll
+    /// `file` for progress.
+    case fileFetch(chat: String, file: String)
+    /// Copies a held file into the folder `to` (on the node's machine) under its name, made unique.
+    /// Control socket only: the web app downloads instead (`GET /api/files/CHAT/FILE`).
+    case fileSave(chat: String, file: String, to: String)
 }
 
 /// One response line: `{"ok":true,"result":…}` or `{"ok":false,"error":"…","kind":"notFound"}`.

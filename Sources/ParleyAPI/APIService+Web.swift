@@ -31,6 +31,9 @@ public struct WebRevokeView: Codable, Sendable, Hashable {
 extension APIRequest {
     /// The requests for the node's owner only: never answered over HTTP.
     public static let ownerOnlyNames: Set<String> = ["webLogin", "webRevoke"]
+    /// The requests naming a path on the node's machine: never answered over HTTP, where a page could
+    /// otherwise read or write any file the node's user can. The page uploads and downloads instead.
+    public static let machinePathNames: Set<String> = ["fileSend", "fileSave"]
 }
 
 extension APIService {

@@ -162,6 +162,7 @@ public struct APIService: Sendable {
         case let .search(text, chat, from, tag, limit, before):
             return Self.ok(try await search(text: text, chat: chat, from: from, tag: tag, limit: limit, before: before))
         case let .chatMute(chat, muted): return Self.ok(try await muteChat(chat, muted: muted))
+        case .fileSend, .files, .file, .fileFetch, .fileSave: return try await handleFiles(request)
         }
     }
 
@@ -171,7 +172,11 @@ public struct APIService: Sendable {
             guard let held = try? node.message(target), held.message.chat == stored.message.chat else { return nil }
             return try? Poll(held.message)
         }.first
-        return MessageView(stored, names: names, poll: poll, amendments: amendments, me: node.me)
+        var view = MessageView(stored, names: names, poll: poll, amendments: amendments, me: node.me)
+        if stored.message.tag == .file, amendments.deletion == nil {
+            view.file = (try? node.file(stored.id)).map { FileView($0, names: names) }
+        }
+        return view
     }
 
     /// Views of messages of one chat, each with what amends it (one query for the lot).

@@ -58,6 +58,8 @@ public struct MessageView: Codable, Sendable, Hashable {
     /// On the reply to `send` only: the chat's members this node has no way to reach (no address
     /// for them or for any other member), whom the message cannot get to until one is learned.
     public var noRoute: [MemberView]?
+    /// A "File" message's file (§13e): its manifest and what this node holds of it.
+    public var file: FileView?
 
     /// Its place in the chat's history (`HistoryPosition`), for ordering views as every node lists them.
     public var historyOrder: (UInt64, String, UInt64) { (historyClock, author, sequence) }

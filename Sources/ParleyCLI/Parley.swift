@@ -15,6 +15,7 @@ struct Parley: AsyncParsableCommand {
             ThreadCommand.self,
             Search.self,
             Mute.self,
+            Files.self,
         ]
     )
 

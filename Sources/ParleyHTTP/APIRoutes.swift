@@ -29,6 +29,13 @@ struct APIRoutes: Sendable {
                 status: .forbidden, kind: WebErrorKind.forbidden.rawValue,
                 message: "'\(name)' is for the node's owner only: run 'parley web' on the node's machine")
         }
+        if APIRequest.machinePathNames.contains(name) {
+            return WebResponses.error(
+                status: .forbidden, kind: WebErrorKind.forbidden.rawValue,
+                message:
+                    "'\(name)' names a path on the node's machine: upload with POST /api/upload, download with GET /api/files/CHAT/FILE"
+            )
+        }
         if APIRequest.streamingNames.contains(name) {
             return WebResponses.error(
                 status: .notFound, kind: WebErrorKind.notFound.rawValue,

@@ -48,6 +48,8 @@ public final class Node: Sendable {
     /// Ballot envelopes for this node, checked off the receive path, and the budgets that refuse a
     /// fake one before its ring is verified.
     let envelopeChecks = EnvelopeChecks()
+    /// File fetches under way, trees of files served, members' chunk budgets (§13e).
+    let transfers = FileTransfers()
 
     /// This node's peer id: its identity's public key.
     public var me: PeerID { configuration.identity.publicKey }
@@ -83,11 +85,13 @@ public final class Node: Sendable {
         try await resumeRetransmits()
         try await loadPollDeadlines()
         await answerPendingBallotKeyCalls()
+        await resumeFetches()
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.receiveLoop() }
             group.addTask { try await self.timerLoop() }
             group.addTask { await self.checkEnvelopes() }
             group.addTask { try await self.indexForSearchWhenQuiet() }
+            group.addTask { try await self.fileFetchLoop() }
         }
     }
 

@@ -75,6 +75,30 @@ public struct NodeConfiguration: Sendable {
     /// has been quiet for a tick (`Node+SearchIndexing`). nil: only a search indexes, first catching up;
     /// the pumped test beds, whose runs must be the same every time, leave the node's timing to the pump.
     public var searchIndexTick: Duration? = .seconds(1)
+    /// Files and pictures (§13e): where their bytes are kept and the limits on them.
+    public var files = Files()
+
+    /// Where a node keeps file bytes, and its limits.
+    public struct Files: Sendable {
+        /// The folder of file bytes (one file per manifest id, `.part` while fetched); nil: this node
+        /// sends and fetches no file (manifests are still stored and shown).
+        public var directory: String?
+        /// The largest file this node sends or fetches.
+        public var maxFileBytes: Int64 = 100 << 20
+        /// All file bytes held here, whole or in part; past it the oldest fetched files are evicted.
+        public var quotaBytes: Int64 = 2 << 30
+        /// Pictures up to this size are fetched as soon as their manifest arrives; nothing else is.
+        public var autoFetchPictureBytes: Int64 = 10 << 20
+        /// Chunks a member may ask this node for per second (and at once): past it its wants are dropped
+        /// and counted (`fileWantRefused`); its fetch slows to what it is given.
+        public var servedChunksPerSecond = 4_000.0
+        public var servedChunkBurst = 512.0
+        /// How often a fetch looks for timed-out chunks, and asks members again for a file they lacked.
+        public var fetchTick: Duration = .milliseconds(10)
+        public var sourceRefresh: Duration = .seconds(2)
+        public var fetch = ChunkFetch.Configuration()
+        public init() {}
+    }
 
     /// A configuration with default timings and limits.
     public init(identity: Identity, bootstrapPeers: [PeerAddress] = [], discovery: Bool = false) {

@@ -22,6 +22,10 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
         /// A secret poll's electorate is refused (too few to hide a vote, or a key or member that does
         /// not belong): no ballot is cast into it, and a chat too small gets no secret poll.
         case refusedElectorate
+        /// A file above this node's cap, or a file store full even after evicting what may go (§13e).
+        case fileTooLarge
+        /// A file whose bytes this node does not hold (yet): fetch it first.
+        case fileNotHeld
     }
 
     /// What went wrong, for a caller to branch on.
@@ -76,6 +80,12 @@ public struct NodeError: Error, Hashable, Sendable, CustomStringConvertible {
             .refusedElectorate,
             "a secret poll needs at least \(SecretPoll.minHidingElectors) members besides you with ballot keys, so each vote hides among them; chat \(chat.shortHex) has \(others)"
         )
+    }
+    /// A file of `size` bytes is above `limit` (what it is: the per-file cap or the store's room).
+    public static func fileTooLarge(_ what: String) -> NodeError { NodeError(.fileTooLarge, what) }
+    /// This node holds no whole copy of the file.
+    public static func fileNotHeld(_ file: MessageID, _ why: String) -> NodeError {
+        NodeError(.fileNotHeld, "file \(file.shortHex) is not on this node: \(why)")
     }
     /// This node's user is not a member of the chat.
     public static func notAMember(_ chat: ChatID) -> NodeError {

@@ -23,6 +23,8 @@ extension Open {
                 name: Render.name)
         case let .search(text): return try await FullScreen.searchLines(chat: chat, text: text, options: options)
         case let .mute(on): return [try await FullScreen.muteLine(chat: chat, on: on, options: options)]
+        case let .save(file, folder):
+            return [try await FullScreen.saveLine(chat: chat, file: file, folder: folder, options: options)]
         case .back:
             throw CLIError("/back leaves a thread on the full screen; here /thread prints it once")
         }

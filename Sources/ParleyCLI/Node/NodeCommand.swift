@@ -54,10 +54,24 @@ struct NodeCommand: AsyncParsableCommand {
         ))
     var insecureHTTP = false
 
+    @Option(help: "The largest file this node sends or fetches, in MiB.")
+    var maxFileMib: Int64 = 100
+
+    @Option(help: "All file bytes this node keeps, in MiB; past it the oldest fetched files are evicted.")
+    var fileQuotaMib: Int64 = 2_048
+
+    @Option(help: "Pictures up to this size (MiB) are fetched as they arrive; 0: none. Other files never are.")
+    var autoFetchMib: Int64 = 10
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error.")
     var logLevel = "info"
 
     func validate() throws {
+        guard maxFileMib >= 1, fileQuotaMib >= maxFileMib, autoFetchMib >= 0 else {
+            throw ValidationError(
+                "--max-file-mib must be at least 1, --file-quota-mib at least --max-file-mib, --auto-fetch-mib at least 0"
+            )
+        }
         if web == nil, webTLS || insecureHTTP {
             throw ValidationError(
                 "\(webTLS ? "--web-tls" : "--insecure-http") is about the web app: give --web HOST:PORT too")
@@ -82,6 +96,11 @@ struct NodeCommand: AsyncParsableCommand {
             host: listenAddress.host, port: Int(listenAddress.port), discovery: discovery)
         var configuration = NodeConfiguration(identity: identity, bootstrapPeers: bootstrap, discovery: discover)
         configuration.invitePolicy = acceptInvites
+        try DataDirectory.create("\(data)/files")
+        configuration.files.directory = "\(data)/files"
+        configuration.files.maxFileBytes = maxFileMib << 20
+        configuration.files.quotaBytes = fileQuotaMib << 20
+        configuration.files.autoFetchPictureBytes = autoFetchMib << 20
         let node = Node(
             configuration: configuration,
             store: store, transport: transport, logger: logger)

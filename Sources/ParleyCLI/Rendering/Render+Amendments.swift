@@ -6,6 +6,7 @@ extension Render {
     /// What amends a message, after its line: " (edited)", " 📌 by NAME", " [2 replies]".
     static func amendmentMarks(_ message: MessageView) -> String {
         var marks = ""
+        if let file = message.file { marks += " [\(FileLines.state(file))]" }
         if message.edits > 0 { marks += " (edited)" }
         if let pinner = message.pinnedBy { marks += " 📌 by \(name(pinner.id, pinner.name))" }
         if message.replyCount > 0 { marks += " [\(message.replyCount) repl\(message.replyCount == 1 ? "y" : "ies")]" }

@@ -212,7 +212,8 @@ struct ChatScreen {
         let groups = reactions[message.id] ?? []
         return .message(
             ScreenState.Message(
-                author: name(message.author, message.authorName), text: message.text, isOwn: message.author == me,
+                author: name(message.author, message.authorName), text: FileLines.withState(message),
+                isOwn: message.author == me,
                 reactions: groups.map { ScreenState.Reaction(emoji: $0.type, count: $0.count, mine: $0.mine) },
                 id: String(message.id.prefix(Self.idLength)), time: Self.clockTime(message.timestampMillis),
                 delivery: String(Render.ticks(message).drop { $0 == " " }),

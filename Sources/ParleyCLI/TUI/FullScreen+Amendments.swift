@@ -1,3 +1,4 @@
+import Foundation
 import ParleyAPI
 import ParleyControlSocket
 
@@ -12,6 +13,7 @@ extension FullScreen {
         case pins(chat: String, show: Bool)
         case search(chat: String, text: String)
         case mute(chat: String, on: Bool)
+        case save(chat: String, file: String, folder: String?)
     }
 
     enum AmendmentEvent: Sendable {
@@ -47,6 +49,8 @@ extension FullScreen {
             return .notice(chat: chat, try await searchLines(chat: chat, text: text, options: options))
         case let .mute(chat, on):
             return .notice(chat: chat, [try await muteLine(chat: chat, on: on, options: options)])
+        case let .save(chat, file, folder):
+            return .notice(chat: chat, [try await saveLine(chat: chat, file: file, folder: folder, options: options)])
         }
     }
 
@@ -63,5 +67,25 @@ extension FullScreen {
             .chatMute(chat: chat, muted: on), options: options, as: ChatView.self)
         return view.muted ? "muted on this node: no notifications; nothing was sent" : "unmuted on this node"
 
+    }
+
+    /// `/save`: fetches the file if needed (up to two minutes), then copies it into the folder.
+    static func saveLine(chat: String, file: String, folder: String?, options: NodeOptions) async throws -> String {
+        let here = FileManager.default.currentDirectoryPath
+        let target = folder.map { $0.hasPrefix("/") ? $0 : (here as NSString).appendingPathComponent($0) } ?? here
+        let client = try await options.client()
+        defer { Task { await client.close() } }
+        var view = try await client.call(.fileFetch(chat: chat, file: file), as: FileView.self)
+        let deadline = ContinuousClock.now + .seconds(120)
+        while view.state != "held" {
+            guard ContinuousClock.now < deadline else {
+                return
+                    "\(FileLines.summary(view)) is \(FileLines.state(view)) after 2 minutes; the node goes on: /save again later"
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            view = try await client.call(.file(chat: chat, file: file), as: FileView.self)
+        }
+        let saved = try await client.call(.fileSave(chat: chat, file: file, to: target), as: SavedFileView.self)
+        return "saved \(FileLines.summary(saved.file)) to \(saved.path)"
     }
 }

@@ -19,6 +19,9 @@ extension FullScreen.Session {
         case .pins: worker?.yield(.amendment(.pins(chat: chat, show: true)))
         case let .search(text): worker?.yield(.amendment(.search(chat: chat, text: text)))
         case let .mute(on): worker?.yield(.amendment(.mute(chat: chat, on: on)))
+        case let .save(file, folder):
+            screen.status = .init("fetching \(file)…")
+            worker?.yield(.amendment(.save(chat: chat, file: file, folder: folder)))
         case .back:
             guard screen.thread != nil else { throw CLIError("no thread is open: /back leaves one (/thread MESSAGE)") }
             closeThread()

@@ -19,6 +19,8 @@ extension SlashCommand {
         case search(text: String)
         /// Mutes (`on`) or unmutes the chat on this node (`chatMute`).
         case mute(on: Bool)
+        /// Fetches a file (if not held) and saves a copy into `folder` (default: the current one).
+        case save(file: String, folder: String?)
     }
 
     static func parseAmendment(_ name: Name, words: [String], chat: String) throws -> SlashCommand {

@@ -19,7 +19,7 @@ enum SlashCommand: Equatable {
     /// from them, so a command cannot be parsed without being listed, nor listed without being parsed.
     enum Name: String, CaseIterable {
         case poll, vote, unvote, answer, suggest, close, results, reply, react, unreact, older, quit
-        case edit, delete, hide, pin, unpin, thread, back, edits, pins, search, mute, unmute
+        case edit, delete, hide, pin, unpin, thread, back, edits, pins, search, mute, unmute, save
 
         var command: String { "/" + rawValue }
 
@@ -50,6 +50,7 @@ enum SlashCommand: Equatable {
             case .search: "/search WORDS"
             case .mute: "/mute"
             case .unmute: "/unmute"
+            case .save: "/save FILE [FOLDER]"
             }
         }
 
@@ -80,6 +81,7 @@ enum SlashCommand: Equatable {
             case .search: "search this chat on this node only"
             case .mute: "mute this chat here (nothing is sent)"
             case .unmute: "unmute this chat"
+            case .save: "fetch a file if needed and save it (default: here)"
             }
         }
     }
@@ -166,6 +168,9 @@ enum SlashCommand: Equatable {
         case .mute, .unmute:
             guard words.count == 1 else { throw usage }
             return .amendment(.mute(on: name == .mute))
+        case .save:
+            guard (2...3).contains(words.count), Hex.isHexPrefix(words[1]) else { throw usage }
+            return .amendment(.save(file: words[1], folder: words.count == 3 ? words[2] : nil))
         }
     }
 }

@@ -36,7 +36,9 @@ public enum MessageText {
 
     /// "📎 report.pdf (1.2 MiB) — caption" or "🖼 beach.jpg (640×480, 88 KiB)".
     static func file(_ message: Message, name: (PeerID) -> String) -> String {
-        guard let manifest = try? FileManifest(decoding: message.content) else { return "📎 (a file that does not decode)" }
+        guard let manifest = try? FileManifest(decoding: message.content) else {
+            return "📎 (a file that does not decode)"
+        }
         let size = byteCount(manifest.size)
         let line =
             manifest.picture.map { "🖼 \(manifest.name) (\($0.width)×\($0.height), \(size))" }

@@ -22,7 +22,8 @@ public enum ChunkEnvelope {
         out.reserveCapacity(1 + proof.count * 32 + sealOverhead + chunk.count)
         for hash in proof { hash.bytes.withUnsafeBytes { out.append(contentsOf: $0) } }
         withUnsafeBytes(of: key.epoch.bigEndian) { out.append(contentsOf: $0) }
-        out += key.key.sealDeterministic(chunk, associatedData: associatedData(chat: chat, file: file, index: index, epoch: key.epoch))
+        out += key.key.sealDeterministic(
+            chunk, associatedData: associatedData(chat: chat, file: file, index: index, epoch: key.epoch))
         return out
     }
 

@@ -63,9 +63,13 @@ public struct FileManifest: Sendable, Hashable {
     }
 
     private func validate() throws(CoreError) {
-        guard size <= Self.maxFileBytes else { throw .tooLarge("file", limit: Int(Self.maxFileBytes), actual: Int(size)) }
+        guard size <= Self.maxFileBytes else {
+            throw .tooLarge("file", limit: Int(Self.maxFileBytes), actual: Int(size))
+        }
         guard !name.isEmpty, name.utf8.count <= FileName.maxBytes, FileName.isSanitized(name) else {
-            throw .invalid("a file name must be 1 to \(FileName.maxBytes) bytes with no path, control or bidi characters and no leading dot")
+            throw .invalid(
+                "a file name must be 1 to \(FileName.maxBytes) bytes with no path, control or bidi characters and no leading dot"
+            )
         }
         guard Self.isMediaType(type) else { throw .invalid("file type \"\(type)\" is not a MIME type") }
         guard caption.utf8.count <= Self.maxCaptionBytes else {
@@ -85,7 +89,10 @@ public struct FileManifest: Sendable, Hashable {
         let parts = type.split(separator: "/", omittingEmptySubsequences: false)
         guard type.utf8.count <= maxTypeBytes, parts.count == 2 else { return false }
         return parts.allSatisfy { part in
-            !part.isEmpty && part.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2B || $0 == 0x2D }
+            !part.isEmpty
+                && part.utf8.allSatisfy {
+                    (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2B || $0 == 0x2D
+                }
         }
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+import Foundation
 import ParleyCore
 import ParleyStore
 
@@ -28,5 +30,18 @@ extension Node {
             }
         }
         try await store.eraseContent(of: erase)
+        try await discardFileBytes(of: erase)
+    }
+
+    /// A file deleted for everyone leaves this node's disk too, and any fetch of it stops.
+    private func discardFileBytes(of ids: [MessageID]) async throws {
+        guard let directory = configuration.files.directory else { return }
+        for id in ids where try store.heldFile(id) != nil {
+            transfers.state.withLock { _ = $0.fetches.removeValue(forKey: id) }
+            for suffix in ["", ".part", ".have"] {
+                try? FileManager.default.removeItem(atPath: heldPath(id, in: directory) + suffix)
+            }
+            try await store.forgetFile(id)
+        }
     }
 }

@@ -31,6 +31,8 @@ extension Node {
             ])
         await transmit(opened.replies)
         let plan = InboundPlan(sorting: opened.frames)
+        // Chunks touch no message: served, assembled and written before the batch's messages are checked.
+        await receiveFileFrames(plan.fileFrames)
         return PreparedBatch(now: now, opened: opened, plan: plan, messages: await check(plan.messages))
     }
 

@@ -14,7 +14,7 @@ extension MessageStore {
             let statement = try db.cachedStatement(
                 sql: """
                     UPDATE messages SET content = x'' WHERE id = ? AND length(content) > 0
-                    AND tag IN ('\(Tag.text)', '\(Tag.custom)', '\(Tag.poll)', '\(Tag.edit)')
+                    AND tag IN ('\(Tag.text)', '\(Tag.custom)', '\(Tag.poll)', '\(Tag.edit)', '\(Tag.file)')
                     """)
             for blob in blobs { try statement.execute(arguments: [blob]) }
         }
