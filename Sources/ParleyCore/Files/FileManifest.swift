@@ -63,8 +63,9 @@ public struct FileManifest: Sendable, Hashable {
     }
 
     private func validate() throws(CoreError) {
+        // Clamped: a size from the wire can be beyond Int, and converting it as is would trap.
         guard size <= Self.maxFileBytes else {
-            throw .tooLarge("file", limit: Int(Self.maxFileBytes), actual: Int(size))
+            throw .tooLarge("file", limit: Int(Self.maxFileBytes), actual: Int(clamping: size))
         }
         guard !name.isEmpty, name.utf8.count <= FileName.maxBytes, FileName.isSanitized(name) else {
             throw .invalid(
