@@ -41,6 +41,8 @@ Tests/protocol/check-ballot-vectors.sh
 python3 Tests/protocol/fork_proof.py
 # docs/PROTOCOL.md §13d's vectors (edits, deletions, pins, threads, mentions) by an independent Python implementation.
 python3 Tests/protocol/amendments.py
+# docs/PROTOCOL.md §13e's vectors (manifests, names, hash trees, sealed chunks, file frames) by an independent Python implementation.
+python3 Tests/protocol/files.py
 # The multi-process suites wait on child processes with blocking calls. In the same process they
 # would hold the cooperative pool's threads (two on a 2-core machine) and starve the in-process
 # servers and nodes of the other suites, so they run in a test process of their own.
