@@ -45,5 +45,13 @@ let package = Package(
             name: "FuzzAPIRequest",
             dependencies: ["FuzzSupport", .product(name: "ParleyAPI", package: "Parley")],
             swiftSettings: strict, linkerSettings: linker),
+        .executableTarget(
+            name: "FuzzFileManifest",
+            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            swiftSettings: strict, linkerSettings: linker),
+        .executableTarget(
+            name: "FuzzChunkFrames",
+            dependencies: ["FuzzSupport", .product(name: "ParleyNode", package: "Parley")],
+            swiftSettings: strict, linkerSettings: linker),
     ]
 )

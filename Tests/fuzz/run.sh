@@ -11,7 +11,8 @@
 # FuzzRingSignature (RingSignature decoder, LSAG verification, ristretto255 point decoders),
 # FuzzBallotEnvelope (BallotEnvelope decoder, ballotRelay frames), FuzzBallotCommitment (ballot
 # commitment and reveal decoders, the suppression rule), FuzzAPIRequest (control-socket
-# request parser).
+# request parser), FuzzFileManifest (FileManifest decoder, file name sanitising), FuzzChunkFrames
+# (chunk envelopes, hash tree proofs, file frames driving a chunk fetch).
 #
 # --runs N stops a target after N executions in all; the default build for it has no address
 # sanitizer (Swift code is bounds-checked anyway, and ASan makes each input 2-6 times slower), and
@@ -27,7 +28,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all=(FuzzDatagram FuzzMessage FuzzBallot FuzzRingSignature FuzzBallotEnvelope FuzzBallotCommitment FuzzAPIRequest)
+all=(FuzzDatagram FuzzMessage FuzzBallot FuzzRingSignature FuzzBallotEnvelope FuzzBallotCommitment FuzzAPIRequest FuzzFileManifest FuzzChunkFrames)
 seconds=60 runs="" jobs="" asan=""
 while [ $# -gt 0 ]; do
   case "$1" in
