@@ -22,7 +22,7 @@ if [ $# -eq 0 ]; then
   # A log of its own (not a fixed name another run or user could share), removed however this ends.
   sample_log=$(mktemp "${TMPDIR:-/tmp}/parley-sample.XXXXXX")
   trap 'rm -f "$sample_log"' EXIT
-  for sample in samples/two-peers.sh samples/poll-demo.sh samples/multi-poll-demo.sh samples/reactions-demo.sh samples/history-demo.sh samples/secret-poll-demo.sh samples/everyday-demo.sh; do
+  for sample in samples/two-peers.sh samples/poll-demo.sh samples/multi-poll-demo.sh samples/reactions-demo.sh samples/history-demo.sh samples/secret-poll-demo.sh samples/everyday-demo.sh samples/files-demo.sh; do
     echo "== $sample"
     "$sample" >"$sample_log" 2>&1 || { cat "$sample_log"; echo "$sample failed" >&2; exit 1; }
     tail -1 "$sample_log"

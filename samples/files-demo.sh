@@ -2,13 +2,14 @@
 # Alice sends a picture (its GPS metadata stripped first) and a 3 MiB file to Bob and Carol. The
 # picture is fetched by both at once (pictures up to 10 MiB are); the file when each asks, Carol's
 # from Alice and Bob together. Every copy is checked against the original.
-source "$(dirname "$0")/lib.sh"
+samples="$(cd "$(dirname "$0")" && pwd)"
+source "$samples/lib.sh"
 ensure_build
 start_trio
 
 chat=$(as alice chat create "Holiday" --member bob --member carol)
 head -c 3145728 /dev/urandom > "$DEMO_DIR/notes.bin"
-picture=$(as alice send "$chat" --file "$(dirname "$0")/beach.jpg" --caption "the beach" --json | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p' | head -1)
+picture=$(as alice send "$chat" --file "$samples/beach.jpg" --caption "the beach" --json | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p' | head -1)
 echo "alice sends beach.jpg (with GPS in its EXIF; stripped before sending) as ${picture:0:8}"
 data=$(as alice send "$chat" --file "$DEMO_DIR/notes.bin" --json | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p' | head -1)
 echo "alice sends notes.bin (3 MiB) as ${data:0:8}"

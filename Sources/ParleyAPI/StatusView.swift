@@ -29,6 +29,9 @@ public struct StatusView: Codable, Sendable, Hashable {
     public let framesRetransmitted: Int
     /// Messages sent in answer to members' sync requests since start.
     public let syncMessagesSent: Int
+    /// File chunks fetched and checked here, and chunks served to members, since start (§13e).
+    public let fileChunksFetched: Int
+    public let fileChunksServed: Int
 
     init(_ status: NodeStatus, name: String) {
         (peer, self.name, listen, rejections) = (status.peer, name, status.listen, status.rejections)
@@ -39,5 +42,6 @@ public struct StatusView: Codable, Sendable, Hashable {
             status.pendingRetransmits, status.storedFromAuthors, status.storedRelayed
         )
         (framesRetransmitted, syncMessagesSent) = (status.framesRetransmitted, status.syncMessagesSent)
+        (fileChunksFetched, fileChunksServed) = (status.fileChunksFetched, status.fileChunksServed)
     }
 }

@@ -18,7 +18,9 @@ extension Node {
             storedFromAuthors: await engine.storedFromAuthors,
             storedRelayed: await engine.storedRelayed,
             framesRetransmitted: await engine.framesRetransmitted,
-            syncMessagesSent: syncMessagesSent.load(ordering: .relaxed))
+            syncMessagesSent: syncMessagesSent.load(ordering: .relaxed),
+            fileChunksFetched: transfers.state.withLock(\.chunksFetched),
+            fileChunksServed: transfers.state.withLock(\.chunksServed))
     }
 }
 
@@ -49,4 +51,7 @@ public struct NodeStatus: Sendable, Codable, Hashable {
     public let framesRetransmitted: Int
     /// Messages sent in answer to members' sync requests since start.
     public let syncMessagesSent: Int
+    /// File chunks fetched and checked here, and served to members, since start (§13e).
+    public let fileChunksFetched: Int
+    public let fileChunksServed: Int
 }

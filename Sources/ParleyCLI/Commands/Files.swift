@@ -46,9 +46,24 @@ struct FilesGet: AsyncParsableCommand {
     @Option(help: "Give up after this many seconds without the whole file.")
     var timeout: Double = 600
 
+    @Flag(help: "Start the fetch and return at once (the node goes on; 'files' shows how far it is).")
+    var noWait = false
+
     @OptionGroup var options: ClientOptions
 
+    func validate() throws {
+        if noWait, to != nil { throw ValidationError("--no-wait saves nothing: give --to on a later 'files get'") }
+    }
+
     func run() async throws {
+        if noWait {
+            return try await runRequest(.fileFetch(chat: chat, file: file), options: options, as: FileView.self) {
+                view in
+                view.state == "held"
+                    ? "\(FileLines.summary(view)) is held here"
+                    : "fetching \(FileLines.summary(view)): \(FileLines.state(view))"
+            }
+        }
         let folder = to ?? FileManager.default.currentDirectoryPath
         let absolute =
             folder.hasPrefix("/")

@@ -18,6 +18,7 @@ struct Status: AsyncParsableCommand {
             lines.append(
                 "frames sent again for want of an ack \(status.framesRetransmitted), messages sent in sync replies \(status.syncMessagesSent)"
             )
+            lines.append("file chunks fetched \(status.fileChunksFetched), served \(status.fileChunksServed)")
             let rejections = status.rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             lines.append("rejected: \(rejections.isEmpty ? "none" : rejections.joined(separator: ", "))")
             return lines.joined(separator: "\n")

@@ -160,11 +160,19 @@ public struct ChunkFetch: Sendable {
         sources[peer] = source
     }
 
-    /// The chunk failed its check: its member is asked nothing more for this file.
-    public mutating func refused(_ index: Int, from peer: PeerID) {
+    /// The chunk failed its check. Returns whether its member is to blame: then it is asked nothing
+    /// more for this file. A chunk whose pieces were asked for more than once may hold pieces of two
+    /// sealings (the chat's key changed between the asks, and the holder sealed with the new one): it
+    /// is asked for afresh, whole, and only a whole envelope that fails blames its member.
+    public mutating func refused(_ index: Int, from peer: PeerID) -> Bool {
+        if let assembly = assemblies[index], assembly.attempts > 1 {
+            release(index)
+            return false
+        }
         assemblies[index] = nil
         refusedSources.insert(peer)
         drop(peer)
+        return true
     }
 
     private mutating func timedOut(_ peer: PeerID, now: Duration) {

@@ -62,19 +62,26 @@ extension Node {
         }
     }
 
-    /// Pictures up to the automatic threshold are fetched as their manifests arrive.
-    func fetchAutomatically(_ messages: [StoredMessage]) async {
-        guard configuration.files.directory != nil else { return }
-        for stored in messages where stored.message.tag == .file && stored.message.author != me {
-            guard let manifest = try? FileManifest(decoding: stored.message.content), manifest.picture != nil,
+    /// New file messages from members, read opened: one whose manifest does not decode is stored as
+    /// every member stores it, counted, and shown and fetched by none; pictures up to the automatic
+    /// threshold are fetched at once.
+    func fetchAutomatically(_ ids: [MessageID]) async {
+        var malformed = 0
+        for id in ids {
+            guard let stored = try? store.message(id), !stored.isSealed, stored.message.author != me else { continue }
+            guard let manifest = try? FileManifest(decoding: stored.message.content) else {
+                malformed += 1
+                continue
+            }
+            guard configuration.files.directory != nil, manifest.picture != nil,
                 Int64(manifest.size) <= min(configuration.files.autoFetchPictureBytes, configuration.files.maxFileBytes)
             else { continue }
-            do { try await fetchFile(stored.id) } catch {
+            do { try await fetchFile(id) } catch {
                 logger.info(
-                    "a picture is not fetched automatically",
-                    metadata: ["file": "\(stored.id.shortHex)", "error": "\(error)"])
+                    "a picture is not fetched automatically", metadata: ["file": "\(id.shortHex)", "error": "\(error)"])
             }
         }
+        if malformed > 0 { await engine.reject(.malformed, count: malformed) }
     }
 
     /// While fetches run: timed-out chunks asked again, lacking members asked again now and then.
@@ -172,11 +179,17 @@ extension Node {
                 state.fetches[id]?.plan.accepted(chunk, from: peer)
                 state.chunksFetched += 1
             }
+        } catch ChunkEnvelope.Refusal.unopenable {
+            // Sealed with a key this node does not hold yet (a membership change still on its way):
+            // the member is left out until the next round of asking, not refused.
+            transfers.state.withLock { $0.fetches[id]?.plan.lacks(peer) }
         } catch let refusal as ChunkEnvelope.Refusal {
-            transfers.state.withLock { state in
-                state.fetches[id]?.plan.refused(chunk, from: peer)
-                state.refusedChunks[peer, default: 0] += 1
+            let blamed = transfers.state.withLock { state in
+                let blamed = state.fetches[id]?.plan.refused(chunk, from: peer) ?? false
+                if blamed { state.refusedChunks[peer, default: 0] += 1 }
+                return blamed
             }
+            guard blamed else { return }
             await engine.reject(.fileChunkRefused)
             logger.warning(
                 "refused a file chunk",
@@ -213,10 +226,12 @@ extension Node {
     /// Answers a member's wants with the pieces asked for, or a lack: this node serves only files it
     /// holds whole, only to current members of their chat, within each member's chunk budget.
     private func serve(_ id: MessageID, _ wants: [ChunkWant], to peer: PeerID, now: Duration) async -> [Frame] {
+        // Not holding the file whole is no fault of the asker's (it asks every member): a lack, uncounted.
         guard let directory = configuration.files.directory, let held = try? store.heldFile(id), held.holding == .held,
-            let membership = try? store.membership(of: held.chat), membership.members.contains(peer),
-            let key = membership.sealingKey, let tree = try? tree(of: id, size: held.size, in: directory)
-        else {
+            let membership = try? store.membership(of: held.chat), let key = membership.sealingKey,
+            let tree = try? tree(of: id, size: held.size, in: directory)
+        else { return [.fileLack(file: id)] }
+        guard membership.members.contains(peer) else {
             await engine.reject(.fileWantRefused)
             return [.fileLack(file: id)]
         }

@@ -132,9 +132,19 @@ extension Node {
         let isPicture = held?.holding == .held ? type.isPicture : manifest.picture != nil
         return FileEntry(
             message: message, manifest: manifest, holding: held?.holding,
-            heldChunks: held?.holding == .held ? manifest.chunkCount : fetch?.plan.held.held ?? 0,
+            heldChunks: held?.holding == .held
+                ? manifest.chunkCount : fetch?.plan.held.held ?? checkedOnDisk(message.id, chunks: manifest.chunkCount),
             sources: fetch?.plan.sourceCount ?? 0, refusedSources: fetch?.plan.refusedSources.count ?? 0,
             contentType: type.mime, isPicture: isPicture)
+    }
+
+    /// How many chunks a stopped fetch left checked on disk (`<id>.have`), before it goes on.
+    private func checkedOnDisk(_ id: MessageID, chunks: Int) -> Int {
+        guard let directory = configuration.files.directory,
+            let marks = try? FileDescriptor(path: heldPath(id, in: directory) + ".have", writable: false).read(
+                count: chunks, at: 0)
+        else { return 0 }
+        return marks.count { $0 == 1 }
     }
 
     func filesDirectory() throws -> String {

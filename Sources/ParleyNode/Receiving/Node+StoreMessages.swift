@@ -89,7 +89,7 @@ extension Node {
         var closes: [Message] = []
         var amending: [Message] = []
         var insertedMessages: [Message] = []
-        var files: [StoredMessage] = []
+        var files: [MessageID] = []
         var (fromAuthors, relayed) = (0, 0)
         var relayedAuthors: [(author: PeerID, timestampMillis: Int64, via: PeerID)] = []
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
@@ -111,14 +111,7 @@ extension Node {
                 if message.tag == .ballotKey { ballotKeyChats.insert(message.chat) }
                 if message.tag == .pollClose { closes.append(message) }
                 if message.tag == .edit || message.tag == .delete || message.tag == .pin { amending.append(message) }
-                if message.tag == .file {
-                    // Stored as every member stores it; one that does not decode is shown and fetched by none.
-                    if (try? FileManifest(decoding: stored.message.content)) == nil {
-                        rejected[.malformed, default: 0] += 1
-                    } else {
-                        files.append(stored)
-                    }
-                }
+                if message.tag == .file { files.append(message.id) }
             case .duplicate:
                 acks[peer, default: []].append(message.id)
             case .equivocation:

@@ -70,7 +70,7 @@ Fuzzer.main(seeds: seeds) { bytes in
             if three.check(envelope, index: index) {
                 fetch.accepted(index, from: peer)
             } else {
-                fetch.refused(index, from: peer)
+                _ = fetch.refused(index, from: peer)
             }
         case .fileLack: fetch.lacks(peer)
         case .fileWant: fetch.addSource(peer)
