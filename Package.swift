@@ -87,7 +87,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "ParleyMedia", swiftSettings: strict),
         // The one request/view vocabulary every front end speaks, and its dispatcher: transport-free.
         .target(
             name: "ParleyAPI",
@@ -215,5 +214,13 @@ let package = Package(
         .testTarget(
             name: "ParleyCLITests", dependencies: ["ParleyCore", "ParleyCrypto", "ParleyStore", "ParleyNode", "ParleyTransport"],
             swiftSettings: strict),
+        // libturbojpeg, through pkg-config: thumbnails' JPEG decoding (scaled down by the library) and encoding.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // libpng, through pkg-config: thumbnails' PNG decoding (its simplified API).
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Files and pictures as bytes: type sniffing by content, metadata stripping, picture sizes, thumbnails; no I/O.
+        .target(name: "ParleyMedia", dependencies: ["CTurboJPEG", "CPNG"], swiftSettings: strict),
+        // Sniffing, cleaning, sizing and thumbnailing on real pictures, and on cut and garbled ones.
+        .testTarget(name: "ParleyMediaTests", dependencies: ["ParleyMedia"], swiftSettings: strict),
     ]
 )

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing (libsodium-dev, iproute2, nftables, tmux, systemd), builds, and runs every test.
+# The test command: installs what is missing (libsodium-dev, libturbojpeg0-dev, libpng-dev, iproute2, nftables, tmux,
+# systemd), builds, and runs every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 need=()
 pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev pkg-config)
+# Pictures' thumbnails (ParleyMedia): JPEG through libturbojpeg, PNG through libpng.
+pkg-config --exists libturbojpeg 2>/dev/null || need+=(libturbojpeg0-dev pkg-config)
+pkg-config --exists libpng 2>/dev/null || need+=(libpng-dev pkg-config)
 command -v ip >/dev/null || need+=(iproute2)
 command -v nft >/dev/null || need+=(nftables)
 command -v tmux >/dev/null || need+=(tmux)

@@ -14,17 +14,21 @@ DEMO_DIR="$(mktemp -d "${TMPDIR:-/tmp}/parley-demo.XXXXXX")"
 cd "$DEMO_DIR"
 
 # Sets PARLEY: $PARLEY when set, else `parley` on the PATH, else built from this checkout (with
-# libsodium-dev installed first when it is missing: Debian/Ubuntu, via apt).
+# libsodium-dev, libturbojpeg0-dev and libpng-dev installed first when missing: Debian/Ubuntu, via apt).
 ensure_build() {
   if [ -n "${PARLEY:-}" ]; then
     [ -x "$PARLEY" ] || { echo "PARLEY=$PARLEY is not an executable file" >&2; exit 1; }
     return 0
   fi
   if PARLEY="$(command -v parley)"; then return 0; fi
-  if ! pkg-config --exists libsodium 2>/dev/null; then
-    echo "installing libsodium-dev…" >&2
+  local need=()
+  pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev)
+  pkg-config --exists libturbojpeg 2>/dev/null || need+=(libturbojpeg0-dev)
+  pkg-config --exists libpng 2>/dev/null || need+=(libpng-dev)
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "installing ${need[*]}…" >&2
     local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
-    $sudo apt-get update -qq && $sudo apt-get install -y -qq libsodium-dev pkg-config >/dev/null
+    $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}" pkg-config >/dev/null
   fi
   (cd "$ROOT" && swift build --product parley >&2)
   PARLEY="$(cd "$ROOT" && swift build --show-bin-path)/parley"

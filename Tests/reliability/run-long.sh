@@ -18,6 +18,8 @@ cd "$(dirname "$0")/../.."
 [ "$(id -u)" = 0 ] || { echo "run as root: the LAN is made of network namespaces" >&2; exit 1; }
 need=()
 pkg-config --exists libsodium 2>/dev/null || need+=(libsodium-dev pkg-config)
+pkg-config --exists libturbojpeg 2>/dev/null || need+=(libturbojpeg0-dev pkg-config)
+pkg-config --exists libpng 2>/dev/null || need+=(libpng-dev pkg-config)
 command -v ip >/dev/null || need+=(iproute2)
 command -v nft >/dev/null || need+=(nftables)
 if [ ${#need[@]} -gt 0 ]; then apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null; fi
