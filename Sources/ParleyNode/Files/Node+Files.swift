@@ -22,8 +22,8 @@ extension Node {
         guard membership.isKeyed else {
             throw NodeError.invalid("chat \(chat.shortHex) is a legacy chat without keys: files need sealed chunks")
         }
-        let source = try FileDescriptor(path: path, writable: false)
         let size = try Self.regularFileSize(path)
+        let source = try FileDescriptor(path: path, writable: false)
         try checkCap(size)
         let displayName = FileName.sanitized(name ?? (path as NSString).lastPathComponent)
         let type = ContentSniffer.type(of: try source.read(count: 512, at: 0), name: displayName)
@@ -34,6 +34,8 @@ extension Node {
         let sentSize: Int64
         if type.isPicture {
             var bytes = try source.read(count: Int(size), at: 0)
+            // Read before stripping, which takes the EXIF block with it: the thumbnail is turned upright.
+            let orientation = PictureCleaner.orientation(bytes)
             if !keepMetadata {
                 do { bytes = try PictureCleaner.stripMetadata(bytes) } catch {
                     throw NodeError.invalid("\(displayName) is not a readable picture: \(error)")
@@ -42,7 +44,7 @@ extension Node {
             if let dimensions = PictureInfo.size(of: bytes) {
                 picture = FileManifest.Picture(
                     width: UInt32(dimensions.width), height: UInt32(dimensions.height),
-                    thumbnail: (try? Thumbnail.make(from: bytes)).flatMap { $0 } ?? [])
+                    thumbnail: (try? Thumbnail.make(from: bytes, orientation: orientation)).flatMap { $0 } ?? [])
             }
             let out = try FileDescriptor(path: staging, writable: true)
             try out.write(bytes, at: 0)
