@@ -27,6 +27,8 @@ struct RunBenchmark: AsyncParsableCommand {
         let crypto = try CryptoLimits.measure(scale)
         progress.phase("micro: UDP datagrams through UDPTransport")
         let udp = try await UDPLimit.measure(scale)
+        progress.phase("micro: UDP datagrams of a file's pieces (\(FileTransfer.datagramBytes) B) through UDPTransport")
+        let udpPieces = try await UDPLimit.measure(scale, payloadBytes: FileTransfer.datagramBytes)
         progress.phase("micro: SQLite rows through GRDB")
         let sqlite = try await SQLiteLimits.measure(scale, directory: scratch.path)
         let pipeline = PipelineLimit(crypto: crypto, udp: udp, sqlite: sqlite)
@@ -48,6 +50,8 @@ struct RunBenchmark: AsyncParsableCommand {
         progress.phase(
             "search: the index over \(scale.storeMessages) messages, then \(SearchLatency.queries().count) queries")
         let search = try await SearchLatency.measure(store: store, messages: scale.storeMessages)
+        progress.phase("files: \(scale.fileBytes >> 20) MiB to a second node, then to a third from both")
+        let files = try await FileTransfer.measure(scale, directory: scratch.path)
         progress.phase("node process: start-up and peak RSS")
         let process = try await NodeProcessProbe.measure(store: store)
         progress.phase("web page in Chromium: first screen after login, of \(scale.webMessages) messages, vote to bar")
@@ -59,7 +63,8 @@ struct RunBenchmark: AsyncParsableCommand {
 
         let figures = Figures.make(
             scale: scale, crypto: crypto, udp: udp, sqlite: sqlite, pipeline: pipeline, two: two, three: three,
-            latency: latency, idle: idle, catchUp: catchUp, tally: tally, search: search, process: process, web: web)
+            latency: latency, idle: idle, catchUp: catchUp, tally: tally, search: search, process: process, web: web,
+            udpPieces: udpPieces, files: files)
         let seconds = (clock.now - started).seconds
         let report = Report(mode: scale.name, durationSeconds: seconds, figures: figures)
         print(TableRenderer.render(report))

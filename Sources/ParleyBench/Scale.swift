@@ -23,6 +23,8 @@ struct Scale: Sendable {
     /// Members of the idle chat, and how long its CPU is counted.
     let idleMembers: Int
     let idleDuration: Duration
+    /// The file phase's file: 100 MiB in the full run.
+    var fileBytes: Int { name == "full" ? 100 << 20 : 16 << 20 }
 
     static let full = Scale(
         name: "full", microDuration: .seconds(2), udpDatagrams: 1_000_000, sqliteRows: 200_000, sqliteLookups: 50_000,

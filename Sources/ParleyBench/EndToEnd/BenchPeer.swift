@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import ParleyCore
 import ParleyCrypto
@@ -21,8 +22,13 @@ struct BenchPeer: Sendable {
         var logger = Logger(label: "parley-bench.node")
         // Stopping nodes mid-burst makes them warn about batches they drop; only errors matter here.
         logger.logLevel = .error
-        let node = Node(
-            configuration: NodeConfiguration(identity: identity), store: store, transport: transport, logger: logger)
+        var configuration = NodeConfiguration(identity: identity)
+        // Files (the file phase): a folder beside the store, and room for the full run's 1 GiB.
+        configuration.files.directory = storePath + "-files"
+        configuration.files.maxFileBytes = 2 << 30
+        configuration.files.quotaBytes = 8 << 30
+        try FileManager.default.createDirectory(atPath: storePath + "-files", withIntermediateDirectories: true)
+        let node = Node(configuration: configuration, store: store, transport: transport, logger: logger)
         return BenchPeer(identity: identity, node: node, store: store)
     }
 

@@ -10,11 +10,12 @@ struct UDPLimit: Sendable {
     static let batch = 64
     static let window = 2_048
 
-    static func measure(_ scale: Scale) async throws -> UDPLimit {
+    /// `payloadBytes`: 200 for messages; a file's pieces travel in datagrams of about 1,230 bytes.
+    static func measure(_ scale: Scale, payloadBytes: Int = CryptoLimits.payloadBytes) async throws -> UDPLimit {
         let receiver = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
         let sender = try await UDPTransport.bind(host: "127.0.0.1", port: 0)
         let total = scale.udpDatagrams
-        let payload = [UInt8](repeating: 0xA5, count: CryptoLimits.payloadBytes)
+        let payload = [UInt8](repeating: 0xA5, count: payloadBytes)
         let datagrams = Array(repeating: Datagram(address: receiver.localAddress, bytes: payload), count: batch)
         let received = Counter()
         let clock = ContinuousClock()

@@ -5,7 +5,7 @@ enum Figures {
         scale: Scale, crypto: CryptoLimits, udp: UDPLimit, sqlite: SQLiteLimits, pipeline: PipelineLimit,
         two: Throughput, three: Throughput, latency: Latency, idle: IdleCost, catchUp: CatchUp, tally: Tally,
         search: SearchLatency, process: NodeProcessProbe,
-        web: WebPage?
+        web: WebPage?, udpPieces: UDPLimit, files: FileTransfer
     ) -> [Figure] {
         let mebibyte = 1024.0 * 1024.0
         return [
@@ -70,6 +70,19 @@ enum Figures {
             Figure(
                 "search, \(search.samples.count) queries in \(count(search.messages)) messages, p99",
                 search.p99Milliseconds, "ms", limit: 50, goal: .atMost(1)),
+            Figure(
+                "UDP datagrams of \(FileTransfer.datagramBytes) B, loopback, in bytes",
+                udpPieces.datagramsPerSecond * Double(FileTransfer.datagramBytes) / mebibyte, "MiB/s"),
+            Figure("plain copy of the \(files.bytes >> 20) MiB file on the same disk", files.copyMBps, "MiB/s"),
+            Figure(
+                "file of \(files.bytes >> 20) MiB, 2 nodes, fetched, checked and written", files.fromOneMBps, "MiB/s",
+                limit: udpPieces.datagramsPerSecond * Double(FileTransfer.datagramBytes) / mebibyte, goal: .atLeast(0.5)
+            ),
+            Figure(
+                "file of \(files.bytes >> 20) MiB vs a plain copy", files.fromOneMBps, "MiB/s", limit: files.copyMBps),
+            Figure(
+                "file fetched by a third member from both others vs from one", files.fromBothMBps, "MiB/s",
+                limit: files.fromOneMBps, goal: .atLeast(1)),
             Figure("catch-up time, \(count(catchUp.messages)) missed messages", catchUp.seconds, "s"),
             // Issue 15: at least 2 × live, or 20,000 msg/s, whichever the run allows.
             Figure(
