@@ -126,6 +126,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                // Uploads streamed to a staging file made 0600 (Hummingbird's own file system, no new package).
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

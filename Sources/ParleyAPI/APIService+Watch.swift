@@ -91,7 +91,7 @@ extension APIService {
                 // A reply changes its target's reply count; an edit, deletion or pin, what it shows.
                 amended += message.references.filter { ThreadRules.replyTags.contains($0.tag) }.map(\.id)
                 switch message.tag {
-                case .text, .custom, .membership: shownMessages.append(stored)
+                case .text, .custom, .membership, .file: shownMessages.append(stored)
                 case .edit, .delete, .pin:
                     amended += [AmendmentTarget.of(message, tag: message.tag)].compactMap { $0 }
                 case .poll:

@@ -21,6 +21,9 @@ struct APIRoutes: Sendable {
         router.post("/api/:request") { request, context in
             try await respond(to: request, name: context.parameters.get("request") ?? "")
         }
+        // The router matches a path's last part against a fixed name before a parameter and does not
+        // fall back: the downloads' /api/files/… would hide the request `files` without its own route.
+        router.post("/api/files") { request, _ in try await respond(to: request, name: "files") }
     }
 
     func respond(to request: Request, name: String) async throws -> Response {

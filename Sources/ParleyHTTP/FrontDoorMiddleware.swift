@@ -36,7 +36,10 @@ struct FrontDoorMiddleware<Context: RequestContext>: RouterMiddleware {
                 }
             }
         }
-        response.headers.append(contentsOf: WebResponses.securityHeaders)
+        // A route that set its own (a served file's stricter policy) keeps it: two policies would both apply.
+        for field in WebResponses.securityHeaders where response.headers[field.name] == nil {
+            response.headers.append(field)
+        }
         return response
     }
 

@@ -6,9 +6,10 @@ import ParleyAPI
 /// The responses every route builds: JSON bodies, JSON errors, and the headers every response carries.
 enum WebResponses {
     /// No inline script or style, nothing from elsewhere, no framing: a message that slipped past
-    /// the page's escaping still could not run a script or send anything anywhere.
+    /// the page's escaping still could not run a script or send anything anywhere. Images: the page's
+    /// own, thumbnails (data:) and pictures it fetched with its session (blob:, see js/files.js).
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
         + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     // HTTPTypes has no Referrer-Policy name; the init fails only on characters a header name cannot hold.

@@ -36,6 +36,7 @@ public struct WebServer: Sendable {
         router.add(middleware: FrontDoorMiddleware(gate: gate, methods: methods, logger: logger))
         PageRoutes(assets: assets, gate: gate, logger: logger).add(to: router)
         APIRoutes(service: service).add(to: router)
+        FileRoutes(service: service).add(to: router)
 
         let socket = WatchSocket(service: service, logger: logger)
         let plain = HTTPServerBuilder { responder in

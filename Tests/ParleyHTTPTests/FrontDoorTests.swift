@@ -157,7 +157,7 @@ struct FrontDoorTests {
         for response in responses {
             #expect(
                 response.headers[.contentSecurityPolicy] == """
-                    default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; \
+                    default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; \
                     base-uri 'none'; form-action 'self'; frame-ancestors 'none'
                     """)
             #expect(response.headers[.xContentTypeOptions] == "nosniff")

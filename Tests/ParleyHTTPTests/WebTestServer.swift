@@ -38,10 +38,14 @@ final class WebTestServer: Sendable {
     /// The owner's token, as scripts send it (`Authorization: Bearer`).
     var token: WebToken { access.token }
 
-    /// `now` is the sessions' and codes' clock.
-    static func start(now: @escaping @Sendable () -> Date = { Date() }) async throws -> WebTestServer {
+    /// `now` is the sessions' and codes' clock; `configure` changes the node's configuration (a file folder, its limits).
+    static func start(
+        now: @escaping @Sendable () -> Date = { Date() }, configure: (inout NodeConfiguration) -> Void = { _ in }
+    ) async throws -> WebTestServer {
+        var configuration = NodeConfiguration(identity: try Identity.generate())
+        configure(&configuration)
         let node = Node(
-            configuration: NodeConfiguration(identity: try Identity.generate()), store: try MessageStore.inMemory(),
+            configuration: configuration, store: try MessageStore.inMemory(),
             transport: InMemoryNetwork().makeTransport())
         let service = APIService(node: node, selfName: "me")
         let access = try WebAccess(dataDirectory: nil, nodeKey: node.me.hex, now: now)
@@ -99,11 +103,11 @@ final class WebTestServer: Sendable {
     private static func send(
         _ method: HTTPRequest.Method, _ path: String, to address: WebAddress, authority: String? = nil,
         headers: HTTPFields = [:],
-        body: String? = nil
+        body: String? = nil, bytes: [UInt8]? = nil
     ) async throws -> TestClient.Response {
         let request = TestClient.Request(
             path, method: method, authority: authority ?? address.description, headers: headers,
-            body: body.map { ByteBuffer(string: $0) })
+            body: bytes.map { ByteBuffer(bytes: $0) } ?? body.map { ByteBuffer(string: $0) })
         return try await TestClient.withClient(host: "127.0.0.1", port: address.port) { client in
             try await client.execute(request)
         }
@@ -121,6 +125,19 @@ final class WebTestServer: Sendable {
     /// `POST /api/NAME` with the token, as the page sends it.
     func api(_ name: String, _ body: String = "{}") async throws -> TestClient.Response {
         try await send(.post, "/api/\(name)", body: body, bearer: token.hex)
+    }
+}
+
+extension WebTestServer {
+    /// `bytes` as the body, `Content-Type` as given (the page's uploads: application/octet-stream).
+    func sendBytes(
+        _ method: HTTPRequest.Method, _ path: String, bytes: [UInt8], contentType: String = "application/octet-stream",
+        bearer: String? = nil, origin: String? = nil
+    ) async throws -> TestClient.Response {
+        var headers: HTTPFields = [.contentType: contentType]
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        if let origin { headers[.origin] = origin }
+        return try await Self.send(method, path, to: address, headers: headers, bytes: bytes)
     }
 }
 

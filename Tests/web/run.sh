@@ -21,4 +21,5 @@ python3 Tests/web/test_poll_bars.py || status=$?
 python3 Tests/web/test_amendments_page.py || status=$?
 python3 Tests/web/test_everyday_page.py || status=$?
 python3 Tests/web/test_search_page.py || status=$?
+python3 Tests/web/test_files_page.py || status=$?
 exit "$status"

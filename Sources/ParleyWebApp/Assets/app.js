@@ -13,6 +13,7 @@ import { Notifier } from "./js/notify.js";
 import { newPollForm, tickCountdowns } from "./js/polls.js";
 import { themeToggle } from "./js/theme.js";
 import { searchBox } from "./js/search.js";
+import { attachControls } from "./js/files.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { me: null, chats: [], invites: [], contacts: [], current: null, timeline: null, pins: null, reply: null, typingSentAt: 0, socket: null, notifier: null };
@@ -414,6 +415,10 @@ async function start() {
   state.socket.connect();
   await lists;
 
+  attachControls({
+    attach: $("attach"), input: $("attach-input"), zone: $("chat"), hint: $("drop-hint"), status: $("upload-status"),
+    chat: () => state.current?.id ?? null, toast,
+  });
   $("composer").addEventListener("submit", sendMessage);
   $("composer-text").addEventListener("input", typing);
   $("composer-text").addEventListener("blur", stopTyping);

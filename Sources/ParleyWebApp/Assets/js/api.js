@@ -64,18 +64,68 @@ export async function call(name, values = {}) {
     throw new ApiError(0, "unavailable", "the node does not answer (is it running?)");
   }
   const text = await response.text();
+  if (!response.ok) throw refusal(response.status, text);
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The ApiError a refused answer's status and JSON body make (a 401 also shows the login). */
+function refusal(status, text) {
   let body = null;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {
     body = null;
   }
-  if (!response.ok) {
-    if (response.status === 401) for (const handler of listeners.unauthorized) handler();
-    const error = body?.error ?? { kind: "internal", message: `HTTP ${response.status}` };
-    throw new ApiError(response.status, error.kind, error.message);
+  if (status === 401) for (const handler of listeners.unauthorized) handler();
+  const error = body?.error ?? { kind: "internal", message: `HTTP ${status}` };
+  return new ApiError(status, error.kind, error.message);
+}
+
+/**
+ * Sends one file's bytes to a chat (`POST /api/upload`) as they are, never read whole into the
+ * page; `onProgress(sent, total)` follows the upload. Resolves with the file's view.
+ */
+export function upload(chat, file, onProgress = () => {}) {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", `/api/upload?chat=${encodeURIComponent(chat)}&name=${encodeURIComponent(file.name)}`);
+    request.setRequestHeader("Content-Type", "application/octet-stream");
+    for (const [name, value] of Object.entries(sessionHeaders())) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    request.onload = () => {
+      if (request.status === 200) {
+        try {
+          resolve(JSON.parse(request.responseText));
+        } catch {
+          reject(new ApiError(request.status, "internal", "the node's answer is not JSON"));
+        }
+      } else {
+        reject(refusal(request.status, request.responseText));
+      }
+    };
+    request.onerror = () => reject(new ApiError(0, "unavailable", "the node does not answer (is it running?)"));
+    request.send(file);
+  });
+}
+
+/**
+ * A held file's bytes (`GET /api/files/…` or `/api/pictures/…`) as a Blob. Fetched here rather than
+ * linked, since the session's proof goes only in a header: an <img> or a plain link carries the
+ * cookie alone, which opens nothing.
+ */
+export async function fetchBlob(path) {
+  let response;
+  try {
+    response = await fetch(path, { headers: sessionHeaders(), credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, "unavailable", "the node does not answer (is it running?)");
   }
-  return body;
+  if (!response.ok) throw refusal(response.status, await response.text());
+  return response.blob();
 }
 
 /**

@@ -10,6 +10,7 @@ import { button, clockTime, dayLabel, el, isolated, nameRun, utf8Bytes, withBidi
 import { pollCard, refreshPollCard } from "./polls.js";
 import { amendmentButtons, amendmentMarks, editInPlace, mentionedBody, openThread, tombstone } from "./amendments.js";
 import { linkCards } from "./previews.js";
+import { fileBody } from "./files.js";
 
 export const quickReactions = ["👍", "❤️", "😂", "😮", "🎉"];
 const pageSize = 50;
@@ -416,6 +417,8 @@ export class Timeline {
     if (quote) article.append(quote);
     if (view.sealed) {
       article.append(el("p", { className: "body sealed", text: "🔒 Sealed: this device holds no key for it." }));
+    } else if (view.tag === "File" && view.file) {
+      article.append(fileBody(view, { toast: this.actions.toast }));
     } else if (view.kind === "custom") {
       article.append(el("pre", { className: "body custom", text: view.text, attrs: { dir: "auto" } }));
     } else {
