@@ -134,7 +134,7 @@ enum WebErrorKind: String, Hashable, Sendable {
     case unauthorized
     /// A route that exists, with another method.
     case methodNotAllowed
-    /// A body over the limit (1 MiB).
+    /// A body over the limit: 1 MiB for a request, the node's per-file cap for an upload.
     case tooLarge
     /// `GET /api/ws` without a WebSocket upgrade.
     case upgradeRequired
