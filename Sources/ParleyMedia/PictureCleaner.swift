@@ -24,7 +24,9 @@ public enum PictureCleaner {
         guard ContentSniffer.isJPEG(bytes) else { return nil }
         let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
         for segment in JPEGSegments.header(of: bytes) where segment.marker == 0xE1 {
-            guard bytes.matches(exifHeader, at: segment.payload.lowerBound) else { continue }
+            // A segment too short to hold the header is not Exif, whatever bytes follow it.
+            guard segment.payload.count >= exifHeader.count, bytes.matches(exifHeader, at: segment.payload.lowerBound)
+            else { continue }
             let tiff = Array(bytes[(segment.payload.lowerBound + exifHeader.count)..<segment.payload.upperBound])
             return TIFFReader(tiff)?.orientation
         }

@@ -52,6 +52,9 @@ struct FilesGet: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
+        guard timeout.isFinite, (0...86_400 * 30).contains(timeout) else {
+            throw ValidationError("--timeout is a number of seconds from 0 to 2592000")
+        }
         if noWait, to != nil { throw ValidationError("--no-wait saves nothing: give --to on a later 'files get'") }
     }
 

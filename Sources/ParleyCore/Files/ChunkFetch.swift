@@ -153,7 +153,9 @@ public struct ChunkFetch: Sendable {
     /// The chunk checked out and is written: held now, and its member's window grows.
     public mutating func accepted(_ index: Int, from peer: PeerID) {
         held.insert(index)
-        assemblies[index] = nil
+        // The chunk may have moved to another member meanwhile (its sender lacked the file, or timed
+        // out): whoever holds its assembly now gives the slot back, as it is held.
+        if let assembly = assemblies.removeValue(forKey: index) { sources[assembly.source]?.inFlight.remove(index) }
         guard var source = sources[peer] else { return }
         source.inFlight.remove(index)
         source.window = min(configuration.maximumWindow, source.window + 1)
@@ -165,11 +167,13 @@ public struct ChunkFetch: Sendable {
     /// sealings (the chat's key changed between the asks, and the holder sealed with the new one): it
     /// is asked for afresh, whole, and only a whole envelope that fails blames its member.
     public mutating func refused(_ index: Int, from peer: PeerID) -> Bool {
-        if let assembly = assemblies[index], assembly.attempts > 1 {
+        let own = assemblies[index]?.source == peer
+        if own, let assembly = assemblies[index], assembly.attempts > 1 {
             release(index)
             return false
         }
-        assemblies[index] = nil
+        // An assembly another member took over meanwhile stays: only the sender's own goes.
+        if own { release(index) }
         refusedSources.insert(peer)
         drop(peer)
         return true

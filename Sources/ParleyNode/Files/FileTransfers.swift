@@ -20,6 +20,8 @@ final class FileTransfers: Sendable {
 
     struct State: Sendable {
         var fetches: [MessageID: Fetch] = [:]
+        /// Fetches being set up (their files opened, their row written): not started twice.
+        var starting: Set<MessageID> = []
         /// Trees of files served lately, newest last: a tree is built from the file once, not per chunk.
         var trees: [(id: MessageID, tree: FileTree)] = []
         var budgets: [PeerID: RateLimiter.Bucket] = [:]

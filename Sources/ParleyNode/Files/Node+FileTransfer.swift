@@ -14,15 +14,35 @@ extension Node {
     /// goes on from there.
     @discardableResult
     public func fetchFile(_ id: MessageID) async throws -> FileEntry {
+        try await fetchFile(id, evicting: true)
+    }
+
+    /// `evicting: false` (an automatic fetch): only into room the quota has, so a member's manifests
+    /// cannot push this user's fetched files out.
+    func fetchFile(_ id: MessageID, evicting: Bool) async throws -> FileEntry {
         let directory = try filesDirectory()
         let entry = try file(id)
-        if entry.isHeld || transfers.state.withLock({ $0.fetches[id] != nil }) { return try file(id) }
+        if entry.isHeld { return entry }
+        // Claimed before any wait: two callers (the page, the CLI, an automatic fetch) start one fetch.
+        guard transfers.state.withLock({ $0.fetches[id] == nil && $0.starting.insert(id).inserted }) else {
+            return try file(id)
+        }
+        defer { transfers.state.withLock { _ = $0.starting.remove(id) } }
         let manifest = entry.manifest, chat = entry.message.message.chat
         guard let membership = try store.membership(of: chat), membership.members.contains(me) else {
             throw NodeError.notAMember(chat)
         }
         try checkCap(Int64(manifest.size))
-        if entry.holding == nil { try await makeRoom(for: Int64(manifest.size)) }
+        if entry.holding == nil {
+            if evicting {
+                try await makeRoom(for: Int64(manifest.size))
+            } else {
+                let used = try store.allHeldFiles().reduce(0) { $0 + $1.size }
+                guard used + Int64(manifest.size) <= configuration.files.quotaBytes else {
+                    throw NodeError.fileTooLarge("the file store has no room for it without evicting")
+                }
+            }
+        }
         let data = try FileDescriptor(path: heldPath(id, in: directory) + ".part", writable: true)
         try data.truncate(to: Int64(manifest.size))
         let have = try FileDescriptor(path: heldPath(id, in: directory) + ".have", writable: true)
@@ -76,7 +96,7 @@ extension Node {
             guard configuration.files.directory != nil, manifest.picture != nil,
                 Int64(manifest.size) <= min(configuration.files.autoFetchPictureBytes, configuration.files.maxFileBytes)
             else { continue }
-            do { try await fetchFile(id) } catch {
+            do { try await fetchFile(id, evicting: false) } catch {
                 logger.info(
                     "a picture is not fetched automatically", metadata: ["file": "\(id.shortHex)", "error": "\(error)"])
             }
@@ -179,9 +199,10 @@ extension Node {
                 state.fetches[id]?.plan.accepted(chunk, from: peer)
                 state.chunksFetched += 1
             }
-        } catch ChunkEnvelope.Refusal.unopenable {
+        } catch let ChunkEnvelope.Refusal.unopenable(epoch) where !keys.contains(where: { $0.epoch == epoch }) {
             // Sealed with a key this node does not hold yet (a membership change still on its way):
-            // the member is left out until the next round of asking, not refused.
+            // the member is left out until the next round of asking, not refused. A chunk that opens
+            // with no key held for its epoch is refused below.
             transfers.state.withLock { $0.fetches[id]?.plan.lacks(peer) }
         } catch let refusal as ChunkEnvelope.Refusal {
             let blamed = transfers.state.withLock { state in
@@ -207,7 +228,25 @@ extension Node {
         guard let fetch = transfers.state.withLock({ $0.fetches.removeValue(forKey: id) }) else { return }
         let directory = try filesDirectory()
         fetch.data.sync()
-        try FileManager.default.moveItem(atPath: fetch.data.path, toPath: heldPath(id, in: directory))
+        // Every chunk was checked as it came, but marks and bytes may part on a crash: the whole file is
+        // checked against the root once more before it is held (and served).
+        let leaves = try (0..<fetch.manifest.chunkCount).map { index in
+            FileTree.leaf(
+                try fetch.data.read(
+                    count: fetch.manifest.chunkLength(index), at: Int64(index) * Int64(FileManifest.chunkBytes)))
+        }
+        let tree = FileTree(leaves: leaves)
+        guard tree.root == fetch.manifest.root else {
+            try? FileManager.default.removeItem(atPath: fetch.have.path)
+            try? FileManager.default.removeItem(atPath: fetch.data.path)
+            try await store.forgetFile(id)
+            throw NodeError.invalid(
+                "the fetched bytes of file \(id.shortHex) do not match its manifest; fetch it again")
+        }
+        guard rename(fetch.data.path, heldPath(id, in: directory)) == 0 else {
+            throw NodeError.invalid("cannot move file \(id.shortHex) into place: \(String(cString: strerror(errno)))")
+        }
+        transfers.keep(tree, of: id)
         try? FileManager.default.removeItem(atPath: fetch.have.path)
         try await store.recordFile(
             id: id, chat: fetch.chat, size: Int64(fetch.manifest.size), holding: .held, sentHere: false,
@@ -228,8 +267,7 @@ extension Node {
     private func serve(_ id: MessageID, _ wants: [ChunkWant], to peer: PeerID, now: Duration) async -> [Frame] {
         // Not holding the file whole is no fault of the asker's (it asks every member): a lack, uncounted.
         guard let directory = configuration.files.directory, let held = try? store.heldFile(id), held.holding == .held,
-            let membership = try? store.membership(of: held.chat), let key = membership.sealingKey,
-            let tree = try? tree(of: id, size: held.size, in: directory)
+            let membership = try? store.membership(of: held.chat), let key = membership.sealingKey
         else { return [.fileLack(file: id)] }
         guard membership.members.contains(peer) else {
             await engine.reject(.fileWantRefused)
@@ -239,9 +277,10 @@ extension Node {
             rate: configuration.files.servedChunksPerSecond, burst: configuration.files.servedChunkBurst)
         let admitted = transfers.admit(wants.count, from: peer, limit: limit, now: now)
         if admitted < wants.count { await engine.reject(.fileWantRefused, count: wants.count - admitted) }
-        guard admitted > 0, let source = try? FileDescriptor(path: heldPath(id, in: directory), writable: false) else {
-            return []
-        }
+        // Only for a member within its budget is the tree built (the whole file read, once).
+        guard admitted > 0, let tree = try? tree(of: id, size: held.size, in: directory),
+            let source = try? FileDescriptor(path: heldPath(id, in: directory), writable: false)
+        else { return [] }
         var frames: [Frame] = []
         for want in wants.prefix(admitted) where Int(want.chunk) < tree.leafCount {
             let index = Int(want.chunk)

@@ -218,11 +218,13 @@ extension Node {
         leaves.reserveCapacity(count)
         for index in 0..<count {
             let offset = Int64(index) * Int64(FileManifest.chunkBytes)
-            let chunk = try source.read(count: Int(min(Int64(FileManifest.chunkBytes), size - offset)), at: offset)
+            let length = Int(min(Int64(FileManifest.chunkBytes), size - offset))
+            let chunk = try source.read(count: length, at: offset)
+            // A file cut short while read would be sent with chunks its manifest's size does not match.
+            guard chunk.count == length else { throw NodeError.invalid("the file changed while it was read") }
             try out.write(chunk, at: offset)
             leaves.append(FileTree.leaf(chunk))
         }
-        guard Int64(leaves.count) == Int64(count) else { throw NodeError.invalid("the file changed while it was read") }
         return leaves
     }
 }
