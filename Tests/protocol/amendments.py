@@ -301,7 +301,7 @@ def main(path):
             print("mentions of", repr(case["text"]), "derived", found, repr(shown), "expected",
                   case["mentions"], repr(case["rendered"]))
     doc = open("docs/PROTOCOL.md", encoding="utf-8").read()
-    section = doc[doc.index("## 13d."):doc.index("## 14. Control socket")]
+    section = doc[doc.index("## 13d."):doc.index("## 13e.")]
     for block in re.findall(r"```\n(.*?)```", section, re.S):
         if "".join(block.split()) not in vectors["messages"]:
             failures += 1
