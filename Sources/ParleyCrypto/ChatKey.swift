@@ -36,15 +36,7 @@ public struct ChatKey: Sendable {
 
     /// nonce || ciphertext || tag.
     public func seal(_ plaintext: [UInt8], associatedData: [UInt8]) -> [UInt8] {
-        let nonce = Sodium.randomBytes(Self.nonceByteCount)
-        var out = [UInt8](repeating: 0, count: plaintext.count + Self.tagByteCount)
-        var written: UInt64 = 0
-        secret.withPointer { key in
-            _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
-                &out, &written, plaintext, UInt64(plaintext.count),
-                associatedData, UInt64(associatedData.count), nil, nonce, key)
-        }
-        return nonce + out
+        seal(plaintext, associatedData: associatedData, nonce: Sodium.randomBytes(Self.nonceByteCount))
     }
 
     /// `seal` with a nonce derived from the key and the associated data (keyed BLAKE2b): sealing the same
@@ -57,6 +49,10 @@ public struct ChatKey: Sendable {
             _ = crypto_generichash(
                 &nonce, Self.nonceByteCount, associatedData, UInt64(associatedData.count), key, Self.byteCount)
         }
+        return seal(plaintext, associatedData: associatedData, nonce: nonce)
+    }
+
+    private func seal(_ plaintext: [UInt8], associatedData: [UInt8], nonce: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: plaintext.count + Self.tagByteCount)
         var written: UInt64 = 0
         secret.withPointer { key in

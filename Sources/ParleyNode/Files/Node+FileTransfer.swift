@@ -230,12 +230,7 @@ extension Node {
         fetch.data.sync()
         // Every chunk was checked as it came, but marks and bytes may part on a crash: the whole file is
         // checked against the root once more before it is held (and served).
-        let leaves = try (0..<fetch.manifest.chunkCount).map { index in
-            FileTree.leaf(
-                try fetch.data.read(
-                    count: fetch.manifest.chunkLength(index), at: Int64(index) * Int64(FileManifest.chunkBytes)))
-        }
-        let tree = FileTree(leaves: leaves)
+        let tree = FileTree(leaves: try Self.leaves(reading: fetch.data, of: fetch.manifest))
         guard tree.root == fetch.manifest.root else {
             try? FileManager.default.removeItem(atPath: fetch.have.path)
             try? FileManager.default.removeItem(atPath: fetch.data.path)
@@ -306,10 +301,7 @@ extension Node {
         if let tree = transfers.tree(of: id) { return tree }
         guard let manifest = try? file(id).manifest else { throw NodeError.notFound("no file \(id.shortHex)") }
         let source = try FileDescriptor(path: heldPath(id, in: directory), writable: false)
-        let leaves = try (0..<manifest.chunkCount).map { index in
-            FileTree.leaf(
-                try source.read(count: manifest.chunkLength(index), at: Int64(index) * Int64(FileManifest.chunkBytes)))
-        }
+        let leaves = try Self.leaves(reading: source, of: manifest)
         let tree = FileTree(leaves: leaves)
         guard tree.root == manifest.root else {
             throw NodeError.invalid("file \(id.shortHex) on disk no longer matches its manifest")

@@ -162,7 +162,7 @@ extension Node {
         let cap = configuration.files.maxFileBytes
         guard size <= cap else {
             throw NodeError.fileTooLarge(
-                "the file is \(Self.megabytes(size)); this node's limit is \(Self.megabytes(cap))")
+                "the file is \(Self.byteCount(size)); this node's limit is \(Self.byteCount(cap))")
         }
     }
 
@@ -175,7 +175,7 @@ extension Node {
         while used + size > quota {
             guard let victim = held.firstIndex(where: { !$0.sentHere && $0.holding == .held }) else {
                 throw NodeError.fileTooLarge(
-                    "the file store holds \(Self.megabytes(used)) of its \(Self.megabytes(quota)) and nothing more can be evicted for \(Self.megabytes(size))"
+                    "the file store holds \(Self.byteCount(used)) of its \(Self.byteCount(quota)) and nothing more can be evicted for \(Self.byteCount(size))"
                 )
             }
             let file = held.remove(at: victim)
@@ -187,8 +187,14 @@ extension Node {
         }
     }
 
-    static func megabytes(_ bytes: Int64) -> String {
-        bytes < 1 << 20 ? "\(bytes) bytes" : String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
+    static func byteCount(_ bytes: Int64) -> String { MessageText.byteCount(UInt64(max(0, bytes))) }
+
+    /// The leaves of a file on disk, read chunk by chunk (memory stays one chunk).
+    static func leaves(reading file: FileDescriptor, of manifest: FileManifest) throws -> [Digest32] {
+        try (0..<manifest.chunkCount).map { index in
+            FileTree.leaf(
+                try file.read(count: manifest.chunkLength(index), at: Int64(index) * Int64(FileManifest.chunkBytes)))
+        }
     }
 
     static func regularFileSize(_ path: String) throws -> Int64 {
