@@ -50,6 +50,8 @@ python3 Tests/protocol/files.py
 # The multi-process suites wait on child processes with blocking calls. In the same process they
 # would hold the cooperative pool's threads (two on a 2-core machine) and starve the in-process
 # servers and nodes of the other suites, so they run in a test process of their own.
+# Their time limits are nets for hangs, wider than each whole run (about 90 s and 6 minutes on 2
+# cores): a test another kept waiting for the pool is not failed for it.
 swift test --skip-build --skip ParleyCLITests
 swift test --skip-build --filter ParleyCLITests
 # packaging/install.sh, into a scratch prefix: binary, man pages, completions, the user unit.

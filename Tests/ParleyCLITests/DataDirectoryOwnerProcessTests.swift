@@ -6,7 +6,7 @@ import Testing
 
 /// A data directory belongs to one identity: a node started on it with another key refuses in one
 /// line, before it touches anything, and a directory from before the record adopts its first key.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct DataDirectoryOwnerProcessTests {
     @Test func aNodeStartedWithAnotherKeyRefusesInOneLineAndChangesNothing() throws {
         // Given alice's node, with a contact and a message in its data directory

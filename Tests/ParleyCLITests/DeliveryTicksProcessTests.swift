@@ -3,7 +3,7 @@ import Testing
 
 /// Delivery state in `parley messages` through three real nodes: an own message is sent ✓ while no
 /// one has it, delivered ✓✓ to some then all, and read once the others ran `parley read`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.processSuiteLimit)
 struct DeliveryTicksProcessTests {
     struct Message: Decodable {
         let text: String

@@ -3,7 +3,7 @@ import Testing
 
 /// Real nodes that know nothing of each other's address find one another by multicast announcements.
 /// Each runs in its own network namespace, made by the test, so discovery never reaches a real network.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.processSuiteLimit)
 struct DiscoveryProcessTests {
     @Test(.enabled(if: NetworkNamespaces.canCreate, "needs root and iproute2 to make network namespaces"))
     func twoNodesWithDiscoverAndNoPeerFindEachOtherAndChat() throws {

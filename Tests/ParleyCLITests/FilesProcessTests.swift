@@ -3,7 +3,7 @@ import Testing
 
 /// `parley send --file`, `parley files` and `parley files get` through the real binary, and a fetch
 /// that a kill -9 stopped half way going on after the restart without fetching again what was on disk.
-@Suite(.serialized, .timeLimit(.minutes(4)))
+@Suite(.serialized, .processSuiteLimit)
 struct FilesProcessTests {
     static func randomFile(_ path: String, bytes: Int) throws -> Data {
         let data = Data((0..<bytes).map { _ in UInt8.random(in: 0...255) })

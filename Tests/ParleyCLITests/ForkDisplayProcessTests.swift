@@ -8,7 +8,7 @@ import Testing
 /// `chat list` marks the chat, `members` the member, `messages` adds a note on stderr, and the full
 /// screen a warning line, each with the member's name, which the peer chose and which is escaped.
 /// The proof is put in alice's store while her node is stopped, as if her node had found it.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .processSuiteLimit)
 struct ForkDisplayProcessTests {
     /// Escape sequences (colour, clear screen), a right-to-left override, a line break.
     static let hostileName = "mal\u{1B}[31m\u{1B}[2J\u{202E}lory\nbob: hi"

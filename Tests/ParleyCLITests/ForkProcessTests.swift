@@ -9,7 +9,7 @@ import Testing
 /// Findings of issue 32 through real `parley` processes: alice and bob run the real binary
 /// (`$PARLEY_BIN` to try another build), mallory is a node inside this test that signs two
 /// histories and sends each to one of them. Every expectation reads what the binaries print.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct ForkProcessTests {
     /// Alice and bob as `parley node` processes, mallory in process, all in one chat made by alice.
     final class Bed: @unchecked Sendable {

@@ -6,7 +6,7 @@ import Testing
 /// `parley open` in an 80×24 tmux pane, alice (the chat's creator) on the CLI; a mention of bob
 /// elsewhere counted in the chat list.
 @Suite(
-    .timeLimit(.minutes(2)),
+    .processSuiteLimit,
     .enabled(if: TmuxPane.executable != nil, "tmux is not installed: the full-screen tests need it"))
 struct FullScreenAmendmentsTests {
     /// The message pane's rows, without the notices (┆) that quote earlier texts.

@@ -5,7 +5,7 @@ import Testing
 /// take, replies under a quote of what they answer, `/results` as `parley poll results` prints it,
 /// and own messages' delivery ticks. Bob's `parley open` in an 80×24 tmux pane, alice on the CLI.
 @Suite(
-    .timeLimit(.minutes(2)),
+    .processSuiteLimit,
     .enabled(if: TmuxPane.executable != nil, "tmux is not installed: the full-screen tests need it"))
 struct FullScreenEntriesTests {
     struct Message: Decodable {

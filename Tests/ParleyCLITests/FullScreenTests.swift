@@ -4,7 +4,7 @@ import Testing
 /// `parley open` as a full-screen terminal UI, driven in a real 80×24 terminal (tmux) against two
 /// nodes on loopback. Skipped only when tmux is not installed.
 @Suite(
-    .timeLimit(.minutes(2)),
+    .processSuiteLimit,
     .enabled(if: TmuxPane.executable != nil, "tmux is not installed: the full-screen tests need it"))
 struct FullScreenTests {
     /// Alice and bob in a chat "Lunch" (and a second chat "Plans"), bob's `parley open` in a tmux pane.

@@ -4,7 +4,7 @@ import Testing
 /// What the real `parley` binary tells a person: help that says what a command does, argument errors
 /// on one line with the help to read, a suggestion for a mistyped command, and commands that say
 /// what they did.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct HelpAndErrorsProcessTests {
     /// `parley ARGUMENTS` that may fail: its exit status and output. No node runs for these.
     static func attempt(_ arguments: [String]) throws -> (status: Int32?, stdout: String, stderr: String) {

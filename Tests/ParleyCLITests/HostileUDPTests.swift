@@ -59,7 +59,7 @@ final class RawUDPSocket {
 
 /// Hostile datagrams from a raw socket against the real `parley node` on loopback: each kind is
 /// refused and shows under its reason in `parley status --json`, and the chat goes on.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct HostileUDPTests {
     struct Pair {
         let parley: ParleyBinary

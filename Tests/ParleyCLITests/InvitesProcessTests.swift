@@ -3,7 +3,7 @@ import Testing
 
 /// An invite from someone who is not (yet) a contact, through real `parley` nodes: it waits in
 /// `parley invites`, the inviter sees who it waits for, and accepting joins with the history.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct InvitesProcessTests {
     @Test func aStrangersInviteWaitsUntilAcceptedAndTheInviterSeesWhoItWaitsFor() throws {
         // Given alice, who added dave as a contact, and dave, who has not added alice

@@ -5,7 +5,7 @@ import Testing
 /// Short here; `Tests/reliability/run-long.sh` runs the same tests at 10,000 messages.
 @Suite(
     .serialized, .enabled(if: LANTestBed.canCreate, "needs root, iproute2 and nftables"),
-    .timeLimit(.minutes(Reliability.long ? 120 : 6)))
+    .timeLimit(.minutes(Reliability.long ? 120 : 10)))
 struct LANReliabilityTests {
     @Test func threeHostsWithDiscoverFindEachOtherAndChatWithNoPeerOption() throws {
         // Given three hosts on one bridge, each running a node with --discover and no --peer

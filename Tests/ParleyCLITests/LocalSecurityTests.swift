@@ -8,7 +8,7 @@ import Testing
 // Its async tests wait for threads of the cooperative pool, which the other process suites hold while they
 // wait for their binaries (a file fetched under 30% loss takes minutes in a debug build): a limit of
 // 2 minutes was met alone in 1 s and missed in the whole run.
-@Suite(.timeLimit(.minutes(6)))
+@Suite(.processSuiteLimit)
 struct LocalSecurityTests {
     @Test func atTraceLevelTheLogsHoldNeitherPlaintextNorTitlesNorKeys() throws {
         // Given alice and bob on loopback, both logging at trace level

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `parley mute CHAT` and `--off`, through the real binary against a running node.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .processSuiteLimit)
 struct MuteProcessTests {
     @Test("parley mute says what it did, the chat list carries it, --off undoes it, an unknown chat exits 3")
     func muteAndUnmute() throws {

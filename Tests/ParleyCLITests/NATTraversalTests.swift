@@ -4,7 +4,7 @@ import Testing
 /// Issue 17: members behind their own NATs, one member on the "public" segment (`NATTestBed`), real
 /// `parley node` processes. The NATed members know only the public member's address (`--peer`); it
 /// introduces them to each other (PROTOCOL.md §12a).
-@Suite(.serialized, .enabled(if: LANTestBed.canCreate, "needs root, iproute2 and nftables"), .timeLimit(.minutes(4)))
+@Suite(.serialized, .enabled(if: LANTestBed.canCreate, "needs root, iproute2 and nftables"), .processSuiteLimit)
 struct NATTraversalTests {
     /// carol on the public segment; alice and bob behind NATs, started with `--peer` carol; carol
     /// creates a chat of the three. Returns the running nodes and the chat.

@@ -3,7 +3,7 @@ import Testing
 
 /// `parley open`'s slash commands as a user learns and uses them in line mode: the help lists every
 /// command the parser takes, `/reply` quotes and references, `--json` points at `watch --json`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.processSuiteLimit)
 struct OpenCommandsTests {
     @Test func helpListsEverySlashCommandTheParserTakes() throws {
         let session = try OpenSessionTests.Session.start()

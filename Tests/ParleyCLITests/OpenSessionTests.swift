@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `parley open CHAT`, typed into like a terminal: alice and bob on loopback, bob's session open.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.processSuiteLimit)
 struct OpenSessionTests {
     /// Two nodes in one chat, and `parley open` running for bob once he holds the chat.
     struct Session {

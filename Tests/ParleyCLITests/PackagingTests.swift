@@ -3,7 +3,7 @@ import Testing
 
 /// What `packaging/install.sh` installs besides the binary: the systemd user unit for `parley node`,
 /// checked by systemd itself, and the shell completions the binary generates.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.processSuiteLimit)
 struct PackagingTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -6,7 +6,7 @@ import Testing
 
 /// A closed poll stays closed across three real `parley` nodes, even against a member whose modified
 /// client signs a vote after the close and claims a Lamport clock and timestamp just below it.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct PollCloseProcessTests {
     struct Results: Decodable {
         let up: Int?, down: Int?

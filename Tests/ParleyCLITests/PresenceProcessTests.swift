@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Presence and typing across three real `parley` nodes on 127.0.0.1.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct PresenceProcessTests {
     struct Member: Decodable {
         let id: String

@@ -84,7 +84,7 @@ struct ReactionsProcessTests {
         #expect(text.contains("more: --before "))
     }
 
-    @Test(.timeLimit(.minutes(2))) func openShowsReactionGroupsLiveAndReactsFromTheKeyboard() throws {
+    @Test(.processSuiteLimit) func openShowsReactionGroupsLiveAndReactsFromTheKeyboard() throws {
         // Given bob's `parley open` session and a message from alice
         let session = try OpenSessionTests.Session.start()
         defer { session.stop() }

@@ -4,7 +4,7 @@ import Testing
 /// What a new user sees through the real `parley` binary: every kind of message as a readable line,
 /// nothing a peer wrote driving the terminal, reserved tags sent only by their commands, and live
 /// criteria queries with `parley watch`.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct ReadableChatProcessTests {
     struct Pair {
         let parley: ParleyBinary

@@ -3,7 +3,7 @@ import Testing
 
 /// `parley search` through the real binary: hits as lines with their words marked, JSON, filters,
 /// paging, and what a peer could write kept off the terminal.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct SearchProcessTests {
     struct Page: Decodable {
         struct Hit: Decodable {

@@ -5,7 +5,7 @@ import Testing
 /// killed (kill -9) while it holds the envelope can neither keep the ballot out of the creator's
 /// batch nor make it come out alone after it (before: the voter's retry was published by itself,
 /// seconds after the batch, which named the voter to whoever knew whose envelope it had held).
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct SecretBallotProcessTests {
     static let names = ["alice", "bob", "carol", "dave", "erin", "frank"]
 

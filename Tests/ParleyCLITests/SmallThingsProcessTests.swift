@@ -4,7 +4,7 @@ import Testing
 /// The small things a user notices, through the real `parley` binary: the version, local data,
 /// negative scores, re-adding contacts, a --data that is a file, JSON errors, and what `chat remove`
 /// promises.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct SmallThingsProcessTests {
     /// One node, alice, with a chat and a message in it.
     struct Alone {

@@ -7,7 +7,7 @@ import Testing
 /// The web app through the real binary: `parley node --web`, `parley web`'s one-time login link, a
 /// browser's login (the cookie and the proof) and an API call with it, `parley web --revoke` on the
 /// running node and on a stopped one; the address file goes away with the node.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct WebProcessTests {
     @Test func aNodeServesTheWebAppAndParleyWebLogsABrowserInOnceUntilRevoked() async throws {
         // Given alice's node serving the web app on loopback, with a chat

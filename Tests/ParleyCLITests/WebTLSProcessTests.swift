@@ -7,7 +7,7 @@ import Testing
 /// The web app over TLS through the real binary: `--web-tls` on loopback, a LAN address in a network
 /// namespace (TLS without being asked), the fingerprint the node and `parley web` print against the
 /// one the server really presents (read by `openssl s_client`), and a taken port.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .processSuiteLimit)
 struct WebTLSProcessTests {
     @Test func aNodeWithWebTLSServesHTTPSWithTheCertificateWhoseFingerprintItPrints() async throws {
         // Given alice's node serving the web app on loopback with --web-tls

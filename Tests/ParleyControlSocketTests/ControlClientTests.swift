@@ -4,7 +4,7 @@ import ParleyControlSocket
 import Testing
 
 /// What a client of the control socket is told when there is no node to ask, or when the node refuses.
-@Suite(.timeLimit(.minutes(1))) final class ControlClientTests {
+@Suite(.timeLimit(.minutes(3))) final class ControlClientTests {
     /// Each test gets its own data directory, removed afterwards.
     private let socket: TemporarySocket
     private var directory: String { (socket.path as NSString).deletingLastPathComponent }

@@ -2,7 +2,7 @@ import Foundation
 import ParleyControlSocket
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) final class LineConnectionTests {
+@Suite(.timeLimit(.minutes(3))) final class LineConnectionTests {
     /// Each test gets its own directory for the socket, removed afterwards.
     private let socket: TemporarySocket
     private var path: String { socket.path }

@@ -2,7 +2,7 @@ import ParleyCore
 import ParleyTestKit
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DatagramInboxTests {
+@Suite(.timeLimit(.minutes(3))) struct DatagramInboxTests {
     private func datagrams(_ range: Range<Int>) -> [Datagram] {
         range.map {
             Datagram(address: PeerAddress(host: "127.0.0.1", port: 9000), bytes: [UInt8(truncatingIfNeeded: $0)])

@@ -2,7 +2,7 @@ import ParleyCore
 import ParleyCrypto
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct InboundPlanTests {
+@Suite(.timeLimit(.minutes(3))) struct InboundPlanTests {
     let alice = Fixtures.alice.publicKey, bob = Fixtures.bob.publicKey, carol = Fixtures.carol.publicKey
     let chat = Fixtures.invite.id
     let other = Self.digest(200)

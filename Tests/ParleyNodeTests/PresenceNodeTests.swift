@@ -7,7 +7,7 @@ import Testing
 
 /// Presence and typing between in-process nodes on one manual clock, stepped by a `NetworkPump`:
 /// every expiry happens because the test moved the clock, never because real time passed.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(3)))
 struct PresenceNodeTests {
     typealias Peers = LossyNetworkConvergenceTests
     typealias Peer = LossyNetworkConvergenceTests.Peer

@@ -3,7 +3,7 @@ import ParleyCrypto
 @testable import ParleyStore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ArrivalsTests {
+@Suite(.timeLimit(.minutes(3))) struct ArrivalsTests {
     @Test func announcesEachCommitOfTheChatWithItsNewMessagesInOrder() async throws {
         // Given a subscriber to the fixture's chat, and a second chat
         let f = try await StoreFixture.make()

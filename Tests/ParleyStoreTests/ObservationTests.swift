@@ -3,7 +3,7 @@ import ParleyCrypto
 @testable import ParleyStore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ObservationTests {
+@Suite(.timeLimit(.minutes(3))) struct ObservationTests {
     @Test func emitsCurrentResultsThenOnInsert() async throws {
         // Given an observation of Bob's up-votes
         let f = try await StoreFixture.make()

@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyTransport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DiscoveryTests {
+@Suite(.timeLimit(.minutes(3))) struct DiscoveryTests {
     /// Multicast must never reach a real network from a test: this runs only where the caller has made
     /// a private network namespace with multicast routed over loopback, e.g.
     /// `unshare -n sh -c 'ip link set lo up multicast on; ip route add 224.0.0.0/4 dev lo; PARLEY_NETNS_TEST=1 swift test …'`.

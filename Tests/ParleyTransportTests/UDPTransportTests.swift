@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyTransport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct UDPTransportTests {
+@Suite(.timeLimit(.minutes(3))) struct UDPTransportTests {
     /// Whether the kernel grants the transport's 4 MiB socket buffers (Linux caps them at rmem_max).
     static let kernelAllowsLargeSocketBuffers: Bool = {
         guard let text = try? String(contentsOfFile: "/proc/sys/net/core/rmem_max", encoding: .utf8),
