@@ -6,10 +6,10 @@ struct ProfilePhase: AsyncParsableCommand {
         commandName: "profile", abstract: "Run one phase alone.", shouldDisplay: false)
 
     enum Phase: String, ExpressibleByArgument, CaseIterable {
-        case throughput2, throughput3, latency, idle, catchup, tally, search
+        case throughput2, throughput3, latency, idle, catchup, tally, search, files
     }
 
-    @Argument(help: "throughput2, throughput3, latency, idle, catchup, tally or search.")
+    @Argument(help: "throughput2, throughput3, latency, idle, catchup, tally, search or files.")
     var phase: Phase
 
     @Flag(help: "Use the --quick sizes.")
@@ -50,6 +50,12 @@ struct ProfilePhase: AsyncParsableCommand {
             let result = try await SearchLatency.measure(store: store, messages: scale.storeMessages)
             print(
                 "search: index \(result.indexSeconds) s, \(result.samples.count) queries p50 \(result.p50Milliseconds) ms, p99 \(result.p99Milliseconds) ms, \(result.hits) hits"
+            )
+        case .files:
+            let result = try await FileTransfer.measure(scale, directory: scratch.path)
+            let mebibytes = result.bytes / 1_048_576
+            print(
+                "files: \(mebibytes) MiB from one member \(result.fromOneMBps) MiB/s, from both \(result.fromBothMBps) MiB/s, plain copy \(result.copyMBps) MiB/s"
             )
         }
     }
