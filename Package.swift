@@ -152,6 +152,8 @@ let package = Package(
                 // Only for the raw SQL baselines the benchmark compares the store against.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            // The toxcore harness is C the benchmark compiles when it runs, only where libtoxcore-dev is.
+            exclude: ["Toxcore/tox-harness.c"],
             swiftSettings: strict
         ),
         // The full screen as values: state, layout, styled cells, ANSI output of what changed, key decoding; no I/O.

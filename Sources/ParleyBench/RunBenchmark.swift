@@ -52,6 +52,12 @@ struct RunBenchmark: AsyncParsableCommand {
         let search = try await SearchLatency.measure(store: store, messages: scale.storeMessages)
         progress.phase("files: \(scale.fileBytes >> 20) MiB to a second node, then to a third from both")
         let files = try await FileTransfer.measure(scale, directory: scratch.path)
+        progress.phase("toxcore: two processes on loopback, \(scale.toxcoreMessages) messages in each of four modes")
+        let toxcore: ToxcoreBaseline?
+        do { toxcore = try ToxcoreBaseline.measure(messages: scale.toxcoreMessages, directory: scratch.path) } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            toxcore = nil
+        }
         progress.phase("node process: start-up and peak RSS")
         let process = try await NodeProcessProbe.measure(store: store)
         progress.phase("web page in Chromium: first screen after login, of \(scale.webMessages) messages, vote to bar")
@@ -64,7 +70,7 @@ struct RunBenchmark: AsyncParsableCommand {
         let figures = Figures.make(
             scale: scale, crypto: crypto, udp: udp, sqlite: sqlite, pipeline: pipeline, two: two, three: three,
             latency: latency, idle: idle, catchUp: catchUp, tally: tally, search: search, process: process, web: web,
-            udpPieces: udpPieces, files: files)
+            udpPieces: udpPieces, files: files, toxcore: toxcore)
         let seconds = (clock.now - started).seconds
         let report = Report(mode: scale.name, durationSeconds: seconds, figures: figures)
         print(TableRenderer.render(report))

@@ -25,6 +25,9 @@ struct Scale: Sendable {
     let idleDuration: Duration
     /// The file phase's file: 100 MiB in the full run.
     var fileBytes: Int { name == "full" ? 100 << 20 : 16 << 20 }
+    /// Messages toxcore sends in each of its modes: 20,000 in both runs, as fewer would measure its
+    /// start-up more than its rate (its lossless packets ramp up from 4 a second).
+    var toxcoreMessages: Int { 20_000 }
 
     static let full = Scale(
         name: "full", microDuration: .seconds(2), udpDatagrams: 1_000_000, sqliteRows: 200_000, sqliteLookups: 50_000,

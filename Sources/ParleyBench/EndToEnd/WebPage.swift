@@ -46,19 +46,15 @@ struct WebPage: Sendable {
             throw Unavailable.missing("no release parley at \(parley) (swift build -c release --product parley)")
         }
         let output = directory + "/web-measurements.json"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", script, "--messages", "\(scale.webMessages)", "--votes", "\(scale.webVotes)", "--output", output,
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(["PARLEY_BIN": parley]) { $1 }
-        let log = Pipe()
-        (process.standardOutput, process.standardError) = (log, log)
-        try process.run()
-        let printed = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let run = try Subprocess.run(
+            [
+                "python3", script, "--messages", "\(scale.webMessages)", "--votes", "\(scale.webVotes)", "--output",
+                output,
+            ],
+            environment: ["PARLEY_BIN": parley])
+        guard run.status == 0 else {
             // Playwright or Chromium missing is the common case: Tests/run.sh installs both.
+            let printed = run.output + run.errors
             let reason = printed.split(separator: "\n").suffix(3).joined(separator: " / ")
             throw printed.contains("No module named 'playwright'") || printed.contains("Executable doesn't exist")
                 ? Unavailable.missing("Playwright and Chromium are needed (Tests/run.sh installs them)")

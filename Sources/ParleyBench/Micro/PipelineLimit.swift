@@ -15,10 +15,6 @@ import Foundation
 struct PipelineLimit: Sendable {
     let twoNodesSecondsPerMessage: Double
     let threeNodesSecondsPerMessage: Double
-    /// The same, counting only the row each node stores per message: what the store alone allows
-    /// with the cores doing nothing else (issue 15's verify-rate targets are read against it).
-    let twoNodesStorageSecondsPerMessage: Double
-    let threeNodesStorageSecondsPerMessage: Double
     let cores: Int
 
     init(
@@ -38,8 +34,6 @@ struct PipelineLimit: Sendable {
         let eachOfThree = (sign + 2 * (aead + datagram) + row) / 3 + 2 * receiver / 3
         threeNodesSecondsPerMessage = Self.secondsPerMessage(
             perNode: Array(repeating: eachOfThree, count: 3), cores: self.cores)
-        twoNodesStorageSecondsPerMessage = Self.secondsPerMessage(perNode: [row, row], cores: self.cores)
-        threeNodesStorageSecondsPerMessage = Self.secondsPerMessage(perNode: [row, row, row], cores: self.cores)
     }
 
     /// The slowest node on its own core, or all of them sharing the cores, whichever takes longer.
@@ -49,6 +43,4 @@ struct PipelineLimit: Sendable {
 
     var twoNodesPerSecond: Double { 1 / twoNodesSecondsPerMessage }
     var threeNodesPerSecond: Double { 1 / threeNodesSecondsPerMessage }
-    var twoNodesStoragePerSecond: Double { 1 / twoNodesStorageSecondsPerMessage }
-    var threeNodesStoragePerSecond: Double { 1 / threeNodesStorageSecondsPerMessage }
 }

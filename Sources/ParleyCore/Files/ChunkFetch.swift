@@ -111,7 +111,13 @@ public struct ChunkFetch: Sendable {
     /// Takes a piece; returns the chunk's whole envelope once its last piece is in.
     public mutating func receive(_ piece: FilePiece, from peer: PeerID, now: Duration) -> [UInt8]? {
         let index = Int(piece.chunk)
-        guard index < held.count, var assembly = assemblies[index], assembly.source == peer, !assembly.checking else {
+        // Taken out of the table while it changes, so that its parts are not copied for every piece.
+        guard index < held.count, var assembly = assemblies.removeValue(forKey: index) else {
+            strayPieces += 1
+            return nil
+        }
+        defer { assemblies[index] = assembly }
+        guard assembly.source == peer, !assembly.checking else {
             strayPieces += 1
             return nil
         }
@@ -121,12 +127,10 @@ public struct ChunkFetch: Sendable {
             assembly.parts = Array(repeating: nil, count: count)
         }
         let bit: UInt64 = 1 << UInt64(piece.piece)
-        guard assembly.pieceCount == count, assembly.received & bit == 0 else {
-            strayPieces += 1
-            return nil
-        }
         // Every piece but the last is full: an envelope's length follows from its count and last piece.
-        guard Int(piece.piece) == count - 1 || piece.bytes.count == ChunkPieces.pieceBytes else {
+        guard assembly.pieceCount == count, assembly.received & bit == 0,
+            Int(piece.piece) == count - 1 || piece.bytes.count == ChunkPieces.pieceBytes
+        else {
             strayPieces += 1
             return nil
         }
@@ -137,16 +141,12 @@ public struct ChunkFetch: Sendable {
         assembly.parts[Int(piece.piece)] = piece.bytes
         assembly.received |= bit
         assembly.lastActivity = now
-        guard assembly.received == ChunkPieces.allPieces(count) else {
-            assemblies[index] = assembly
-            return nil
-        }
+        guard assembly.received == ChunkPieces.allPieces(count) else { return nil }
         var envelope: [UInt8] = []
         envelope.reserveCapacity(count * ChunkPieces.pieceBytes)
         for part in assembly.parts { envelope += part ?? [] }
         assembly.parts = []
         assembly.checking = true
-        assemblies[index] = assembly
         return envelope
     }
 

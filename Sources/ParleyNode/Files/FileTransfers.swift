@@ -12,6 +12,8 @@ final class FileTransfers: Sendable {
         var plan: ChunkFetch
         let data: FileDescriptor
         let have: FileDescriptor
+        /// The chat's keys as last read: a chunk of an epoch not among them reads them again.
+        var keys: [EpochKey]
         /// When members that lacked the file were last asked again (one may have fetched it since).
         var askedAllAt: Duration
         let startedAt: Duration

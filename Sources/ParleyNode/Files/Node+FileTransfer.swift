@@ -59,7 +59,8 @@ extension Node {
             id: id, chat: chat, manifest: manifest,
             plan: ChunkFetch(
                 held: held, sources: live.isEmpty ? Set(others) : live, configuration: configuration.files.fetch),
-            data: data, have: have, askedAllAt: now, startedAt: now, heldAtStart: held.held)
+            data: data, have: have, keys: try store.chatKeys(chat), askedAllAt: now, startedAt: now,
+            heldAtStart: held.held)
         transfers.state.withLock { $0.fetches[id] = fetch }
         transfers.started()
         logger.info(
@@ -188,11 +189,18 @@ extension Node {
     /// fails is counted and its sender asked nothing more for the file.
     private func check(_ envelope: [UInt8], chunk: Int, of id: MessageID, from peer: PeerID) async {
         guard let fetch = transfers.state.withLock({ $0.fetches[id] }) else { return }
-        let keys = (try? store.chatKeys(fetch.chat)) ?? []
+        var keys = fetch.keys
         do {
             let (bytes, _) = try ChunkEnvelope.open(
                 envelope, index: chunk, manifest: fetch.manifest,
-                keys: { epoch in keys.filter { $0.epoch == epoch }.map(\.key) }, chat: fetch.chat, file: id)
+                keys: { epoch in
+                    // A key changed since the fetch began (or since the last change it met): read again, once.
+                    if !keys.contains(where: { $0.epoch == epoch }), let current = try? store.chatKeys(fetch.chat) {
+                        keys = current
+                        transfers.state.withLock { $0.fetches[id]?.keys = current }
+                    }
+                    return keys.filter { $0.epoch == epoch }.map(\.key)
+                }, chat: fetch.chat, file: id)
             try fetch.data.write(bytes, at: Int64(chunk) * Int64(FileManifest.chunkBytes))
             try fetch.have.write([1], at: Int64(chunk))
             transfers.state.withLock { state in
