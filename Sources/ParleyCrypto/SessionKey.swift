@@ -29,6 +29,24 @@ public struct SessionKey: Sendable {
         return nonce
     }
 
+    /// `header` then `plaintext` sealed with `header` as associated data, in one array: a data
+    /// packet is built with one allocation and no copy of its ciphertext.
+    public func seal(_ plaintext: [UInt8], counter: UInt64, after header: [UInt8]) -> [UInt8] {
+        let nonce = Self.nonce(counter)
+        let count = header.count + plaintext.count + Self.tagByteCount
+        return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            let base = out.baseAddress!
+            header.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: header.count) }
+            var written: UInt64 = 0
+            withKey { key in
+                _ = crypto_aead_chacha20poly1305_ietf_encrypt(
+                    base + header.count, &written, plaintext, UInt64(plaintext.count),
+                    header, UInt64(header.count), nil, nonce, key)
+            }
+            initialized = count
+        }
+    }
+
     public func seal(_ plaintext: [UInt8], counter: UInt64, associatedData: [UInt8]) -> [UInt8] {
         let nonce = Self.nonce(counter)
         var out = [UInt8](repeating: 0, count: plaintext.count + Self.tagByteCount)

@@ -53,12 +53,14 @@ public enum Packet: Sendable, Hashable {
 
     /// The 14 clear bytes of a data packet, which are also its AEAD associated data.
     public static func dataHeader(receiverIndex: UInt32, counter: UInt64) -> [UInt8] {
-        var buffer = ByteBuffer()
-        buffer.writeInteger(WireVersion.current)
-        buffer.writeInteger(Kind.data.rawValue)
-        buffer.writeInteger(receiverIndex, endianness: .big)
-        buffer.writeInteger(counter, endianness: .big)
-        return Array(buffer.readableBytesView)
+        // Built by hand, not through a ByteBuffer: every datagram sealed or opened builds one.
+        var header: [UInt8] = [WireVersion.current, Kind.data.rawValue]
+        header.reserveCapacity(dataHeaderBytes)
+        for shift in stride(from: 24, through: 0, by: -8) {
+            header.append(UInt8(truncatingIfNeeded: receiverIndex >> shift))
+        }
+        for shift in stride(from: 56, through: 0, by: -8) { header.append(UInt8(truncatingIfNeeded: counter >> shift)) }
+        return header
     }
 
     /// The clear bytes of a handshake response before its sealed part: its AEAD associated data.
@@ -74,20 +76,22 @@ public enum Packet: Sendable, Hashable {
         guard bytes.count <= Self.maxDatagramBytes else {
             throw .tooLarge("datagram", limit: Self.maxDatagramBytes, actual: bytes.count)
         }
-        var buffer = ByteBuffer(bytes: bytes)
-        let version = try buffer.readU8("version")
+        guard let version = bytes.first else { throw .malformed("truncated at version") }
         guard version == WireVersion.current else { throw .unsupportedVersion(version) }
-        guard let kind = Kind(rawValue: try buffer.readU8("packet type")) else {
-            throw .malformed("unknown packet type")
-        }
+        guard bytes.count >= 2 else { throw .malformed("truncated at packet type") }
+        guard let kind = Kind(rawValue: bytes[1]) else { throw .malformed("unknown packet type") }
+        // Data packets, nearly every datagram, are read straight from the bytes; the rare others
+        // through a ByteBuffer over what follows the version and type.
         switch kind {
         case .handshakeInit:
+            var buffer = ByteBuffer(bytes: bytes[2...])
             let index = try buffer.readU32("sender index")
             let ephemeral = try buffer.readAgreementKey()
             let sealed = try buffer.readExactly(Self.handshakeInitSealedBytes, "sealed identity")
             try buffer.expectFullyRead("handshake init")
             self = .handshakeInit(senderIndex: index, ephemeral: ephemeral, sealed: sealed)
         case .handshakeResponse:
+            var buffer = ByteBuffer(bytes: bytes[2...])
             let sender = try buffer.readU32("sender index")
             let receiver = try buffer.readU32("receiver index")
             let ephemeral = try buffer.readAgreementKey()
@@ -96,13 +100,14 @@ public enum Packet: Sendable, Hashable {
             self = .handshakeResponse(
                 senderIndex: sender, receiverIndex: receiver, ephemeral: ephemeral, sealed: sealed)
         case .data:
-            let receiver = try buffer.readU32("receiver index")
-            let counter = try buffer.readU64("counter")
-            guard buffer.readableBytes >= SessionKey.tagByteCount else { throw .malformed("data packet too short") }
-            self = .data(
-                receiverIndex: receiver, counter: counter,
-                sealed: try buffer.readExactly(buffer.readableBytes, "ciphertext"))
+            guard bytes.count >= Self.dataHeaderBytes + SessionKey.tagByteCount else {
+                throw .malformed("data packet too short")
+            }
+            let receiver = bytes[2..<6].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let counter = bytes[6..<14].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            self = .data(receiverIndex: receiver, counter: counter, sealed: Array(bytes[Self.dataHeaderBytes...]))
         case .announce:
+            var buffer = ByteBuffer(bytes: bytes[2...])
             let peer = try buffer.readPeer("peer")
             let timestamp = try buffer.readI64("timestamp")
             let signature = try buffer.readSignature("signature")

@@ -31,7 +31,7 @@ public struct Session: Sendable {
         let counter = nextCounter
         nextCounter += 1
         let header = Packet.dataHeader(receiverIndex: remoteIndex, counter: counter)
-        return header + keys.send.seal(plaintext, counter: counter, associatedData: header)
+        return keys.send.seal(plaintext, counter: counter, after: header)
     }
 
     /// Authenticates then records the counter; a replay or forgery throws and changes nothing.

@@ -182,11 +182,14 @@ public struct SessionTable: Sendable {
     public mutating func open(
         receiverIndex: UInt32, counter: UInt64, sealed: [UInt8], from address: PeerAddress, now: Duration
     ) throws(ProtocolRejection) -> (peer: PeerID, plaintext: [UInt8]) {
-        guard let session = sessions[receiverIndex] else { throw .unknownSession }
+        // Its fields read one by one: a copy of the session, alive while it is changed in place below,
+        // would make that change copy the replay window for every datagram.
+        guard let peer = sessions[receiverIndex]?.peer, let establishedAt = sessions[receiverIndex]?.establishedAt
+        else { throw .unknownSession }
         // However used, no session lives past two rekey periods: a stolen session key must expire.
-        guard now - session.establishedAt <= configuration.rekeyAfter * 2 else {
+        guard now - establishedAt <= configuration.rekeyAfter * 2 else {
             sessions[receiverIndex] = nil
-            if current[session.peer] == receiverIndex { current[session.peer] = nil }
+            if current[peer] == receiverIndex { current[peer] = nil }
             throw .unknownSession
         }
         // In place, as in `seal` (the guard above found the session, so the chaining always reaches it).
@@ -195,9 +198,9 @@ public struct SessionTable: Sendable {
         }
         sessions[receiverIndex]?.address = address
         sessions[receiverIndex]?.lastHeardAt = now
-        lastHeard[session.peer] = now
-        lastAddress[session.peer] = address
-        return (session.peer, plaintext)
+        lastHeard[peer] = now
+        lastAddress[peer] = address
+        return (peer, plaintext)
     }
 
     /// Drops a peer's sessions, e.g. when it is known to have restarted.

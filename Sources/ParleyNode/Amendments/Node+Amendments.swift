@@ -162,7 +162,10 @@ extension Node {
 
     /// `@name` of a member of the chat (by contact name) becomes that member's mention token (§13d).
     public func resolvingMentions(_ text: String, chat: ChatID) throws -> String {
-        guard text.contains("@"), let membership = try store.membership(of: chat) else { return text }
+        // Scanned as bytes: `String.contains` with a string goes through Foundation, for every message sent.
+        guard text.utf8.contains(UInt8(ascii: "@")), let membership = try store.membership(of: chat) else {
+            return text
+        }
         let names = try store.contacts().reduce(into: [PeerID: String]()) { $0[$1.peer] = $1.name }
         return Mentions.resolving(text, members: membership.members.compactMap { id in names[id].map { (id, $0) } })
     }
