@@ -124,7 +124,11 @@ extension Node {
         var related: [Message] = []
         // In chunks: a whole history's ids would pass SQLite's limit on bound values.
         for start in stride(from: 0, to: shown.count, by: Self.amendmentQueryChunk) {
-            var criteria = MessageCriteria(chat: chat, tags: [.edit, .delete, .pin] + Array(ThreadRules.replyTags))
+            let tags: [Tag] = [.edit, .delete, .pin] + Array(ThreadRules.replyTags)
+            var criteria = MessageCriteria(chat: chat, tags: tags)
+            // An amendment references its target with its own tag, a reply with the target's (§13d):
+            // both among these, and a poll's votes (tagged as votes) are passed over in the index.
+            criteria.referenceTags = tags
             criteria.referencingAny = shown[start..<min(start + Self.amendmentQueryChunk, shown.count)].map(
                 \.message.id)
             related += try store.messages(matching: criteria).map(\.message).filter(forks.counts)

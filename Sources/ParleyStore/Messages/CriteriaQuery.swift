@@ -14,7 +14,9 @@ struct CriteriaQuery {
 
     init(_ criteria: MessageCriteria) {
         var conditions: [String]
-        if criteria.referencing != nil || criteria.referenceTag != nil || criteria.referencingAny != nil {
+        if criteria.referencing != nil || criteria.referenceTag != nil || criteria.referencingAny != nil
+            || criteria.referenceTags != nil
+        {
             var refConditions = ["r.chat_id = ?"]
             arguments += [criteria.chat.blob]
             if let target = criteria.referencing {
@@ -29,9 +31,19 @@ struct CriteriaQuery {
                 refConditions.append("r.ref_tag = ?")
                 arguments += [referenceTag.rawValue]
             }
+            if let referenceTags = criteria.referenceTags {
+                refConditions.append("r.ref_tag IN (\(Self.placeholders(referenceTags.count)))")
+                arguments += StatementArguments(referenceTags.map(\.rawValue))
+            }
             if let tag = criteria.tag {
                 refConditions.append("r.msg_tag = ?")
                 arguments += [tag.rawValue]
+            }
+            // The message's tags again on its references (`msg_tag`, the index's last column): a
+            // poll's thousands of votes are then passed over in the index, not read one by one.
+            if let tags = criteria.tags {
+                refConditions.append("r.msg_tag IN (\(Self.placeholders(tags.count)))")
+                arguments += StatementArguments(tags.map(\.rawValue))
             }
             let candidates = "SELECT r.message_id FROM message_refs r WHERE \(refConditions.joined(separator: " AND "))"
             conditions = ["m.id IN (\(candidates))"]

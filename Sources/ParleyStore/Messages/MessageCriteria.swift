@@ -31,6 +31,10 @@ public struct MessageCriteria: Sendable, Hashable {
     /// Only messages that carry a reference to one of these (an empty list matches nothing): what
     /// amends a page of messages, read in one query.
     public var referencingAny: [MessageID]?
+    /// Only messages that carry a reference whose tag is one of these (an empty list matches nothing):
+    /// with `referencingAny`, what amends (its own tag) or replies to (the target's) a page of messages,
+    /// found through the index without reading a poll's every vote.
+    public var referenceTags: [Tag]?
     /// Leaves out the messages this user deleted for itself (`LocalDataKey.deletedForMe`): history views set it.
     public var withoutDeletedForMe: Bool = false
     /// The local data key marking a message this user deleted for itself (`LocalDataKey.deletedForMe`).
