@@ -108,7 +108,11 @@ final class WebTestServer: Sendable {
         let request = TestClient.Request(
             path, method: method, authority: authority ?? address.description, headers: headers,
             body: bytes.map { ByteBuffer(bytes: $0) } ?? body.map { ByteBuffer(string: $0) })
-        return try await TestClient.withClient(host: "127.0.0.1", port: address.port) { client in
+        // A net for a hung server, not a measure: every in-process suite shares the cooperative pool,
+        // and a streamed download waited over the client's default 15 s in a run beside a build.
+        return try await TestClient.withClient(
+            host: "127.0.0.1", port: address.port, configuration: .init(timeout: .seconds(120))
+        ) { client in
             try await client.execute(request)
         }
     }

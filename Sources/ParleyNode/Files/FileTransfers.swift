@@ -20,6 +20,16 @@ final class FileTransfers: Sendable {
         let heldAtStart: Int
     }
 
+    /// What checking a chunk reads of its fetch: not the plan, which the receive path changes meanwhile
+    /// (a copy of it alive then would make every change copy it).
+    struct Target: Sendable {
+        let chat: ChatID
+        let manifest: FileManifest
+        let data: FileDescriptor
+        let have: FileDescriptor
+        let keys: [EpochKey]
+    }
+
     struct State: Sendable {
         var fetches: [MessageID: Fetch] = [:]
         /// Fetches being set up (their files opened, their row written): not started twice.
@@ -43,6 +53,14 @@ final class FileTransfers: Sendable {
     init() { (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1)) }
 
     func started() { wake.yield() }
+
+    func target(of id: MessageID) -> Target? {
+        state.withLock { state in
+            state.fetches[id].map {
+                Target(chat: $0.chat, manifest: $0.manifest, data: $0.data, have: $0.have, keys: $0.keys)
+            }
+        }
+    }
 
     func tree(of id: MessageID) -> FileTree? { state.withLock { $0.trees.first { $0.id == id }?.tree } }
 

@@ -188,7 +188,7 @@ extension Node {
     /// Opens and checks one assembled chunk, writes it at its offset and marks it held; a chunk that
     /// fails is counted and its sender asked nothing more for the file.
     private func check(_ envelope: [UInt8], chunk: Int, of id: MessageID, from peer: PeerID) async {
-        guard let fetch = transfers.state.withLock({ $0.fetches[id] }) else { return }
+        guard let fetch = transfers.target(of: id) else { return }
         var keys = fetch.keys
         do {
             let (bytes, _) = try ChunkEnvelope.open(

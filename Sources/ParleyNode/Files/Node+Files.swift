@@ -123,7 +123,13 @@ extension Node {
 
     func entry(for message: StoredMessage, held: HeldFile?) throws -> FileEntry? {
         guard let manifest = try? FileManifest(decoding: message.message.content) else { return nil }
-        let fetch = transfers.state.withLock { $0.fetches[message.id] }
+        // Counts only, not the fetch: a copy of its plan alive while the receive path changes it would
+        // make that change copy the plan.
+        let fetch = transfers.state.withLock { state in
+            state.fetches[message.id].map {
+                (held: $0.plan.held.held, sources: $0.plan.sourceCount, refused: $0.plan.refusedSources.count)
+            }
+        }
         var type = MediaType(mime: manifest.type, isPicture: false)
         if held?.holding == .held, let directory = configuration.files.directory,
             let head = try? FileDescriptor(path: heldPath(message.id, in: directory), writable: false).read(
@@ -135,8 +141,8 @@ extension Node {
         return FileEntry(
             message: message, manifest: manifest, holding: held?.holding,
             heldChunks: held?.holding == .held
-                ? manifest.chunkCount : fetch?.plan.held.held ?? checkedOnDisk(message.id, chunks: manifest.chunkCount),
-            sources: fetch?.plan.sourceCount ?? 0, refusedSources: fetch?.plan.refusedSources.count ?? 0,
+                ? manifest.chunkCount : fetch?.held ?? checkedOnDisk(message.id, chunks: manifest.chunkCount),
+            sources: fetch?.sources ?? 0, refusedSources: fetch?.refused ?? 0,
             contentType: type.mime, isPicture: isPicture)
     }
 

@@ -1,6 +1,7 @@
-import Synchronization
+import Foundation
 import ParleyCore
 import ParleyCrypto
+import Synchronization
 
 /// The timers and caches of secret ballots, in memory (what must survive a crash is in local data):
 /// envelopes a first relay holds until the closing time, when held ballots are released and when a
@@ -152,17 +153,42 @@ final class SecretBallotDesk: Sendable {
     /// validity is its ballot's, and a member sending the same reveal again in new messages must not
     /// cost a ring check each time (the tally only checks reveals that reference the poll).
     func checked(_ message: Message, on poll: MessageID, compute: (Message) -> CheckedBallot?) -> CheckedBallot? {
-        let key = CheckKey(
+        let key = Self.key(message, on: poll)
+        if let known = state.withLock({ $0.checked[key] }) { return known }
+        let result = compute(message)
+        remember([(key, result)])
+        return result
+    }
+
+    /// Checks, on every core, those of `messages` not checked yet: the ring checks of a secret poll's
+    /// published batch (200 electors: 200 checks of 800 scalar multiplications each) before the count
+    /// reads them one by one through `checked`.
+    func checkAll(_ messages: [Message], on poll: MessageID, compute: @Sendable (Message) -> CheckedBallot?) {
+        let unchecked = state.withLock { state in messages.filter { state.checked[Self.key($0, on: poll)] == nil } }
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, unchecked.count)
+        guard workers > 1 else { return }
+        let results = Mutex<[(CheckKey, CheckedBallot?)]>([])
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let mine = stride(from: worker, to: unchecked.count, by: workers).map {
+                (Self.key(unchecked[$0], on: poll), compute(unchecked[$0]))
+            }
+            results.withLock { $0 += mine }
+        }
+        remember(results.withLock { $0 })
+    }
+
+    private func remember(_ results: [(CheckKey, CheckedBallot?)]) {
+        state.withLock { state in
+            if state.checked.count + results.count > Self.maxCheckedBallots { state.checked.removeAll() }
+            for (key, result) in results { state.checked[key] = result }
+        }
+    }
+
+    private static func key(_ message: Message, on poll: MessageID) -> CheckKey {
+        CheckKey(
             poll: poll,
             message: message.tag == .pollBallotReveal
                 ? Digest32(bytes: Bytes32(BLAKE2b.hash256(message.content))) : message.id)
-        if let known = state.withLock({ $0.checked[key] }) { return known }
-        let result = compute(message)
-        state.withLock { state in
-            if state.checked.count >= Self.maxCheckedBallots { state.checked.removeAll() }
-            state.checked[key] = result
-        }
-        return result
     }
 
     /// Counts one more retry of this node's ballot on `poll`; false once `limit` were made.
