@@ -142,7 +142,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // `parley-bench`: throughput, latency, tally, catch-up and web figures against the limits of the same run (docs/bench).
+        // `parley-bench`: throughput, latency, tally, catch-up, file and web figures against the limits of the same run, and toxcore measured beside them (Toxcore/, docs/bench).
         .executableTarget(
             name: "ParleyBench",
             dependencies: [
