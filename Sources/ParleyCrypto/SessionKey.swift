@@ -35,12 +35,11 @@ public struct SessionKey: Sendable {
         let nonce = Self.nonce(counter)
         let count = header.count + plaintext.count + Self.tagByteCount
         return [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
-            let base = out.baseAddress!
-            header.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: header.count) }
+            _ = UnsafeMutableBufferPointer(rebasing: out[..<header.count]).initialize(from: header)
             var written: UInt64 = 0
             withKey { key in
                 _ = crypto_aead_chacha20poly1305_ietf_encrypt(
-                    base + header.count, &written, plaintext, UInt64(plaintext.count),
+                    out.baseAddress! + header.count, &written, plaintext, UInt64(plaintext.count),
                     header, UInt64(header.count), nil, nonce, key)
             }
             initialized = count

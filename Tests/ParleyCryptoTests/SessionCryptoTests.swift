@@ -43,6 +43,18 @@ struct SessionCryptoTests {
 
     static let pinnedVector = "083e1fae7d8f912de7e1728f42d038ab5c3811"
 
+    @Test func sealingAfterAHeaderIsTheHeaderThenTheSameCiphertext() throws {
+        let key = try SessionKey(rawRepresentation: Array(0..<32))
+        let header = Array("parley".utf8)
+        let packet = key.seal(Array("abc".utf8), counter: 1, after: header)
+        #expect(Hex.encode(packet) == Hex.encode(header) + SessionCryptoTests.pinnedVector)
+        #expect(
+            try key.open(Array(packet.dropFirst(header.count)), counter: 1, associatedData: header) == Array("abc".utf8)
+        )
+        // No header: the ciphertext alone, sealed with no associated data.
+        #expect(key.seal([1, 2], counter: 3, after: []) == key.seal([1, 2], counter: 3, associatedData: []))
+    }
+
     @Test func sealedBoxOpensOnlyForTheIdentity() throws {
         let bob = try Identity.generate()
         let box = try bob.publicKey.agreementKey().seal(Array("for bob".utf8))

@@ -54,12 +54,11 @@ public enum Packet: Sendable, Hashable {
     /// The 14 clear bytes of a data packet, which are also its AEAD associated data.
     public static func dataHeader(receiverIndex: UInt32, counter: UInt64) -> [UInt8] {
         // Built by hand, not through a ByteBuffer: every datagram sealed or opened builds one.
-        var header: [UInt8] = [WireVersion.current, Kind.data.rawValue]
-        header.reserveCapacity(dataHeaderBytes)
-        for shift in stride(from: 24, through: 0, by: -8) {
-            header.append(UInt8(truncatingIfNeeded: receiverIndex >> shift))
-        }
-        for shift in stride(from: 56, through: 0, by: -8) { header.append(UInt8(truncatingIfNeeded: counter >> shift)) }
+        var header = [UInt8](repeating: 0, count: dataHeaderBytes)
+        header[0] = WireVersion.current
+        header[1] = Kind.data.rawValue
+        for byte in 0..<4 { header[2 + byte] = UInt8(truncatingIfNeeded: receiverIndex >> (24 - 8 * UInt32(byte))) }
+        for byte in 0..<8 { header[6 + byte] = UInt8(truncatingIfNeeded: counter >> (56 - 8 * UInt64(byte))) }
         return header
     }
 

@@ -122,17 +122,17 @@ public struct ChunkFetch: Sendable {
             return nil
         }
         let count = Int(piece.pieces)
-        if assembly.pieceCount == nil {
-            assembly.pieceCount = count
-            assembly.parts = Array(repeating: nil, count: count)
-        }
         let bit: UInt64 = 1 << UInt64(piece.piece)
         // Every piece but the last is full: an envelope's length follows from its count and last piece.
-        guard assembly.pieceCount == count, assembly.received & bit == 0,
+        guard assembly.pieceCount ?? count == count, assembly.received & bit == 0,
             Int(piece.piece) == count - 1 || piece.bytes.count == ChunkPieces.pieceBytes
         else {
             strayPieces += 1
             return nil
+        }
+        if assembly.pieceCount == nil {
+            assembly.pieceCount = count
+            assembly.parts = Array(repeating: nil, count: count)
         }
         if let sent = assembly.sampleFrom {
             sources[peer]?.estimator.record(now - sent)

@@ -126,9 +126,11 @@ extension Node {
         for start in stride(from: 0, to: shown.count, by: Self.amendmentQueryChunk) {
             let tags: [Tag] = [.edit, .delete, .pin] + Array(ThreadRules.replyTags)
             var criteria = MessageCriteria(chat: chat, tags: tags)
-            // An amendment references its target with its own tag, a reply with the target's (§13d):
-            // both among these, and a poll's votes (tagged as votes) are passed over in the index.
-            criteria.referenceTags = tags
+            // An amendment references its target with its own tag, a reply with the target's (§13d),
+            // both among these. For a few targets (a poll's deletion check) they are looked up by
+            // both tags in the index, 49 seeks a target, and a poll's thousands of votes are passed
+            // over; a page of hundreds reads each target's references in one seek instead.
+            if shown.count <= Self.indexedAmendmentTargets { criteria.referenceTags = tags }
             criteria.referencingAny = shown[start..<min(start + Self.amendmentQueryChunk, shown.count)].map(
                 \.message.id)
             related += try store.messages(matching: criteria).map(\.message).filter(forks.counts)
@@ -145,6 +147,9 @@ extension Node {
         }
         return result
     }
+
+    /// Up to this many targets, `amendments(of:)` looks them up by reference and message tag.
+    static let indexedAmendmentTargets = 16
 
     /// How many of the latest unread messages look at: enough for any count a person reads as such,
     /// bounded so the chat list stays quick in a chat left unread for months.

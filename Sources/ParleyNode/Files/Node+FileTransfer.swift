@@ -33,6 +33,7 @@ extension Node {
             throw NodeError.notAMember(chat)
         }
         try checkCap(Int64(manifest.size))
+        let keys = try store.chatKeys(chat)
         if entry.holding == nil {
             if evicting {
                 try await makeRoom(for: Int64(manifest.size))
@@ -59,7 +60,7 @@ extension Node {
             id: id, chat: chat, manifest: manifest,
             plan: ChunkFetch(
                 held: held, sources: live.isEmpty ? Set(others) : live, configuration: configuration.files.fetch),
-            data: data, have: have, keys: try store.chatKeys(chat), askedAllAt: now, startedAt: now,
+            data: data, have: have, keys: keys, askedAllAt: now, startedAt: now,
             heldAtStart: held.held)
         transfers.state.withLock { $0.fetches[id] = fetch }
         transfers.started()
@@ -190,17 +191,23 @@ extension Node {
     private func check(_ envelope: [UInt8], chunk: Int, of id: MessageID, from peer: PeerID) async {
         guard let fetch = transfers.target(of: id) else { return }
         var keys = fetch.keys
-        do {
-            let (bytes, _) = try ChunkEnvelope.open(
+        func open(with keys: [EpochKey]) throws(ChunkEnvelope.Refusal) -> [UInt8] {
+            try ChunkEnvelope.open(
                 envelope, index: chunk, manifest: fetch.manifest,
-                keys: { epoch in
-                    // A key changed since the fetch began (or since the last change it met): read again, once.
-                    if !keys.contains(where: { $0.epoch == epoch }), let current = try? store.chatKeys(fetch.chat) {
-                        keys = current
-                        transfers.state.withLock { $0.fetches[id]?.keys = current }
-                    }
-                    return keys.filter { $0.epoch == epoch }.map(\.key)
-                }, chat: fetch.chat, file: id)
+                keys: { epoch in keys.filter { $0.epoch == epoch }.map(\.key) }, chat: fetch.chat, file: id
+            ).chunk
+        }
+        do {
+            let bytes: [UInt8]
+            do { bytes = try open(with: keys) } catch .unopenable {
+                // The chat's keys as the fetch read them may be out of date (a new epoch, or a key
+                // change that won for an epoch already held): read again, and judge on those alone,
+                // so the verdict does not depend on when the fetch began.
+                keys = (try? store.chatKeys(fetch.chat)) ?? keys
+                let current = keys
+                transfers.state.withLock { $0.fetches[id]?.keys = current }
+                bytes = try open(with: keys)
+            }
             try fetch.data.write(bytes, at: Int64(chunk) * Int64(FileManifest.chunkBytes))
             try fetch.have.write([1], at: Int64(chunk))
             transfers.state.withLock { state in

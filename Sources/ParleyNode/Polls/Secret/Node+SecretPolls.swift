@@ -162,10 +162,13 @@ extension Node {
         let keys = try store.messages(matching: MessageCriteria(chat: poll.chat, tag: .ballotKey)).map(\.message)
             .filter(forks.counts)
         let members = try store.membersWhenSent(poll.id) ?? []
-        // The ring checks the count will make, on both cores first: only the creator's ballots cost one.
-        secretBallots.checkAll(
-            related.filter { $0.tag == .pollSecretBallot && $0.author == poll.author }, on: poll.id
-        ) { SecretPollRules.check($0, poll: poll, secret: secret) }
+        // Once the creator has closed the poll, the count checks the creator's ballots (only those cost
+        // a ring check): on both cores first. Before the close it checks none.
+        if PollRules.winningClose(of: poll, among: related) != nil {
+            secretBallots.checkAll(
+                related.filter { $0.tag == .pollSecretBallot && $0.author == poll.author }, on: poll.id
+            ) { SecretPollRules.check($0, poll: poll, secret: secret) }
+        }
         let tally = SecretPollRules.result(
             poll: poll, secret: secret, members: members, related: related, ballotKeys: keys,
             disputed: Set(forks.forkedFrom.keys)
