@@ -12,18 +12,6 @@ struct WebPage: Sendable {
     let voteToBarP50Millis: Double
     let voteToBarP99Millis: Double
 
-    enum Unavailable: Error, CustomStringConvertible {
-        case missing(String)
-        case failed(String)
-
-        var description: String {
-            switch self {
-            case let .missing(what): "web page not measured: \(what)"
-            case let .failed(output): "web page not measured: Tests/web/measure.py failed: \(output)"
-            }
-        }
-    }
-
     private struct Measurements: Decodable {
         struct AfterLogin: Decodable { let median: Double }
         struct FirstScreen: Decodable { let messages: Int, median: Double }
@@ -36,14 +24,15 @@ struct WebPage: Sendable {
     static func measure(_ scale: Scale, directory: String) throws -> WebPage {
         let script = "Tests/web/measure.py"
         guard FileManager.default.fileExists(atPath: script) else {
-            throw Unavailable.missing("run from the checkout (\(script) not found)")
+            throw PhaseUnavailable(phase: "web page", reason: "run from the checkout (\(script) not found)")
         }
         // The node under test is the release build beside this benchmark: `swift build -c release` makes both.
         let parley = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()
             .appendingPathComponent("parley").path
         guard FileManager.default.isExecutableFile(atPath: parley) else {
-            throw Unavailable.missing("no release parley at \(parley) (swift build -c release --product parley)")
+            throw PhaseUnavailable(
+                phase: "web page", reason: "no release parley at \(parley) (swift build -c release --product parley)")
         }
         let output = directory + "/web-measurements.json"
         let run = try Subprocess.run(
@@ -57,8 +46,9 @@ struct WebPage: Sendable {
             let printed = run.output + run.errors
             let reason = printed.split(separator: "\n").suffix(3).joined(separator: " / ")
             throw printed.contains("No module named 'playwright'") || printed.contains("Executable doesn't exist")
-                ? Unavailable.missing("Playwright and Chromium are needed (Tests/run.sh installs them)")
-                : Unavailable.failed(reason)
+                ? PhaseUnavailable(
+                    phase: "web page", reason: "Playwright and Chromium are needed (Tests/run.sh installs them)")
+                : PhaseUnavailable(phase: "web page", reason: "Tests/web/measure.py failed: \(reason)")
         }
         let measured = try JSONDecoder().decode(Measurements.self, from: Data(contentsOf: URL(fileURLWithPath: output)))
         return WebPage(

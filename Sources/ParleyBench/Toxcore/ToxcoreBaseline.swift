@@ -43,40 +43,33 @@ struct ToxcoreBaseline: Sendable, Decodable {
         ].sorted { $0.perSecond > $1.perSecond }
     }
 
-    enum Unavailable: Error, CustomStringConvertible {
-        case missing(String)
-        case failed(String)
-
-        var description: String {
-            switch self {
-            case let .missing(what): "toxcore not measured: \(what)"
-            case let .failed(reason): "toxcore not measured: \(reason)"
-            }
-        }
-    }
-
     static let source = "Sources/ParleyBench/Toxcore/tox-harness.c"
 
     /// Builds the harness into `directory` and runs it: about 10 s to connect, then `messages` of 200
     /// bytes in each of four modes and 1,050 round trips.
     static func measure(messages: Int, directory: String) throws -> ToxcoreBaseline {
         guard FileManager.default.fileExists(atPath: source) else {
-            throw Unavailable.missing("run from the checkout (\(source) not found)")
+            throw PhaseUnavailable(phase: "toxcore", reason: "run from the checkout (\(source) not found)")
         }
         let flags = try Subprocess.run(["pkg-config", "--cflags", "--libs", "toxcore"])
         guard flags.status == 0 else {
-            throw Unavailable.missing("libtoxcore-dev is not installed (apt-get install libtoxcore-dev)")
+            throw PhaseUnavailable(
+                phase: "toxcore", reason: "libtoxcore-dev is not installed (apt-get install libtoxcore-dev)")
         }
-        guard Subprocess.exists("cc") else { throw Unavailable.missing("no C compiler (cc) on the PATH") }
+        guard Subprocess.exists("cc") else {
+            throw PhaseUnavailable(phase: "toxcore", reason: "no C compiler (cc) on the PATH")
+        }
         let harness = directory + "/tox-harness"
         let build = try Subprocess.run(
             ["cc", "-O2", "-std=c11", source, "-o", harness]
                 + flags.output.split(whereSeparator: \.isWhitespace).map(String.init))
-        guard build.status == 0 else { throw Unavailable.failed("the harness did not build: \(build.errors)") }
+        guard build.status == 0 else {
+            throw PhaseUnavailable(phase: "toxcore", reason: "the harness did not build: \(build.errors)")
+        }
         let run = try Subprocess.run([harness, "--messages", "\(messages)", "--payload", "200"])
         guard run.status == 0, let last = run.output.split(separator: "\n").last else {
             let reason = run.errors.split(separator: "\n").suffix(2).joined(separator: " / ")
-            throw Unavailable.failed("the harness exited \(run.status): \(reason)")
+            throw PhaseUnavailable(phase: "toxcore", reason: "the harness exited \(run.status): \(reason)")
         }
         return try JSONDecoder().decode(ToxcoreBaseline.self, from: Data(last.utf8))
     }
