@@ -29,6 +29,10 @@ public struct StatusView: Codable, Sendable, Hashable {
     public let framesRetransmitted: Int
     /// Messages sent in answer to members' sync requests since start.
     public let syncMessagesSent: Int
+    /// Others' messages pushed on since start to members that reach their author only through this node.
+    public let relayedOnward: Int
+    /// The share of others' messages stored since start that another member relayed, 0 to 1 (0 with none stored).
+    public let relayedShare: Double
     /// File chunks fetched and checked here, and chunks served to members, since start (§13e).
     public let fileChunksFetched: Int
     public let fileChunksServed: Int
@@ -42,6 +46,9 @@ public struct StatusView: Codable, Sendable, Hashable {
             status.pendingRetransmits, status.storedFromAuthors, status.storedRelayed
         )
         (framesRetransmitted, syncMessagesSent) = (status.framesRetransmitted, status.syncMessagesSent)
+        relayedOnward = status.relayedOnward
+        let stored = status.storedFromAuthors + status.storedRelayed
+        relayedShare = stored == 0 ? 0 : Double(status.storedRelayed) / Double(stored)
         (fileChunksFetched, fileChunksServed) = (status.fileChunksFetched, status.fileChunksServed)
     }
 }

@@ -19,6 +19,7 @@ extension Node {
             storedRelayed: await engine.storedRelayed,
             framesRetransmitted: await engine.framesRetransmitted,
             syncMessagesSent: syncMessagesSent.load(ordering: .relaxed),
+            relayedOnward: relayPushes.load(ordering: .relaxed),
             fileChunksFetched: transfers.state.withLock(\.chunksFetched),
             fileChunksServed: transfers.state.withLock(\.chunksServed))
     }
@@ -51,6 +52,9 @@ public struct NodeStatus: Sendable, Codable, Hashable {
     public let framesRetransmitted: Int
     /// Messages sent in answer to members' sync requests since start.
     public let syncMessagesSent: Int
+    /// Others' messages pushed on since start to members that reach their author only through this
+    /// node (PROTOCOL.md §12a): the traffic this node relays around a missing session.
+    public let relayedOnward: Int
     /// File chunks fetched and checked here, and served to members, since start (§13e).
     public let fileChunksFetched: Int
     public let fileChunksServed: Int

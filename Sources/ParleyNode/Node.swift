@@ -23,6 +23,8 @@ public final class Node: Sendable {
     let syncRounds = Atomic<Int>(0)
     /// Messages sent in sync replies so far (`status`).
     let syncMessagesSent = Atomic<Int>(0)
+    /// Others' messages pushed on to members relayed through this node (`relayOnward`).
+    let relayPushes = Atomic<Int>(0)
     /// Others' messages this node sent lately in sync replies: their acks change nothing in the store
     /// (only own messages have deliveries), so they are dropped without looking each up by id. A
     /// returning member acks every message of its catch-up, and those lookups had taken a core.

@@ -13,7 +13,8 @@ struct Status: AsyncParsableCommand {
                 "datagrams in \(status.datagramsIn), out \(status.datagramsOut), awaiting ack \(status.pendingRetransmits)"
             )
             lines.append(
-                "messages stored from their authors \(status.storedFromAuthors), relayed by other members \(status.storedRelayed)"
+                "messages stored from their authors \(status.storedFromAuthors), relayed by other members \(status.storedRelayed) ("
+                    + "\(Int((status.relayedShare * 100).rounded())) % relayed); pushed on for members relayed here \(status.relayedOnward)"
             )
             lines.append(
                 "frames sent again for want of an ack \(status.framesRetransmitted), messages sent in sync replies \(status.syncMessagesSent)"

@@ -183,6 +183,10 @@ public struct Rendezvous: Sendable {
         relays[target] = subscribers
     }
 
+    /// Whether any member may be subscribed to any target's beats: false only when none ever asked, or
+    /// every subscription was pruned, so a node nobody relays through skips the per-target lookups.
+    public var mayRelay: Bool { !relays.isEmpty }
+
     /// The askers `target`'s beats go to now.
     public func beatSubscribers(of target: PeerID, now: Duration) -> [PeerID] {
         (relays[target] ?? [:]).filter { $0.value > now }.map(\.key)

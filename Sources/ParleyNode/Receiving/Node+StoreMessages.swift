@@ -92,16 +92,20 @@ extension Node {
         var files: [MessageID] = []
         var (fromAuthors, relayed) = (0, 0)
         var relayedAuthors: [(author: PeerID, timestampMillis: Int64, via: PeerID)] = []
+        var relayedChats = Set<ChatID>()
+        var onward: [(message: Message, from: PeerID)] = []
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
             switch outcome {
             case let .inserted(stored):
                 // Own messages coming back (a store restored from a backup) are neither.
                 if message.author != me {
+                    onward.append((message, peer))
                     if peer == message.author {
                         fromAuthors += 1
                     } else {
                         relayed += 1
                         relayedAuthors.append((message.author, message.timestampMillis, peer))
+                        relayedChats.insert(message.chat)
                     }
                 }
                 chatState.observe(chat: message.chat, lamport: stored.message.lamport)
@@ -141,6 +145,8 @@ extension Node {
         }
         await engine.countStored(fromAuthors: fromAuthors, relayed: relayed)
         await recordHeard(direct: [], relayed: relayedAuthors)
+        await relayOnward(onward)
+        await askIntroductions(after: relayedChats)
         await proveForks(
             stored: verified.messages.map(\.message), outcomes: outcomes,
             received: verified.messages.map(\.message) + checked.covered.values.flatMap { $0 })

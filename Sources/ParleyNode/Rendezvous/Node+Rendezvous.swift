@@ -38,6 +38,16 @@ extension Node {
         await transmit(frames)
     }
 
+    /// Messages of `chats` came relayed: their authors not reached are asked about now, not at the next
+    /// sync round, so the member relaying them pushes those authors' next messages here at once
+    /// (`relayOnward`). The questions keep their own pace (`Rendezvous.introducers`).
+    func askIntroductions(after chats: Set<ChatID>) async {
+        guard !chats.isEmpty, let memberships = try? joinedMemberships().filter({ chats.contains($0.key) }),
+            !memberships.isEmpty
+        else { return }
+        await askIntroductions(memberships)
+    }
+
     /// `requester` asked to meet each of `targets`: introduced when this node shares a chat with both
     /// and reaches both; each then gets the other's address as this node sees it. Nothing else is
     /// ever sent: no address this node did not observe on an authenticated session.

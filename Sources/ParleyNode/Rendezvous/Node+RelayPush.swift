@@ -1,0 +1,45 @@
+import ParleyCore
+import ParleyCrypto
+import ParleyStore
+import Synchronization
+
+/// Relayed members get new messages at once (PROTOCOL.md §12a): a member that asked this node to
+/// introduce it to an author has no session with that author, so what this node stores of that
+/// author's goes on to it right away, reliably, instead of waiting for its next sync round. The
+/// messages travel as their author signed them: a relay can delay or drop them (sync still brings
+/// them) but not change them, and it sends them only to members of their chat.
+extension Node {
+    /// Pushes `stored` (new here, each with the peer that delivered it) to the members subscribed to
+    /// its author through this node (`Rendezvous.beatSubscribers`), except that peer and the author.
+    func relayOnward(_ stored: [(message: Message, from: PeerID)]) async {
+        let now = clock.now
+        // The common case, no member relayed through this node, costs one lock and no store read.
+        guard !stored.isEmpty, rendezvous.withLock(\.mayRelay) else { return }
+        var subscribers: [PeerID: [PeerID]] = [:]
+        var members: [ChatID: Set<PeerID>] = [:]
+        var pushes: [(key: OutboundKey, frame: Frame)] = []
+        var pushed: [MessageID] = []
+        for (message, from) in stored where message.author != me {
+            let author = message.author
+            let asking =
+                subscribers[author]
+                ?? rendezvous.withLock { $0.beatSubscribers(of: author, now: now) }.sorted()
+            subscribers[author] = asking
+            guard !asking.isEmpty else { continue }
+            if members[message.chat] == nil {
+                members[message.chat] = Set((try? store.membership(of: message.chat))?.members ?? [])
+            }
+            let chatMembers = members[message.chat] ?? []
+            let onward = asking.filter { $0 != from && $0 != author && $0 != me && chatMembers.contains($0) }
+            guard !onward.isEmpty else { continue }
+            let encoded = message.encoded
+            pushes += onward.map { (.message(message.id, to: $0), .message(encoded)) }
+            pushed.append(message.id)
+        }
+        guard !pushes.isEmpty else { return }
+        // Their acks come back here like an author's: they only release the pushes, recording no delivery.
+        relayed.withLock { relayed in for id in pushed { relayed.insert(id) } }
+        relayPushes.add(pushes.count, ordering: .relaxed)
+        await pushReliably(pushes)
+    }
+}
