@@ -11,6 +11,11 @@ struct NATTestBed {
         case nat
         /// The same, but masquerading picks a random public port per destination: no hole can be punched.
         case symmetricNAT
+        /// Masquerading as `nat`, but an unsolicited datagram is not dropped: the router's own stack takes
+        /// it (answering "port unreachable"), which keeps its connection-tracking entry for 30 s. A punch
+        /// that arrives before the router's member has sent toward its source thereby takes the port that
+        /// member's own packets would leave from, and the router maps them to another (PROTOCOL §12a).
+        case natKeepingUnsolicited
         /// Plain routing between the networks, no NAT.
         case routed
     }
@@ -71,9 +76,7 @@ struct NATTestBed {
                         table ip nat {
                           chain post { type nat hook postrouting priority 100; oifname "eth0" masquerade\(routers == .symmetricNAT ? " random" : ""); }
                         }
-                        table inet firewall {
-                          chain input { type filter hook input priority 0; iifname "eth0" ct state new drop; }
-                        }
+                        \(routers == .natKeepingUnsolicited ? "" : Self.dropUnsolicited)
                         """)
             }
             if routers == .routed {
@@ -93,6 +96,12 @@ struct NATTestBed {
         }
         return bed
     }
+
+    private static let dropUnsolicited = """
+        table inet firewall {
+          chain input { type filter hook input priority 0; iifname "eth0" ct state new drop; }
+        }
+        """
 
     func host(_ name: String) -> Host { hosts.first { $0.name == name }! }
 

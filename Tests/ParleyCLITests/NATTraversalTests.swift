@@ -6,14 +6,14 @@ import Testing
 /// introduces them to each other (PROTOCOL.md §12a).
 @Suite(.serialized, .enabled(if: LANTestBed.canCreate, "needs root, iproute2 and nftables"), .processSuiteLimit)
 struct NATTraversalTests {
-    /// carol on the public segment; alice and bob behind NATs, started with `--peer` carol; carol
-    /// creates a chat of the three. Returns the running nodes and the chat.
+    /// carol on the public segment; alice and bob behind NATs, started with `--peer` carol; `creator`
+    /// creates a chat of the three: carol once she has heard from both, or alice at once, as soon as
+    /// her contacts are added. Returns the running nodes and the chat.
     /// `aliceHoldsForBob`: an address alice is given for bob that does not reach him (none by default).
-    static func start(symmetric: Bool, aliceHoldsForBob: String? = nil) throws -> (
-        bed: NATTestBed, parley: ParleyBinary, nodes: [Process], chat: String
-    ) {
-        let bed = try NATTestBed.make(
-            public: ["carol"], behindRouters: ["alice", "bob"], symmetric ? .symmetricNAT : .nat)
+    static func start(
+        _ routers: NATTestBed.Routers, aliceHoldsForBob: String? = nil, creator: String = "carol"
+    ) throws -> (bed: NATTestBed, parley: ParleyBinary, nodes: [Process], chat: String) {
+        let bed = try NATTestBed.make(public: ["carol"], behindRouters: ["alice", "bob"], routers)
         var nodes: [Process] = []
         do {
             let parley = try ParleyBinary()
@@ -37,14 +37,18 @@ struct NATTraversalTests {
                     ["contacts", "add", "\(parley.workspace)/keys/\(other).pub", "--name", other]
                         + (address.map { ["--addr", "\($0):7001"] } ?? []))
             }
-            // carol learns where alice and bob are from their announces (through their NATs)
-            #expect(
-                parley.eventually("carol", ["status", "--json"]) {
-                    $0.contains(Self.key(parley, "alice")) && $0.contains(Self.key(parley, "bob"))
-                })
-            let chat = try parley.client("carol", ["chat", "create", "Across", "--member", "alice", "--member", "bob"])
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            for name in ["alice", "bob"] {
+            if creator == "carol" {
+                // carol learns where alice and bob are from their announces (through their NATs)
+                #expect(
+                    parley.eventually("carol", ["status", "--json"]) {
+                        $0.contains(Self.key(parley, "alice")) && $0.contains(Self.key(parley, "bob"))
+                    })
+            }
+            let others = ["carol", "alice", "bob"].filter { $0 != creator }
+            let chat = try parley.client(
+                creator, ["chat", "create", "Across"] + others.flatMap { ["--member", $0] }
+            ).trimmingCharacters(in: .whitespacesAndNewlines)
+            for name in others {
                 #expect(
                     parley.eventually(name, ["chat", "list"], seconds: 30) { $0.contains("Across") },
                     "\(name) never joined")
@@ -110,7 +114,7 @@ struct NATTraversalTests {
     }
 
     @Test func twoMembersBehindTheirOwnNATsGetADirectSessionThroughAPublicMember() throws {
-        let (bed, parley, nodes, chat) = try Self.start(symmetric: false)
+        let (bed, parley, nodes, chat) = try Self.start(.nat)
         defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
 
         // Then alice and bob, who know no address for each other, get a session within 5 s of joining
@@ -130,10 +134,35 @@ struct NATTraversalTests {
         #expect(share <= 0.1, "\(share * 100) % of alice's texts reached bob through carol")
     }
 
+    @Test func behindRoutersThatKeepUnsolicitedDatagramsEverythingStillArrivesAtOncePushedOnByThePublicMember()
+        throws
+    {
+        // Given routers whose own stack takes an unsolicited datagram (so a punch that arrives before the
+        // far member has sent that way keeps that port for 30 s, PROTOCOL §12a), and alice making the
+        // chat as soon as her contacts are added, before carol has heard from bob
+        let (bed, parley, nodes, chat) = try Self.start(.natKeepingUnsolicited, creator: "alice")
+        defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
+
+        // Then, with or without a direct session (on a segment with no delay the first punch wins the
+        // race and takes the far router's port: RELIABILITY.md), the votes agree on all three
+        let (direct, seconds) = Self.directSession(parley)
+        Reliability.figure(
+            "nat.keepingUnsolicited.directSessionSeconds", direct ? String(format: "%.2f", seconds) : "none in 10 s")
+        #expect(try Self.votesAgree(parley, chat, seconds: 30))
+        // and alice's texts reach bob: over their session, or pushed on by carol as they reach her
+        let before = try #require(Self.relayedOnward(parley, "carol"))
+        let (share, delivery) = try #require(
+            try Self.relayShare(parley, chat, count: 50), "bob did not get alice's 50 texts")
+        Reliability.figure(
+            "nat.keepingUnsolicited.relayShare", String(format: "%.2f of 50 texts, all in %.2f s", share, delivery))
+        let pushed = try #require(Self.relayedOnward(parley, "carol")) - before
+        #expect(direct || pushed >= 50, "carol pushed on \(pushed) of alice's 50 texts to bob")
+    }
+
     @Test func aMemberHoldingAnAddressThatDoesNotWorkStillGetsADirectSessionWithinFiveSeconds() throws {
         // Given alice holds bob's address on his own LAN, which her packets cannot reach, so her own
         // handshakes go nowhere and she would first wait out her grace before asking (PROTOCOL §12a)
-        let (bed, parley, nodes, _) = try Self.start(symmetric: false, aliceHoldsForBob: "192.168.2.2")
+        let (bed, parley, nodes, _) = try Self.start(.nat, aliceHoldsForBob: "192.168.2.2")
         defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
 
         // Then bob's question, answered to both, ends her grace: a session within 5 s all the same
@@ -143,7 +172,7 @@ struct NATTraversalTests {
     }
 
     @Test func behindSymmetricNATsMembersStillConvergeThroughThePublicMember() throws {
-        let (bed, parley, nodes, chat) = try Self.start(symmetric: true)
+        let (bed, parley, nodes, chat) = try Self.start(.symmetricNAT)
         defer { nodes.forEach { $0.terminateAndWait() }; bed.remove() }
 
         // Then no direct session can be made (a new public port per destination), yet each shows the
@@ -164,6 +193,8 @@ struct NATTraversalTests {
         Reliability.figure(
             "nat.symmetric.relayShare", String(format: "%.2f of 50 texts, all in %.2f s", share, seconds))
         #expect(share == 1, "without a session, every text of alice's reaches bob through carol")
+        // pushed on by carol as each reached her, not left for bob's next sync round
+        #expect(try #require(Self.relayedOnward(parley, "carol")) >= 50)
         #expect(!Self.connected(parley, "alice", to: "bob"))
     }
 
@@ -175,6 +206,12 @@ struct NATTraversalTests {
             let direct = status["storedFromAuthors"] as? Int, let relayed = status["storedRelayed"] as? Int
         else { return nil }
         return (direct, relayed)
+    }
+
+    /// Others' messages `name`'s node pushed on to members relayed through it so far.
+    static func relayedOnward(_ parley: ParleyBinary, _ name: String) -> Int? {
+        (try? ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any])?[
+            "relayedOnward"] as? Int
     }
 
     /// alice sends `count` texts; the share of them bob stored through another member (carol) rather

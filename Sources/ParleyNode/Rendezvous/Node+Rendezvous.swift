@@ -59,15 +59,26 @@ extension Node {
             guard Rendezvous.shareAChat([me, requester, target], in: memberships) else { continue }
             // Whether or not they meet now, the asker has no session with the target: its beats go
             // through here meanwhile.
-            rendezvous.withLock { $0.relayBeats(of: target, to: requester, now: now) }
+            rendezvous.withLock {
+                $0.relayBeats(of: target, to: requester, now: now)
+                $0.heard(requester, askAbout: target, now: now)
+            }
             guard let seenAtTarget = await engine.liveAddress(of: target, now: now),
-                let seenAtRequester = await engine.liveAddress(of: requester, now: now),
-                rendezvous.withLock({ $0.shouldIntroduce(requester, to: target, now: now) })
+                let seenAtRequester = await engine.liveAddress(of: requester, now: now)
             else { continue }
-            frames[requester, default: []].append(.meet(peer: target, address: seenAtTarget))
+            // Both punch only once both asked, so their first handshakes cross (`Rendezvous.Introduction`).
+            let introduction = rendezvous.withLock { $0.introduction(of: requester, to: target, now: now) }
+            guard introduction != .none else { continue }
             frames[target, default: []].append(.meet(peer: requester, address: seenAtRequester))
+            if introduction == .both {
+                frames[requester, default: []].append(.meet(peer: target, address: seenAtTarget))
+            }
             logger.debug(
-                "introduced", metadata: ["requester": "\(requester.shortHex)", "target": "\(target.shortHex)"])
+                "introduced",
+                metadata: [
+                    "requester": "\(requester.shortHex)", "target": "\(target.shortHex)",
+                    "both": "\(introduction == .both)",
+                ])
         }
         await transmit(frames)
     }
