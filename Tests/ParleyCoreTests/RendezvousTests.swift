@@ -196,40 +196,22 @@ struct RendezvousTests {
     @Test func eachPairIsIntroducedAtMostOncePerFiveSeconds() {
         var rules = Rendezvous()
         let introduced = [
-            rules.introduction(of: alice, to: bob, now: .zero),
-            rules.introduction(of: alice, to: bob, now: .seconds(4)),
-            rules.introduction(of: bob, to: alice, now: .seconds(4)),
-            rules.introduction(of: alice, to: alice, now: .seconds(60)),
-            rules.introduction(of: alice, to: bob, now: .seconds(5)),
+            rules.shouldIntroduce(alice, to: bob, now: .zero), rules.shouldIntroduce(alice, to: bob, now: .seconds(4)),
+            rules.shouldIntroduce(bob, to: alice, now: .seconds(4)),
+            rules.shouldIntroduce(alice, to: alice, now: .seconds(60)),
+            rules.shouldIntroduce(alice, to: bob, now: .seconds(5)),
         ]
-        #expect(introduced.map { $0 != .none } == [true, false, true, false, true])
-    }
-
-    @Test func onlyTheTargetIsToldUntilItHasAskedTooThenBoth() {
-        var rules = Rendezvous()
-        // alice asks about bob, who has not asked about her: only bob is told (he asks in his next round)
-        rules.heard(alice, askAbout: bob, now: .zero)
-        #expect(rules.introduction(of: alice, to: bob, now: .zero) == .targetOnly)
-        // bob's question two seconds later finds hers: both are told, and punch at once
-        rules.heard(bob, askAbout: alice, now: .seconds(2))
-        #expect(rules.introduction(of: bob, to: alice, now: .seconds(2)) == .both)
-        // a question older than the meet window counts no more: its asker would not act on the answer
-        let dave = Fixtures.mallory.publicKey
-        rules.heard(carol, askAbout: dave, now: .seconds(20))
-        rules.heard(dave, askAbout: carol, now: .seconds(31))
-        #expect(rules.introduction(of: dave, to: carol, now: .seconds(31)) == .targetOnly)
-        rules.heard(carol, askAbout: dave, now: .seconds(35))
-        #expect(rules.introduction(of: carol, to: dave, now: .seconds(35)) == .both)
+        #expect(introduced == [true, false, true, false, true])
     }
 
     @Test func aFloodOfDistinctPairsIsRefusedOnceTheTableIsFullOfFreshEntries() throws {
         var rules = Rendezvous()
         let peers = try (0..<1_100).map { _ in try Identity.generate().publicKey }
-        let admitted = peers.count { rules.introduction(of: alice, to: $0, now: .seconds(1)) != .none }
+        let admitted = peers.count { rules.shouldIntroduce(alice, to: $0, now: .seconds(1)) }
         #expect(admitted == 1_024)
         // Once they are old, room is made again
-        let later = rules.introduction(of: alice, to: peers[1_050], now: .seconds(7))
-        #expect(later != .none)
+        let later = rules.shouldIntroduce(alice, to: peers[1_050], now: .seconds(7))
+        #expect(later)
     }
 
     @Test func peersShareAChatOnlyWhenOneChatHoldsThemAll() throws {

@@ -69,20 +69,8 @@ public struct Rendezvous: Sendable {
     private var met: [Pair: Duration] = [:]
     /// Target → askers and until when this node relays the target's presence beats to them.
     private var relays: [PeerID: [PeerID: Duration]] = [:]
-    /// (asker, target) → when this node was last asked that question, for `introduction`.
-    private var heard: [Pair: Duration] = [:]
-
-    /// What a question this node was asked gets (`introduction`).
-    public enum Introduction: Sendable, Hashable {
-        /// Both are told each other's address: both asked within `meetWindow`, so both act on it at once.
-        case both
-        /// Only the target is told: it did not ask, so it does not act on it, but asks in its next round
-        /// (PROTOCOL.md §12a), and then both are told. The asker alone punching toward a router whose
-        /// member has not sent that way yet can make that router keep the port for itself.
-        case targetOnly
-        /// Introduced within `introduceInterval` already.
-        case none
-    }
+    /// When the last subscription of `relays` ends.
+    private var relayingUntil: Duration = .zero
 
     private struct Pair: Hashable {
         let first: PeerID
@@ -140,26 +128,11 @@ public struct Rendezvous: Sendable {
         punching[peer] = nil
     }
 
-    /// `requester` asked this node about `target` (whether or not an introduction follows).
-    public mutating func heard(_ requester: PeerID, askAbout target: PeerID, now: Duration) {
-        guard requester != target else { return }
-        let pair = Pair(first: requester, second: target)
-        if heard[pair] == nil, heard.count >= Self.pruneAbove {
-            heard = heard.filter { now - $0.value < Self.meetWindow }
-        }
-        guard heard[pair] != nil || heard.count < Self.pruneAbove else { return }
-        heard[pair] = now
-    }
-
-    /// Whom to tell of whom now, on `requester`'s question about `target` (both reached); records the
-    /// introduction unless `.none`.
-    public mutating func introduction(of requester: PeerID, to target: PeerID, now: Duration) -> Introduction {
-        guard requester != target,
-            Self.admit(
-                Pair(first: requester, second: target), into: &introduced, every: Self.introduceInterval, now: now)
-        else { return .none }
-        let targetAsked = heard[Pair(first: target, second: requester)].map { now - $0 < Self.meetWindow } ?? false
-        return targetAsked ? .both : .targetOnly
+    /// Whether to introduce `requester` to `target` now; records the introduction when so.
+    public mutating func shouldIntroduce(_ requester: PeerID, to target: PeerID, now: Duration) -> Bool {
+        guard requester != target else { return false }
+        return Self.admit(
+            Pair(first: requester, second: target), into: &introduced, every: Self.introduceInterval, now: now)
     }
 
     /// Whether to act on `introducer`'s `meet` for `peer` now: it must answer a question this node
@@ -205,6 +178,7 @@ public struct Rendezvous: Sendable {
         var subscribers = (relays[target] ?? [:]).filter { $0.value > now }
         guard subscribers[requester] != nil || subscribers.count < Self.relaySubscribersPerPeer else { return }
         subscribers[requester] = now + Self.relayFor
+        relayingUntil = max(relayingUntil, now + Self.relayFor)
         if relays[target] == nil, relays.count >= Self.pruneAbove {
             relays = relays.filter { $0.value.values.contains { $0 > now } }
         }
@@ -212,9 +186,9 @@ public struct Rendezvous: Sendable {
         relays[target] = subscribers
     }
 
-    /// Whether any member may be subscribed to any target's beats: false only when none ever asked, or
-    /// every subscription was pruned, so a node nobody relays through skips the per-target lookups.
-    public var mayRelay: Bool { !relays.isEmpty }
+    /// Whether any member is subscribed to any target's beats now: a node nobody relays through skips
+    /// the per-target lookups.
+    public func mayRelay(now: Duration) -> Bool { now < relayingUntil }
 
     /// The askers `target`'s beats go to now.
     public func beatSubscribers(of target: PeerID, now: Duration) -> [PeerID] {

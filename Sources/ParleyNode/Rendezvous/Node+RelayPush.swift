@@ -9,17 +9,30 @@ import Synchronization
 /// messages travel as their author signed them: a relay can delay or drop them (sync still brings
 /// them) but not change them, and it sends them only to members of their chat.
 extension Node {
-    /// Pushes `stored` (new here, each with the peer that delivered it) to the members subscribed to
-    /// its author through this node (`Rendezvous.beatSubscribers`), except that peer and the author.
+    /// Pushes `stored` (new here, each with the peer that delivered it, in each author's order) to the
+    /// members subscribed to its author through this node (`Rendezvous.beatSubscribers`). Only what the
+    /// author's own node delivered goes on, and of each chat's run only up to its last head: a member
+    /// acknowledges no chained message before its head, so a run cut off there would hold its push
+    /// window (the author keeps runs within one, `maxChainedRun`; sync may bring longer ones, and a
+    /// message released by its stored successor comes without one). What is left comes by sync.
     func relayOnward(_ stored: [(message: Message, from: PeerID)]) async {
         let now = clock.now
         // The common case, no member relayed through this node, costs one lock and no store read.
-        guard !stored.isEmpty, rendezvous.withLock(\.mayRelay) else { return }
+        guard !stored.isEmpty, rendezvous.withLock({ $0.mayRelay(now: now) }) else { return }
+        var pending: [AuthorLane: [Message]] = [:]
+        var headed: [(message: Message, from: PeerID)] = []
+        for (message, from) in stored where message.author != me && from == message.author {
+            let lane = AuthorLane(of: message)
+            pending[lane, default: []].append(message)
+            guard message.isHead else { continue }
+            headed += (pending.removeValue(forKey: lane) ?? []).map { ($0, from) }
+        }
+        guard !headed.isEmpty else { return }
         var subscribers: [PeerID: [PeerID]] = [:]
         var members: [ChatID: Set<PeerID>] = [:]
         var pushes: [(key: OutboundKey, frame: Frame)] = []
         var pushed: [MessageID] = []
-        for (message, from) in stored where message.author != me {
+        for (message, from) in headed {
             let author = message.author
             let asking =
                 subscribers[author]

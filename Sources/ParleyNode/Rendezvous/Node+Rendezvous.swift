@@ -38,10 +38,14 @@ extension Node {
         await transmit(frames)
     }
 
-    /// Messages of `chats` came relayed: their authors not reached are asked about now, not at the next
-    /// sync round, so the member relaying them pushes those authors' next messages here at once
-    /// (`relayOnward`). The questions keep their own pace (`Rendezvous.introducers`).
-    func askIntroductions(after chats: Set<ChatID>) async {
+    /// Messages came relayed (chat and author of each): when an author is not reached, the questions
+    /// of its chats go now, not at the next sync round, so the member relaying them pushes that
+    /// author's next messages here at once (`relayOnward`). A sync from members this node reaches, of
+    /// authors it reaches, costs one engine hop. The questions keep their own pace (`Rendezvous.introducers`).
+    func askIntroductions(after relayed: [(chat: ChatID, author: PeerID)]) async {
+        guard !relayed.isEmpty else { return }
+        let live = await engine.live(among: Array(Set(relayed.map(\.author))), now: clock.now)
+        let chats = Set(relayed.filter { !live.contains($0.author) }.map(\.chat))
         guard !chats.isEmpty, let memberships = try? joinedMemberships().filter({ chats.contains($0.key) }),
             !memberships.isEmpty
         else { return }
@@ -59,26 +63,15 @@ extension Node {
             guard Rendezvous.shareAChat([me, requester, target], in: memberships) else { continue }
             // Whether or not they meet now, the asker has no session with the target: its beats go
             // through here meanwhile.
-            rendezvous.withLock {
-                $0.relayBeats(of: target, to: requester, now: now)
-                $0.heard(requester, askAbout: target, now: now)
-            }
+            rendezvous.withLock { $0.relayBeats(of: target, to: requester, now: now) }
             guard let seenAtTarget = await engine.liveAddress(of: target, now: now),
-                let seenAtRequester = await engine.liveAddress(of: requester, now: now)
+                let seenAtRequester = await engine.liveAddress(of: requester, now: now),
+                rendezvous.withLock({ $0.shouldIntroduce(requester, to: target, now: now) })
             else { continue }
-            // Both punch only once both asked, so their first handshakes cross (`Rendezvous.Introduction`).
-            let introduction = rendezvous.withLock { $0.introduction(of: requester, to: target, now: now) }
-            guard introduction != .none else { continue }
+            frames[requester, default: []].append(.meet(peer: target, address: seenAtTarget))
             frames[target, default: []].append(.meet(peer: requester, address: seenAtRequester))
-            if introduction == .both {
-                frames[requester, default: []].append(.meet(peer: target, address: seenAtTarget))
-            }
             logger.debug(
-                "introduced",
-                metadata: [
-                    "requester": "\(requester.shortHex)", "target": "\(target.shortHex)",
-                    "both": "\(introduction == .both)",
-                ])
+                "introduced", metadata: ["requester": "\(requester.shortHex)", "target": "\(target.shortHex)"])
         }
         await transmit(frames)
     }
