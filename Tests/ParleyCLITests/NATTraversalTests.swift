@@ -200,18 +200,23 @@ struct NATTraversalTests {
 
     /// Others' messages bob's node stored so far: from their authors' own nodes, and relayed by another member.
     static func stored(_ parley: ParleyBinary, _ name: String) -> (fromAuthors: Int, relayed: Int)? {
-        guard
-            let status = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.status)
-                as? [String: Any],
-            let direct = status["storedFromAuthors"] as? Int, let relayed = status["storedRelayed"] as? Int
-        else { return nil }
-        return (direct, relayed)
+        guard let counters = counters(parley, name, ["storedFromAuthors", "storedRelayed"]) else { return nil }
+        return (counters[0], counters[1])
     }
 
     /// Others' messages `name`'s node pushed on to members relayed through it so far.
     static func relayedOnward(_ parley: ParleyBinary, _ name: String) -> Int? {
-        (try? ControlConnection(dataDirectory: parley.data(name)).call(Control.status) as? [String: Any])?[
-            "relayedOnward"] as? Int
+        counters(parley, name, ["relayedOnward"])?.first
+    }
+
+    /// `keys`' integer values in `name`'s status, in order; nil if the node does not answer or lacks one.
+    private static func counters(_ parley: ParleyBinary, _ name: String, _ keys: [String]) -> [Int]? {
+        guard
+            let status = try? ControlConnection(dataDirectory: parley.data(name)).call(Control.status)
+                as? [String: Any]
+        else { return nil }
+        let values = keys.compactMap { status[$0] as? Int }
+        return values.count == keys.count ? values : nil
     }
 
     /// alice sends `count` texts; the share of them bob stored through another member (carol) rather

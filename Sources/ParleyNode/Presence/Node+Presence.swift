@@ -167,8 +167,12 @@ extension Node {
     /// aged from its own time, as a relayed beat is, so a relayer holding it back cannot make its author
     /// look more recent. Without this a member that just joined, or whose next beat is still up to an
     /// interval away, showed "offline, never seen" while its votes were arriving.
-    func recordHeard(direct: Set<PeerID>, relayed: [(author: PeerID, timestampMillis: Int64, via: PeerID)]) async {
-        guard !direct.isEmpty || !relayed.isEmpty else { return }
+    /// Returns the relayed authors this node does not reach (no session heard from lately).
+    @discardableResult
+    func recordHeard(direct: Set<PeerID>, relayed: [(author: PeerID, timestampMillis: Int64, via: PeerID)]) async
+        -> Set<PeerID>
+    {
+        guard !direct.isEmpty || !relayed.isEmpty else { return [] }
         let (now, wallMillis) = (clock.now, clock.wallMillis)
         // A session brings its peer's own traffic: what others relay of it says less.
         let live = relayed.isEmpty ? [] : await engine.live(among: relayed.map(\.author), now: now)
@@ -182,12 +186,14 @@ extension Node {
         // from memory between writes, and a peer sharing none (a contact's traffic, every batch)
         // costs a scan of them, not a new set.
         let untracked = presenceHub.recordHeard(heard)
+        let unreached = Set(relayed.map(\.author)).subtracting(live).subtracting([me])
         guard !untracked.isEmpty, let memberships = try? store.memberships(),
             memberships.values.contains(where: { $0.contains(me) && $0.contains(where: untracked.contains) }),
             let sharing = try? peersSharingChats()
-        else { return }
+        else { return unreached }
         presenceHub.track(sharing)
         _ = presenceHub.recordHeard(heard.filter { untracked.contains($0.peer) })
+        return unreached
     }
 
     /// Typing indicators of one batch, accepted only from current members of their chat.

@@ -92,7 +92,7 @@ extension Node {
         var files: [MessageID] = []
         var (fromAuthors, relayed) = (0, 0)
         var relayedAuthors: [(author: PeerID, timestampMillis: Int64, via: PeerID)] = []
-        var relayedLanes: [(chat: ChatID, author: PeerID)] = []
+        var relayedChats: [PeerID: Set<ChatID>] = [:] // by author
         var onward: [(message: Message, from: PeerID)] = []
         for ((message, peer), outcome) in zip(verified.messages, outcomes) {
             switch outcome {
@@ -105,7 +105,7 @@ extension Node {
                     } else {
                         relayed += 1
                         relayedAuthors.append((message.author, message.timestampMillis, peer))
-                        relayedLanes.append((message.chat, message.author))
+                        relayedChats[message.author, default: []].insert(message.chat)
                     }
                 }
                 chatState.observe(chat: message.chat, lamport: stored.message.lamport)
@@ -144,9 +144,9 @@ extension Node {
             }
         }
         await engine.countStored(fromAuthors: fromAuthors, relayed: relayed)
-        await recordHeard(direct: [], relayed: relayedAuthors)
+        let unreached = await recordHeard(direct: [], relayed: relayedAuthors)
         await relayOnward(onward)
-        await askIntroductions(after: relayedLanes)
+        await askIntroductions(after: Set(unreached.flatMap { relayedChats[$0] ?? [] }))
         await proveForks(
             stored: verified.messages.map(\.message), outcomes: outcomes,
             received: verified.messages.map(\.message) + checked.covered.values.flatMap { $0 })

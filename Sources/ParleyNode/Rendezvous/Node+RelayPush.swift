@@ -9,9 +9,10 @@ import Synchronization
 /// messages travel as their author signed them: a relay can delay or drop them (sync still brings
 /// them) but not change them, and it sends them only to members of their chat.
 extension Node {
-    /// Pushes `stored` (new here, each with the peer that delivered it, in each author's order) to the
-    /// members subscribed to its author through this node (`Rendezvous.beatSubscribers`). Only what the
-    /// author's own node delivered goes on, and of each chat's run only up to its last head: a member
+    /// Pushes `stored` (others' messages new here, each with the peer that delivered it, in each
+    /// author's order) to the members subscribed to its author through this node
+    /// (`Rendezvous.beatSubscribers`). Only what the author's own node delivered goes on, and of each
+    /// chat's run only up to its last head: a member
     /// acknowledges no chained message before its head, so a run cut off there would hold its push
     /// window (the author keeps runs within one, `maxChainedRun`; sync may bring longer ones, and a
     /// message released by its stored successor comes without one). What is left comes by sync.
@@ -20,19 +21,18 @@ extension Node {
         // The common case, no member relayed through this node, costs one lock and no store read.
         guard !stored.isEmpty, rendezvous.withLock({ $0.mayRelay(now: now) }) else { return }
         var pending: [AuthorLane: [Message]] = [:]
-        var headed: [(message: Message, from: PeerID)] = []
-        for (message, from) in stored where message.author != me && from == message.author {
+        var headed: [Message] = []
+        for (message, from) in stored where from == message.author {
             let lane = AuthorLane(of: message)
             pending[lane, default: []].append(message)
-            guard message.isHead else { continue }
-            headed += (pending.removeValue(forKey: lane) ?? []).map { ($0, from) }
+            if message.isHead { headed += pending.removeValue(forKey: lane) ?? [] }
         }
         guard !headed.isEmpty else { return }
         var subscribers: [PeerID: [PeerID]] = [:]
         var members: [ChatID: Set<PeerID>] = [:]
         var pushes: [(key: OutboundKey, frame: Frame)] = []
         var pushed: [MessageID] = []
-        for (message, from) in headed {
+        for message in headed {
             let author = message.author
             let asking =
                 subscribers[author]
@@ -43,7 +43,8 @@ extension Node {
                 members[message.chat] = Set((try? store.membership(of: message.chat))?.members ?? [])
             }
             let chatMembers = members[message.chat] ?? []
-            let onward = asking.filter { $0 != from && $0 != author && $0 != me && chatMembers.contains($0) }
+            // Never back to the author (who delivered it), nor to this node.
+            let onward = asking.filter { $0 != author && $0 != me && chatMembers.contains($0) }
             guard !onward.isEmpty else { continue }
             let encoded = message.encoded
             pushes += onward.map { (.message(message.id, to: $0), .message(encoded)) }

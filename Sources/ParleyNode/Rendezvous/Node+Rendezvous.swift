@@ -38,14 +38,10 @@ extension Node {
         await transmit(frames)
     }
 
-    /// Messages came relayed (chat and author of each): when an author is not reached, the questions
-    /// of its chats go now, not at the next sync round, so the member relaying them pushes that
-    /// author's next messages here at once (`relayOnward`). A sync from members this node reaches, of
-    /// authors it reaches, costs one engine hop. The questions keep their own pace (`Rendezvous.introducers`).
-    func askIntroductions(after relayed: [(chat: ChatID, author: PeerID)]) async {
-        guard !relayed.isEmpty else { return }
-        let live = await engine.live(among: Array(Set(relayed.map(\.author))), now: clock.now)
-        let chats = Set(relayed.filter { !live.contains($0.author) }.map(\.chat))
+    /// Messages of `chats` came relayed from authors this node does not reach: the questions of those
+    /// chats go now, not at the next sync round, so the member relaying them pushes those authors' next
+    /// messages here at once (`relayOnward`). The questions keep their own pace (`Rendezvous.introducers`).
+    func askIntroductions(after chats: Set<ChatID>) async {
         guard !chats.isEmpty, let memberships = try? joinedMemberships().filter({ chats.contains($0.key) }),
             !memberships.isEmpty
         else { return }
