@@ -37,7 +37,7 @@ actor NodeEngine {
     static let liveWithin: Duration = .seconds(125)
     /// Handshakes aimed at the address an introducer saw for a member (`meet`): a few tries, a second
     /// apart, never recorded as the member's address, so a false one costs a few packets and
-    /// displaces nothing.
+    /// displaces nothing. `left` counts the tries still to send, the next one at `next`.
     private var punches: [PeerID: (address: PeerAddress, left: Int, next: Duration)] = [:]
     static let punchAttempts = 3
     private static let maxRememberedPeers = 4_096
@@ -96,20 +96,23 @@ actor NodeEngine {
         isLive(peer, now: now) ? sessions.lastAddress(of: peer) : nil
     }
 
-    /// An introduction (`Frame.meet`): handshakes go to `address` now and twice more a second apart,
-    /// until a session with the peer exists. The address is not recorded as the peer's: a session
-    /// made through it carries it.
-    func meet(_ peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) -> [Datagram] {
+    /// An introduction (`Frame.meet`, `Frame.meetAsked`): an opening goes to `address` now, a handshake
+    /// that leaves with `Rendezvous.openingHopLimit`; then, if `punch` says so, handshakes at full TTL
+    /// from `handshakesAfter` on, a second apart, until a session with the peer exists. The address is
+    /// not recorded as the peer's: a session made through it carries it.
+    func meet(
+        _ peer: PeerID, at address: PeerAddress, punch: Rendezvous.Punch, now: Duration, wallMillis: Int64
+    ) -> [Datagram] {
         guard !isLive(peer, now: now), peer != me else { return [] }
-        if punches[peer] == nil, punches.count >= Self.maxRememberedPeers { return [] }
-        punches[peer] = (address, Self.punchAttempts - 1, now + .seconds(1))
-        return punch(peer, at: address, now: now, wallMillis: wallMillis)
-    }
-
-    private func punch(_ peer: PeerID, at address: PeerAddress, now: Duration, wallMillis: Int64) -> [Datagram] {
-        let out = initiate(with: peer, at: address, now: now, wallMillis: wallMillis)
-        datagramsOut += out.count
-        return out
+        if let after = punch.handshakesAfter {
+            if punches[peer] == nil, punches.count >= Self.maxRememberedPeers { return [] }
+            punches[peer] = (address, Self.punchAttempts, now + after)
+        }
+        let opening = initiate(with: peer, at: address, now: now, wallMillis: wallMillis).map {
+            Datagram(address: $0.address, bytes: $0.bytes, hopLimit: Rendezvous.openingHopLimit)
+        }
+        datagramsOut += opening.count
+        return opening
     }
 
     /// The punches due now; those that got a session, or ran out of tries, are dropped.
@@ -121,8 +124,9 @@ actor NodeEngine {
                 continue
             }
             punches[peer] = (punch.address, punch.left - 1, now + .seconds(1))
-            out += self.punch(peer, at: punch.address, now: now, wallMillis: wallMillis)
+            out += initiate(with: peer, at: punch.address, now: now, wallMillis: wallMillis)
         }
+        datagramsOut += out.count
         return out
     }
 

@@ -11,14 +11,20 @@ public final class InMemoryNetwork: Sendable {
         /// Groups of endpoints cut off from each other: a datagram between two endpoints in different
         /// groups is dropped (an endpoint in no group reaches every other). Empty: no partition.
         public var partition: [Set<PeerAddress>]
+        /// The hops from any endpoint to any other (routers on the way, plus one): a datagram sent with
+        /// a smaller hop limit dies on the way, as a rendezvous opening does past its own router
+        /// (PROTOCOL.md §12a).
+        public var hops: UInt8
 
         public init(
-            lossRate: Double = 0, duplicateRate: Double = 0, reorder: Bool = false, partition: [Set<PeerAddress>] = []
+            lossRate: Double = 0, duplicateRate: Double = 0, reorder: Bool = false, partition: [Set<PeerAddress>] = [],
+            hops: UInt8 = 1
         ) {
             self.lossRate = lossRate
             self.duplicateRate = duplicateRate
             self.reorder = reorder
             self.partition = partition
+            self.hops = hops
         }
     }
 
@@ -95,7 +101,9 @@ public final class InMemoryNetwork: Sendable {
             var byDestination: [PeerAddress: [Datagram]] = [:]
             for datagram in batch {
                 guard state.endpoints[datagram.address] != nil else { continue }
-                if state.conditions.separates(source, datagram.address) {
+                if state.conditions.separates(source, datagram.address)
+                    || datagram.hopLimit.map({ $0 < state.conditions.hops }) == true
+                {
                     state.dropped += 1
                     continue
                 }

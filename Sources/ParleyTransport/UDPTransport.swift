@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import NIOCore
 public import NIOPosix
 public import ParleyCore
@@ -142,6 +145,7 @@ public final class UDPTransport: DatagramTransport {
         }
         var envelopes: [AddressedEnvelope<ByteBuffer>] = []
         envelopes.reserveCapacity(batch.count)
+        var limited: [(envelope: AddressedEnvelope<ByteBuffer>, hops: UInt8)] = []
         // A batch mostly goes to a few peers: look each up once.
         var remotes: [PeerAddress: SocketAddress?] = [:]
         for datagram in batch {
@@ -156,15 +160,54 @@ public final class UDPTransport: DatagramTransport {
                 counters.sendFailures.increment()
                 continue
             }
-            envelopes.append(AddressedEnvelope(remoteAddress: remote, data: ByteBuffer(bytes: datagram.bytes)))
+            let envelope = AddressedEnvelope(remoteAddress: remote, data: ByteBuffer(bytes: datagram.bytes))
+            if let hops = datagram.hopLimit { limited.append((envelope, hops)) } else { envelopes.append(envelope) }
         }
-        guard !envelopes.isEmpty else { return }
+        guard !envelopes.isEmpty || !limited.isEmpty else { return }
         let counters = self.counters
         let outgoing = envelopes
+        let outgoingLimited = limited
+        let hopOption = Self.hopLimitOption(ipv6: boundAddress.protocol == .inet6)
         let written = channel.eventLoop.flatSubmit {
-            Self.write(outgoing, to: channel, counters: counters)
+            Self.write(outgoing, to: channel, counters: counters).and(
+                Self.write(outgoingLimited, hopOption: hopOption, to: channel, counters: counters)
+            ).map { _ in }
         }
         try? await written.get()
+    }
+
+    private static func hopLimitOption(ipv6: Bool) -> ChannelOptions.Types.SocketOption {
+        ipv6
+            ? ChannelOptions.Types.SocketOption(level: .ipv6, name: NIOBSDSocket.Option(rawValue: IPV6_UNICAST_HOPS))
+            : ChannelOptions.ipOption(NIOBSDSocket.Option(rawValue: IP_TTL))
+    }
+
+    /// Writes each datagram with its own hop limit: the socket's is set for that one write and put
+    /// back, all on the event loop, so no other write of this node's goes out with it. (Datagrams
+    /// the kernel did not take at once and that go out during this flush would leave with it too:
+    /// lost past a few hops, they are the protocol's to retransmit, like any loss.)
+    private static func write(
+        _ limited: [(envelope: AddressedEnvelope<ByteBuffer>, hops: UInt8)],
+        hopOption: ChannelOptions.Types.SocketOption,
+        to channel: any Channel,
+        counters: TransportCounters
+    ) -> EventLoopFuture<Void> {
+        let eventLoop = channel.eventLoop
+        guard !limited.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+        guard let options = channel.syncOptions, let standard = try? options.getOption(hopOption) else {
+            counters.sendFailures.increment(by: limited.count)
+            return eventLoop.makeSucceededVoidFuture()
+        }
+        var results: [EventLoopFuture<Void>] = []
+        for (envelope, hops) in limited {
+            guard (try? options.setOption(hopOption, value: SocketOptionValue(hops))) != nil else {
+                counters.sendFailures.increment()
+                continue
+            }
+            results.append(write([envelope], to: channel, counters: counters))
+            try? options.setOption(hopOption, value: standard)
+        }
+        return EventLoopFuture.andAllComplete(results, on: eventLoop)
     }
 
     public func close() async {
@@ -218,6 +261,7 @@ public final class UDPTransport: DatagramTransport {
         counters: TransportCounters
     ) -> EventLoopFuture<Void> {
         let eventLoop = channel.eventLoop
+        guard !envelopes.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
         var results: [EventLoopFuture<Void>] = []
         results.reserveCapacity(envelopes.count)
         for envelope in envelopes {

@@ -13,6 +13,7 @@ struct RendezvousTests {
             .meetRequest(bob),
             .meet(peer: bob, address: PeerAddress(host: "203.0.113.7", port: 40_001)),
             .meet(peer: carol, address: PeerAddress(host: "2001:db8::7", port: 9)),
+            .meetAsked(peer: alice, address: PeerAddress(host: "203.0.113.9", port: 7001)),
         ]
         #expect(try Frame.decodeAll(Frame.encode(frames)) == frames)
         // type 14, length 32 + 1 + 17, peer, then "203.0.113.7:40001" as a short string
@@ -20,6 +21,14 @@ struct RendezvousTests {
         #expect(Array(bytes.prefix(5)) == [14, 0, 0, 0, 50])
         #expect(Array(bytes[5..<37]) == bob.rawRepresentation)
         #expect(bytes[37] == 17 && String(decoding: bytes[38...], as: UTF8.self) == "203.0.113.7:40001")
+        // meetAsked: type 20, the same body
+        let asked = Frame.encode([frames[3]])
+        #expect(Array(asked.prefix(5)) == [20, 0, 0, 0, 49])
+        #expect(Array(asked[5..<37]) == alice.rawRepresentation)
+        #expect(asked[37] == 16 && String(decoding: asked[38...], as: UTF8.self) == "203.0.113.9:7001")
+        // and it names a literal address too
+        let named = Frame.encode([.meetAsked(peer: bob, address: PeerAddress(host: "example.com", port: 1))])
+        #expect(throws: CoreError.self) { try Frame.decodeAll(named) }
     }
 
     @Test func aMeetNamingAHostInsteadOfAnAddressIsMalformed() throws {
@@ -76,8 +85,8 @@ struct RendezvousTests {
                 toAsk: dave, among: [alice, bob, carol], showsOnline: false, holdsAddress: true, now: .seconds($0))
         }
         #expect(during == [[], [], []])
-        let meetDuringGrace = rules.shouldMeet(dave, from: alice, now: .seconds(4))
-        #expect(!meetDuringGrace)
+        let meetDuringGrace = rules.punch(.requester, toward: dave, from: alice, now: .seconds(4))
+        #expect(meetDuringGrace == nil)
         // then the first question, as a member without an address gets at once, and the usual pace
         #expect(
             rules.introducers(
@@ -102,28 +111,28 @@ struct RendezvousTests {
             rules.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(25)) == [
                 bob
             ])
-        // A meet about a member in its grace is not acted on, but ends the grace: that member asked about
-        // this node, so the address held for it does not work
+        // Being the target of a member in its grace ends the grace: that member asked about this node, so
+        // the address held for it does not work
         var stale = Rendezvous()
         _ = stale.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(50))
-        let meetEndingGrace = stale.shouldMeet(dave, from: bob, now: .seconds(51))
-        #expect(!meetEndingGrace)
+        let askedEndingGrace = stale.punch(.target, toward: dave, from: bob, now: .seconds(51))
+        #expect(askedEndingGrace == Rendezvous.Punch(handshakesAfter: Rendezvous.targetHandshakeDelay))
         #expect(
             stale.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(52)) == [
                 bob
             ])
         // and one before this node's first round skips it
         var early = Rendezvous()
-        let meetBeforeAnyRound = early.shouldMeet(dave, from: bob, now: .seconds(60))
-        #expect(!meetBeforeAnyRound)
+        let askedBeforeAnyRound = early.punch(.target, toward: dave, from: bob, now: .seconds(60))
+        #expect(askedBeforeAnyRound != nil)
         #expect(
             early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(61)) == [
                 bob
             ])
         // Once questions are under way, a meet from a member not asked changes nothing: not acted on,
         // and the next question keeps its time
-        let unasked = early.shouldMeet(dave, from: carol, now: .seconds(62))
-        #expect(!unasked)
+        let unasked = early.punch(.requester, toward: dave, from: carol, now: .seconds(62))
+        #expect(unasked == nil)
         #expect(
             early.introducers(toAsk: dave, among: [bob], showsOnline: false, holdsAddress: true, now: .seconds(70))
                 .isEmpty)
@@ -142,17 +151,44 @@ struct RendezvousTests {
     @Test func aMeetIsActedOnOnlyAsTheAnswerToAFreshQuestionToThatIntroducer() {
         var rules = Rendezvous()
         // Not asked: refused
-        let unasked = rules.shouldMeet(bob, from: carol, now: .zero)
-        #expect(!unasked)
+        let unasked = rules.punch(.requester, toward: bob, from: carol, now: .zero)
+        #expect(unasked == nil)
         _ = rules.introducers(toAsk: bob, among: [carol, alice], showsOnline: false, now: .seconds(1))
         let answers = [
-            rules.shouldMeet(bob, from: carol, now: .seconds(2)), rules.shouldMeet(bob, from: carol, now: .seconds(3)),
-            rules.shouldMeet(bob, from: alice, now: .seconds(3)),
-            rules.shouldMeet(bob, from: Fixtures.mallory.publicKey, now: .seconds(3)),
+            rules.punch(.requester, toward: bob, from: carol, now: .seconds(2)),
+            rules.punch(.requester, toward: bob, from: carol, now: .seconds(3)),
+            rules.punch(.requester, toward: bob, from: alice, now: .seconds(3)),
+            rules.punch(.requester, toward: bob, from: Fixtures.mallory.publicKey, now: .seconds(3)),
         ]
-        #expect(answers == [true, false, true, false])
-        let late = rules.shouldMeet(bob, from: carol, now: .seconds(12))
-        #expect(!late)
+        // In its first round a requester only opens: no handshake of its own could take the port of a
+        // target that has not opened yet
+        let opening = Rendezvous.Punch(handshakesAfter: nil)
+        #expect(answers == [opening, nil, opening, nil])
+        let late = rules.punch(.requester, toward: bob, from: carol, now: .seconds(12))
+        #expect(late == nil)
+    }
+
+    @Test func theTargetOfAQuestionHandshakesAfterTheRequesterOpenedAtItsOwnPace() {
+        var rules = Rendezvous()
+        let dave = Fixtures.mallory.publicKey
+        let handshakes = Rendezvous.Punch(handshakesAfter: Rendezvous.targetHandshakeDelay)
+        // dave asked carol and alice about this node, every 10 s: each introduction is acted on once per
+        // round, a round being those within 10 s of the first, rounds 10, 20, 40 s apart
+        var acted: [Int] = []
+        for second in stride(from: 0, through: 80, by: 10) {
+            let fromCarol = rules.punch(.target, toward: dave, from: carol, now: .seconds(second))
+            let fromAlice = rules.punch(.target, toward: dave, from: alice, now: .seconds(second) + .milliseconds(5))
+            let again = rules.punch(.target, toward: dave, from: carol, now: .seconds(second) + .seconds(1))
+            #expect(fromCarol == fromAlice && again == nil)
+            if let fromCarol {
+                #expect(fromCarol == handshakes)
+                acted.append(second)
+            }
+        }
+        #expect(acted == [0, 10, 30, 70])
+        // Once dave is reached, rounds start over
+        rules.reached(dave)
+        #expect(rules.punch(.target, toward: dave, from: carol, now: .seconds(81)) == handshakes)
     }
 
     @Test(arguments: [[0.5, 0.5], [0.06, 0.04], [0.04, 0.06], [1, 0.01]])
@@ -169,18 +205,23 @@ struct RendezvousTests {
                     carol, alice,
                 ])
             let answered = Duration.seconds(second) + .seconds(roundTrips[second / 10 % roundTrips.count])
-            if rules.shouldMeet(dave, from: carol, now: answered) { punched.append(second) }
+            let punch = rules.punch(.requester, toward: dave, from: carol, now: answered)
+            if let punch {
+                punched.append(second)
+                // from its second round on, the requester handshakes too, after the target
+                #expect(punch.handshakesAfter == (second == 0 ? nil : Rendezvous.requesterHandshakeDelay))
+            }
             // the other introducer's answer to the same question belongs to the same round
-            let sameRound = rules.shouldMeet(dave, from: alice, now: answered + .milliseconds(1))
-            #expect(sameRound == punched.contains(second))
+            let sameRound = rules.punch(.requester, toward: dave, from: alice, now: answered + .milliseconds(1))
+            #expect(sameRound == punch)
         }
         // Then rounds start on the questions asked 10, 20, 40 s apart, whatever the round trips
         #expect(punched == [0, 10, 30, 70])
         // And once dave is reached, rounds start over
         rules.reached(dave)
         _ = rules.introducers(toAsk: dave, among: [carol], showsOnline: true, now: .seconds(90))
-        let again = rules.shouldMeet(dave, from: carol, now: .seconds(91))
-        #expect(again)
+        let again = rules.punch(.requester, toward: dave, from: carol, now: .seconds(91))
+        #expect(again == Rendezvous.Punch(handshakesAfter: nil))
     }
 
     @Test func eachNodeStartsTakingTurnsWhereItsOwnIdPointsSoAskersSpreadOverIntroducers() {

@@ -11,8 +11,10 @@ import Testing
 /// else, changes nothing.
 struct RendezvousNodeTests {
     @Test func twoMembersWhoKnowNoAddressForEachOtherGetADirectSessionThroughAThird() async throws {
-        // Given carol knows alice and bob with their addresses; alice and bob know only carol's
-        let bed = try await PumpedPeers.make(count: 3, introduced: false)
+        // Given carol knows alice and bob with their addresses; alice and bob know only carol's, and
+        // routers between them all, so that an opening (PROTOCOL §12a) never arrives: the target's
+        // handshakes must
+        let bed = try await PumpedPeers.make(count: 3, conditions: .init(hops: 3), introduced: false)
         let (carol, alice, bob) = (bed.peers[0], bed.peers[1], bed.peers[2])
         for member in [alice, bob] {
             _ = try await carol.node.addContact(
@@ -43,8 +45,9 @@ struct RendezvousNodeTests {
     @Test func anIntroductionNobodyAskedForIsIgnoredAndMovesNoAddress() async throws {
         let bed = try await HostileBed.make()
         try await bed.running {
-            // When mallory, a member, introduces alice to a stranger, to bob whom she reaches, and to a
-            // member alice never asked about, pointing each at an address of her choosing
+            // When mallory, a member, introduces alice to a stranger and to bob whom she reaches, as
+            // answers alice never asked for and as questions of theirs, pointing each at an address of
+            // her choosing
             let stranger = try Identity.generate().publicKey
             let elsewhere = PeerAddress(host: "192.0.2.9", port: 9)
             let known = await bed.alice.node.engine.knownPeers
@@ -52,6 +55,8 @@ struct RendezvousNodeTests {
                 [
                     .meet(peer: stranger, address: elsewhere),
                     .meet(peer: bed.bob.identity.publicKey, address: elsewhere),
+                    .meetAsked(peer: stranger, address: elsewhere),
+                    .meetAsked(peer: bed.bob.identity.publicKey, address: elsewhere),
                 ],
                 to: bed.alice.identity.publicKey)
             try await bed.settle()

@@ -32,9 +32,12 @@ public enum Frame: Sendable, Hashable {
     /// "Introduce me to this member": the receiver, a member sharing a chat with both, tells each the
     /// other's observed address (PROTOCOL.md §12a).
     case meetRequest(PeerID)
-    /// From a member sharing a chat with both: `peer` was last heard from at `address`; handshake with
-    /// it now, so that both NATs open (hole punching).
+    /// From a member sharing a chat with both, answering this node's `meetRequest`: `peer` was last
+    /// heard from at `address`; open this node's NAT toward it (PROTOCOL.md §12a).
     case meet(peer: PeerID, address: PeerAddress)
+    /// From a member sharing a chat with both: `peer` asked it to meet this node and was last heard
+    /// from at `address`, where `peer` is opening its NAT toward this node; handshake there.
+    case meetAsked(peer: PeerID, address: PeerAddress)
     /// Beside each `syncRequest`: the id held at each author's highest sequence and the forks proven
     /// here, so that two members holding different messages for one slot find out (PROTOCOL.md §10).
     case chainTops(chat: ChatID, ChainTops)
@@ -52,7 +55,7 @@ public enum Frame: Sendable, Hashable {
     enum Kind: UInt8 {
         case message = 1, ack, invite, inviteAck, syncRequest, syncEnd, needInvite, presence, typing
         case read = 10, readAck = 11, ballotRelay = 12, meetRequest = 13, meet = 14, chainTops = 15, forkProof = 16
-        case fileWant = 17, filePiece = 18, fileLack = 19
+        case fileWant = 17, filePiece = 18, fileLack = 19, meetAsked = 20
     }
 
     /// Frame header: type (1 byte) and body length (4 bytes).
@@ -75,7 +78,7 @@ public enum Frame: Sendable, Hashable {
         case .presence: PresenceBeat.encodedCount
         case let .ballotRelay(_, _, sealed): 32 + 4 + sealed.count
         case .meetRequest: 32
-        case let .meet(_, address): 32 + 1 + address.description.utf8.count
+        case let .meet(_, address), let .meetAsked(_, address): 32 + 1 + address.description.utf8.count
         case let .fileWant(_, wants): 32 + wants.count * ChunkWant.encodedCount
         case let .filePiece(piece): 32 + 4 + 2 + piece.bytes.count
         case .fileLack: 32
@@ -124,6 +127,10 @@ public enum Frame: Sendable, Hashable {
         case let .meetRequest(peer): header(.meetRequest, &buffer); buffer.writeBytes32(peer.bytes)
         case let .meet(peer, address):
             header(.meet, &buffer)
+            buffer.writeBytes32(peer.bytes)
+            buffer.writeShortString(address.description)
+        case let .meetAsked(peer, address):
+            header(.meetAsked, &buffer)
             buffer.writeBytes32(peer.bytes)
             buffer.writeShortString(address.description)
         case let .fileWant(file, wants):
@@ -213,15 +220,11 @@ public enum Frame: Sendable, Hashable {
                 sealed: try body.readExactly(body.readableBytes, "sealed ballot envelope"))
         case .meetRequest: return .meetRequest(try body.readPeer("peer"))
         case .meet:
-            let peer = try body.readPeer("peer")
-            let text = try body.readShortString("address")
-            let address = try PeerAddress(parsing: text)
-            // A literal unicast IP in its one spelling, never a name (a member must not make us resolve
-            // names for it), and a real port.
-            guard address.isNumeric, address.description == text, address.port != 0 else {
-                throw .malformed("meet address \(text) is not a numeric IP address and port")
-            }
+            let (peer, address) = try readIntroduction(&body)
             return .meet(peer: peer, address: address)
+        case .meetAsked:
+            let (peer, address) = try readIntroduction(&body)
+            return .meetAsked(peer: peer, address: address)
         case .fileWant:
             let file = try body.readDigest("file")
             guard body.readableBytes % ChunkWant.encodedCount == 0,
@@ -261,6 +264,19 @@ extension Frame {
         var ids: [MessageID] = []
         while body.readableBytes > 0 { ids.append(try body.readDigest("\(what) id")) }
         return ids
+    }
+
+    /// The body of `meet` and `meetAsked`: a member and the address it was heard from, which must be
+    /// a literal unicast IP in its one spelling, never a name (a member must not make us resolve names
+    /// for it), and a real port.
+    private static func readIntroduction(_ body: inout ByteBuffer) throws(CoreError) -> (PeerID, PeerAddress) {
+        let peer = try body.readPeer("peer")
+        let text = try body.readShortString("address")
+        let address = try PeerAddress(parsing: text)
+        guard address.isNumeric, address.description == text, address.port != 0 else {
+            throw .malformed("meet address \(text) is not a numeric IP address and port")
+        }
+        return (peer, address)
     }
 }
 

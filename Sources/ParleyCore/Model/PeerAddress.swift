@@ -41,9 +41,13 @@ public struct PeerAddress: Hashable, Sendable, CustomStringConvertible, Codable 
 public struct Datagram: Sendable {
     public let address: PeerAddress
     public let bytes: [UInt8]
+    /// For an outgoing datagram, the IP TTL (IPv6 hop limit) it leaves with instead of the system's:
+    /// a rendezvous opening dies past this node's own router (PROTOCOL.md §12a). Nil for every other.
+    public let hopLimit: UInt8?
 
-    public init(address: PeerAddress, bytes: [UInt8]) {
+    public init(address: PeerAddress, bytes: [UInt8], hopLimit: UInt8? = nil) {
         self.address = address
         self.bytes = bytes
+        self.hopLimit = hopLimit
     }
 }

@@ -1,6 +1,7 @@
 /// Who may introduce whom (PROTOCOL.md §12a), and how often: the rules of rendezvous as a value,
 /// without I/O. Members behind NATs that cannot reach each other ask a member they both reach to
-/// introduce them; it tells each the other's observed address and both handshake at once.
+/// introduce them; it tells each the other's observed address, the requester opens its NAT toward the
+/// target and the target handshakes through it.
 public struct Rendezvous: Sendable {
     /// A member is asked about at most this often while it shows online (through a relay), which
     /// keeps its beats relayed; otherwise each unanswered question doubles the wait, up to `maxAskInterval`.
@@ -44,38 +45,48 @@ public struct Rendezvous: Sendable {
     /// Askers whose beats of one target are relayed, at most.
     static let relaySubscribersPerPeer = 64
 
-    /// Rounds of punching toward a peer without reaching it: a round is the meets answering one
-    /// question (several introducers may answer it, each with the address it observes), and starts
-    /// when that question was asked. A round may start `askInterval` after the one before, then
-    /// twice as long after each round that did not reach the peer, up to `maxAskInterval`: timed on
-    /// this node's own questions, so how long answers take does not shift the schedule. Two members
-    /// behind symmetric NATs, who keep asking to keep each other's beats relayed, thereby stop sending
-    /// handshakes every 10 s that cannot arrive.
-    private struct Punching {
-        var rounds: Int
-        /// When the next round may start (a question asked at or after it).
-        var next: Duration
-        /// When the question of the current round was asked.
-        var questionAt: Duration
-    }
-
     private var asked: [PeerID: Question] = [:]
-    private var punching: [PeerID: Punching] = [:]
+    private var punchedAsRequester = PunchRounds()
+    private var punchedAsTarget = PunchRounds()
     /// Where this node starts taking turns among introducers, so that the members of a chat that
     /// all ask at once do not all start with the same one.
     private let firstTurn: Int
-    private var introduced: [Pair: Duration] = [:]
-    /// (introducer, peer) → the question whose answer from that introducer was acted on: once each.
-    private var met: [Pair: Duration] = [:]
+    private var introduced: [PeerPair: Duration] = [:]
     /// Target → askers and until when this node relays the target's presence beats to them.
     private var relays: [PeerID: [PeerID: Duration]] = [:]
     /// When the last subscription of `relays` ends.
     private var relayingUntil: Duration = .zero
 
-    private struct Pair: Hashable {
-        let first: PeerID
-        let second: PeerID
+    /// How this node came to an introduction: it asked about the other member (`meet`), or the other
+    /// member asked about it (`meetAsked`).
+    public enum Side: Sendable {
+        case requester
+        case target
     }
+
+    /// What goes toward the address of an introduction: at once an opening, a handshake that leaves
+    /// with `openingHopLimit`; then, unless `handshakesAfter` is nil, handshakes at full TTL from that
+    /// long after, 1 s apart (PROTOCOL.md §12a).
+    public struct Punch: Equatable, Sendable {
+        public let handshakesAfter: Duration?
+
+        public init(handshakesAfter: Duration?) { self.handshakesAfter = handshakesAfter }
+    }
+
+    /// An opening leaves this node's own router, which maps it and so lets the other member's
+    /// handshakes in, and dies before the other member's router. A router that takes an unsolicited
+    /// datagram itself would otherwise keep its port for the sender, and map its own member's packets
+    /// toward that sender to another port: a punch arriving there first would close the hole it was
+    /// meant to open.
+    public static let openingHopLimit: UInt8 = 2
+    /// The target handshakes at full TTL this long after its opening: by then the requester, told by
+    /// the same introducer at the same time, has sent its own opening.
+    public static let targetHandshakeDelay: Duration = .milliseconds(250)
+    /// A requester only opens in its first round: its handshakes could reach a target that has not
+    /// opened (not a member yet, say) and take its router's port. From the second round on, it
+    /// handshakes too, after the target's (the opening may not have reached past its router: more
+    /// than one NAT in front of it).
+    public static let requesterHandshakeDelay: Duration = .seconds(1)
 
     /// `firstTurn`: where questions start in the sorted introducers (the node uses the first byte of its id).
     public init(firstTurn: Int = 0) { self.firstTurn = firstTurn }
@@ -125,50 +136,39 @@ public struct Rendezvous: Sendable {
     /// `peer` is reached: questions and punching rounds about it start over.
     public mutating func reached(_ peer: PeerID) {
         asked[peer] = nil
-        punching[peer] = nil
+        punchedAsRequester.reset(peer)
+        punchedAsTarget.reset(peer)
     }
 
     /// Whether to introduce `requester` to `target` now; records the introduction when so.
     public mutating func shouldIntroduce(_ requester: PeerID, to target: PeerID, now: Duration) -> Bool {
         guard requester != target else { return false }
         return Self.admit(
-            Pair(first: requester, second: target), into: &introduced, every: Self.introduceInterval, now: now)
+            PeerPair(first: requester, second: target), into: &introduced, every: Self.introduceInterval, now: now)
     }
 
-    /// Whether to act on `introducer`'s `meet` for `peer` now: it must answer a question this node
-    /// asked that introducer about that peer within `meetWindow`, once per introducer and question, and
-    /// belong to the current punching round or be due for a new one (`Punching`).
-    /// A `meet` answering no question of this node's is not acted on; but the member it is about asked
-    /// about this node, so the address held for it may not work (a stale contact address, one behind
-    /// its NAT): its `graceWithAddress` ends, or is skipped if not begun, and the next round asks.
-    public mutating func shouldMeet(_ peer: PeerID, from introducer: PeerID, now: Duration) -> Bool {
-        if asked[peer]?.isGrace ?? true {
-            record(.grace(until: now, at: now), about: peer, now: now)
-            return false
+    /// What to send toward the address in `introducer`'s introduction to `peer`, or nil: nothing now.
+    /// As the requester (`meet`), it must answer a question this node asked that introducer about that
+    /// peer within `meetWindow`, once per introducer and question, in the current punching round or a
+    /// new one that is due (`PunchRounds`; a round is the answers to one question). As the target
+    /// (`meetAsked`), once per introducer per round, a round being the introductions within
+    /// `meetWindow` of the first. Being a target also means the address held for `peer` may not work
+    /// (a stale contact address, one behind its NAT): its `graceWithAddress` ends, or is skipped if not
+    /// begun, and the next round asks.
+    public mutating func punch(_ side: Side, toward peer: PeerID, from introducer: PeerID, now: Duration) -> Punch? {
+        switch side {
+        case .requester:
+            guard let question = asked[peer], !question.isGrace, question.introducers.contains(introducer),
+                now - question.at < Self.meetWindow,
+                let round = punchedAsRequester.admit(peer, from: introducer, roundStart: question.at, now: now)
+            else { return nil }
+            return Punch(handshakesAfter: round > 1 ? Self.requesterHandshakeDelay : nil)
+        case .target:
+            if asked[peer]?.isGrace ?? true { record(.grace(until: now, at: now), about: peer, now: now) }
+            let start = punchedAsTarget.current(peer, within: Self.meetWindow, now: now) ?? now
+            guard punchedAsTarget.admit(peer, from: introducer, roundStart: start, now: now) != nil else { return nil }
+            return Punch(handshakesAfter: Self.targetHandshakeDelay)
         }
-        guard let question = asked[peer], question.introducers.contains(introducer), now - question.at < Self.meetWindow
-        else { return false }
-        let round = punching[peer]
-        let newRound = round?.questionAt != question.at
-        if newRound, let round, question.at < round.next { return false }
-        let pair = Pair(first: introducer, second: peer)
-        guard met[pair] != question.at else { return false }
-        if newRound, round == nil, punching.count >= Self.pruneAbove {
-            punching = punching.filter { now < $0.value.next + Self.maxAskInterval }
-            guard punching.count < Self.pruneAbove else { return false }
-        }
-        if met[pair] == nil, met.count >= Self.pruneAbove {
-            // An entry for a question older than the window can never match a meet acted on again.
-            met = met.filter { now - $0.value < Self.meetWindow }
-            guard met.count < Self.pruneAbove else { return false }
-        }
-        met[pair] = question.at
-        if newRound {
-            let rounds = (round?.rounds ?? 0) + 1
-            let wait = min(Self.askInterval * (1 << min(rounds - 1, 5)), Self.maxAskInterval)
-            punching[peer] = Punching(rounds: rounds, next: question.at + wait, questionAt: question.at)
-        }
-        return true
     }
 
     /// `requester` asked about `target`, so it has no session with it: relay `target`'s beats to it

@@ -54,8 +54,10 @@ public struct InboundPlan: Sendable {
     public private(set) var ballotRelays: [(peer: PeerID, publisher: PeerID, hold: UInt32, sealed: [UInt8])] = []
     /// Introductions asked of this node.
     public private(set) var introductionsAsked: [(requester: PeerID, target: PeerID)] = []
-    /// Introductions made to this node: where `peer` was last heard from, by `introducer`.
-    public private(set) var introductions: [(introducer: PeerID, peer: PeerID, address: PeerAddress)] = []
+    /// Introductions made to this node: where `peer` was last heard from, by `introducer`, and whether
+    /// this node asked (`meet`) or `peer` did (`meetAsked`).
+    public private(set) var introductions:
+        [(introducer: PeerID, peer: PeerID, address: PeerAddress, side: Rendezvous.Side)] = []
     /// Fork proofs' encodings, handled once the batch's messages are stored, as a proof may be about an
     /// author whose first message came with it.
     public private(set) var forkProofs: [(peer: PeerID, bytes: [UInt8])] = []
@@ -94,7 +96,8 @@ public struct InboundPlan: Sendable {
         case let .typing(chat, active): typing.append((peer, chat, active))
         case let .ballotRelay(publisher, hold, sealed): ballotRelays.append((peer, publisher, hold, sealed))
         case let .meetRequest(target): introductionsAsked.append((peer, target))
-        case let .meet(target, address): introductions.append((peer, target, address))
+        case let .meet(target, address): introductions.append((peer, target, address, .requester))
+        case let .meetAsked(requester, address): introductions.append((peer, requester, address, .target))
         case let .chainTops(chat, tops): steps.append((peer, .chainTops(chat: chat, tops)))
         case let .forkProof(bytes): forkProofs.append((peer, bytes))
         case let .fileWant(file, wants): fileFrames.append((peer, .want(file: file, wants: wants)))

@@ -6,9 +6,10 @@ import Synchronization
 
 /// Rendezvous through a member (PROTOCOL.md §12a): two members of a chat without a session between
 /// them (each behind its own NAT, or one knowing no address for the other) ask a member they both
-/// reach to introduce them. It tells each the other's observed address, and both send handshakes
-/// there at once, which opens both NATs where they map endpoint-independently. Where that fails, they
-/// keep converging through the members' sync, as before, and see each other's beats relayed.
+/// reach to introduce them. It tells each the other's observed address: the requester sends an
+/// opening there, a handshake that dies past its own router, and the target then handshakes through
+/// the hole it opened, which works where NATs map endpoint-independently. Where that fails, they keep
+/// converging through the members' sync and the introducer's pushes, and see each other's beats relayed.
 extension Node {
     /// Each sync round: members of our chats not reached lately get an introduction asked of members
     /// of that chat this node reaches, taking turns (`Rendezvous.introducers(toAsk:…)`).
@@ -49,8 +50,9 @@ extension Node {
     }
 
     /// `requester` asked to meet each of `targets`: introduced when this node shares a chat with both
-    /// and reaches both; each then gets the other's address as this node sees it. Nothing else is
-    /// ever sent: no address this node did not observe on an authenticated session.
+    /// and reaches both; each then gets the other's address as this node sees it, the requester in a
+    /// `meet` and the target in a `meetAsked`. Nothing else is ever sent: no address this node did not
+    /// observe on an authenticated session.
     func introduce(_ requests: [(requester: PeerID, target: PeerID)]) async {
         guard !requests.isEmpty, let memberships = try? joinedMemberships() else { return }
         let now = clock.now
@@ -65,26 +67,29 @@ extension Node {
                 rendezvous.withLock({ $0.shouldIntroduce(requester, to: target, now: now) })
             else { continue }
             frames[requester, default: []].append(.meet(peer: target, address: seenAtTarget))
-            frames[target, default: []].append(.meet(peer: requester, address: seenAtRequester))
+            frames[target, default: []].append(.meetAsked(peer: requester, address: seenAtRequester))
             logger.debug(
                 "introduced", metadata: ["requester": "\(requester.shortHex)", "target": "\(target.shortHex)"])
         }
         await transmit(frames)
     }
 
-    /// `introducer` says `peer` is at `address`: acted on only as the answer to a question this node
-    /// asked that introducer about that peer (`Rendezvous.shouldMeet`), while all three share a chat;
-    /// then a few handshakes go to that address (`NodeEngine.meet`), which is never recorded as the
-    /// peer's. So a member cannot aim this node's packets anywhere it was not asked about.
-    func meet(_ introductions: [(introducer: PeerID, peer: PeerID, address: PeerAddress)]) async {
+    /// `introducer` says `peer` is at `address`: acted on, while all three share a chat, as the answer
+    /// to a question this node asked that introducer about that peer, or as the target of the peer's
+    /// question, each at its pace (`Rendezvous.punch`); then an opening and maybe handshakes go to that
+    /// address (`NodeEngine.meet`), which is never recorded as the peer's. So a member cannot aim this
+    /// node's packets anywhere more often than its rounds allow.
+    func meet(_ introductions: [(introducer: PeerID, peer: PeerID, address: PeerAddress, side: Rendezvous.Side)])
+        async
+    {
         guard !introductions.isEmpty, let memberships = try? joinedMemberships() else { return }
         let now = clock.now
         var handshakes: [Datagram] = []
-        for (introducer, peer, address) in introductions where peer != me && peer != introducer {
+        for (introducer, peer, address, side) in introductions where peer != me && peer != introducer {
             guard Rendezvous.shareAChat([me, introducer, peer], in: memberships),
-                rendezvous.withLock({ $0.shouldMeet(peer, from: introducer, now: now) })
+                let punch = rendezvous.withLock({ $0.punch(side, toward: peer, from: introducer, now: now) })
             else { continue }
-            handshakes += await engine.meet(peer, at: address, now: now, wallMillis: clock.wallMillis)
+            handshakes += await engine.meet(peer, at: address, punch: punch, now: now, wallMillis: clock.wallMillis)
         }
         await transmit(handshakes)
     }
