@@ -35,10 +35,15 @@ actor NodeEngine {
     /// A peer counts as reached while one of its sessions heard from it this recently: beats come at
     /// least every 60 s (PROTOCOL.md §8.1), so twice that and a margin.
     static let liveWithin: Duration = .seconds(125)
-    /// Handshakes aimed at the address an introducer saw for a member (`meet`): a few tries, a second
+    /// Handshakes aimed at the address an introducer saw for a member (`meet`, `meetAsked`): a few tries, a second
     /// apart, never recorded as the member's address, so a false one costs a few packets and
-    /// displaces nothing. `left` counts the tries still to send, the next one at `next`.
-    private var punches: [PeerID: (address: PeerAddress, left: Int, next: Duration)] = [:]
+    /// displaces nothing. Kept per address: a false one named by a hostile member does not take the
+    /// place of a true one. `left` counts the tries still to send, the next one at `next`.
+    private var punches: [PunchTarget: (left: Int, next: Duration)] = [:]
+    private struct PunchTarget: Hashable {
+        let peer: PeerID
+        let address: PeerAddress
+    }
     static let punchAttempts = 3
     private static let maxRememberedPeers = 4_096
     private var waiting: [PeerID: [Frame]] = [:]
@@ -105,8 +110,9 @@ actor NodeEngine {
     ) -> [Datagram] {
         guard !isLive(peer, now: now), peer != me else { return [] }
         if let after = punch.handshakesAfter {
-            if punches[peer] == nil, punches.count >= Self.maxRememberedPeers { return [] }
-            punches[peer] = (address, Self.punchAttempts, now + after)
+            let target = PunchTarget(peer: peer, address: address)
+            if punches[target] == nil, punches.count >= Self.maxRememberedPeers { return [] }
+            punches[target] = (Self.punchAttempts, now + after)
         }
         let opening = initiate(with: peer, at: address, now: now, wallMillis: wallMillis).map {
             Datagram(address: $0.address, bytes: $0.bytes, hopLimit: Rendezvous.openingHopLimit)
@@ -118,13 +124,13 @@ actor NodeEngine {
     /// The punches due now; those that got a session, or ran out of tries, are dropped.
     private func duePunches(now: Duration, wallMillis: Int64) -> [Datagram] {
         var out: [Datagram] = []
-        for (peer, punch) in punches where punch.next <= now {
-            if isLive(peer, now: now) || punch.left == 0 {
-                punches[peer] = nil
+        for (target, punch) in punches where punch.next <= now {
+            if isLive(target.peer, now: now) || punch.left == 0 {
+                punches[target] = nil
                 continue
             }
-            punches[peer] = (punch.address, punch.left - 1, now + .seconds(1))
-            out += initiate(with: peer, at: punch.address, now: now, wallMillis: wallMillis)
+            punches[target] = (punch.left - 1, now + .seconds(1))
+            out += initiate(with: target.peer, at: target.address, now: now, wallMillis: wallMillis)
         }
         datagramsOut += out.count
         return out

@@ -32,6 +32,7 @@ public final class UDPTransport: DatagramTransport {
     let boundAddress: SocketAddress
     let counters: TransportCounters
     private let resolver = AddressResolver()
+    private let hopLimits: HopLimitedWrites
     /// The broadcast addresses of this machine's networks (a subnet's x.x.x.255 and the like): the
     /// kernel refuses a send there (EACCES), which would close the socket.
     private let localBroadcasts: Set<String> = Set(
@@ -54,6 +55,7 @@ public final class UDPTransport: DatagramTransport {
         self.inbound = factory.inbox
         self.counters = factory.counters
         self.factory = factory
+        self.hopLimits = HopLimitedWrites(ipv6: boundAddress.protocol == .inet6)
     }
 
     deinit {
@@ -167,47 +169,15 @@ public final class UDPTransport: DatagramTransport {
         let counters = self.counters
         let outgoing = envelopes
         let outgoingLimited = limited
-        let hopOption = Self.hopLimitOption(ipv6: boundAddress.protocol == .inet6)
+        let hopLimits = self.hopLimits
         let written = channel.eventLoop.flatSubmit {
-            Self.write(outgoing, to: channel, counters: counters).and(
-                Self.write(outgoingLimited, hopOption: hopOption, to: channel, counters: counters)
+            // Openings first: a write queued behind others the kernel has not taken yet would wait
+            // with them.
+            hopLimits.write(outgoingLimited, to: channel, counters: counters).and(
+                Self.write(outgoing, to: channel, counters: counters)
             ).map { _ in }
         }
         try? await written.get()
-    }
-
-    private static func hopLimitOption(ipv6: Bool) -> ChannelOptions.Types.SocketOption {
-        ipv6
-            ? ChannelOptions.Types.SocketOption(level: .ipv6, name: NIOBSDSocket.Option(rawValue: IPV6_UNICAST_HOPS))
-            : ChannelOptions.ipOption(NIOBSDSocket.Option(rawValue: IP_TTL))
-    }
-
-    /// Writes each datagram with its own hop limit: the socket's is set for that one write and put
-    /// back, all on the event loop, so no other write of this node's goes out with it. (Datagrams
-    /// the kernel did not take at once and that go out during this flush would leave with it too:
-    /// lost past a few hops, they are the protocol's to retransmit, like any loss.)
-    private static func write(
-        _ limited: [(envelope: AddressedEnvelope<ByteBuffer>, hops: UInt8)],
-        hopOption: ChannelOptions.Types.SocketOption,
-        to channel: any Channel,
-        counters: TransportCounters
-    ) -> EventLoopFuture<Void> {
-        let eventLoop = channel.eventLoop
-        guard !limited.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
-        guard let options = channel.syncOptions, let standard = try? options.getOption(hopOption) else {
-            counters.sendFailures.increment(by: limited.count)
-            return eventLoop.makeSucceededVoidFuture()
-        }
-        var results: [EventLoopFuture<Void>] = []
-        for (envelope, hops) in limited {
-            guard (try? options.setOption(hopOption, value: SocketOptionValue(hops))) != nil else {
-                counters.sendFailures.increment()
-                continue
-            }
-            results.append(write([envelope], to: channel, counters: counters))
-            try? options.setOption(hopOption, value: standard)
-        }
-        return EventLoopFuture.andAllComplete(results, on: eventLoop)
     }
 
     public func close() async {
@@ -255,7 +225,7 @@ public final class UDPTransport: DatagramTransport {
     }
 
     /// Writes every datagram and flushes once; the future completes when the kernel has taken them all.
-    private static func write(
+    static func write(
         _ envelopes: [AddressedEnvelope<ByteBuffer>],
         to channel: any Channel,
         counters: TransportCounters

@@ -172,8 +172,8 @@ struct RendezvousTests {
         var rules = Rendezvous()
         let dave = Fixtures.mallory.publicKey
         let handshakes = Rendezvous.Punch(handshakesAfter: Rendezvous.targetHandshakeDelay)
-        // dave asked carol and alice about this node, every 10 s: each introduction is acted on once per
-        // round, a round being those within 10 s of the first, rounds 10, 20, 40 s apart
+        // dave asked carol and alice about this node, every 10 s: each introducer's introductions are
+        // acted on in rounds of their own, 10, 20, 40 s apart
         var acted: [Int] = []
         for second in stride(from: 0, through: 80, by: 10) {
             let fromCarol = rules.punch(.target, toward: dave, from: carol, now: .seconds(second))
@@ -189,6 +189,12 @@ struct RendezvousTests {
         // Once dave is reached, rounds start over
         rules.reached(dave)
         #expect(rules.punch(.target, toward: dave, from: carol, now: .seconds(81)) == handshakes)
+        // A member making up dave's questions uses up its own rounds, not carol's
+        var hostile = Rendezvous()
+        let mallory = Fixtures.mallory.publicKey
+        let madeUp = (0..<5).map { hostile.punch(.target, toward: bob, from: mallory, now: .seconds($0)) }
+        #expect(madeUp == [handshakes, nil, nil, nil, nil])
+        #expect(hostile.punch(.target, toward: bob, from: carol, now: .seconds(5)) == handshakes)
     }
 
     @Test(arguments: [[0.5, 0.5], [0.06, 0.04], [0.04, 0.06], [1, 0.01]])

@@ -5,12 +5,13 @@ struct PeerPair: Hashable, Sendable {
 }
 
 /// Rounds of punching toward members without reaching them (PROTOCOL.md §12a), for one side of the
-/// introductions. A round is the introductions acted on for one start time (several introducers may
-/// answer one question, each with the address it observes: each is acted on once). A round may start
-/// `Rendezvous.askInterval` after the one before, then twice as long after each round that did not
-/// reach the member, up to `Rendezvous.maxAskInterval`. Two members behind symmetric NATs, who keep
-/// asking to keep each other's beats relayed, thereby stop sending handshakes every 10 s that cannot arrive.
-struct PunchRounds: Sendable {
+/// introductions, kept per `Key` (a member, or an introducer and a member). A round is the
+/// introductions acted on for one start time, each introducer's once (several may answer one
+/// question, each with the address it observes). A round may start `Rendezvous.askInterval` after
+/// the one before, then twice as long after each round that did not reach the member, up to
+/// `Rendezvous.maxAskInterval`. Two members behind symmetric NATs, who keep asking to keep each
+/// other's beats relayed, thereby stop sending handshakes every 10 s that cannot arrive.
+struct PunchRounds<Key: Hashable & Sendable>: Sendable {
     private struct Round {
         var number: Int
         var start: Duration
@@ -18,20 +19,17 @@ struct PunchRounds: Sendable {
         var next: Duration
     }
 
-    private var rounds: [PeerID: Round] = [:]
+    private var rounds: [Key: Round] = [:]
     /// (introducer, member) → the start of the round its introduction was acted on in.
     private var acted: [PeerPair: Duration] = [:]
 
-    /// The start of `peer`'s round when it began less than `window` ago.
-    func current(_ peer: PeerID, within window: Duration, now: Duration) -> Duration? {
-        rounds[peer].map(\.start).flatMap { now - $0 < window ? $0 : nil }
-    }
-
-    /// Whether to act on `introducer`'s introduction to `peer` in the round starting at `start`: the
-    /// round's number when so (and recorded); nil for an earlier round, a new one not due yet, an
+    /// Whether to act on `introducer`'s introduction to `peer` in `key`'s round starting at `start`:
+    /// the round's number when so (and recorded); nil for an earlier round, a new one not due yet, an
     /// introducer already acted on in this round, or tables full of entries still in use.
-    mutating func admit(_ peer: PeerID, from introducer: PeerID, roundStart start: Duration, now: Duration) -> Int? {
-        let round = rounds[peer]
+    mutating func admit(_ key: Key, _ peer: PeerID, from introducer: PeerID, roundStart start: Duration, now: Duration)
+        -> Int?
+    {
+        let round = rounds[key]
         let newRound = round?.start != start
         if newRound, let round, start < round.next { return nil }
         let pair = PeerPair(first: introducer, second: peer)
@@ -49,10 +47,15 @@ struct PunchRounds: Sendable {
         guard newRound else { return round?.number }
         let number = (round?.number ?? 0) + 1
         let wait = min(Rendezvous.askInterval * (1 << min(number - 1, 5)), Rendezvous.maxAskInterval)
-        rounds[peer] = Round(number: number, start: start, next: start + wait)
+        rounds[key] = Round(number: number, start: start, next: start + wait)
         return number
     }
 
-    /// `peer` is reached: its rounds start over.
-    mutating func reset(_ peer: PeerID) { rounds[peer] = nil }
+    /// `key`'s rounds start over.
+    mutating func reset(_ key: Key) { rounds[key] = nil }
+
+    /// Every key's rounds for which `matches` holds start over.
+    mutating func reset(where matches: (Key) -> Bool) {
+        rounds = rounds.filter { !matches($0.key) }
+    }
 }

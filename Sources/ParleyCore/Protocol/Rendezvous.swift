@@ -46,8 +46,10 @@ public struct Rendezvous: Sendable {
     static let relaySubscribersPerPeer = 64
 
     private var asked: [PeerID: Question] = [:]
-    private var punchedAsRequester = PunchRounds()
-    private var punchedAsTarget = PunchRounds()
+    private var punchedAsRequester = PunchRounds<PeerID>()
+    /// Kept per introducer: a member that makes up questions of others' can only hold back its own
+    /// introductions, never another introducer's.
+    private var punchedAsTarget = PunchRounds<PeerPair>()
     /// Where this node starts taking turns among introducers, so that the members of a chat that
     /// all ask at once do not all start with the same one.
     private let firstTurn: Int
@@ -137,7 +139,7 @@ public struct Rendezvous: Sendable {
     public mutating func reached(_ peer: PeerID) {
         asked[peer] = nil
         punchedAsRequester.reset(peer)
-        punchedAsTarget.reset(peer)
+        punchedAsTarget.reset { $0.second == peer }
     }
 
     /// Whether to introduce `requester` to `target` now; records the introduction when so.
@@ -151,8 +153,8 @@ public struct Rendezvous: Sendable {
     /// As the requester (`meet`), it must answer a question this node asked that introducer about that
     /// peer within `meetWindow`, once per introducer and question, in the current punching round or a
     /// new one that is due (`PunchRounds`; a round is the answers to one question). As the target
-    /// (`meetAsked`), once per introducer per round, a round being the introductions within
-    /// `meetWindow` of the first. Being a target also means the address held for `peer` may not work
+    /// (`meetAsked`), each introducer's introductions about `peer` have rounds of their own, one
+    /// introduction each. Being a target also means the address held for `peer` may not work
     /// (a stale contact address, one behind its NAT): its `graceWithAddress` ends, or is skipped if not
     /// begun, and the next round asks.
     public mutating func punch(_ side: Side, toward peer: PeerID, from introducer: PeerID, now: Duration) -> Punch? {
@@ -160,13 +162,15 @@ public struct Rendezvous: Sendable {
         case .requester:
             guard let question = asked[peer], !question.isGrace, question.introducers.contains(introducer),
                 now - question.at < Self.meetWindow,
-                let round = punchedAsRequester.admit(peer, from: introducer, roundStart: question.at, now: now)
+                let round = punchedAsRequester.admit(peer, peer, from: introducer, roundStart: question.at, now: now)
             else { return nil }
             return Punch(handshakesAfter: round > 1 ? Self.requesterHandshakeDelay : nil)
         case .target:
             if asked[peer]?.isGrace ?? true { record(.grace(until: now, at: now), about: peer, now: now) }
-            let start = punchedAsTarget.current(peer, within: Self.meetWindow, now: now) ?? now
-            guard punchedAsTarget.admit(peer, from: introducer, roundStart: start, now: now) != nil else { return nil }
+            let key = PeerPair(first: introducer, second: peer)
+            guard punchedAsTarget.admit(key, peer, from: introducer, roundStart: now, now: now) != nil else {
+                return nil
+            }
             return Punch(handshakesAfter: Self.targetHandshakeDelay)
         }
     }

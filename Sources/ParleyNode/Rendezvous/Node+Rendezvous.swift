@@ -84,9 +84,11 @@ extension Node {
     {
         guard !introductions.isEmpty, let memberships = try? joinedMemberships() else { return }
         let now = clock.now
+        // A member reached already needs no punching: its introduction does not use up a round.
+        let live = await engine.live(among: introductions.map(\.peer), now: now)
         var handshakes: [Datagram] = []
         for (introducer, peer, address, side) in introductions where peer != me && peer != introducer {
-            guard Rendezvous.shareAChat([me, introducer, peer], in: memberships),
+            guard !live.contains(peer), Rendezvous.shareAChat([me, introducer, peer], in: memberships),
                 let punch = rendezvous.withLock({ $0.punch(side, toward: peer, from: introducer, now: now) })
             else { continue }
             handshakes += await engine.meet(peer, at: address, punch: punch, now: now, wallMillis: clock.wallMillis)

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import NIOCore
+import Synchronization
+
+/// Datagrams that leave with a hop limit of their own (`Datagram.hopLimit`: rendezvous openings,
+/// PROTOCOL.md §12a). NIO has no per-datagram TTL, so the socket's is set before such a write and set
+/// back to the system's once the kernel has taken it, all on the event loop. A write the kernel cannot
+/// take at once (its buffer full) keeps the limit set until it goes: whatever leaves meanwhile leaves
+/// with it too, is lost past a few hops and retransmitted like any loss. The other way round, an
+/// opening leaving at full TTL, would close the hole it is meant to open.
+final class HopLimitedWrites: Sendable {
+    /// The IPv4 TTL; on an IPv6 socket, first its unicast hop limit (it sends to IPv4-mapped addresses
+    /// with the IPv4 one, so that is set too where the kernel allows it).
+    private let options: [ChannelOptions.Types.SocketOption]
+    /// Writes with a limit set that the kernel has not taken yet.
+    private let inFlight = Mutex(0)
+
+    init(ipv6: Bool) {
+        let ttl = ChannelOptions.ipOption(NIOBSDSocket.Option(rawValue: IP_TTL))
+        options =
+            ipv6
+            ? [
+                ChannelOptions.Types.SocketOption(level: .ipv6, name: NIOBSDSocket.Option(rawValue: IPV6_UNICAST_HOPS)),
+                ttl,
+            ]
+            : [ttl]
+    }
+
+    /// Writes each datagram with its hop limit; called on the channel's event loop.
+    func write(
+        _ limited: [(envelope: AddressedEnvelope<ByteBuffer>, hops: UInt8)],
+        to channel: any Channel,
+        counters: TransportCounters
+    ) -> EventLoopFuture<Void> {
+        let eventLoop = channel.eventLoop
+        guard !limited.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+        var results: [EventLoopFuture<Void>] = []
+        for (envelope, hops) in limited {
+            guard set(SocketOptionValue(hops), on: channel) else {
+                counters.sendFailures.increment()
+                continue
+            }
+            inFlight.withLock { $0 += 1 }
+            let written = UDPTransport.write([envelope], to: channel, counters: counters)
+            written.whenComplete { _ in
+                guard
+                    self.inFlight.withLock({
+                        $0 -= 1; return $0 == 0
+                    })
+                else { return }
+                // -1: the route's default. A socket left with a small limit would lose everything it
+                // sends past a few hops: closing it has the transport bind a fresh one.
+                if !self.set(-1, on: channel) { channel.close(promise: nil) }
+            }
+            results.append(written)
+        }
+        return EventLoopFuture.andAllComplete(results, on: eventLoop)
+    }
+
+    /// Whether the first option took `value` (the others are tried and may be refused).
+    private func set(_ value: SocketOptionValue, on channel: any Channel) -> Bool {
+        guard let sync = channel.syncOptions else { return false }
+        return options.map { (try? sync.setOption($0, value: value)) != nil }.first ?? false
+    }
+}
