@@ -17,6 +17,8 @@ public struct MessageStore: Sendable {
     /// Writes handed to GRDB's writer queue and not finished: while there are any, a short write
     /// queues behind them instead of blocking its thread (see `writeNow`).
     let queuedWrites = QueuedWrites()
+    /// A file store's checkpoints, off the writer's path; none in memory.
+    private let checkpoint: BackgroundCheckpoint?
 
     /// Opens (creating if needed) the store at `path` in WAL mode.
     ///
@@ -24,22 +26,27 @@ public struct MessageStore: Sendable {
     public static func open(path: String) throws(StoreError) -> MessageStore {
         var configuration = makeConfiguration()
         // With WAL, NORMAL survives a process crash (only a power loss can undo the last commits),
-        // and a commit costs no fsync: "durable before acknowledged" means committed. A checkpoint
-        // every 8,192 pages (32 MiB of WAL) instead of SQLite's 1,000 writes the index pages that
-        // every insert touches (a message id is a random hash) back once for many commits, and syncs
-        // less often: about 10 % more 2-node throughput in back-to-back bench profiles.
+        // and a commit costs no fsync: "durable before acknowledged" means committed. Checkpoints
+        // run beside the writer (`BackgroundCheckpoint`), about every 32 MiB of WAL rather than
+        // SQLite's 1,000 pages: the index pages every insert touches (a message id is a random hash)
+        // go back once for many commits, and syncs are rarer (about 10 % more 2-node throughput in
+        // back-to-back bench profiles, when the writer still ran them itself).
         configuration.prepareDatabase { db in
             // Once checkpointed, a WAL file grown past the checkpoint size is cut back to it.
             try db.execute(
                 sql:
-                    "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 8192; PRAGMA journal_size_limit = 33554432"
-            )
+                    "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = \(BackgroundCheckpoint.writerBackstopPages); "
+                    + "PRAGMA journal_size_limit = 33554432")
         }
         let pool: DatabasePool
-        do { pool = try DatabasePool(path: path, configuration: configuration) } catch {
+        let checkpoint: BackgroundCheckpoint
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            checkpoint = try BackgroundCheckpoint(path: path)
+        } catch {
             throw openingError(error, path: path)
         }
-        return try MessageStore(writer: pool, location: path)
+        return try MessageStore(writer: pool, location: path, checkpoint: checkpoint)
     }
 
     /// A private store that disappears with the value: for tests and throwaway nodes.
@@ -48,12 +55,13 @@ public struct MessageStore: Sendable {
         do { queue = try DatabaseQueue(configuration: makeConfiguration()) } catch {
             throw openingError(error, path: ":memory:")
         }
-        return try MessageStore(writer: queue, location: ":memory:")
+        return try MessageStore(writer: queue, location: ":memory:", checkpoint: nil)
     }
 
-    private init(writer: any DatabaseWriter, location: String) throws(StoreError) {
+    private init(writer: any DatabaseWriter, location: String, checkpoint: BackgroundCheckpoint?) throws(StoreError) {
         self.writer = writer
         self.location = location
+        self.checkpoint = checkpoint
         let migrator = Self.migrator
         do {
             // Refuse a schema we do not know before touching it: a newer Parley may rely on tables
@@ -107,8 +115,12 @@ public struct MessageStore: Sendable {
             if !keepsMemberships { membershipCache.changeEnds() }
             syncReads.writeEnded()
         }
+        let checkpoint = self.checkpoint
         do {
-            return try await writer.writeWithoutTransaction { db in try PreparedTransaction.run(.immediate, db, body) }
+            return try await writer.writeWithoutTransaction { db in
+                defer { checkpoint?.committed(totalChanges: db.totalChangesCount) }
+                return try PreparedTransaction.run(.immediate, db, body)
+            }
         } catch { throw .database(context, error) }
     }
 
@@ -125,7 +137,10 @@ public struct MessageStore: Sendable {
             syncReads.writeEnded()
         }
         do {
-            return try writer.writeWithoutTransaction { db in try PreparedTransaction.run(.immediate, db, body) }
+            return try writer.writeWithoutTransaction { db in
+                defer { checkpoint?.committed(totalChanges: db.totalChangesCount) }
+                return try PreparedTransaction.run(.immediate, db, body)
+            }
         } catch { throw .database(context(), error) }
     }
 

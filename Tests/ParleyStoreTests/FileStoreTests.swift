@@ -142,7 +142,8 @@ import Testing
 
         #expect(try store.pragma("journal_mode") == "wal")
         #expect(try store.pragma("synchronous") == "1") // NORMAL
-        #expect(try store.pragma("wal_autocheckpoint") == "8192")
+        // The writer's own checkpoint is only a backstop: checkpoints run beside it (BackgroundCheckpoint)
+        #expect(try store.pragma("wal_autocheckpoint") == "\(BackgroundCheckpoint.writerBackstopPages)")
         #expect(try store.pragma("foreign_keys") == "1")
     }
 }
