@@ -27,12 +27,12 @@ public struct MessageStore: Sendable {
         var configuration = makeConfiguration()
         // With WAL, NORMAL survives a process crash (only a power loss can undo the last commits),
         // and a commit costs no fsync: "durable before acknowledged" means committed. Checkpoints
-        // run beside the writer (`BackgroundCheckpoint`), about every 32 MiB of WAL rather than
+        // run beside the writer (`BackgroundCheckpoint`), every few thousand messages rather than
         // SQLite's 1,000 pages: the index pages every insert touches (a message id is a random hash)
         // go back once for many commits, and syncs are rarer (about 10 % more 2-node throughput in
         // back-to-back bench profiles, when the writer still ran them itself).
         configuration.prepareDatabase { db in
-            // Once checkpointed, a WAL file grown past the checkpoint size is cut back to it.
+            // A WAL file grown past 32 MiB is cut back to it when the WAL starts over.
             try db.execute(
                 sql:
                     "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = \(BackgroundCheckpoint.writerBackstopPages); "

@@ -11,8 +11,8 @@ import Synchronization
 /// with it too, is lost past a few hops and retransmitted like any loss. The other way round, an
 /// opening leaving at full TTL, would close the hole it is meant to open.
 final class HopLimitedWrites: Sendable {
-    /// The IPv4 TTL; on an IPv6 socket, first its unicast hop limit (it sends to IPv4-mapped addresses
-    /// with the IPv4 one, so that is set too where the kernel allows it).
+    /// The IPv4 TTL; on an IPv6 socket also its unicast hop limit (it sends to IPv4-mapped addresses
+    /// with the IPv4 one): an opening goes only where both took its limit.
     private let options: [ChannelOptions.Types.SocketOption]
     /// Writes with a limit set that the kernel has not taken yet.
     private let inFlight = Mutex(0)
@@ -59,9 +59,13 @@ final class HopLimitedWrites: Sendable {
         return EventLoopFuture.andAllComplete(results, on: eventLoop)
     }
 
-    /// Whether the first option took `value` (the others are tried and may be refused).
+    /// Whether every option took `value`; when one did not, those that did are put back to the
+    /// route's default, so that a refusal never leaves the socket with a small limit.
     private func set(_ value: SocketOptionValue, on channel: any Channel) -> Bool {
         guard let sync = channel.syncOptions else { return false }
-        return options.map { (try? sync.setOption($0, value: value)) != nil }.first ?? false
+        let took = options.map { (try? sync.setOption($0, value: value)) != nil }
+        guard took.contains(false) else { return true }
+        for (option, took) in zip(options, took) where took { _ = try? sync.setOption(option, value: -1) }
+        return false
     }
 }
