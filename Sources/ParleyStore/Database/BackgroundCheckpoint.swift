@@ -9,13 +9,13 @@ internal import Synchronization
 /// the writer or readers need. It copies the frames there were when it began; while the writer keeps
 /// committing, a pass leaves a tail behind, so passes follow one another until one finds nothing left
 /// (the writer then starts the WAL over at its next commit), at most `passes`. The writer's own
-/// automatic checkpoint stays as a backstop, at `writerBackstopPages` (64 MiB of WAL), for when these
+/// automatic checkpoint stays as a backstop, at `writerBackstopPages` (256 MiB of WAL), for when these
 /// fall behind.
 final class BackgroundCheckpoint: Sendable {
     /// Rows changed on the writer since the last checkpoint that start another: each message stored
     /// changes a few rows and touches a few pages, so this is a few thousand messages.
     static let everyChangedRows: Int32 = 8_192
-    static let writerBackstopPages = 16_384
+    static let writerBackstopPages = 65_536
     static let passes = 8
 
     private let connection: DatabaseQueue
