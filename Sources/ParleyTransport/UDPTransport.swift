@@ -171,9 +171,11 @@ public final class UDPTransport: DatagramTransport {
         let outgoingLimited = limited
         let hopLimits = self.hopLimits
         let written = channel.eventLoop.flatSubmit {
+            // Almost every batch has no opening: it costs no future more than a plain write.
+            guard !outgoingLimited.isEmpty else { return Self.write(outgoing, to: channel, counters: counters) }
             // Openings first: a write queued behind others the kernel has not taken yet would wait
             // with them.
-            hopLimits.write(outgoingLimited, to: channel, counters: counters).and(
+            return hopLimits.write(outgoingLimited, to: channel, counters: counters).and(
                 Self.write(outgoing, to: channel, counters: counters)
             ).map { _ in }
         }

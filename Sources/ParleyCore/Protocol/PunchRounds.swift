@@ -46,8 +46,7 @@ struct PunchRounds<Key: Hashable & Sendable>: Sendable {
         acted[pair] = start
         guard newRound else { return round?.number }
         let number = (round?.number ?? 0) + 1
-        let wait = min(Rendezvous.askInterval * (1 << min(number - 1, 5)), Rendezvous.maxAskInterval)
-        rounds[key] = Round(number: number, start: start, next: start + wait)
+        rounds[key] = Round(number: number, start: start, next: start + Rendezvous.backoff(after: number))
         return number
     }
 

@@ -19,6 +19,12 @@ public struct Rendezvous: Sendable {
     /// question subscribed it to 30 s of relayed beats it no longer needed a moment later. A member
     /// with no address cannot be reached otherwise, so it is asked about at once.
     public static let graceWithAddress: Duration = .seconds(5)
+    /// The wait after the `count`th unanswered question or punching round in a row: 10 s, 20 s,
+    /// 40 s, …, at most `maxAskInterval`.
+    static func backoff(after count: Int) -> Duration {
+        min(askInterval * (1 << min(count - 1, 5)), maxAskInterval)
+    }
+
     /// Entries kept per table before the expired ones are dropped.
     static let pruneAbove = 1_024
 
@@ -113,7 +119,7 @@ public struct Rendezvous: Sendable {
         }
         let attempts = showsOnline ? 0 : (previous?.attempts ?? 0) + 1
         let wait =
-            showsOnline ? Self.askInterval : min(Self.askInterval * (1 << min(attempts - 1, 5)), Self.maxAskInterval)
+            showsOnline ? Self.askInterval : Self.backoff(after: attempts)
         let asks = (previous?.asks ?? 0) + 1
         let turn = firstTurn + (asks - 1) * Self.introducersAsked
         let chosen = (0..<min(Self.introducersAsked, candidates.count)).map {
