@@ -13,6 +13,7 @@ public struct MessageStore: Sendable {
     let syncReads = SyncReadCache()
     let awaitingAcks = AwaitingAcks()
     let recentlyStored = RecentlyStored()
+    let chatsWithDeletions = ChatsWithDeletions()
     let committedPositions = CommittedPositions()
     /// Writes handed to GRDB's writer queue and not finished: while there are any, a short write
     /// queues behind them instead of blocking its thread (see `writeNow`).

@@ -23,10 +23,23 @@ extension MessageStore {
 
 extension MessageStore {
     /// Which of `ids` (messages of `chat`) a stored `Delete` names: one probe per id of the reference
-    /// index, so a received batch learns cheaply whether a deletion arrived before it.
+    /// index, so a received batch learns cheaply whether a deletion arrived before it. In a chat known
+    /// to hold no deletion, no read at all (`ChatsWithDeletions`).
     public func deletionTargets(chat: ChatID, among ids: [MessageID]) throws(StoreError) -> Set<MessageID> {
-        guard !ids.isEmpty else { return [] }
+        guard !ids.isEmpty, chatsWithDeletions.holdsDeletion(chat) != false else { return [] }
+        let deletions = chatsWithDeletions
         return try read("reading deletions") { db in
+            if deletions.holdsDeletion(chat) == nil {
+                let any =
+                    try Bool.fetchOne(
+                        db.cachedStatement(
+                            sql: """
+                                SELECT 1 FROM message_refs WHERE chat_id = ? AND ref_tag = '\(Tag.delete)'
+                                AND msg_tag = '\(Tag.delete)' LIMIT 1
+                                """), arguments: [chat.blob]) != nil
+                deletions.learn(chat, holdsDeletion: any)
+                if !any { return [] }
+            }
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT 1 FROM message_refs WHERE chat_id = ? AND ref_id = ? AND ref_tag = '\(Tag.delete)'

@@ -31,6 +31,8 @@ struct InsertBatch {
     private(set) var awaitingAcks: [MessageID: AwaitingAcks.Entry?] = [:]
     /// The messages this batch stored (see `RecentlyStored`).
     private(set) var inserted: [MessageID] = []
+    /// The chats where this batch stored a deletion (see `ChatsWithDeletions`).
+    private(set) var deletingChats: Set<ChatID> = []
     private let vouching: Vouching
     /// The batch's messages by id, where `vouching` has vouchers to look up.
     private let byID: [MessageID: Message]
@@ -154,6 +156,7 @@ struct InsertBatch {
         try settleHistoryClock(of: message, clock, db)
         takeLocalNumber(message.chat, localNumber)
         inserted.append(message.id)
+        if message.tag == .delete { deletingChats.insert(message.chat) }
         if state == .pending || state == .sent {
             awaitingAcks[message.id] = AwaitingAcks.Entry(
                 row: DeliveryRow(

@@ -58,6 +58,7 @@ extension MessageStore {
             batch.keepPositions(db)
             awaitingAcks.update(batch.awaitingAcks, in: db)
             recentlyStored.add(batch.inserted, in: db)
+            chatsWithDeletions.add(batch.deletingChats, in: db)
             return outcomes
         }
         let context = "inserting \(messages.count) message(s)"
