@@ -35,7 +35,8 @@ import Testing
         // When the file is opened again (nothing known in memory) and the target arrives
         let reopened = try MessageStore.open(path: path)
         #expect(reopened.chatsWithDeletions.holdsDeletion(f.chat) == nil)
-        _ = try await reopened.insert([text], receivedAtMillis: 1000, ownAuthor: f.alice.publicKey)
+        let outcomes = try await reopened.insert([text], receivedAtMillis: 1000, ownAuthor: f.alice.publicKey)
+        #expect(outcomes.first?.storedMessage != nil)
 
         // Then the read finds the deletion, and the chat is known to hold one
         #expect(try reopened.deletionTargets(chat: f.chat, among: [text.id]) == [text.id])
@@ -53,11 +54,13 @@ import Testing
         #expect(f.store.chatsWithDeletions.holdsDeletion(f.chat) == nil)
     }
 
-    @Test func aReadThatFoundNoneDoesNotUndoADeletionCommittedMeanwhile() {
-        let known = ChatsWithDeletions()
-        let chat = ChatID(bytes: Bytes32([UInt8](repeating: 7, count: 32)))
-        known.learn(chat, holdsDeletion: true)
-        known.learn(chat, holdsDeletion: false)
-        #expect(known.holdsDeletion(chat) == true)
+    @Test func aReadThatFoundNoneDoesNotUndoADeletionCommittedMeanwhile() async throws {
+        // Given a deletion's commit marking the chat, then a read from an older snapshot reporting none
+        let f = try await StoreFixture.make()
+        try await f.store.write("a committed deletion") { db in f.store.chatsWithDeletions.add([f.chat], in: db) }
+        f.store.chatsWithDeletions.learn(f.chat, holdsDeletion: false)
+
+        // Then the chat is still known to hold one
+        #expect(f.store.chatsWithDeletions.holdsDeletion(f.chat) == true)
     }
 }

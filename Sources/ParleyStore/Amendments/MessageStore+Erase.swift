@@ -27,9 +27,8 @@ extension MessageStore {
     /// to hold no deletion, no read at all (`ChatsWithDeletions`).
     public func deletionTargets(chat: ChatID, among ids: [MessageID]) throws(StoreError) -> Set<MessageID> {
         guard !ids.isEmpty, chatsWithDeletions.holdsDeletion(chat) != false else { return [] }
-        let deletions = chatsWithDeletions
         return try read("reading deletions") { db in
-            if deletions.holdsDeletion(chat) == nil {
+            if chatsWithDeletions.holdsDeletion(chat) == nil {
                 let any =
                     try Bool.fetchOne(
                         db.cachedStatement(
@@ -37,7 +36,7 @@ extension MessageStore {
                                 SELECT 1 FROM message_refs WHERE chat_id = ? AND ref_tag = '\(Tag.delete)'
                                 AND msg_tag = '\(Tag.delete)' LIMIT 1
                                 """), arguments: [chat.blob]) != nil
-                deletions.learn(chat, holdsDeletion: any)
+                chatsWithDeletions.learn(chat, holdsDeletion: any)
                 if !any { return [] }
             }
             let statement = try db.cachedStatement(
