@@ -180,4 +180,61 @@ struct GroupCommitTests {
         #expect(Set(entries[..<push]) == ["result 1", "result 2", "follow-up 100"])
         #expect(try #require(entries.firstIndex(of: "result 0")) > push)
     }
+
+    @Test func afterABatchOfSeveralTheFirstOfTheNextBurstCommitsWithItsSiblings() async throws {
+        // Given a batch of three behind a first one that holds until they queue
+        let queue = GroupCommit<Int, Int>(maxBatch: 64)
+        let committed = Mutex<[[Int]]>([])
+        let commit: GroupCommit<Int, Int>.Commit = { items in
+            committed.withLock { $0.append(items) }
+            if items.contains(100) { _ = await Self.waiting { queue.queuedCount >= 3 } }
+            return .init(results: items.map { .success($0) })
+        }
+        async let first = queue.submit(100, commit: commit)
+        try #require(await Self.waiting { !committed.withLock { $0.isEmpty } })
+        async let queued = withThrowingTaskGroup(of: Int.self) { group in
+            for item in 1...3 { group.addTask { try await queue.submit(item, commit: commit) } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(try await first == 100)
+        #expect(try await queued.sorted() == [1, 2, 3])
+        #expect(committed.withLock { $0 }.map(\.count) == [1, 3])
+
+        // When a burst of 16 callers, released at once, finds the queue idle
+        let gate = Gate(count: 16)
+        let burst = try await withThrowingTaskGroup(of: Int.self) { group in
+            for item in 10..<26 {
+                group.addTask {
+                    await gate.arrive()
+                    return try await queue.submit(item, commit: commit)
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+
+        // Then every caller got its result, and the burst's first commit was not its first caller's alone
+        #expect(burst.sorted() == Array(10..<26))
+        let burstBatches = committed.withLock { Array($0.dropFirst(2)) }
+        #expect(burstBatches.first.map(\.count) ?? 0 > 1)
+    }
+
+    /// Holds callers until `count` have arrived, then lets them all go at once.
+    final class Gate: Sendable {
+        private let waiting = Mutex<(count: Int, continuations: [CheckedContinuation<Void, Never>])>((0, []))
+        private let count: Int
+
+        init(count: Int) { self.count = count }
+
+        func arrive() async {
+            await withCheckedContinuation { continuation in
+                let released = waiting.withLock { state -> [CheckedContinuation<Void, Never>] in
+                    state.continuations.append(continuation)
+                    guard state.continuations.count == count else { return [] }
+                    defer { state.continuations = [] }
+                    return state.continuations
+                }
+                for waiter in released { waiter.resume() }
+            }
+        }
+    }
 }
