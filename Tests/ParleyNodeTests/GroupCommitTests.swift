@@ -1,3 +1,4 @@
+import Dispatch
 @testable import ParleyNode
 import ParleyTestKit
 import Synchronization
@@ -200,41 +201,36 @@ struct GroupCommitTests {
         #expect(try await queued.sorted() == [1, 2, 3])
         #expect(committed.withLock { $0 }.map(\.count) == [1, 3])
 
-        // When a burst of 16 callers, released at once, finds the queue idle
-        let gate = Gate(count: 16)
-        let burst = try await withThrowingTaskGroup(of: Int.self) { group in
-            for item in 10..<26 {
-                group.addTask {
-                    await gate.arrive()
-                    return try await queue.submit(item, commit: commit)
-                }
+        // When a burst of 16 callers finds the queue idle, all of them queued on one executor before any
+        // runs (it runs one job after another, so they interleave only where they suspend)
+        let executor = OneQueueExecutor()
+        let burst = try await withTaskExecutorPreference(executor) {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                executor.hold()
+                for item in 10..<26 { group.addTask { try await queue.submit(item, commit: commit) } }
+                executor.release()
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
 
-        // Then every caller got its result, and the burst's first commit was not its first caller's alone
+        // Then every caller got its result, and the burst was one commit: its first caller yielded
+        // once, and the other 15 queued behind it (leading at once, it would have committed alone)
         #expect(burst.sorted() == Array(10..<26))
-        let burstBatches = committed.withLock { Array($0.dropFirst(2)) }
-        #expect(burstBatches.first.map(\.count) ?? 0 > 1)
+        #expect(committed.withLock { $0 }.dropFirst(2).map(\.count) == [16])
     }
 
-    /// Holds callers until `count` have arrived, then lets them all go at once.
-    final class Gate: Sendable {
-        private let waiting = Mutex<(count: Int, continuations: [CheckedContinuation<Void, Never>])>((0, []))
-        private let count: Int
+    /// Runs the jobs it is given one after another on one dispatch queue, in the order given; between
+    /// `hold` and `release` it only queues them (a job already running goes on).
+    final class OneQueueExecutor: TaskExecutor {
+        private let queue = DispatchQueue(label: "GroupCommitTests.one-queue")
 
-        init(count: Int) { self.count = count }
+        func hold() { queue.suspend() }
+        func release() { queue.resume() }
 
-        func arrive() async {
-            await withCheckedContinuation { continuation in
-                let released = waiting.withLock { state -> [CheckedContinuation<Void, Never>] in
-                    state.continuations.append(continuation)
-                    guard state.continuations.count == count else { return [] }
-                    defer { state.continuations = [] }
-                    return state.continuations
-                }
-                for waiter in released { waiter.resume() }
-            }
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            queue.async { job.runSynchronously(on: executor) }
         }
     }
 }

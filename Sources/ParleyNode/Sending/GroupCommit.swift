@@ -55,11 +55,11 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
 
     /// Commits `item`, alone or with others submitted at the same time, and returns its result.
     func submit(_ item: Item, commit: Commit) async throws -> Output {
-        // An idle queue is led at once, without suspending: a lone send pays no extra hop. After a batch
-        // of several, the first caller of the next burst (an application posting several messages at
-        // once) yields once first, so the siblings already started queue behind it: leading at once,
-        // it committed alone and they after it, two transactions and two pushes for one burst (in the
-        // 3-node bench, one commit of a single message for every burst of 64).
+        // An idle queue after a lone send is led at once, without suspending: one send at a time pays
+        // no extra hop. After a batch of several, the first caller of the next burst (an application
+        // posting several messages at once) yields once first, so the siblings already started queue
+        // behind it: leading at once, it committed alone and they after it, two transactions and two
+        // pushes for one burst (in the 3-node bench, one commit of a single message for every burst of 64).
         let idle = state.withLock { state -> (leads: Bool, afterBatch: Bool) in
             guard !state.leading else { return (false, false) }
             state.leading = true
