@@ -7,9 +7,8 @@ import Synchronization
 /// before held several: see `submit`): it commits its own item with every item queued so far (up to
 /// `maxBatch`), passes the lead to the oldest waiter still queued, hands the batch's other callers
 /// their results, and only then runs the batch's follow-up (the push), after the follow-ups of the
-/// batches before it. So the next batch is numbered and stored
-/// while this one is pushed, and batches still reach the network in the order they were stored; the
-/// callers it freed can queue more meanwhile. Each caller does at most one batch of work, in FIFO order.
+/// batches before it. So the next batch is numbered and stored while this one is pushed, and batches
+/// still reach the network in the order they were stored; the callers it freed can queue more meanwhile. Each caller does at most one batch of work, in FIFO order.
 final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
     /// A committed batch: each item's result, and what must follow it in batch order.
     struct Committed: Sendable {

@@ -26,24 +26,19 @@ extension MessageStore {
     /// index, so a received batch learns cheaply whether a deletion arrived before it. In a chat known
     /// to hold no deletion, no read at all (`ChatsWithDeletions`).
     public func deletionTargets(chat: ChatID, among ids: [MessageID]) throws(StoreError) -> Set<MessageID> {
-        guard !ids.isEmpty, chatsWithDeletions.holdsDeletion(chat) != false else { return [] }
+        let known = chatsWithDeletions.holdsDeletion(chat)
+        guard !ids.isEmpty, known != false else { return [] }
         return try read("reading deletions") { db in
-            if chatsWithDeletions.holdsDeletion(chat) == nil {
+            let deletion =
+                "FROM message_refs WHERE chat_id = ? AND ref_tag = '\(Tag.delete)' AND msg_tag = '\(Tag.delete)'"
+            if known == nil {
                 let any =
                     try Bool.fetchOne(
-                        db.cachedStatement(
-                            sql: """
-                                SELECT 1 FROM message_refs WHERE chat_id = ? AND ref_tag = '\(Tag.delete)'
-                                AND msg_tag = '\(Tag.delete)' LIMIT 1
-                                """), arguments: [chat.blob]) != nil
+                        db.cachedStatement(sql: "SELECT 1 \(deletion) LIMIT 1"), arguments: [chat.blob]) != nil
                 chatsWithDeletions.learn(chat, holdsDeletion: any)
                 if !any { return [] }
             }
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT 1 FROM message_refs WHERE chat_id = ? AND ref_id = ? AND ref_tag = '\(Tag.delete)'
-                    AND msg_tag = '\(Tag.delete)' LIMIT 1
-                    """)
+            let statement = try db.cachedStatement(sql: "SELECT 1 \(deletion) AND ref_id = ? LIMIT 1")
             var found = Set<MessageID>()
             for id in ids where try Bool.fetchOne(statement, arguments: [chat.blob, id.blob]) != nil {
                 found.insert(id)
