@@ -139,11 +139,16 @@ def a_3000_character_word_wraps_instead_of_widening_the_timeline(nodes, alice, b
         expect(page.locator(".message .body", has_text="www")).to_be_visible(timeout=10_000)
         expect(page.locator(".poll .question", has_text="qqq")).to_be_visible(timeout=10_000)
         expect(page.locator(".poll .option-text", has_text="ooo")).to_be_visible(timeout=10_000)
-        widths = page.evaluate("""() => {
-          const box = document.getElementById('messages');
-          return { box: box.scrollWidth, shown: box.clientWidth, page: document.documentElement.scrollWidth, viewport: innerWidth };
-        }""")
-        assert widths["box"] <= widths["shown"] and widths["page"] <= widths["viewport"], widths
+        # Pointing at a message shows its actions; they wrap too, wherever the pointer was left.
+        for pointed in (page.locator(".message", has_text="www"), page.locator(".poll", has_text="qqq"),
+                        page.locator(".poll", has_text="ooo")):
+            pointed.hover()
+            expect(pointed.locator(".actions")).to_be_visible()
+            widths = page.evaluate("""() => {
+              const box = document.getElementById('messages');
+              return { box: box.scrollWidth, shown: box.clientWidth, page: document.documentElement.scrollWidth, viewport: innerWidth };
+            }""")
+            assert widths["box"] <= widths["shown"] and widths["page"] <= widths["viewport"], widths
 
 
 @test
