@@ -6,10 +6,10 @@ struct ProfilePhase: AsyncParsableCommand {
         commandName: "profile", abstract: "Run one phase alone.", shouldDisplay: false)
 
     enum Phase: String, ExpressibleByArgument, CaseIterable {
-        case throughput2, throughput3, latency, idle, catchup, tally, search, files
+        case throughput2, throughput3, latency, idle, catchup, tally, search, files, secretpoll
     }
 
-    @Argument(help: "throughput2, throughput3, latency, idle, catchup, tally, search or files.")
+    @Argument(help: "throughput2, throughput3, latency, idle, catchup, tally, search, files or secretpoll.")
     var phase: Phase
 
     @Flag(help: "Use the --quick sizes.")
@@ -50,6 +50,11 @@ struct ProfilePhase: AsyncParsableCommand {
             let result = try await SearchLatency.measure(store: store, messages: scale.storeMessages)
             print(
                 "search: index \(result.indexSeconds) s, \(result.samples.count) queries p50 \(result.p50Milliseconds) ms, p99 \(result.p99Milliseconds) ms, \(result.hits) hits"
+            )
+        case .secretpoll:
+            let result = try await SecretCount.measure(scale, directory: scratch.path)
+            print(
+                "secret poll: \(result.electors) electors, set up in \(result.setupSeconds) s, counted in \(result.countSeconds) s from its publication, its ballots checked on one core in \(result.oneCoreSeconds) s"
             )
         case .files:
             let result = try await FileTransfer.measure(scale, directory: scratch.path)

@@ -50,6 +50,8 @@ struct RunBenchmark: AsyncParsableCommand {
         progress.phase(
             "search: the index over \(scale.storeMessages) messages, then \(SearchLatency.queries().count) queries")
         let search = try await SearchLatency.measure(store: store, messages: scale.storeMessages)
+        progress.phase("secret poll: \(scale.secretElectors) electors counted from the creator's publication")
+        let secretCount = try await SecretCount.measure(scale, directory: scratch.path)
         progress.phase("files: \(scale.fileBytes >> 20) MiB to a second node, then to a third from both")
         let files = try await FileTransfer.measure(scale, directory: scratch.path)
         progress.phase("toxcore: two processes on loopback, \(scale.toxcoreMessages) messages in each of four modes")
@@ -70,7 +72,7 @@ struct RunBenchmark: AsyncParsableCommand {
         let figures = Figures.make(
             scale: scale, crypto: crypto, udp: udp, sqlite: sqlite, pipeline: pipeline, two: two, three: three,
             latency: latency, idle: idle, catchUp: catchUp, tally: tally, search: search, process: process, web: web,
-            udpPieces: udpPieces, files: files, toxcore: toxcore)
+            udpPieces: udpPieces, files: files, toxcore: toxcore, secretCount: secretCount)
         let seconds = (clock.now - started).seconds
         let report = Report(mode: scale.name, durationSeconds: seconds, figures: figures)
         print(TableRenderer.render(report))

@@ -23,6 +23,8 @@ struct Scale: Sendable {
     /// Members of the idle chat, and how long its CPU is counted.
     let idleMembers: Int
     let idleDuration: Duration
+    /// Electors of the secret poll counted from its publication: the 200 in the full run.
+    var secretElectors: Int { name == "full" ? 200 : 50 }
     /// The file phase's file: 100 MiB in the full run.
     var fileBytes: Int { name == "full" ? 100 << 20 : 16 << 20 }
     /// Messages toxcore sends in each of its modes: 20,000 in both runs, as fewer would measure its
