@@ -51,16 +51,16 @@ struct ProfilePhase: AsyncParsableCommand {
             print(
                 "search: index \(result.indexSeconds) s, \(result.samples.count) queries p50 \(result.p50Milliseconds) ms, p99 \(result.p99Milliseconds) ms, \(result.hits) hits"
             )
-        case .secretpoll:
-            let result = try await SecretCount.measure(scale, directory: scratch.path)
-            print(
-                "secret poll: \(result.electors) electors, set up in \(result.setupSeconds) s, counted in \(result.countSeconds) s from its publication, its ballots checked on one core in \(result.oneCoreSeconds) s"
-            )
         case .files:
             let result = try await FileTransfer.measure(scale, directory: scratch.path)
             let mebibytes = result.bytes / 1_048_576
             print(
                 "files: \(mebibytes) MiB from one member \(result.fromOneMBps) MiB/s, from both \(result.fromBothMBps) MiB/s, plain copy \(result.copyMBps) MiB/s"
+            )
+        case .secretpoll:
+            let result = try await SecretCount.measure(scale, directory: scratch.path)
+            print(
+                "secret poll: \(result.electors) electors, set up in \(result.setupSeconds) s, counted in \(result.countSeconds) s from its publication, its ballots checked on one core in \(result.oneCoreSeconds) s"
             )
         }
     }

@@ -83,10 +83,9 @@ enum Figures {
     static func secretFigures(_ secret: SecretCount) -> [Figure] {
         let poll = "secret poll of \(secret.electors) electors"
         return [
-            Figure("\(poll): ballots signed and chat stored (setup)", secret.setupSeconds, "s"),
             Figure("\(poll): its ballots checked on one core", secret.oneCoreSeconds, "s"),
             Figure(
-                "\(poll): publication stored to count (4 s at 200 electors, × n² below)", secret.countSeconds, "s",
+                "\(poll): publication stored to count (limit 4 s × (n/200)²)", secret.countSeconds, "s",
                 limit: secret.limitSeconds, goal: .atMost(1)),
             Figure(
                 "\(poll): publication stored to count vs its ballots checked on one core", secret.countSeconds, "s",
